@@ -1,0 +1,119 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { join } from 'node:path';
+import { type Config } from '../core/config.js';
+import { createLogger, type Logger } from '../core/logging.js';
+import { Queues } from '../core/queue/index.js';
+import { bullmqConnection, createRedis } from '../core/redis.js';
+import { FileStorage, openLocation, storageSettingsFromEnv } from '../core/storage/index.js';
+import type { AppContext } from './context.js';
+import { openDatabase } from './db.js';
+import { createApp } from './http/app.js';
+import { readUsageReportState } from './metering/report-state.js';
+import { createMetricsRegistry } from './ops/metrics.js';
+import { readSnapshot } from './ops/snapshot.js';
+import { RedisServerSupervisor } from './supervisor/redis-server.js';
+import { WorkerSupervisor } from './supervisor/workers.js';
+import { startOrchestrator } from './orchestrator/index.js';
+
+interface Component {
+  name: string;
+  stop(): Promise<void> | void;
+}
+
+export interface RunningAppliance {
+  ctx: AppContext;
+  port: number;
+  redisServer?: RedisServerSupervisor;
+  workers?: WorkerSupervisor;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every component in dependency order: private Redis → clients → ledger → storage →
+ * HTTP → orchestrator → worker children. stop() takes them down in reverse.
+ */
+export async function startAppliance(config: Config, logger: Logger = createLogger({ name: 'appliance', level: config.FOLIO_LOG_LEVEL })): Promise<RunningAppliance> {
+  const started: Component[] = [];
+  const stopAll = async () => {
+    for (const c of started.reverse()) {
+      try {
+        await c.stop();
+      } catch (err) {
+        logger.warn({ component: c.name, err: (err as Error).message }, 'stop failed');
+      }
+    }
+  };
+  try {
+    let redisUrl = config.REDIS_URL;
+    let redisServer: RedisServerSupervisor | undefined;
+    if (!redisUrl) {
+      redisServer = new RedisServerSupervisor({ dataDir: config.dataDir, bin: config.FOLIO_REDIS_SERVER_BIN, logger });
+      await redisServer.start();
+      started.push({ name: 'redis-server', stop: () => redisServer!.stop() });
+      redisUrl = redisServer.url;
+    }
+    const redis = createRedis(redisUrl);
+    redis.on('error', () => undefined); // reconnects on its own; /health reports the outage
+    started.push({ name: 'redis', stop: () => void redis.disconnect() });
+    const queueConn = bullmqConnection(redisUrl);
+    queueConn.on('error', () => undefined);
+    started.push({ name: 'queue-connection', stop: () => void queueConn.disconnect() });
+    const queues = new Queues(queueConn, config.FOLIO_QUEUE_PREFIX);
+    started.push({ name: 'queues', stop: () => queues.close() });
+
+    const db = openDatabase(join(config.dataDir, 'folio.sqlite'));
+    started.push({ name: 'sqlite', stop: () => void db.close() });
+
+    const storageSettings = storageSettingsFromEnv();
+    const { storage } = openLocation(config.storageUri, storageSettings);
+    if (storage instanceof FileStorage) await storage.ensureRoot();
+
+    const ctx: AppContext = {
+      config, logger, redis, queues, storage, storageSettings, db,
+      metrics: undefined as never,
+      textRequests: { inFlight: 0 },
+      startedAt: Date.now(),
+      now: () => Date.now(),
+    };
+    ctx.metrics = createMetricsRegistry({
+      snapshot: () => readSnapshot(ctx),
+      redis,
+      prefix: config.FOLIO_QUEUE_PREFIX,
+      gpuExpected: config.gpuWorkersExpected,
+      documentExpected: config.documentWorkersExpected,
+      textInFlight: () => ctx.textRequests.inFlight,
+      usage: async () => {
+        const s = readUsageReportState(ctx);
+        return { reportAgeSeconds: s.last_report_at ? (Date.now() - Date.parse(s.last_report_at)) / 1000 : -1, daysPending: s.days_pending };
+      },
+    });
+
+    const app = createApp(ctx);
+    const server: ServerType = await new Promise((resolve) => {
+      const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+    });
+    const port = (server.address() as { port: number }).port;
+    started.push({ name: 'http', stop: () => new Promise<void>((r) => server.close(() => r())) });
+
+    const orchestrator = await startOrchestrator(ctx, redisUrl);
+    started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });
+
+    let workers: WorkerSupervisor | undefined;
+    if (config.FOLIO_SPAWN_WORKERS) {
+      workers = new WorkerSupervisor({
+        inference: config.FOLIO_INFERENCE_WORKERS,
+        document: config.FOLIO_DOCUMENT_WORKERS,
+        env: { ...process.env, REDIS_URL: redisUrl, FOLIO_DATA_DIR: config.dataDir, FOLIO_STORAGE_URI: config.storageUri },
+        logger,
+        drainMs: config.FOLIO_DRAIN_SECONDS * 1000,
+      });
+      workers.start();
+      started.push({ name: 'workers', stop: () => workers!.stop() });
+    }
+    logger.info({ port, redis: redisServer ? 'private' : 'external', storage: storage.rootUri }, 'appliance ready');
+    return { ctx, port, redisServer, workers, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import type { AppContext } from '../../context.js';
+import { isHealthy, readSnapshot } from '../../ops/snapshot.js';
+import { API_VERSION, OCR_VERSION, PDF_VERSION } from '../../../core/versions.js';
+import { readUsageReportState } from '../../metering/report-state.js';
+
+/** GET /health, GET /metrics and GET /pco/v1/status (spec 4.14, 3.10). No credentials. */
+export function opsRoutes(ctx: AppContext): Hono {
+  const app = new Hono();
+  const { config } = ctx;
+  const snapshot = () => readSnapshot(ctx);
+
+  app.get('/health', async (c) => {
+    const s = await snapshot();
+    const ok = isHealthy(s, config.gpuWorkersExpected);
+    return c.json(
+      {
+        status: ok ? 'ok' : 'degraded',
+        redis_connected: s.redisConnected,
+        storage_connected: s.storageConnected,
+        gpu_workers_alive: s.gpuWorkersAlive,
+        gpu_workers_expected: config.gpuWorkersExpected,
+        document_workers_alive: s.documentWorkersAlive,
+        document_workers_expected: config.documentWorkersExpected,
+        text_requests_in_flight: ctx.textRequests.inFlight,
+        text_requests_max: config.FOLIO_TEXT_REQUESTS_MAX,
+        license: { status: s.license.status, last_verified_at: s.license.last_verified_at },
+      },
+      ok ? 200 : 503,
+    );
+  });
+
+  app.get('/metrics', async (c) => {
+    const body = await ctx.metrics.metrics();
+    return c.body(body, 200, { 'content-type': ctx.metrics.contentType });
+  });
+
+  app.get('/pco/v1/status', async (c) => {
+    const s = await snapshot();
+    const usage = readUsageReportState(ctx);
+    const q = s.queueDepths;
+    return c.json({
+      ocr_version: OCR_VERSION,
+      pdf_version: PDF_VERSION,
+      api_version: API_VERSION,
+      build_id: config.FOLIO_BUILD_ID,
+      customer: config.FOLIO_CUSTOMER,
+      license_mode: config.FOLIO_LICENSE_MODE,
+      metering_mode: config.FOLIO_METERING_MODE,
+      deployment_id: config.FOLIO_DEPLOYMENT_ID,
+      uptime_seconds: Math.floor((ctx.now() - ctx.startedAt) / 1000),
+      queue_depths: { documents: q.documents ?? 0, pages: q.pages ?? 0, jobs: q.jobs ?? 0 },
+      workers: {
+        gpu_alive: s.gpuWorkersAlive,
+        gpu_expected: config.gpuWorkersExpected,
+        document_alive: s.documentWorkersAlive,
+        document_expected: config.documentWorkersExpected,
+        batch_job_expected: config.documentWorkersExpected,
+      },
+      text_requests: { in_flight: ctx.textRequests.inFlight, max: config.FOLIO_TEXT_REQUESTS_MAX },
+      redis_connected: s.redisConnected,
+      storage_connected: s.storageConnected,
+      license: { status: s.license.status, last_verified_at: s.license.last_verified_at },
+      metering: {
+        mode: config.FOLIO_METERING_MODE,
+        last_report_at: usage.last_report_at,
+        last_attempt_at: usage.last_attempt_at,
+        last_report_error: usage.last_report_error,
+        days_pending: usage.days_pending,
+      },
+    });
+  });
+  return app;
+}

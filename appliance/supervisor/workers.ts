@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../../core/logging.js';
+import type { WorkerRole } from '../../core/heartbeat.js';
+
+const WORKER_MAIN = fileURLToPath(new URL('../../worker/main.ts', import.meta.url));
+const RESTART_DELAY_MS = 500;
+
+interface Child {
+  role: WorkerRole;
+  index: number;
+  proc?: ChildProcess;
+  restarts: number;
+}
+
+/** Starts the worker processes as children, restarts any that die, and stops them on stop(). */
+export class WorkerSupervisor {
+  private readonly children: Child[] = [];
+  private stopping = false;
+
+  constructor(
+    private readonly opts: { inference: number; document: number; env: NodeJS.ProcessEnv; logger: Logger; drainMs: number },
+  ) {
+    for (let i = 0; i < opts.inference; i++) this.children.push({ role: 'inference', index: i, restarts: 0 });
+    for (let i = 0; i < opts.document; i++) this.children.push({ role: 'document', index: i, restarts: 0 });
+  }
+
+  start(): void {
+    for (const c of this.children) this.spawn(c);
+  }
+
+  /** Pids of the live children, by role (tests kill them). */
+  pids(role?: WorkerRole): number[] {
+    return this.children.filter((c) => !role || c.role === role).flatMap((c) => (c.proc?.pid ? [c.proc.pid] : []));
+  }
+
+  private spawn(c: Child): void {
+    const proc = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN, c.role], {
+      env: { ...this.opts.env, FOLIO_WORKER_ID: `${c.role}-${c.index}-${process.pid}-${c.restarts}` },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    c.proc = proc;
+    proc.on('exit', (code, signal) => {
+      if (this.stopping) return;
+      c.restarts++;
+      this.opts.logger.error({ role: c.role, index: c.index, code, signal }, 'worker exited; restarting');
+      setTimeout(() => !this.stopping && this.spawn(c), RESTART_DELAY_MS);
+    });
+  }
+
+  /** SIGTERM to every child; each drains its in-flight task, then SIGKILL after the drain limit. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(
+      this.children.map(async (c) => {
+        const p = c.proc;
+        if (!p || p.exitCode !== null || p.signalCode !== null) return;
+        const exited = new Promise((r) => p.once('exit', r));
+        p.kill('SIGTERM');
+        const timer = setTimeout(() => p.kill('SIGKILL'), this.opts.drainMs + 2000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+  }
+}

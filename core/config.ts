@@ -1,0 +1,92 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * Every environment variable Folio reads, parsed once at start.
+ * The README's configuration table mirrors this schema line for line.
+ */
+export const configSchema = z.object({
+  /** TCP port of the HTTP API. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Address the HTTP API binds to. */
+  HOST: z.string().default('0.0.0.0'),
+  /** Folder for SQLite, the private Redis and local storage. */
+  FOLIO_DATA_DIR: z.string().default('./data'),
+  /** External Redis (redis://host:port/db). Unset: Folio starts and supervises its own redis-server. */
+  REDIS_URL: z.string().url().optional(),
+  /** redis-server binary used when REDIS_URL is unset. */
+  FOLIO_REDIS_SERVER_BIN: z.string().default('redis-server'),
+  /** Folio's own result store (file://, s3://, gs://, azure blob https). Default: <data>/storage. */
+  FOLIO_STORAGE_URI: z.string().optional(),
+  /** Key prefix of every queue and record in Redis, so deployments can share one server. */
+  FOLIO_QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('folio'),
+  /** Inference workers started as supervised children (one per GPU, or per CPU share). */
+  FOLIO_INFERENCE_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /** Document workers started as supervised children. */
+  FOLIO_DOCUMENT_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /** Inference workers this deployment expects alive (/health); defaults to FOLIO_INFERENCE_WORKERS. */
+  FOLIO_GPU_WORKERS_EXPECTED: z.coerce.number().int().min(0).optional(),
+  /** Document workers this deployment expects alive; defaults to FOLIO_DOCUMENT_WORKERS. */
+  FOLIO_DOCUMENT_WORKERS_EXPECTED: z.coerce.number().int().min(0).optional(),
+  /** Start the worker processes as children of the appliance (false when they run on other hosts). */
+  FOLIO_SPAWN_WORKERS: bool.default('true'),
+  /** Concurrent /v3/text and /v3/strokes requests before 429 http_max_requests. */
+  FOLIO_TEXT_REQUESTS_MAX: z.coerce.number().int().min(1).default(16),
+  /** Interval of worker heartbeats; a worker is alive while its last beat is younger than 3 intervals. */
+  FOLIO_HEARTBEAT_MS: z.coerce.number().int().min(100).default(2000),
+  /** pino log level. */
+  FOLIO_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Identifier reported by /pco/v1/status and usage exports. */
+  FOLIO_DEPLOYMENT_ID: z.string().default('folio-local'),
+  /** Customer name reported by /pco/v1/status. */
+  FOLIO_CUSTOMER: z.string().default('unlicensed'),
+  /** online: licence checked against FOLIO_LICENSE_URL; air_gapped: never checked (not_enforced). */
+  FOLIO_LICENSE_MODE: z.enum(['online', 'air_gapped']).default('air_gapped'),
+  /** Licence server checked in online mode. */
+  FOLIO_LICENSE_URL: z.string().url().optional(),
+  /** metered: usage reported every 15 minutes; offline: usage kept locally for export. */
+  FOLIO_METERING_MODE: z.enum(['metered', 'offline']).default('offline'),
+  /** Address clients use to reach this appliance (figure URLs, manifests). */
+  FOLIO_PUBLIC_URL: z.string().url().optional(),
+  /** Build identifier reported by /pco/v1/status. */
+  FOLIO_BUILD_ID: z.string().default('dev'),
+  /** Seconds a stopping process waits for in-flight work before it exits. */
+  FOLIO_DRAIN_SECONDS: z.coerce.number().int().min(0).default(20),
+  /** Allow outbound URLs that resolve to loopback/private addresses (tests and lab set-ups only). */
+  FOLIO_ALLOW_PRIVATE_URLS: bool.default('false'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  dataDir: string;
+  storageUri: string;
+  gpuWorkersExpected: number;
+  documentWorkersExpected: number;
+  publicUrl: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  const dataDir = resolve(raw.FOLIO_DATA_DIR);
+  return {
+    ...raw,
+    dataDir,
+    storageUri: raw.FOLIO_STORAGE_URI ?? `file://${dataDir}/storage/`,
+    gpuWorkersExpected: raw.FOLIO_GPU_WORKERS_EXPECTED ?? raw.FOLIO_INFERENCE_WORKERS,
+    documentWorkersExpected: raw.FOLIO_DOCUMENT_WORKERS_EXPECTED ?? raw.FOLIO_DOCUMENT_WORKERS,
+    publicUrl: (raw.FOLIO_PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ''),
+  };
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** Priorities of policy.priority as BullMQ priorities (lower runs first). */
+export const PRIORITY = { high: 1, normal: 5, low: 10 } as const;
+export type PriorityName = keyof typeof PRIORITY;
+
+/**
+ * Every queue Folio uses: its task payload schema, attempts and backoff. Producers go through
+ * `enqueue`, consumers through `defineWorker`, and both validate against these schemas.
+ */
+export const TASKS = {
+  /** Enumerate a private-cloud job's input and queue its documents. */
+  'pco-enumerate': {
+    queue: 'jobs',
+    payload: z.object({ jobId: z.string() }),
+    attempts: 5,
+    backoffMs: 2000,
+    timeoutMs: 0,
+  },
+  /** Process one document of a private-cloud job. */
+  'pco-document': {
+    queue: 'documents',
+    payload: z.object({ jobId: z.string(), documentId: z.string(), key: z.string() }),
+    attempts: 4,
+    backoffMs: 1000,
+    timeoutMs: 0,
+  },
+  /** Recognise one page image on an inference worker. */
+  'page': {
+    queue: 'pages',
+    payload: z.object({ imageKey: z.string(), page: z.number().int().min(1), options: z.record(z.unknown()).default({}) }),
+    attempts: 2,
+    backoffMs: 500,
+    timeoutMs: 15_000,
+  },
+  /** Deliver one signed webhook notification. */
+  'webhook': {
+    queue: 'webhooks',
+    payload: z.object({ deliveryId: z.string() }),
+    attempts: 8,
+    backoffMs: 15_000,
+    timeoutMs: 10_000,
+  },
+} as const;
+
+export type TaskName = keyof typeof TASKS;
+export type Payload<T extends TaskName> = z.infer<(typeof TASKS)[T]['payload']>;
+export const QUEUE_NAMES = [...new Set(Object.values(TASKS).map((t) => t.queue))];

@@ -1,0 +1,65 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitFor } from './ports.js';
+
+export interface ApplianceProcess {
+  url: string;
+  dataDir: string;
+  proc: ChildProcess;
+  output: () => string;
+  /** Direct children of the appliance whose command line matches. */
+  childPids(match: RegExp): number[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const p of running) p.kill('SIGKILL');
+});
+
+/** Starts `appliance/main.ts` as a real process on a free port with its own data folder. */
+export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean } = {}): Promise<ApplianceProcess> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'folio-app-'));
+  let out = '';
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'appliance/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_HEARTBEAT_MS: '300', FOLIO_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: false,
+  });
+  running.add(proc);
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const app: ApplianceProcess = {
+    url,
+    dataDir,
+    proc,
+    output: () => out,
+    childPids(match) {
+      try {
+        const ps = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(proc.pid)], { encoding: 'utf8' });
+        return ps.split('\n').filter((l) => match.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
+      } catch {
+        return [];
+      }
+    },
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      running.delete(proc);
+      await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+  await waitFor(async () => {
+    if (proc.exitCode !== null) throw new Error(`appliance exited ${proc.exitCode}: ${out}`);
+    const res = await fetch(`${url}/health`);
+    return opts.waitHealthy === false || res.status === 200;
+  }, 30_000, 100);
+  return app;
+}

@@ -1,0 +1,65 @@
+import { ConfigError, loadConfig } from '../core/config.js';
+import { Heartbeat, type WorkerRole } from '../core/heartbeat.js';
+import { createLogger } from '../core/logging.js';
+import { Queues } from '../core/queue/index.js';
+import { bullmqConnection, createRedis } from '../core/redis.js';
+import { openLocation, storageSettingsFromEnv } from '../core/storage/index.js';
+import type { RoleStarter, WorkerContext } from './context.js';
+import { startInferenceRole } from './inference/index.js';
+import { startDocumentRole } from './document/index.js';
+
+const ROLES: Record<WorkerRole, RoleStarter> = { inference: startInferenceRole, document: startDocumentRole };
+
+const role = process.argv[2] as WorkerRole;
+if (!(role in ROLES)) {
+  process.stderr.write(`usage: worker/main.ts <${Object.keys(ROLES).join('|')}>\n`);
+  process.exit(2);
+}
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`folio worker: ${err.message}\n`);
+    process.exit(2);
+  }
+  throw err;
+}
+if (!config.REDIS_URL) {
+  process.stderr.write('folio worker: REDIS_URL is required (the appliance passes its own)\n');
+  process.exit(2);
+}
+const workerId = process.env.FOLIO_WORKER_ID ?? `${role}-${process.pid}`;
+const logger = createLogger({ name: `worker-${role}`, level: config.FOLIO_LOG_LEVEL }).child({ worker_id: workerId });
+const redis = createRedis(config.REDIS_URL);
+redis.on('error', () => undefined);
+const queueConnection = bullmqConnection(config.REDIS_URL);
+queueConnection.on('error', () => undefined);
+const storageSettings = storageSettingsFromEnv();
+const ctx: WorkerContext = {
+  config, logger, redis, queueConnection, workerId, storageSettings,
+  queues: new Queues(queueConnection, config.FOLIO_QUEUE_PREFIX),
+  storage: openLocation(config.storageUri, storageSettings).storage,
+};
+
+const workers = await ROLES[role](ctx);
+const heartbeat = new Heartbeat({ redis, prefix: config.FOLIO_QUEUE_PREFIX, role, workerId, intervalMs: config.FOLIO_HEARTBEAT_MS });
+await heartbeat.start();
+logger.info({ role }, 'worker ready');
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    // Stop taking tasks, let the active ones finish within the drain limit, then leave.
+    const drain = Promise.all(workers.map((w) => w.close()));
+    const limit = new Promise((r) => setTimeout(r, config.FOLIO_DRAIN_SECONDS * 1000));
+    await Promise.race([drain, limit]);
+    await heartbeat.stop();
+    await ctx.queues.close().catch(() => undefined);
+    redis.disconnect();
+    queueConnection.disconnect();
+    process.exit(0);
+  });
+}
