@@ -56,10 +56,15 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
       return code;
     },
   };
-  await waitFor(async () => {
-    if (proc.exitCode !== null) throw new Error(`appliance exited ${proc.exitCode}: ${out}`);
+  const ready = await waitFor(async () => {
+    if (proc.exitCode !== null) return 'exited';
     const res = await fetch(`${url}/health`);
-    return opts.waitHealthy === false || res.status === 200;
+    return (opts.waitHealthy === false || res.status === 200) && 'ready';
   }, 30_000, 100);
+  if (ready === 'exited') {
+    running.delete(proc);
+    await rm(dataDir, { recursive: true, force: true });
+    throw new Error(`appliance exited ${proc.exitCode}: ${out}`);
+  }
   return app;
 }
