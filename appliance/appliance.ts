@@ -14,6 +14,10 @@ import { readSnapshot } from './ops/snapshot.js';
 import { RedisServerSupervisor } from './supervisor/redis-server.js';
 import { WorkerSupervisor } from './supervisor/workers.js';
 import { startOrchestrator } from './orchestrator/index.js';
+import { PcoStore } from '../core/pco/store.js';
+import { PcoJobs } from './orchestrator/pco-jobs.js';
+import { pcoJobRoutes } from './http/pco/routes.js';
+import { validateJobCallback } from './http/pco/callback.js';
 
 interface Component {
   name: string;
@@ -88,14 +92,16 @@ export async function startAppliance(config: Config, logger: Logger = createLogg
       },
     });
 
-    const app = createApp(ctx);
+    const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
+    const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs)]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
     const port = (server.address() as { port: number }).port;
     started.push({ name: 'http', stop: () => new Promise<void>((r) => server.close(() => r())) });
 
-    const orchestrator = await startOrchestrator(ctx, redisUrl);
+    const orchestrator = await startOrchestrator(ctx, redisUrl, { pcoStore });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });
 
     let workers: WorkerSupervisor | undefined;

@@ -58,6 +58,12 @@ export const configSchema = z.object({
   FOLIO_DRAIN_SECONDS: z.coerce.number().int().min(0).default(20),
   /** Allow outbound URLs that resolve to loopback/private addresses (tests and lab set-ups only). */
   FOLIO_ALLOW_PRIVATE_URLS: bool.default('false'),
+  /** Licence key sent as a bearer token to the licence and metering servers (online / metered). */
+  FOLIO_LICENSE_KEY: z.string().min(1).optional(),
+  /** Seconds between licence checks in online mode; at most 6 h so several checks fall inside the 24 h grace. */
+  FOLIO_LICENSE_CHECK_SECONDS: z.coerce.number().int().min(60).max(21_600).default(3600),
+  /** Metering server that receives usage reports every 15 minutes in metered mode. */
+  FOLIO_METERING_URL: z.string().url().optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

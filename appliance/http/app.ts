@@ -7,7 +7,7 @@ import { opsRoutes } from './ops/index.js';
 export type Env = { Variables: { requestId: string } };
 
 /** The appliance's HTTP API: every surface mounted on one Hono app, one error envelope. */
-export function createApp(ctx: AppContext): Hono<Env> {
+export function createApp(ctx: AppContext, surfaces: Hono[] = []): Hono<Env> {
   const app = new Hono<Env>();
 
   app.use('*', async (c, next) => {
@@ -24,6 +24,7 @@ export function createApp(ctx: AppContext): Hono<Env> {
   });
 
   app.route('/', opsRoutes(ctx));
+  for (const s of surfaces) app.route('/', s);
 
   app.notFound((c) => c.json(envelope('not_found', `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((err, c) => {

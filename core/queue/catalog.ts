@@ -20,7 +20,7 @@ export const TASKS = {
   /** Process one document of a private-cloud job. */
   'pco-document': {
     queue: 'documents',
-    payload: z.object({ jobId: z.string(), documentId: z.string(), key: z.string() }),
+    payload: z.object({ jobId: z.string(), documentId: z.string(), sourceUri: z.string(), generation: z.number().int().min(0) }),
     attempts: 4,
     backoffMs: 1000,
     timeoutMs: 0,

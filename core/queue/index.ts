@@ -36,6 +36,19 @@ export class Queues {
     });
   }
 
+  /** Adds many tasks of one kind in one round trip (enumeration queues a listing page at once). */
+  async enqueueBulk<T extends TaskName>(task: T, items: { payload: Payload<T>; opts?: JobsOptions }[]): Promise<void> {
+    if (!items.length) return;
+    const spec = TASKS[task];
+    await this.get(spec.queue).addBulk(
+      items.map((i) => ({
+        name: task,
+        data: spec.payload.parse(i.payload),
+        opts: { attempts: spec.attempts, backoff: { type: 'exponential', delay: spec.backoffMs }, removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 7 * 86_400 }, ...i.opts },
+      })),
+    );
+  }
+
   /** Waiting + delayed + active + prioritized tasks per queue (for /metrics and /pco/v1/status). */
   async depths(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
@@ -50,6 +63,9 @@ export class Queues {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 }
+
+export const LOCK_MS = 10_000;
+export const STALLED_CHECK_MS = 5_000;
 
 export interface WorkerOptions {
   connection: Redis;
@@ -80,6 +96,11 @@ export function defineWorker<T extends TaskName>(
         throw err;
       }
     },
-    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 1, autorun: true },
+    {
+      connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 1, autorun: true,
+      // A worker killed mid-task loses its lock within LOCK_MS; the stalled check hands the task
+      // to another worker within STALLED_CHECK_MS after that.
+      lockDuration: LOCK_MS, stalledInterval: STALLED_CHECK_MS, maxStalledCount: 2,
+    },
   );
 }

@@ -101,15 +101,18 @@ export class GcsStorage implements Storage {
     const src = this.bucket.file(key).createReadStream();
     const out = new PassThrough();
     // The library reports a missing object only as a stream error once reading starts:
-    // start it, and resolve only when the response is a success.
+    // start it, and resolve only when the response is a success. Later errors end `out`.
+    let opened = false;
     await new Promise<void>((resolve, reject) => {
       src.once('response', (res: { statusCode?: number }) => {
-        if ((res.statusCode ?? 200) < 400) resolve();
+        if ((res.statusCode ?? 200) >= 400) return;
+        opened = true;
+        resolve();
       });
       src.on('error', (err) => {
         const mapped = gcsError(err, `read ${this.rootUri}${key}`);
-        reject(mapped);
-        out.destroy(mapped instanceof Error ? mapped : new Error(String(mapped)));
+        if (opened) out.destroy(mapped instanceof Error ? mapped : new Error(String(mapped)));
+        else reject(mapped);
       });
       src.pipe(out);
     });

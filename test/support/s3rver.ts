@@ -1,38 +1,51 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort } from './ports.js';
+import { dirname, join } from 'node:path';
+import { freePort, waitFor } from './ports.js';
 
 export interface TestS3 {
   /** http://127.0.0.1:<port>, for path-style S3 clients. */
   endpoint: string;
   accessKeyId: string;
   secretAccessKey: string;
-  /** The underlying HTTP server (to count requests in tests). */
-  httpServer: Server;
   createBucket(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-interface S3rverInstance {
-  run(): Promise<unknown>;
-  close(): Promise<void>;
-  httpServer: Server;
-}
-type S3rverCtor = new (opts: Record<string, unknown>) => S3rverInstance;
+const cli = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
 
-// s3rver ships no type declarations.
-const S3rver = createRequire(import.meta.url)('s3rver') as S3rverCtor;
-
-/** A real s3rver, in-process, on a free port with its own data folder, gone after stop(). Credentials: S3RVER/S3RVER. */
+/**
+ * A real s3rver on a free port with its own data folder, gone after stop(). Credentials: S3RVER/S3RVER.
+ *
+ * It runs as a child process because s3rver signs ListObjectsV2 continuation tokens with DES, which
+ * OpenSSL 3 only offers through its legacy provider: without --openssl-legacy-provider every listing
+ * that needs a second page fails with InternalError (ERR_OSSL_EVP_UNSUPPORTED).
+ */
 export async function startS3rver(): Promise<TestS3> {
   const port = await freePort();
   const directory = await mkdtemp(join(tmpdir(), 'folio-s3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port, directory, silent: true, resetOnClose: false });
-  await server.run();
+  const proc: ChildProcess = spawn(
+    process.execPath,
+    ['--openssl-legacy-provider', cli, '--directory', directory, '--address', '127.0.0.1', '--port', String(port), '--silent'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  proc.stdout?.on('data', (d) => (output += String(d)));
+  proc.stderr?.on('data', (d) => (output += String(d)));
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  try {
+    await waitFor(() => {
+      if (proc.exitCode !== null) throw new Error(`s3rver exited ${proc.exitCode}: ${output}`);
+      return output.includes('S3rver listening on');
+    }, 20_000);
+  } catch (err) {
+    proc.kill('SIGKILL');
+    await rm(directory, { recursive: true, force: true });
+    throw err;
+  }
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({
     endpoint,
@@ -44,14 +57,17 @@ export async function startS3rver(): Promise<TestS3> {
     endpoint,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
-    httpServer: server.httpServer,
     async createBucket(name) {
       await client.send(new CreateBucketCommand({ Bucket: name }));
     },
     async stop() {
       client.destroy();
-      server.httpServer.closeAllConnections();
-      await server.close();
+      if (proc.exitCode === null) {
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
       await rm(directory, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,13 @@
+import { S3Storage } from '../core/storage/s3.js';
+import { startS3rver } from '../test/support/s3rver.js';
+const srv = await startS3rver();
+await srv.createBucket('bkt');
+const s = new S3Storage({ bucket: 'bkt', endpoint: srv.endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', maxAttempts: 1 });
+const keys = Array.from({ length: 2500 }, (_, i) => `many/${String(i).padStart(5, '0')}.txt`);
+let next = 0; let t = Date.now();
+await Promise.all(Array.from({ length: Number(process.env.C ?? 32) }, async () => { while (next < keys.length) await s.write(keys[next++], 'x'); }));
+console.log('writes', Date.now() - t, 'ms');
+t = Date.now();
+let n = 0; for await (const o of s.list({ prefix: 'many/', pageSize: 1000 })) n++;
+console.log('list', n, Date.now() - t, 'ms');
+await srv.stop();

@@ -1,0 +1,100 @@
+import picomatch from 'picomatch';
+import type { JobsOptions } from 'bullmq';
+import { hashId } from '../../core/ids.js';
+import { PRIORITY, type Payload } from '../../core/queue/index.js';
+import { DOCUMENT_EXTENSIONS, extensionOf, isFolioOutput, outputBaseKey } from '../../core/pco/layout.js';
+import { settleJob } from '../../core/pco/settle.js';
+import type { PcoStore } from '../../core/pco/store.js';
+import type { JobSpec } from '../../core/pco/job-spec.js';
+import { type ObjectInfo, type Storage, joinUri, openLocation } from '../../core/storage/index.js';
+import type { AppContext } from '../context.js';
+
+const BATCH = 200;
+const CANCEL_CHECK_EVERY = 1000;
+
+export interface DiscoveredObject {
+  storage: Storage;
+  object: ObjectInfo;
+  /** Key relative to the input folder, what include/exclude globs match. */
+  relative: string;
+}
+
+/** Streams the job's input objects (Folio's own outputs left out) as the listing pages arrive. */
+export async function* discover(spec: JobSpec, settings: AppContext['storageSettings']): AsyncIterable<DiscoveredObject> {
+  if (spec.input.folder) {
+    const { storage, location } = openLocation(spec.input.folder, settings);
+    for await (const object of storage.list({ prefix: location.key, recursive: spec.input.recursive })) {
+      if (!isFolioOutput(object.key)) yield { storage, object, relative: object.key.slice(location.key.length) };
+    }
+    return;
+  }
+  for (const uri of spec.input.files ?? []) {
+    const { storage, location } = openLocation(uri, settings);
+    const head = await storage.head(location.key);
+    yield { storage, object: head ?? { key: location.key, size: -1 }, relative: location.key.split('/').pop()! };
+  }
+}
+
+/** Include/exclude globs and the document types a job takes; globs without '/' match file names. */
+export function makeFilter(spec: JobSpec): (relative: string) => boolean {
+  const opts = { dot: true, basename: true };
+  const include = spec.input.include.length ? picomatch(spec.input.include, opts) : () => true;
+  const exclude = spec.input.exclude.length ? picomatch(spec.input.exclude, opts) : () => false;
+  return (rel) => DOCUMENT_EXTENSIONS.has(extensionOf(rel)) && include(rel) && !exclude(rel);
+}
+
+export const documentIdOf = (jobId: string, sourceUri: string) => hashId('doc_', [jobId, sourceUri], 24);
+
+/**
+ * Enumerates a job: lists its input page by page, records each document as queued (or skipped
+ * when its output exists and on_existing is skip) and queues it while listing continues. Safe to
+ * run again after a crash: records are created only once and queue ids are deterministic.
+ */
+export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: string): Promise<void> {
+  const job = await store.getJob(jobId);
+  if (!job || job.cancelled || job.enum_status !== 'running') return;
+  const spec = job.spec;
+  const accept = makeFilter(spec);
+  const out = openLocation(spec.output.folder, ctx.storageSettings);
+  const inputPrefix = spec.input.folder ? openLocation(spec.input.folder, ctx.storageSettings).location.key : '';
+  const opts: JobsOptions = { priority: PRIORITY[spec.policy.priority], attempts: spec.policy.max_retries + 1 };
+  let tasks: { payload: Payload<'pco-document'>; opts: JobsOptions }[] = [];
+  let listed = 0;
+  let excluded = 0;
+  let seen = 0;
+  const flush = async () => {
+    await ctx.queues.enqueueBulk('pco-document', tasks);
+    await store.incrJob(jobId, 'files_listed', listed);
+    await store.incrJob(jobId, 'files_excluded', excluded);
+    tasks = [];
+    listed = excluded = 0;
+  };
+  // A re-run after a crash recounts from zero.
+  await store.updateJob(jobId, { files_listed: 0, files_excluded: 0 });
+  for await (const { storage, object, relative } of discover(spec, ctx.storageSettings)) {
+    listed++;
+    seen++;
+    if (!accept(relative)) {
+      excluded++;
+    } else {
+      const sourceUri = joinUri(storage.rootUri, object.key);
+      const documentId = documentIdOf(jobId, sourceUri);
+      const base = outputBaseKey(spec, object.key, inputPrefix, out.location.key);
+      const exists = spec.output.on_existing === 'skip' && (await out.storage.exists(`${base}.mmd`));
+      const fields = { key: object.key, source_uri: sourceUri, size: object.size, generation: 0, attempts: 0 };
+      if (exists) {
+        await store.transition(jobId, documentId, '-', 'skipped', { ...fields, error_message: 'output exists (on_existing: skip)' });
+      } else if ((await store.transition(jobId, documentId, '-', 'queued', fields)).moved) {
+        tasks.push({ payload: { jobId, documentId, sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${documentId}-0` } });
+      }
+    }
+    if (tasks.length >= BATCH || listed >= BATCH) await flush();
+    if (seen % CANCEL_CHECK_EVERY === 0 && (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1') break;
+  }
+  await flush();
+  const cancelled = (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1';
+  await store.updateJob(jobId, { enum_status: cancelled ? 'cancelled' : 'completed', ...(cancelled ? {} : { status: 'processing' }) });
+  if (await store.claimSettle(jobId)) {
+    await settleJob({ store, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, settings: ctx.storageSettings, now: ctx.now }, jobId);
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const delimiters = z.tuple([z.string(), z.string()]);
+
+/** Conversion output extensions of spec 2.1 (keys of conversion_formats). */
+export const CONVERSION_FORMATS = ['docx', 'md', 'tex.zip', 'html', 'pdf', 'xlsx', 'pptx', 'mmd.zip', 'md.zip', 'html.zip', 'latex.pdf', 'mmd.overlay.pdf'] as const;
+
+export const conversionFormatsSchema = z.record(z.enum(CONVERSION_FORMATS), z.boolean());
+
+/** The document options of POST /v3/pdf (spec 4.7), without the input fields. */
+export const pdfOptionsSchema = z
+  .object({
+    streaming: z.boolean(),
+    metadata: z.record(z.unknown()),
+    alphabets_allowed: z.record(z.unknown()),
+    rm_spaces: z.boolean(),
+    rm_fonts: z.boolean(),
+    idiomatic_eqn_arrays: z.boolean(),
+    include_equation_tags: z.boolean(),
+    include_smiles: z.boolean(),
+    include_chemistry_as_image: z.boolean(),
+    include_page_breaks: z.boolean(),
+    include_hyperlinks: z.boolean(),
+    include_page_info: z.union([z.boolean(), z.array(z.enum(['margin_note', 'qr_code']))]),
+    disable_lstlisting: z.boolean(),
+    disable_itemize: z.boolean(),
+    numbers_default_to_math: z.boolean(),
+    math_inline_delimiters: delimiters,
+    math_display_delimiters: delimiters,
+    page_ranges: z.string().max(1000),
+    auto_number_sections: z.boolean(),
+    remove_section_numbering: z.boolean(),
+    preserve_section_numbering: z.boolean(),
+    fullwidth_punctuation: z.boolean().nullable(),
+    enable_spell_check: z.boolean(),
+    enable_tables_fallback: z.boolean(),
+    conversion_options: z.record(z.record(z.unknown())),
+  })
+  .partial()
+  .strict()
+  .superRefine((o, ctx) => {
+    const numbering = [o.auto_number_sections, o.remove_section_numbering, o.preserve_section_numbering].filter((v) => v === true);
+    if (numbering.length > 1) ctx.addIssue({ code: 'custom', message: 'at most one of auto_number_sections, remove_section_numbering, preserve_section_numbering may be true', params: { id: 'opts_section_numbering' } });
+  });
+
+export type PdfOptions = z.infer<typeof pdfOptionsSchema>;

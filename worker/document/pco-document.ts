@@ -1,0 +1,138 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Job } from 'bullmq';
+import { addCounters, observePageSeconds } from '../../core/counters.js';
+import { ApiError, type ErrorId } from '../../core/errors.js';
+import { emitEvent, utcDay } from '../../core/events.js';
+import { extensionOf, outputBaseKey } from '../../core/pco/layout.js';
+import { pcoKeys } from '../../core/pco/keys.js';
+import { settleJob } from '../../core/pco/settle.js';
+import type { FileRecord, JobRecord, PcoStore } from '../../core/pco/store.js';
+import type { Payload } from '../../core/queue/index.js';
+import { StorageError, joinUri, openLocation } from '../../core/storage/index.js';
+import type { WorkerContext } from '../context.js';
+import { convertDocument, type DocumentResult } from './pipeline/index.js';
+import { writeConversions } from './conversions.js';
+
+const STORAGE_ERROR_IDS: Record<StorageError['kind'], ErrorId> = {
+  not_found: 'not_found',
+  access_denied: 'data_source_access_denied',
+  throttled: 'storage_throttled',
+  unreachable: 'storage_throttled',
+};
+
+/**
+ * Processes one document of a private-cloud job: download, convert, write outputs by the job's
+ * layout, then record the file's end state, usage and events. Re-entrant: a task handed over
+ * after a worker crash finds the file in processing and does the work again; the status move
+ * to completed/failed happens once, so pages are counted and billed once.
+ */
+export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p: Payload<'pco-document'>, task: Job): Promise<string> {
+  const job = await store.getJob(p.jobId);
+  const file = await store.getFile(p.jobId, p.documentId);
+  if (!job || !file || file.generation !== p.generation) return 'stale';
+  if (file.status !== 'queued' && file.status !== 'processing') return `already ${file.status}`;
+  const startedAt = new Date().toISOString();
+  const claim = await store.transition(p.jobId, p.documentId, ['queued', 'processing'], 'processing', { attempts: file.attempts + 1, started_at: startedAt });
+  if (!claim.moved) return 'claimed elsewhere';
+
+  const dir = await mkdtemp(join(tmpdir(), 'folio-doc-'));
+  try {
+    const source = join(dir, `source.${extensionOf(file.key) || 'bin'}`);
+    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source));
+    const outputs = await writeOutputs(ctx, job, file, result);
+    await finish(ctx, store, job, file, p, result, outputs);
+  } catch (err) {
+    const lastAttempt = task.attemptsMade + 1 >= (task.opts.attempts ?? 1);
+    const apiErr = err instanceof ApiError ? err : err instanceof StorageError ? new ApiError(STORAGE_ERROR_IDS[err.kind], err.message, {}, err.kind === 'throttled' || err.kind === 'unreachable') : null;
+    if ((!apiErr || apiErr.retryable) && !lastAttempt) throw err; // BullMQ retries with backoff
+    const id = apiErr?.id ?? 'sys_exception';
+    const message = apiErr?.message ?? 'Internal error while processing the document';
+    if (!apiErr) ctx.logger.error({ err: (err as Error).message, document_id: p.documentId }, 'document failed');
+    await finish(ctx, store, job, file, p, null, {}, { id, message });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return 'done';
+}
+
+async function download(ctx: WorkerContext, uri: string, target: string): Promise<void> {
+  const { storage, location } = openLocation(uri, ctx.storageSettings);
+  await pipeline(await storage.read(location.key), createWriteStream(target));
+}
+
+function convert(job: JobRecord, path: string): Promise<DocumentResult> {
+  const o = job.spec.options.ocr;
+  return convertDocument(path, {
+    pageRanges: o.page_ranges as string | undefined,
+    maxPages: job.spec.policy.max_pages_per_document,
+    pageTimeoutMs: job.spec.policy.per_page_timeout_seconds * 1000,
+    mathInlineDelimiters: o.math_inline_delimiters as [string, string] | undefined,
+    mathDisplayDelimiters: o.math_display_delimiters as [string, string] | undefined,
+    includePageBreaks: o.include_page_breaks as boolean | undefined,
+    includeHyperlinks: o.include_hyperlinks as boolean | undefined,
+    includePageInfo: o.include_page_info === true,
+  });
+}
+
+async function writeOutputs(ctx: WorkerContext, job: JobRecord, file: FileRecord, r: DocumentResult): Promise<{ outputs: Record<string, string>; conversion: FileRecord['conversion_status'] }> {
+  const spec = job.spec;
+  const out = openLocation(spec.output.folder, ctx.storageSettings);
+  const inputPrefix = spec.input.folder ? openLocation(spec.input.folder, ctx.storageSettings).location.key : '';
+  const base = outputBaseKey(spec, file.key, inputPrefix, out.location.key);
+  const outputs: Record<string, string> = {};
+  const put = async (ext: string, body: string | Buffer, type: string) => {
+    await out.storage.write(`${base}.${ext}`, body, type);
+    outputs[ext] = joinUri(out.storage.rootUri, `${base}.${ext}`);
+  };
+  await put('mmd', r.mmd, 'text/markdown; charset=utf-8');
+  await put('lines.json', JSON.stringify(r.linesJson), 'application/json');
+  if (spec.options.extra_outputs.includes('.lines.mmd.json')) await put('lines.mmd.json', JSON.stringify(r.linesMmdJson), 'application/json');
+  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put);
+  return { outputs, conversion };
+}
+
+async function finish(
+  ctx: WorkerContext, store: PcoStore, job: JobRecord, file: FileRecord, p: Payload<'pco-document'>,
+  r: DocumentResult | null, written: { outputs?: Record<string, string>; conversion?: FileRecord['conversion_status'] }, docError?: { id: string; message: string },
+): Promise<void> {
+  const pages = r?.pages ?? [];
+  const failedPages = pages.filter((pg) => pg.status === 'failed');
+  const pageErrors = failedPages.map((pg) => ({ page: pg.page, error_id: pg.error_id ?? 'sys_exception', error_message: pg.error_message ?? '' }));
+  const error = docError ?? (pageErrors[0] ? { id: pageErrors[0].error_id, message: `${failedPages.length} of ${pages.length} pages failed` } : null);
+  const to = error ? 'failed' : 'completed';
+  const okPages = pages.length - failedPages.length;
+  const moved = await store.transition(p.jobId, p.documentId, ['processing'], to, {
+    pages: pages.length, pages_failed: failedPages.length, page_errors: pageErrors, outputs: written.outputs ?? {},
+    conversion_status: written.conversion ?? {}, error_id: error?.id ?? null, error_message: error?.message ?? null, finished_at: new Date().toISOString(),
+  }, { completed: okPages, failed: failedPages.length });
+  if (!moved.moved) return;
+
+  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
+  const billable = to === 'completed';
+  const deltas = {
+    pages_completed: okPages, pages_failed: failedPages.length,
+    documents_completed: billable ? 1 : 0, documents_failed: billable ? 0 : 1,
+    pages_billable: billable ? okPages : 0, documents_billable: billable ? 1 : 0,
+  };
+  await addCounters(ctx.redis, prefix, deltas);
+  await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:${p.documentId}:${p.generation}`, day: utcDay(Date.now()), deltas });
+  for (const pg of pages) await observePageSeconds(ctx.redis, prefix, pg.seconds);
+  await recordRate(ctx, pages.reduce((s, pg) => s + pg.seconds, 0), pages.length);
+  await emitEvent(ctx.redis, prefix, { type: 'pco.file', eventId: `file:${p.documentId}:${p.generation}`, jobId: p.jobId, documentId: p.documentId, status: to });
+  if (moved.settleNow) {
+    await settleJob({ store, redis: ctx.redis, prefix, settings: ctx.storageSettings, now: Date.now }, p.jobId);
+  }
+}
+
+/** Keeps a moving average of one worker's pages per minute, for dry-run estimates. */
+async function recordRate(ctx: WorkerContext, seconds: number, pages: number): Promise<void> {
+  if (!pages || seconds <= 0) return;
+  const key = pcoKeys(ctx.config.FOLIO_QUEUE_PREFIX).rate;
+  const sample = (pages / seconds) * 60;
+  const prev = Number(await ctx.redis.get(key)) || sample;
+  await ctx.redis.set(key, String(prev * 0.8 + sample * 0.2));
+}
