@@ -14,6 +14,21 @@ const MIGRATIONS: string[] = [
    );
    CREATE TABLE usage_events (event_id TEXT PRIMARY KEY, day TEXT NOT NULL, applied_at TEXT NOT NULL);
    CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Webhooks: signing secrets per scope ('pco' = the deployment) and one row per notification.
+  `CREATE TABLE webhook_secrets (
+     key TEXT PRIMARY KEY, secret TEXT NOT NULL, previous_secret TEXT,
+     previous_secret_expires_at INTEGER, updated_at TEXT NOT NULL
+   );
+   CREATE TABLE webhook_deliveries (
+     id TEXT PRIMARY KEY, scope TEXT NOT NULL, dedupe_key TEXT NOT NULL UNIQUE,
+     job_id TEXT, file_id TEXT, event TEXT NOT NULL, url TEXT NOT NULL,
+     headers TEXT NOT NULL DEFAULT '{}', payload TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0, last_http_status INTEGER, last_error TEXT,
+     next_attempt_at TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+   );
+   CREATE INDEX webhook_deliveries_job ON webhook_deliveries (job_id, created_at);
+   CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (status) WHERE status = 'pending';`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */

@@ -56,7 +56,7 @@ export function parseIpv4(host: string): number | null {
 export function parseIpv6(host: string): bigint | null {
   let s = host.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
   if (!isIPv6(s)) return null;
-  const tail = /^(.*:)([\d.]+)$/.exec(s);
+  const tail = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (tail) {
     const v4 = parseIpv4(tail[2]!)!;
     s = `${tail[1]}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;

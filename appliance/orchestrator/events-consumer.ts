@@ -97,6 +97,8 @@ export class EventsConsumer {
         await this.handleAll(await this.read('>', this.opts.blockMs ?? 5000));
       } catch (err) {
         if (this.stopping) break;
+        // A Redis that came back empty has lost the group with the stream: create it again.
+        if ((err as Error).message.includes('NOGROUP')) grouped = false;
         this.pendingDueAt = 0;
         this.ctx.logger.warn({ err: (err as Error).message }, 'events consumer: read failed, retrying');
         await new Promise((r) => setTimeout(r, 1000));

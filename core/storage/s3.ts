@@ -66,6 +66,7 @@ export class S3Storage implements Storage {
     const config: S3ClientConfig = {
       region: opts.region ?? 'us-east-1',
       maxAttempts: opts.maxAttempts,
+      // Bounded waits: a dead or hung endpoint surfaces as 'unreachable' instead of stalling a job.
       requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
     };
     if (opts.endpoint) {

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AzureStorage } from '../../core/storage/azure.js';
+import { AzureStorage, azureError } from '../../core/storage/azure.js';
 import { FileStorage } from '../../core/storage/file.js';
-import { GcsStorage } from '../../core/storage/gcs.js';
-import { S3Storage } from '../../core/storage/s3.js';
+import { GcsStorage, gcsError } from '../../core/storage/gcs.js';
+import { S3Storage, s3Error } from '../../core/storage/s3.js';
 import { type Storage, StorageError, streamToBuffer } from '../../core/storage/storage.js';
 import { startAzurite } from '../support/azurite.js';
 import { startFakeGcs } from '../support/fake-gcs.js';
@@ -29,6 +29,8 @@ interface Harness {
   listCalls?: () => number;
   /** Whether keys ending in '/' (folder markers) can be written. */
   folderMarkers: boolean;
+  /** Same bucket with wrong credentials (absent: the service has no auth here). */
+  denied?: Storage;
   /** Network adapters fail every call when the service is gone; a folder has only ping to fail. */
   networked: boolean;
   stop(): Promise<void>;
@@ -36,9 +38,9 @@ interface Harness {
 
 const BUCKET = 'folio-contract';
 
-async function collect(it: AsyncIterable<{ key: string }>): Promise<string[]> {
+async function collect(objects: AsyncIterable<{ key: string }>): Promise<string[]> {
   const keys: string[] = [];
-  for await (const o of it) keys.push(o.key);
+  for await (const o of objects) keys.push(o.key);
   return keys;
 }
 
@@ -151,12 +153,12 @@ function contract(name: string, setup: () => Promise<Harness>): void {
       const keys = Array.from({ length: 2500 }, (_, i) => `many/${String(i).padStart(5, '0')}.txt`);
       await eachLimit(keys, 32, (k) => s.write(k, 'x'));
       const before = h.listCalls?.() ?? 0;
-      const it = s.list({ prefix: 'many/', pageSize: 1000 })[Symbol.asyncIterator]();
-      const first = await it.next();
+      const iter = s.list({ prefix: 'many/', pageSize: 1000 })[Symbol.asyncIterator]();
+      const first = await iter.next();
       expect(first.value?.key).toBe(keys[0]);
       if (h.listCalls) expect(h.listCalls() - before).toBe(1);
       const seen = [first.value!.key];
-      for (let r = await it.next(); !r.done; r = await it.next()) seen.push(r.value.key);
+      for (let r = await iter.next(); !r.done; r = await iter.next()) seen.push(r.value.key);
       expect(seen.length).toBe(2500);
       expect(new Set(seen).size).toBe(2500);
       expect(seen).toEqual(keys);
@@ -168,6 +170,15 @@ function contract(name: string, setup: () => Promise<Harness>): void {
       const err = await rejection(h.missing.ping());
       expect(err).toBeInstanceOf(StorageError);
       expect((err as StorageError).kind).toBe(h.missingKind);
+    });
+
+    it('reports rejected credentials as kind access_denied', async () => {
+      if (!h.denied) return;
+      for (const call of [() => h.denied!.ping(), () => h.denied!.head('x'), () => h.denied!.readBuffer('bin/blob.bin')]) {
+        const err = await rejection(call());
+        expect(err).toBeInstanceOf(StorageError);
+        expect((err as StorageError).kind).toBe('access_denied');
+      }
     });
 
     it('reports an unreachable service as kind unreachable', async () => {
@@ -182,7 +193,7 @@ function contract(name: string, setup: () => Promise<Harness>): void {
   });
 }
 
-/** An HTTP pass-through that counts requests matching `match` (to see Azurite's list pages). */
+/** An HTTP pass-through that counts requests matching `match` (to see list pages reach a child-process server). */
 async function countingProxy(target: string, match: (req: IncomingMessage) => boolean) {
   const t = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -228,20 +239,23 @@ contract('file', async () => {
 contract('s3 (s3rver)', async () => {
   const srv = await startS3rver();
   await srv.createBucket(BUCKET);
-  let lists = 0;
-  srv.httpServer.on('request', (req: IncomingMessage) => {
-    if (req.method === 'GET' && /[?&]list-type=2/.test(req.url ?? '')) lists++;
-  });
-  const creds = { endpoint: srv.endpoint, accessKeyId: srv.accessKeyId, secretAccessKey: srv.secretAccessKey };
+  const proxy = await countingProxy(srv.endpoint, (req) => req.method === 'GET' && /[?&]list-type=2/.test(req.url ?? ''));
+  const creds = { endpoint: proxy.origin, accessKeyId: srv.accessKeyId, secretAccessKey: srv.secretAccessKey };
   return {
     storage: new S3Storage({ bucket: BUCKET, ...creds }),
     missing: new S3Storage({ bucket: 'no-such-bucket', ...creds }),
+    // s3rver checks the access key id but never verifies SigV4 signatures: a wrong secret passes.
+    denied: new S3Storage({ bucket: BUCKET, ...creds, accessKeyId: 'NOT-A-KEY' }),
     missingKind: 'not_found',
+    // SDK defaults (3 tries, short back-off): the mapping must survive its retries.
     unreachable: async () => new S3Storage({ ...creds, bucket: BUCKET, endpoint: `http://127.0.0.1:${await freePort()}` }),
-    listCalls: () => lists,
+    listCalls: proxy.count,
     folderMarkers: true,
     networked: true,
-    stop: () => srv.stop(),
+    async stop() {
+      await proxy.stop();
+      await srv.stop();
+    },
   };
 });
 
@@ -253,6 +267,7 @@ contract('azure (Azurite)', async () => {
   return {
     storage: new AzureStorage({ accountUrl, container: BUCKET, accountKey: az.accountKey }),
     missing: new AzureStorage({ accountUrl, container: 'no-such-container', accountKey: az.accountKey }),
+    denied: new AzureStorage({ accountUrl, container: BUCKET, accountKey: Buffer.from('not-the-key').toString('base64') }),
     missingKind: 'not_found',
     // One try: the SDK's default back-off on refused connections adds up to ~28 s.
     unreachable: async () =>
@@ -274,10 +289,53 @@ contract('gcs (in-test fake JSON API)', async () => {
     storage: new GcsStorage({ bucket: BUCKET, endpoint: gcs.endpoint }),
     missing: new GcsStorage({ bucket: 'no-such-bucket', endpoint: gcs.endpoint }),
     missingKind: 'not_found',
-    unreachable: async () => new GcsStorage({ bucket: BUCKET, endpoint: `http://127.0.0.1:${await freePort()}` }),
+    // One try: the library retries refused connections with back-off for ~15 s.
+    unreachable: async () => new GcsStorage({ bucket: BUCKET, endpoint: `http://127.0.0.1:${await freePort()}`, maxAttempts: 1 }),
     listCalls: gcs.listCalls,
     folderMarkers: true,
     networked: true,
     stop: () => gcs.stop(),
   };
+});
+
+// Throttling cannot be provoked from these servers; the mapping helpers get the error shapes
+// each SDK produces for it (and for the network failures the servers above do not cover).
+describe('storage error mapping', () => {
+  const kind = (e: unknown) => (e instanceof StorageError ? e.kind : 'unmapped');
+  const s3 = (name: string, status?: number) => Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
+
+  it('maps S3 errors', () => {
+    expect(kind(s3Error(s3('SlowDown', 503), 'x'))).toBe('throttled');
+    expect(kind(s3Error(s3('TooManyRequestsException', 429), 'x'))).toBe('throttled');
+    expect(kind(s3Error(s3('AccessDenied', 403), 'x'))).toBe('access_denied');
+    expect(kind(s3Error(s3('Unknown', 401), 'x'))).toBe('access_denied');
+    expect(kind(s3Error(s3('NoSuchKey', 404), 'x'))).toBe('not_found');
+    expect(kind(s3Error(s3('TimeoutError'), 'x'))).toBe('unreachable');
+    expect(kind(s3Error(Object.assign(new Error('getaddrinfo'), { code: 'ENOTFOUND' }), 'x'))).toBe('unreachable');
+    const refused = new AggregateError([Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })], '');
+    expect(kind(s3Error(refused, 'x'))).toBe('unreachable');
+    expect(kind(s3Error(s3('InternalError', 500), 'x'))).toBe('unmapped');
+  });
+
+  it('maps GCS errors', () => {
+    const api = (code: number) => Object.assign(new Error('api'), { code });
+    expect(kind(gcsError(api(429), 'x'))).toBe('throttled');
+    expect(kind(gcsError(api(503), 'x'))).toBe('throttled');
+    expect(kind(gcsError(api(403), 'x'))).toBe('access_denied');
+    expect(kind(gcsError(api(401), 'x'))).toBe('access_denied');
+    expect(kind(gcsError(api(404), 'x'))).toBe('not_found');
+    expect(kind(gcsError(Object.assign(new Error('request failed'), { code: 'ETIMEDOUT' }), 'x'))).toBe('unreachable');
+    expect(kind(gcsError(Object.assign(new Error('dns'), { code: 'EAI_AGAIN' }), 'x'))).toBe('unreachable');
+    expect(kind(gcsError(api(500), 'x'))).toBe('unmapped');
+  });
+
+  it('maps Azure errors', () => {
+    const rest = (statusCode: number | undefined, code: string, message = code) => Object.assign(new Error(message), { statusCode, code });
+    expect(kind(azureError(rest(503, 'ServerBusy'), 'x'))).toBe('throttled');
+    expect(kind(azureError(rest(429, 'TooManyRequests'), 'x'))).toBe('throttled');
+    expect(kind(azureError(rest(403, 'AuthorizationFailure'), 'x'))).toBe('access_denied');
+    expect(kind(azureError(rest(404, 'BlobNotFound'), 'x'))).toBe('not_found');
+    expect(kind(azureError(rest(undefined, 'REQUEST_SEND_ERROR', 'getaddrinfo ENOTFOUND acct.blob.core.windows.net'), 'x'))).toBe('unreachable');
+    expect(kind(azureError(rest(500, 'InternalError'), 'x'))).toBe('unmapped');
+  });
 });

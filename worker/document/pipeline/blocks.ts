@@ -1,0 +1,139 @@
+import { readingOrder } from './columns.js';
+import { isMathOnly } from './inline.js';
+import { BULLETS } from './math-glyphs.js';
+import { dominantSize, type TextLine } from './text-layer.js';
+
+/** Lines of one page → blocks: headings, paragraphs, list items, display maths, and page info set aside. */
+
+export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'display_math';
+
+export interface Block {
+  kind: BlockKind;
+  lines: TextLine[];
+  /** Heading level, 1 for `#`. */
+  level?: number;
+  /** List items: '- ' or 'N. ', and the nesting depth. */
+  marker?: string;
+  depth?: number;
+}
+
+export interface PageLayout {
+  blocks: Block[];
+  /** Running headers, footers and page numbers, in reading order. */
+  pageInfo: TextLine[];
+  bodySize: number;
+}
+
+/** Header and footer bands, as a fraction of the page height. */
+const PAGE_INFO_BAND = 0.08;
+const PAGE_NUMBER = /^(page\s+)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|\/)\s*\d{1,4})?$/i;
+const NUMBERED = /^(\d{1,3})[.)]\s/;
+
+export function bodySizeOf(lines: TextLine[]): number {
+  return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
+}
+
+/** A line in the top or bottom band, short, and far from every body line (or a bare page number). */
+function isPageInfo(line: TextLine, lines: TextLine[], height: number, body: number): boolean {
+  const inTop = line.bottom < height * PAGE_INFO_BAND;
+  const inBottom = line.top > height * (1 - PAGE_INFO_BAND);
+  if (!inTop && !inBottom) return false;
+  if (PAGE_NUMBER.test(line.text.trim())) return true;
+  if (line.text.split(' ').length > 12) return false;
+  return lines.every((o) => o === line || (inTop ? o.top - line.bottom > 1.5 * body : line.top - o.bottom > 1.5 * body) || isBand(o, height));
+}
+
+const isBand = (l: TextLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);
+
+function listMarker(line: TextLine): string | undefined {
+  const first = line.glyphs[0]?.ch ?? '';
+  if (BULLETS.has(first) && line.glyphs[1]?.ch === ' ') return '- ';
+  const m = NUMBERED.exec(line.text);
+  return m ? `${m[1]}. ` : undefined;
+}
+
+function headingLevel(line: TextLine, body: number, next: TextLine | undefined, bodyBold: boolean): number | undefined {
+  const ratio = line.size / body;
+  if (ratio >= 1.6) return 1;
+  if (ratio >= 1.3) return 2;
+  if (ratio >= 1.15) return 3;
+  const short = line.text.split(' ').length <= 10 && !/[.,;:]$/.test(line.text);
+  if (!bodyBold && line.bold && ratio > 0.95 && short && !(next && next.bold)) return 3;
+  return undefined;
+}
+
+function median(xs: number[]): number | undefined {
+  if (!xs.length) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Lays out one page. `width`/`height` are the viewport's, in points. */
+export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean): PageLayout {
+  const body = bodySizeOf(all);
+  const pageInfo = keepPageInfo ? [] : all.filter((l) => isPageInfo(l, all, height, body));
+  const lines = all.filter((l) => !pageInfo.includes(l));
+  const bodyBold = lines.filter((l) => l.bold).length > lines.length / 2;
+  const sections = readingOrder(lines, width);
+  const deltas: number[] = [];
+  for (const s of sections)
+    s.lines.forEach((l, i) => {
+      const p = s.lines[i - 1];
+      if (p && !s.columnStarts.has(i) && Math.abs(p.size - l.size) < 0.5 && l.base > p.base) deltas.push(l.base - p.base);
+    });
+  const leading = median(deltas);
+  const listXs = [...new Set(lines.filter(listMarker).map((l) => Math.round(l.x0)))].sort((a, b) => a - b);
+  const blocks: Block[] = [];
+  for (const section of sections) {
+    const twoColumn = sections.some((s) => s.columnStarts.size > 0);
+    let [colLeft, colRight] = [0, width];
+    let prev: TextLine | undefined;
+    section.lines.forEach((line, i) => {
+      const newColumn = section.columnStarts.has(i);
+      if (i === 0 || newColumn) [colLeft, colRight] = columnBounds(section.lines, section.columnStarts, i, twoColumn ? undefined : width);
+      const next = section.lines[i + 1];
+      const last = blocks[blocks.length - 1];
+      const level = headingLevel(line, body, next, bodyBold);
+      const marker = listMarker(line);
+      const close = prev !== undefined && !newColumn && line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 && Math.abs(line.size - prev.size) < 0.15 * line.size;
+      const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
+      const centred = Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
+      if (level !== undefined) {
+        if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);
+        else blocks.push({ kind: 'heading', level, lines: [line] });
+      } else if (centred && isMathOnly(line)) {
+        blocks.push({ kind: 'display_math', lines: [line] });
+      } else if (marker) {
+        const depth = Math.max(0, listXs.indexOf(Math.round(line.x0)));
+        blocks.push({ kind: 'list_item', marker, depth, lines: [line] });
+      } else if (last?.kind === 'list_item' && close && line.x0 > last.lines[0].x0 + 0.5 * line.size) {
+        last.lines.push(line);
+      } else if (last?.kind === 'paragraph' && ((close && !indented(line, prev!, colLeft)) || carries)) {
+        last.lines.push(line);
+      } else {
+        blocks.push({ kind: 'paragraph', lines: [line] });
+      }
+      prev = line;
+    });
+  }
+  return { blocks, pageInfo, bodySize: body };
+}
+
+/**
+ * Left and right edges of the column starting at line `from`. A single-column page is taken as
+ * centred on the page (symmetric margins) so that centred display maths is recognised even when
+ * the text lines are ragged.
+ */
+function columnBounds(lines: TextLine[], starts: Set<number>, from: number, pageWidth: number | undefined): [number, number] {
+  let to = from + 1;
+  while (to < lines.length && !starts.has(to)) to++;
+  const col = lines.slice(from, to);
+  const left = Math.min(...col.map((l) => l.x0));
+  if (pageWidth !== undefined) return [Math.min(left, pageWidth / 2), pageWidth - Math.min(left, pageWidth / 2)];
+  return [left, Math.max(...col.map((l) => l.x1))];
+}
+
+/** A first-line indent: this line starts well right of the column edge while the previous did not. */
+function indented(line: TextLine, prev: TextLine, colLeft: number): boolean {
+  return line.x0 > colLeft + 0.8 * line.size && prev.x0 <= colLeft + 0.3 * line.size;
+}

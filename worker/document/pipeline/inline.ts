@@ -1,0 +1,166 @@
+import { BULLETS, glyphToLatex, isMathChar, joinLatex } from './math-glyphs.js';
+import type { Glyph, TextLine } from './text-layer.js';
+
+/** One line's glyphs → MMD: plain words, inline maths in delimiters, and links. */
+
+export interface LinkArea {
+  x0: number;
+  top: number;
+  x1: number;
+  bottom: number;
+  url: string;
+}
+
+type Role = 'base' | 'sup' | 'sub';
+
+interface Token {
+  glyphs: Glyph[];
+  text: string;
+  math: boolean;
+  /** A single letter, a number or an ASCII operator: maths when it sits next to maths. */
+  mathish: boolean;
+  operator: boolean;
+  href?: string;
+}
+
+const ASCII_OPERATOR = /^[=+\-<>/*|]$/;
+const MATHISH = /^([A-Za-z]|\d+([.,]\d+)?|[=+\-<>/*|()])$/;
+const TRAILING_PUNCT = /^[.,;:]$/;
+
+function role(g: Glyph, line: TextLine): Role {
+  if (g.size >= 0.9 * line.size) return 'base';
+  if (g.base < line.base - 0.15 * line.size) return 'sup';
+  if (g.base > line.base + 0.1 * line.size) return 'sub';
+  return 'base';
+}
+
+function isMathGlyph(g: Glyph, line: TextLine): boolean {
+  if (BULLETS.has(g.ch) && g.ch !== '*' && g.ch !== '-') return false;
+  return (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch) || role(g, line) !== 'base';
+}
+
+function tokenize(line: TextLine, links: LinkArea[]): Token[] {
+  const tokens: Token[] = [];
+  let glyphs: Glyph[] = [];
+  const push = () => {
+    if (!glyphs.length) return;
+    const text = glyphs.map((g) => g.ch).join('');
+    const math = glyphs.some((g) => isMathGlyph(g, line));
+    const operator = glyphs.length === 1 && (ASCII_OPERATOR.test(text) || (math && /^\\(leq|geq|neq|approx|equiv|sim|in|notin|subset|subseteq|supset|cup|cap|pm|mp|times|cdot|div|sum|prod|int|rightarrow|leftarrow|Rightarrow|Leftrightarrow|propto|to)$/.test(glyphToLatex(text))));
+    tokens.push({ glyphs, text, math, mathish: MATHISH.test(text), operator, href: hrefOf(glyphs, links) });
+    glyphs = [];
+  };
+  for (const g of line.glyphs) {
+    if (g.ch === ' ') push();
+    else glyphs.push(g);
+  }
+  push();
+  return tokens;
+}
+
+function hrefOf(glyphs: Glyph[], links: LinkArea[]): string | undefined {
+  for (const link of links) {
+    const inside = glyphs.filter((g) => {
+      const cx = g.x + g.w / 2;
+      const cy = g.base - 0.3 * g.size;
+      return cx >= link.x0 && cx <= link.x1 && cy >= link.top && cy <= link.bottom;
+    }).length;
+    if (inside * 2 > glyphs.length) return link.url;
+  }
+  return undefined;
+}
+
+/** A token's LaTeX: each glyph by the map, scripts grouped into ^{…} and _{…}. */
+function tokenLatex(tok: Token, line: TextLine): string {
+  const pieces: string[] = [];
+  let group: { role: Role; parts: string[] } | undefined;
+  const close = () => {
+    if (group && group.role !== 'base') pieces.push(`${group.role === 'sup' ? '^' : '_'}{${joinLatex(group.parts)}}`);
+    else if (group) pieces.push(...group.parts);
+    group = undefined;
+  };
+  for (const g of tok.glyphs) {
+    const r = role(g, line);
+    if (!group || group.role !== r) {
+      close();
+      group = { role: r, parts: [] };
+    }
+    group.parts.push(glyphToLatex(g.ch));
+  }
+  close();
+  return joinLatex(pieces);
+}
+
+/** Marks which tokens belong to maths runs: maths tokens, the maths-like tokens between them, and operands of operators at the edges. */
+function mathRuns(tokens: Token[]): boolean[] {
+  const inRun = tokens.map((t) => t.math);
+  const idx = tokens.flatMap((t, i) => (t.math ? [i] : []));
+  for (let k = 0; k + 1 < idx.length; k++) {
+    const between = tokens.slice(idx[k] + 1, idx[k + 1]);
+    if (between.every((t) => t.mathish)) for (let i = idx[k] + 1; i < idx[k + 1]; i++) inRun[i] = true;
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    if (!inRun[i]) continue;
+    for (const dir of [-1, 1]) {
+      let edge = i;
+      let next = i + dir;
+      while (next >= 0 && next < tokens.length && !inRun[next] && tokens[next].mathish && (tokens[edge].operator || tokens[next].operator)) {
+        inRun[next] = true;
+        edge = next;
+        next += dir;
+      }
+    }
+  }
+  return inRun;
+}
+
+function renderGroup(tokens: Token[], line: TextLine, delims: [string, string]): string {
+  const inRun = mathRuns(tokens);
+  const out: string[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    if (!inRun[i]) {
+      out.push(tokens[i++].text);
+      continue;
+    }
+    const run: Token[] = [];
+    while (i < tokens.length && inRun[i]) run.push(tokens[i++]);
+    let trailing = '';
+    const last = run[run.length - 1];
+    const tail = last.glyphs[last.glyphs.length - 1];
+    if (last.glyphs.length > 1 && TRAILING_PUNCT.test(tail.ch) && !tail.mathFont) {
+      trailing = tail.ch;
+      run[run.length - 1] = { ...last, glyphs: last.glyphs.slice(0, -1) };
+    }
+    out.push(`${delims[0]}${run.map((t) => tokenLatex(t, line)).join(' ')}${delims[1]}${trailing}`);
+  }
+  return out.join(' ');
+}
+
+/** The MMD of one line: words, inline maths, and `[text](url)` where a link area covers the words. */
+export function lineToMmd(line: TextLine, links: LinkArea[], delims: [string, string]): string {
+  const tokens = tokenize(line, links);
+  const out: string[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const href = tokens[i].href;
+    const group: Token[] = [];
+    while (i < tokens.length && tokens[i].href === href) group.push(tokens[i++]);
+    const text = renderGroup(group, line, delims);
+    out.push(href ? `[${text}](${href})` : text);
+  }
+  return out.join(' ');
+}
+
+/** True when every word of the line is maths or maths-like and at least one is maths. */
+export function isMathOnly(line: TextLine): boolean {
+  const tokens = tokenize(line, []);
+  return tokens.some((t) => t.math) && tokens.every((t) => t.math || t.mathish);
+}
+
+/** The whole line as LaTeX, for display maths. */
+export function lineToLatex(line: TextLine): string {
+  return tokenize(line, [])
+    .map((t) => tokenLatex(t, line))
+    .join(' ');
+}

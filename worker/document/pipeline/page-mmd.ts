@@ -1,0 +1,69 @@
+import type { Block, PageLayout } from './blocks.js';
+import { lineToLatex, lineToMmd, type LinkArea } from './inline.js';
+import type { TextLine } from './text-layer.js';
+
+/** Blocks → the page's MMD, remembering which characters each line produced. */
+
+export type LineType = 'text' | 'section_header' | 'list_item' | 'math' | 'page_info';
+
+export interface RenderedLine {
+  line: TextLine;
+  type: LineType;
+  /** The MMD this line produced; equals `mmd.slice(start, end)` of the page. */
+  mmd: string;
+  start: number;
+  end: number;
+}
+
+export interface RenderedPage {
+  mmd: string;
+  lines: RenderedLine[];
+  pageInfo: TextLine[];
+}
+
+export interface RenderOptions {
+  inline: [string, string];
+  display: [string, string];
+  links: LinkArea[];
+}
+
+const TYPE_OF: Record<Block['kind'], LineType> = { heading: 'section_header', paragraph: 'text', list_item: 'list_item', display_math: 'math' };
+
+/** A line ending in letter + hyphen whose successor starts in lower case: the hyphen only broke the word. */
+const HYPHEN_END = /\p{L}-$/u;
+
+export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPage {
+  let mmd = '';
+  const rendered: RenderedLine[] = [];
+  const emit = (line: TextLine, type: LineType, text: string) => {
+    rendered.push({ line, type, mmd: text, start: mmd.length, end: mmd.length + text.length });
+    mmd += text;
+  };
+  layout.blocks.forEach((block, b) => {
+    if (b > 0) mmd += block.kind === 'list_item' && layout.blocks[b - 1].kind === 'list_item' ? '\n' : '\n\n';
+    const type = TYPE_OF[block.kind];
+    if (block.kind === 'display_math') {
+      emit(block.lines[0], type, `${opts.display[0]}\n${lineToLatex(block.lines[0])}\n${opts.display[1]}`);
+      return;
+    }
+    let prefix = '';
+    if (block.kind === 'heading') prefix = `${'#'.repeat(block.level ?? 1)} `;
+    if (block.kind === 'list_item') prefix = `${'  '.repeat(block.depth ?? 0)}${block.marker}`;
+    block.lines.forEach((line, i) => {
+      let text = lineToMmd(i === 0 && block.kind === 'list_item' ? stripMarker(line) : line, opts.links, opts.inline);
+      const next = block.lines[i + 1];
+      const joinsWord = next !== undefined && HYPHEN_END.test(text) && /^\p{Ll}/u.test(next.text);
+      if (joinsWord) text = text.slice(0, -1);
+      emit(line, type, (i === 0 ? prefix : '') + text);
+      if (next && !joinsWord) mmd += ' ';
+    });
+  });
+  return { mmd, lines: rendered, pageInfo: layout.pageInfo };
+}
+
+/** The line without its bullet or number and the space after it. */
+function stripMarker(line: TextLine): TextLine {
+  const space = line.glyphs.findIndex((g) => g.ch === ' ');
+  const glyphs = line.glyphs.slice(space + 1);
+  return { ...line, glyphs, text: glyphs.map((g) => g.ch).join('') };
+}

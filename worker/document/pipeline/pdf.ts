@@ -1,0 +1,107 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { ApiError } from '../../../core/errors.js';
+import type { LinkArea } from './inline.js';
+import { isMathFontName } from './math-glyphs.js';
+import { itemsToGlyphs, type FontInfo, type Glyph, type RawTextItem } from './text-layer.js';
+
+/** pdf.js in Node: loading with the options that keep it off the DOM, and the page facts the pipeline reads. */
+
+const require = createRequire(import.meta.url);
+/** pdf.js wants a URL-ish string ending in '/'; a plain directory path works with its Node fetcher. */
+const STANDARD_FONTS = join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
+
+const IMAGE_OPS = new Set<number>([
+  OPS.paintImageXObject,
+  OPS.paintInlineImageXObject,
+  OPS.paintImageMaskXObject,
+  OPS.paintImageXObjectRepeat,
+  OPS.paintInlineImageXObjectGroup,
+  OPS.paintImageMaskXObjectGroup,
+  OPS.paintImageMaskXObjectRepeat,
+]);
+
+/**
+ * Opens a PDF file. Unreadable input is a whole-document failure that retrying cannot fix.
+ * @throws ApiError pdf_content_type (empty, truncated, not a PDF) or pdf_encrypted (needs a password)
+ */
+export async function openPdf(path: string): Promise<PDFDocumentProxy> {
+  const data = new Uint8Array(await readFile(path));
+  if (data.length === 0) throw new ApiError('pdf_content_type', 'The PDF file is empty (zero bytes)', {}, false);
+  const task = getDocument({
+    data,
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    standardFontDataUrl: STANDARD_FONTS,
+    verbosity: 0,
+  });
+  try {
+    return await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => undefined);
+    throw pdfLoadError(err);
+  }
+}
+
+/** Maps a pdf.js loading failure to the closed error set. */
+export function pdfLoadError(err: unknown): ApiError {
+  const name = (err as { name?: string })?.name;
+  const detail = (err as { message?: string })?.message ?? String(err);
+  if (name === 'PasswordException') return new ApiError('pdf_encrypted', 'The PDF is encrypted and needs a password', {}, false);
+  return new ApiError('pdf_content_type', `The file is not a readable PDF (corrupt or truncated): ${detail}`, {}, false);
+}
+
+export interface PageContent {
+  width: number;
+  height: number;
+  glyphs: Glyph[];
+  links: LinkArea[];
+  hasImages: boolean;
+}
+
+/** Reads one page: glyphs from the text layer, link annotations, and whether it paints images. */
+export async function readPage(page: PDFPageProxy, wantLinks: boolean): Promise<PageContent> {
+  const viewport = page.getViewport({ scale: 1 });
+  const text = await page.getTextContent();
+  // The operator list both tells whether the page paints images and loads fonts into commonObjs,
+  // which is where the real font names (bold, CMMI…) are; the text layer only has ids.
+  const ops = await page.getOperatorList();
+  const hasImages = ops.fnArray.some((fn) => IMAGE_OPS.has(fn));
+  const fonts = new Map<string, FontInfo>();
+  const font = (id: string): FontInfo => {
+    let info = fonts.get(id);
+    if (!info) {
+      const obj = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: string; bold?: boolean }) : undefined;
+      const name = obj?.name ?? text.styles[id]?.fontFamily ?? '';
+      info = { name, bold: Boolean(obj?.bold) || /bold|black|heavy|semibold|demi/i.test(name), math: isMathFontName(name) };
+      fonts.set(id, info);
+    }
+    return info;
+  };
+  const items = text.items.filter((i): i is RawTextItem & (typeof text.items)[number] => 'str' in i);
+  const glyphs = itemsToGlyphs(items, viewport.transform, font);
+  const links = wantLinks ? await readLinks(page, viewport.transform) : [];
+  return { width: viewport.width, height: viewport.height, glyphs, links, hasImages };
+}
+
+const LINK_SCHEME = /^(https?:|mailto:)/i;
+
+async function readLinks(page: PDFPageProxy, vt: number[]): Promise<LinkArea[]> {
+  const annots = (await page.getAnnotations({ intent: 'display' })) as { subtype?: string; url?: string; unsafeUrl?: string; rect?: number[] }[];
+  const out: LinkArea[] = [];
+  for (const a of annots) {
+    const url = a.url ?? a.unsafeUrl;
+    if (a.subtype !== 'Link' || !url || !LINK_SCHEME.test(url) || !a.rect) continue;
+    const [x1, y1] = apply(vt, a.rect[0], a.rect[1]);
+    const [x2, y2] = apply(vt, a.rect[2], a.rect[3]);
+    out.push({ x0: Math.min(x1, x2), x1: Math.max(x1, x2), top: Math.min(y1, y2), bottom: Math.max(y1, y2), url });
+  }
+  return out;
+}
+
+function apply(m: number[], x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
