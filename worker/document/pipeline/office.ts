@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { access, constants, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { ApiError } from '../../../core/errors.js';
 
 /**
@@ -51,7 +51,7 @@ export async function officeToPdf(path: string, ext: string, opts: OfficeOptions
   try {
     // soffice names its output after the input and trusts the extension: give it both.
     const input = join(dir, `input.${ext}`);
-    await symlink(path, input);
+    await symlink(resolve(path), input);
     const out = join(dir, 'out');
     const args = ['--headless', '--norestore', '--nolockcheck', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'pdf', '--outdir', out, input];
     const { code, stderr } = await run(soffice, args, { ...process.env, HOME: dir }, opts.timeoutMs ?? OFFICE_TIMEOUT_MS);

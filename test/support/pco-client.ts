@@ -1,0 +1,34 @@
+import { waitFor } from './ports.js';
+
+/** A tiny client for /pco/v1 in tests. */
+export function pcoClient(base: string) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, body: json, text, headers: res.headers };
+  };
+  return {
+    call,
+    create: (body: unknown, query = '') => call('POST', `/pco/v1/jobs${query}`, body),
+    job: (id: string) => call('GET', `/pco/v1/jobs/${id}`),
+    /** Waits until the job reaches a terminal status and returns it. */
+    async settled(id: string, timeoutMs = 60_000) {
+      return waitFor(async () => {
+        const r = await call('GET', `/pco/v1/jobs/${id}`);
+        return ['completed', 'completed_with_failures', 'cancelled', 'error'].includes(r.body?.status) && r.body;
+      }, timeoutMs, 200);
+    },
+  };
+}
+
+export const sumOfFive = (f: Record<string, number>) => f.queued! + f.processing! + f.completed! + f.failed! + f.skipped!;

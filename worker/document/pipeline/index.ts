@@ -1,0 +1,147 @@
+import { stat } from 'node:fs/promises';
+import { ApiError } from '../../../core/errors.js';
+import { layoutPage } from './blocks.js';
+import { detectFileType, detectType, type DocumentType } from './detect.js';
+import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
+import { officeToPdf, type OfficeOptions } from './office.js';
+import { renderPage } from './page-mmd.js';
+import { parsePageRanges } from './page-ranges.js';
+import { openPdf } from './pdf.js';
+import { runPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
+
+export { detectType, parsePageRanges };
+export type { DocumentType, PageOutcome };
+
+/** @defaultValue 5000 pages per document (spec 8, private-cloud policy default). */
+export const DEFAULT_MAX_PAGES = 5000;
+/** @defaultValue 15 s per page (spec 8, private-cloud policy default). */
+export const PAGE_TIMEOUT_MS = 15_000;
+/**
+ * The line written after each page when includePageBreaks is set. The hosted service's exact
+ * marker is not in our spec; an HTML comment renders as nothing in Markdown viewers and is easy to
+ * split on, so that is what we write until the real convention is confirmed.
+ */
+export const PAGE_BREAK_MARKER = '<!-- pagebreak -->';
+
+export interface DocumentOptions {
+  /** Spec 4.7 syntax: '2,4-6', '2 - -2'; negatives count from the end. @defaultValue all pages */
+  pageRanges?: string;
+  /** @defaultValue 5000 */
+  maxPages?: number;
+  /** A page taking longer fails with page_timeout and the next page goes on. @defaultValue 15000 */
+  pageTimeoutMs?: number;
+  /** @defaultValue ['\\(', '\\)'] */
+  mathInlineDelimiters?: [string, string];
+  /** @defaultValue ['\\[', '\\]'] */
+  mathDisplayDelimiters?: [string, string];
+  /** Writes PAGE_BREAK_MARKER on its own line after every page. @defaultValue false */
+  includePageBreaks?: boolean;
+  /** http, https and mailto link annotations become `[text](url)`. @defaultValue false */
+  includeHyperlinks?: boolean;
+  /** Keep running headers, footers and page numbers. @defaultValue false */
+  includePageInfo?: boolean;
+}
+
+export interface DocumentResult {
+  numPagesPdf: number;
+  pages: PageOutcome[];
+  mmd: string;
+  linesJson: { pages: PageLines<LineEntry>[] };
+  linesMmdJson: { pages: PageLines<MmdLineEntry>[] };
+}
+
+/** Seams for tests and the worker: LibreOffice location, and a hook run before each page. */
+export interface PipelineDeps {
+  office?: OfficeOptions;
+  beforePage?: (page: number) => Promise<void> | void;
+}
+
+const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf', 'epub']);
+
+/** Resolves the input to a PDF path (converting office documents), runs `use`, then cleans up. */
+async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string) => Promise<T>): Promise<T> {
+  const type = await detectFileType(path);
+  if (type === 'pdf') return use(path);
+  if (OFFICE_TYPES.has(type)) {
+    const converted = await officeToPdf(path, type, deps.office);
+    try {
+      return await use(converted.pdfPath);
+    } finally {
+      await converted.cleanup();
+    }
+  }
+  // An empty file, or one named .pdf that is not one, is a bad PDF rather than an unknown format.
+  const { size } = await stat(path);
+  if (size === 0) throw new ApiError('pdf_content_type', 'The file is empty (zero bytes)', {}, false);
+  if (/\.pdf$/i.test(path)) throw new ApiError('pdf_content_type', 'The file is named .pdf but does not start like a PDF', {}, false);
+  throw new ApiError('unsupported_format', 'Input type not supported (expected PDF, DOCX, DOC, PPTX, ODT, RTF or EPUB)', {}, false);
+}
+
+/** Page count of a document, for dry-run sampling. Office documents are converted first (slow). */
+export async function countPages(path: string, deps: PipelineDeps = {}): Promise<number> {
+  return withPdf(path, deps, async (pdfPath) => {
+    const doc = await openPdf(pdfPath);
+    try {
+      return doc.numPages;
+    } finally {
+      await doc.destroy();
+    }
+  });
+}
+
+/**
+ * Converts a local document to MMD plus line data, one page at a time.
+ * Whole-document problems throw ApiError (not retryable); page problems are recorded per page.
+ */
+export async function convertDocument(path: string, opts: DocumentOptions = {}, deps: PipelineDeps = {}): Promise<DocumentResult> {
+  return withPdf(path, deps, async (pdfPath) => {
+    const doc = await openPdf(pdfPath);
+    try {
+      const selected = parsePageRanges(opts.pageRanges, doc.numPages);
+      const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
+      if (selected.length > maxPages) {
+        throw new ApiError('pdf_page_limit_exceeded', `The document has ${selected.length} pages to process; the limit is ${maxPages}`, { max_limit: maxPages }, false);
+      }
+      const results: PageResult[] = [];
+      for (const n of selected) results.push(await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts), { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage }));
+      return assemble(doc.numPages, results, opts);
+    } finally {
+      await doc.destroy();
+    }
+  });
+}
+
+function convertPage(content: PageContentLines, opts: DocumentOptions) {
+  const layout = layoutPage(content.lines, content.width, content.height, opts.includePageInfo ?? false);
+  return renderPage(layout, {
+    inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],
+    display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
+    links: content.links,
+  });
+}
+
+function assemble(numPagesPdf: number, results: PageResult[], opts: DocumentOptions): DocumentResult {
+  let mmd = '';
+  const append = (part: string) => {
+    if (!part) return mmd.length;
+    if (mmd) mmd += '\n\n';
+    const at = mmd.length;
+    mmd += part;
+    return at;
+  };
+  const lines: PageLines<LineEntry>[] = [];
+  const mmdLines: PageLines<MmdLineEntry>[] = [];
+  for (const r of results) {
+    if (r.rendered) {
+      const offset = append(r.rendered.mmd);
+      const built = pageLines(r.outcome.page, r.size, r.rendered.lines, r.rendered.pageInfo, offset);
+      lines.push(built.lines);
+      mmdLines.push(built.mmdLines);
+    } else {
+      lines.push(emptyPageLines(r.outcome.page, r.size));
+      mmdLines.push(emptyPageLines(r.outcome.page, r.size));
+    }
+    if (opts.includePageBreaks) append(PAGE_BREAK_MARKER);
+  }
+  return { numPagesPdf, pages: results.map((r) => r.outcome), mmd, linesJson: { pages: lines }, linesMmdJson: { pages: mmdLines } };
+}
