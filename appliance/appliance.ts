@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/logging.js';
 import { Queues } from '../core/queue/index.js';
-import { bullmqConnection, createRedis } from '../core/redis.js';
+import { bullmqConnection, createRedis, waitReady } from '../core/redis.js';
 import { FileStorage, openLocation, storageSettingsFromEnv } from '../core/storage/index.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db.js';
@@ -15,6 +15,9 @@ import { RedisServerSupervisor } from './supervisor/redis-server.js';
 import { WorkerSupervisor } from './supervisor/workers.js';
 import { startOrchestrator } from './orchestrator/index.js';
 import { PcoStore } from '../core/pco/store.js';
+import { LicenseChecker } from '../license/checker.js';
+import { UsageReporter } from './metering/reporter.js';
+import { usageLicenseRoutes } from './http/ops/usage-license.js';
 import { PcoJobs } from './orchestrator/pco-jobs.js';
 import { pcoJobRoutes } from './http/pco/routes.js';
 import { validateJobCallback } from './http/pco/callback.js';
@@ -58,6 +61,7 @@ export async function startAppliance(config: Config, logger: Logger = createLogg
     }
     const redis = createRedis(redisUrl);
     redis.on('error', () => undefined); // reconnects on its own; /health reports the outage
+    await waitReady(redis);
     started.push({ name: 'redis', stop: () => void redis.disconnect() });
     const queueConn = bullmqConnection(redisUrl);
     queueConn.on('error', () => undefined);
@@ -94,12 +98,26 @@ export async function startAppliance(config: Config, logger: Logger = createLogg
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs)]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), usageLicenseRoutes(ctx)]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
     const port = (server.address() as { port: number }).port;
     started.push({ name: 'http', stop: () => new Promise<void>((r) => server.close(() => r())) });
+
+    const license = new LicenseChecker({
+      redis, prefix: config.FOLIO_QUEUE_PREFIX, mode: config.FOLIO_LICENSE_MODE, deploymentId: config.FOLIO_DEPLOYMENT_ID,
+      url: config.FOLIO_LICENSE_URL, licenseKey: config.FOLIO_LICENSE_KEY, intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
+      buildId: config.FOLIO_BUILD_ID, customer: config.FOLIO_CUSTOMER, logger,
+    });
+    await license.start();
+    started.push({ name: 'license', stop: () => license.stop() });
+    const reporter = new UsageReporter({
+      db, mode: config.FOLIO_METERING_MODE, url: config.FOLIO_METERING_URL, deploymentId: config.FOLIO_DEPLOYMENT_ID,
+      customer: config.FOLIO_CUSTOMER, buildId: config.FOLIO_BUILD_ID, licenseKey: config.FOLIO_LICENSE_KEY, logger,
+    });
+    reporter.start();
+    started.push({ name: 'usage-reporter', stop: () => reporter.stop() });
 
     const orchestrator = await startOrchestrator(ctx, redisUrl, { pcoStore });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });

@@ -44,3 +44,11 @@ function open(url: string, opts: RedisOptions): Redis {
   if (url.startsWith('unix://')) return new Redis({ ...opts, path: new URL(url).pathname });
   return new Redis(url, opts);
 }
+
+/** Resolves once the client is connected; a freshly started redis-server takes a moment. */
+export async function waitReady(redis: Redis, timeoutMs = 15_000): Promise<void> {
+  if (redis.status === 'ready') return;
+  await withDeadline(new Promise<void>((resolve) => redis.once('ready', () => resolve())), timeoutMs).catch(() => {
+    throw new Error(`Redis did not become ready within ${timeoutMs} ms`);
+  });
+}

@@ -4,7 +4,7 @@ import { countAlive } from '../../core/heartbeat.js';
 import type { Queues } from '../../core/queue/index.js';
 import { withDeadline } from '../../core/redis.js';
 import type { Storage } from '../../core/storage/index.js';
-import { type LicenseStatus, deriveStatus, initialLicense, readLicense } from '../../license/state.js';
+import { type LicenseStatus, effectiveLicense, readLicense } from '../../license/state.js';
 
 /** Longest any single probe may take, so /health answers well under a second. */
 export const PROBE_DEADLINE_MS = 400;
@@ -55,12 +55,12 @@ export async function readSnapshot(deps: OpsDeps): Promise<OpsSnapshot> {
       ]),
       PROBE_DEADLINE_MS,
     );
-    const rec = lic ?? initialLicense(config.FOLIO_LICENSE_MODE, config.FOLIO_DEPLOYMENT_ID, now);
+    const rec = effectiveLicense(lic, config.FOLIO_LICENSE_MODE, config.FOLIO_DEPLOYMENT_ID, now);
     snapshot.gpuWorkersAlive = gpu;
     snapshot.documentWorkersAlive = doc;
     snapshot.queueDepths = depths;
     snapshot.license = {
-      status: deriveStatus(rec, now),
+      status: rec.status,
       last_verified_at: rec.last_verified_at,
       secondsSinceVerified: rec.last_verified_at ? Math.max(0, (now - Date.parse(rec.last_verified_at)) / 1000) : null,
     };

@@ -5,13 +5,14 @@ import type { PcoStore } from '../../core/pco/store.js';
 import type { AppContext } from '../context.js';
 import { enumerateJob } from './enumerate.js';
 import { settleJob } from '../../core/pco/settle.js';
+import { type EventHandlers, startEventsConsumer } from './events-consumer.js';
 
 interface Part {
   stop(): Promise<void>;
 }
 
 /** Background work of the control plane: enumeration, lost-task recovery, webhooks, metering. */
-export async function startOrchestrator(ctx: AppContext, redisUrl: string, deps: { pcoStore: PcoStore; extra?: Part[] }): Promise<Part> {
+export async function startOrchestrator(ctx: AppContext, redisUrl: string, deps: { pcoStore: PcoStore; handlers?: EventHandlers; extra?: Part[] }): Promise<Part> {
   const parts: Part[] = [];
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
   const conn = bullmqConnection(redisUrl);
@@ -29,6 +30,9 @@ export async function startOrchestrator(ctx: AppContext, redisUrl: string, deps:
   events.on('error', () => undefined);
   events.on('failed', ({ jobId, failedReason }) => void failLostDocument(ctx, deps.pcoStore, jobId, failedReason));
   parts.push({ stop: () => events.close() });
+  // Worker facts → ledger (usage) and webhooks (file and job events).
+  const consumer = startEventsConsumer(ctx, { handlers: deps.handlers ?? {} });
+  parts.push(consumer);
   parts.push(...(deps.extra ?? []));
 
   return {

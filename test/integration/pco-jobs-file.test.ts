@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
 import { pcoClient, sumOfFive } from '../support/pco-client.js';
+import { waitFor } from '../support/ports.js';
 
 // Private-cloud jobs end to end over file:// folders: a real appliance, its private Redis and a
 // real document worker process.
@@ -124,13 +125,19 @@ describe('pco jobs over file:// folders', () => {
     const many = join(root, 'many');
     await mkdir(many);
     const pdf = await pagedPdf(2);
-    for (let i = 0; i < 40; i++) await writeFile(join(many, `doc-${String(i).padStart(2, '0')}.pdf`), pdf);
+    for (let i = 0; i < 80; i++) await writeFile(join(many, `doc-${String(i).padStart(2, '0')}.pdf`), pdf);
     const created = await pco.create({ input: { folder: `file://${many}/` } });
+    // Cancel once enumeration has queued files and the worker has started on them.
+    await waitFor(async () => {
+      const j = (await pco.job(created.body.job_id)).body;
+      return j.files.queued > 10 && j.files.completed + j.files.processing > 0;
+    }, 20_000, 20);
     const cancelled = await pco.call('POST', `/pco/v1/jobs/${created.body.job_id}/cancel`);
     expect(cancelled.status).toBe(200);
     const job = await pco.settled(created.body.job_id);
     expect(job.status).toBe('cancelled');
     expect(job.files.skipped).toBeGreaterThan(0);
+    expect(job.files.completed).toBeGreaterThan(0);
     expect(job.files.queued + job.files.processing).toBe(0);
     expect(job.files.discovered).toBe(sumOfFive(job.files));
     const skipped = await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files?status=skipped&limit=1`);

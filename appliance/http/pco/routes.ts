@@ -8,6 +8,7 @@ import type { PcoJobs } from '../../orchestrator/pco-jobs.js';
 import { dryRun } from '../../orchestrator/dry-run.js';
 import { fileView, jobView } from './views.js';
 import { readJson } from '../read-json.js';
+import { requireLicense } from '../../../license/gate.js';
 
 const limitSchema = (def: number) => z.coerce.number().int().min(1).max(1000).default(def);
 
@@ -22,7 +23,7 @@ export function pcoJobRoutes(ctx: AppContext, jobs: PcoJobs): Hono {
   const app = new Hono();
   const view = (job: Parameters<typeof jobView>[0], withSpec = true) => jobView(job, { publicUrl: ctx.config.publicUrl, now: ctx.now(), withSpec });
 
-  app.post('/pco/v1/jobs', async (c) => {
+  app.post('/pco/v1/jobs', requireLicense(ctx), async (c) => {
     const body = await readJson(c.req.raw);
     if (c.req.query('dry_run') === 'true') {
       const spec = await jobs.validate(body);

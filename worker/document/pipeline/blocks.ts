@@ -98,11 +98,11 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const close = prev !== undefined && !newColumn && line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 && Math.abs(line.size - prev.size) < 0.15 * line.size;
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred = Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
-      if (level !== undefined) {
+      if (centred && isMathOnly(line)) {
+        blocks.push({ kind: 'display_math', lines: [line] });
+      } else if (level !== undefined) {
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);
         else blocks.push({ kind: 'heading', level, lines: [line] });
-      } else if (centred && isMathOnly(line)) {
-        blocks.push({ kind: 'display_math', lines: [line] });
       } else if (marker) {
         const depth = Math.max(0, listXs.indexOf(Math.round(line.x0)));
         blocks.push({ kind: 'list_item', marker, depth, lines: [line] });

@@ -8,6 +8,7 @@ export const HEAD_BYTES = 64 * 1024;
 
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const ZIP_LOCAL = 0x04034b50;
+const LOCAL_SIG = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /**
  * The document type from the first bytes of a file: magic numbers, and for zip containers the
@@ -72,9 +73,11 @@ function* zipEntries(buf: Buffer): Generator<ZipEntry> {
     const extraLen = buf.readUInt16LE(off + 28);
     const name = buf.subarray(off + 30, off + 30 + nameLen).toString('utf8');
     const start = off + 30 + nameLen + extraLen;
-    // With a data descriptor (flag bit 3) sizes may be zero here: read what the head holds.
+    // With a data descriptor (flag bit 3) the sizes here may be zero: the entry then runs to the
+    // next local header (the descriptor's trailing bytes are ignored by the inflater).
     const sized = !(flags & 8) || compressed > 0;
-    const raw = buf.subarray(start, sized ? start + compressed : buf.length);
+    const next = sized ? start + compressed : buf.indexOf(LOCAL_SIG, start);
+    const raw = buf.subarray(start, next === -1 ? buf.length : next);
     yield {
       name,
       data: () => {
@@ -86,7 +89,7 @@ function* zipEntries(buf: Buffer): Generator<ZipEntry> {
         }
       },
     };
-    if (!sized) return;
-    off = start + compressed;
+    if (next === -1) return;
+    off = next;
   }
 }

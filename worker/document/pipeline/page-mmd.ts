@@ -40,7 +40,7 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     mmd += text;
   };
   layout.blocks.forEach((block, b) => {
-    if (b > 0) mmd += block.kind === 'list_item' && layout.blocks[b - 1].kind === 'list_item' ? '\n' : '\n\n';
+    if (b > 0) mmd += sameList(layout.blocks[b - 1], block) ? '\n' : '\n\n';
     const type = TYPE_OF[block.kind];
     if (block.kind === 'display_math') {
       emit(block.lines[0], type, `${opts.display[0]}\n${lineToLatex(block.lines[0])}\n${opts.display[1]}`);
@@ -59,6 +59,12 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     });
   });
   return { mmd, lines: rendered, pageInfo: layout.pageInfo };
+}
+
+/** Consecutive items of one list (bullets, or numbers) sit on adjacent lines; a change of marker starts a new list. */
+function sameList(prev: Block, block: Block): boolean {
+  if (prev.kind !== 'list_item' || block.kind !== 'list_item') return false;
+  return (prev.marker === '- ') === (block.marker === '- ') || (block.depth ?? 0) !== (prev.depth ?? 0);
 }
 
 /** The line without its bullet or number and the space after it. */
