@@ -35,7 +35,7 @@ export class PcoJobs {
   }
 
   async validate(body: unknown): Promise<JobSpec> {
-    const { spec, callback } = parseCreateBody(body);
+    const { spec, callback } = parseCreateBody(body, this.ctx.storageSettings);
     return { ...spec, callback: await this.validateCallback(callback) };
   }
 

@@ -67,7 +67,7 @@ export interface RawCallback {
  * submission-time id of its first problem. Callback fields are returned raw for the shared
  * callback validator; storage reachability is checked by the caller.
  */
-export function parseCreateBody(body: unknown): { spec: Omit<JobSpec, 'callback'>; callback: RawCallback } {
+export function parseCreateBody(body: unknown, uriOpts: { azureEmulator?: boolean } = {}): { spec: Omit<JobSpec, 'callback'>; callback: RawCallback } {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', 'Body must be a JSON object');
   const b = body as Record<string, any>;
   if (!b.input || typeof b.input !== 'object' || (b.input.folder === undefined && b.input.files === undefined)) {
@@ -83,16 +83,16 @@ export function parseCreateBody(body: unknown): { spec: Omit<JobSpec, 'callback'
   const p = parsed.data;
   const { folder, files } = p.input;
   if (folder !== undefined) {
-    checkFolderUri(folder, 'input.folder');
+    checkFolderUri(folder, 'input.folder', uriOpts);
   } else {
     if (!files || files.length < 1 || files.length > MAX_INPUT_FILES) throw new ApiError('input_folder_or_files', `input.files must hold 1 to ${MAX_INPUT_FILES} object URIs`);
     for (const f of files) {
-      if (parseLocation(f).key === '' || f.endsWith('/')) throw new ApiError('input_folder_or_files', `not an object URI: ${f}`);
+      if (parseLocation(f, uriOpts).key === '' || f.endsWith('/')) throw new ApiError('input_folder_or_files', `not an object URI: ${f}`);
     }
     if (p.output.folder === undefined) throw new ApiError('bad_request', 'output.folder is required with input.files');
   }
   const outputFolder = p.output.folder ?? folder!;
-  checkFolderUri(outputFolder, 'output.folder');
+  checkFolderUri(outputFolder, 'output.folder', uriOpts);
   const layout = p.output.layout ?? (folder !== undefined ? 'alongside' : 'flat');
   if (!(LAYOUTS as readonly string[]).includes(layout)) throw new ApiError('invalid_layout', `output.layout must be one of ${LAYOUTS.join(', ')}`);
   if (layout === 'alongside' && (folder === undefined || outputFolder !== folder)) {
@@ -109,8 +109,7 @@ export function parseCreateBody(body: unknown): { spec: Omit<JobSpec, 'callback'
   return { spec, callback: { callback_url: b.callback_url, callback_events: b.callback_events, callback_headers: b.callback_headers } };
 }
 
-function checkFolderUri(uri: string, field: string): void {
-  const loc = parseLocation(uri); // unsupported_uri_scheme on a bad scheme
+function checkFolderUri(uri: string, field: string, uriOpts: { azureEmulator?: boolean }): void {
+  parseLocation(uri, uriOpts); // unsupported_uri_scheme on a bad scheme
   if (!uri.endsWith('/')) throw new ApiError(field === 'input.folder' ? 'input_folder_required' : 'bad_request', `${field} must be a folder URI ending in '/'`);
-  void loc;
 }

@@ -56,12 +56,16 @@ export interface PipelineDeps {
   beforePage?: (page: number) => Promise<void> | void;
 }
 
-const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf', 'epub']);
+const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']);
 
 /** Resolves the input to a PDF path (converting office documents), runs `use`, then cleans up. */
 async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string) => Promise<T>): Promise<T> {
   const type = await detectFileType(path);
   if (type === 'pdf') return use(path);
+  if (type === 'epub') {
+    // Debian's LibreOffice only exports EPUB; it has no EPUB import filter.
+    throw new ApiError('unsupported_format', 'EPUB input is not supported by this build (LibreOffice cannot import EPUB)', {}, false);
+  }
   if (OFFICE_TYPES.has(type)) {
     const converted = await officeToPdf(path, type, deps.office);
     try {

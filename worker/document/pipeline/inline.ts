@@ -24,7 +24,7 @@ interface Token {
 }
 
 const ASCII_OPERATOR = /^[=+\-<>/*|]$/;
-const MATHISH = /^([A-Za-z]|\d+([.,]\d+)?|[=+\-<>/*|()])$/;
+const MATHISH = /^([A-Za-z]|\d+([.,]\d+)?|[=+\-<>/*|()])[.,;:]?$/;
 const TRAILING_PUNCT = /^[.,;:]$/;
 
 function role(g: Glyph, line: TextLine): Role {
