@@ -18,6 +18,9 @@ import { PcoStore } from '../core/pco/store.js';
 import { LicenseChecker } from '../license/checker.js';
 import { UsageReporter } from './metering/reporter.js';
 import { usageLicenseRoutes } from './http/ops/usage-license.js';
+import { pcoWebhookRoutes } from './webhooks/routes.js';
+import { startDeliveryWorker } from './webhooks/deliveries.js';
+import { pcoNotificationHandlers } from './orchestrator/pco-notifications.js';
 import { PcoJobs } from './orchestrator/pco-jobs.js';
 import { pcoJobRoutes } from './http/pco/routes.js';
 import { validateJobCallback } from './http/pco/callback.js';
@@ -98,7 +101,7 @@ export async function startAppliance(config: Config, logger: Logger = createLogg
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), usageLicenseRoutes(ctx)]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx)]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
@@ -119,7 +122,9 @@ export async function startAppliance(config: Config, logger: Logger = createLogg
     reporter.start();
     started.push({ name: 'usage-reporter', stop: () => reporter.stop() });
 
-    const orchestrator = await startOrchestrator(ctx, redisUrl, { pcoStore });
+    const deliveries = await startDeliveryWorker(ctx, { connection: queueConn });
+    started.push({ name: 'webhook-deliveries', stop: () => deliveries.stop() });
+    const orchestrator = await startOrchestrator(ctx, redisUrl, { pcoStore, handlers: pcoNotificationHandlers(ctx, pcoStore) });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });
 
     let workers: WorkerSupervisor | undefined;

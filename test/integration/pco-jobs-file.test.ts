@@ -7,6 +7,16 @@ import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
 import { pcoClient, sumOfFive } from '../support/pco-client.js';
 import { waitFor } from '../support/ports.js';
+import { startHttpsReceiver } from '../support/https-receiver.js';
+import { createHmac } from 'node:crypto';
+
+/** An independent verifier of the t=…,v1=… HMAC-SHA256 scheme (spec 6.2), as a receiver writes it. */
+function verifySignature(header: string, body: string, secret: string): boolean {
+  const parts = header.split(',').map((p) => p.split('='));
+  const t = parts.find(([k]) => k === 't')?.[1];
+  const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+  return parts.some(([k, v]) => k === 'v1' && v === expected) && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+}
 
 // Private-cloud jobs end to end over file:// folders: a real appliance, its private Redis and a
 // real document worker process.
@@ -15,6 +25,7 @@ describe('pco jobs over file:// folders', () => {
   let root: string;
   let input: string;
   let pco: ReturnType<typeof pcoClient>;
+  let receiver: Awaited<ReturnType<typeof startHttpsReceiver>>;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'folio-pco-'));
@@ -25,11 +36,14 @@ describe('pco jobs over file:// folders', () => {
     await writeFile(join(input, 'bad.pdf'), await truncatedPdf());
     await writeFile(join(input, 'notes.txt'), 'not a document');
     await writeFile(join(input, 'skip-me.pdf'), await pagedPdf(1));
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1' });
+    receiver = await startHttpsReceiver();
+    // Lab mode lets callbacks reach the loopback receiver; NODE_EXTRA_CA_CERTS trusts its certificate.
+    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1', FOLIO_ALLOW_PRIVATE_URLS: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile });
     pco = pcoClient(app.url);
   });
   afterAll(async () => {
     await app?.stop();
+    await receiver?.close();
     await rm(root, { recursive: true, force: true });
   });
 
@@ -159,6 +173,36 @@ describe('pco jobs over file:// folders', () => {
     expect(gone.body.error).toBe('job_not_found');
   });
 
+  it('sends signed job.completed and file.error notifications to an HTTPS receiver', async () => {
+    const secret = (await pco.call('GET', '/pco/v1/webhook-config')).body.secret as string;
+    expect(secret).toMatch(/^whsec_[0-9a-f]+$/);
+    const hooksIn = join(root, 'hooks-in');
+    await mkdir(hooksIn);
+    await writeFile(join(hooksIn, 'good.pdf'), await pagedPdf(1));
+    await writeFile(join(hooksIn, 'corrupt.pdf'), await truncatedPdf());
+    const created = await pco.create({
+      input: { folder: `file://${hooksIn}/` }, output: { folder: `file://${root}/hooked/`, layout: 'mirror' },
+      callback_url: receiver.url, callback_events: ['job.completed', 'file.error'], callback_headers: { 'X-Tenant': 'acme' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const done = await pco.settled(created.body.job_id);
+    const events = await waitFor(() => receiver.received.length >= 2 && receiver.received.map((r) => JSON.parse(r.body)), 20_000);
+    expect(events).toHaveLength(2);
+    const job = events.find((e: any) => e.event === 'job.completed');
+    expect(job).toEqual({ event: 'job.completed', job_id: created.body.job_id, status: done.status, file_count: done.files.discovered,
+      files_completed: done.files.completed, files_errored: done.files.failed, num_pages_sent: done.pages.completed + done.pages.failed, num_pages_completed: done.pages.completed });
+    const fileError = events.find((e: any) => e.event === 'file.error');
+    expect(fileError).toMatchObject({ job_id: created.body.job_id, status: 'failed', custom_id: null, error_info: { id: 'pdf_content_type' } });
+    expect(events.filter((e: any) => e.event === 'file.completed')).toHaveLength(0);
+    for (const r of receiver.received) {
+      expect(verifySignature(String(r.headers['service-signature']), r.body, secret)).toBe(true);
+      expect(r.headers['x-tenant']).toBe('acme');
+    }
+    const deliveries = (await pco.call('GET', `/pco/v1/deliveries?job_id=${created.body.job_id}`)).body.deliveries;
+    expect(deliveries.length).toBe(events.length);
+    expect(deliveries.every((d: any) => d.status === 'delivered' && d.attempts === 1 && d.last_http_status === 200)).toBe(true);
+  });
+
   it('refuses bad submissions with the submission-time ids', async () => {
     const cases: [unknown, string][] = [
       [{}, 'input_folder_required'],
@@ -175,6 +219,8 @@ describe('pco jobs over file:// folders', () => {
       [{ input: { folder: `file://${root}/does-not-exist/` } }, 'input_folder_unreadable'],
       [{ input: { folder: folder() }, output: { folder: `file://${input}/a.pdf/`, layout: 'mirror' } }, 'output_folder_unwritable'],
       [{ input: { folder: folder() }, callback_events: ['job.completed'] }, 'invalid_callback'],
+      [{ input: { folder: folder() }, callback_url: 'https://x.test/h', callback_events: ['job.done'] }, 'invalid_callback'],
+      [{ input: { folder: folder() }, callback_url: 'https://x.test/h', callback_headers: { Host: 'evil' } }, 'invalid_callback'],
       ['{"input":', 'bad_request'],
     ];
     for (const [body, id] of cases) {

@@ -1,11 +1,15 @@
-import { ApiError } from '../../../core/errors.js';
 import type { AppContext } from '../../context.js';
 import type { CallbackValidator } from '../../orchestrator/pco-jobs.js';
+import { parseCallbackParams } from '../../webhooks/callback-params.js';
 
-/** Job callbacks: validated by the shared webhook rules, with invalid_callback as the id. */
-export function validateJobCallback(_ctx: AppContext): CallbackValidator {
+/** Events a job's callback gets when callback_events is absent (4.13). */
+export const DEFAULT_JOB_EVENTS = ['job.completed'];
+
+/** Job callbacks: the shared 7.3 rules, reported with invalid_callback. */
+export function validateJobCallback(ctx: AppContext): CallbackValidator {
   return async (raw) => {
-    if (raw.callback_url === undefined && raw.callback_events === undefined && raw.callback_headers === undefined) return null;
-    throw new ApiError('invalid_callback', 'Callbacks are not available in this build yet');
+    const cb = await parseCallbackParams(raw, { errorId: 'invalid_callback', allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS });
+    if (!cb) return null;
+    return { url: cb.url, headers: cb.headers, events: cb.events ?? DEFAULT_JOB_EVENTS };
   };
 }

@@ -33,14 +33,31 @@ export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
 }
 
-/** A line in the top or bottom band, short, and far from every body line (or a bare page number). */
-function isPageInfo(line: TextLine, lines: TextLine[], height: number, body: number): boolean {
+/**
+ * Remembers header and footer candidates across the pages of one document, digits folded, so a
+ * running header is recognised by repetition even when it sits close to the body.
+ */
+export class RunningLines {
+  private readonly seen = new Set<string>();
+  has(line: TextLine): boolean {
+    return this.seen.has(RunningLines.key(line));
+  }
+  add(line: TextLine): void {
+    this.seen.add(RunningLines.key(line));
+  }
+  private static key(line: TextLine): string {
+    return line.text.replace(/\d+/g, '#').toLowerCase();
+  }
+}
+
+/** A line in the top or bottom band that is a page number, repeats from an earlier page, or stands apart from the body. */
+function isPageInfo(line: TextLine, lines: TextLine[], height: number, body: number, running: RunningLines): boolean {
   const inTop = line.bottom < height * PAGE_INFO_BAND;
   const inBottom = line.top > height * (1 - PAGE_INFO_BAND);
   if (!inTop && !inBottom) return false;
-  if (PAGE_NUMBER.test(line.text.trim())) return true;
+  if (PAGE_NUMBER.test(line.text.trim()) || running.has(line)) return true;
   if (line.text.split(' ').length > 12) return false;
-  return lines.every((o) => o === line || (inTop ? o.top - line.bottom > 1.5 * body : line.top - o.bottom > 1.5 * body) || isBand(o, height));
+  return lines.every((o) => o === line || (inTop ? o.top - line.bottom > body : line.top - o.bottom > body) || isBand(o, height));
 }
 
 const isBand = (l: TextLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);
@@ -69,9 +86,10 @@ function median(xs: number[]): number | undefined {
 }
 
 /** Lays out one page. `width`/`height` are the viewport's, in points. */
-export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean): PageLayout {
+export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean, running = new RunningLines()): PageLayout {
   const body = bodySizeOf(all);
-  const pageInfo = keepPageInfo ? [] : all.filter((l) => isPageInfo(l, all, height, body));
+  const pageInfo = keepPageInfo ? [] : all.filter((l) => isPageInfo(l, all, height, body, running));
+  for (const l of all) if (isBand(l, height)) running.add(l);
   const lines = all.filter((l) => !pageInfo.includes(l));
   const bodyBold = lines.filter((l) => l.bold).length > lines.length / 2;
   const sections = readingOrder(lines, width);
@@ -82,7 +100,8 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       if (p && !s.columnStarts.has(i) && Math.abs(p.size - l.size) < 0.5 && l.base > p.base) deltas.push(l.base - p.base);
     });
   const leading = median(deltas);
-  const listXs = [...new Set(lines.filter(listMarker).map((l) => Math.round(l.x0)))].sort((a, b) => a - b);
+  // Indents of the open list's levels; a list item further right opens a deeper level.
+  let listIndents: number[] = [];
   const blocks: Block[] = [];
   for (const section of sections) {
     const twoColumn = sections.some((s) => s.columnStarts.size > 0);
@@ -104,8 +123,10 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);
         else blocks.push({ kind: 'heading', level, lines: [line] });
       } else if (marker) {
-        const depth = Math.max(0, listXs.indexOf(Math.round(line.x0)));
-        blocks.push({ kind: 'list_item', marker, depth, lines: [line] });
+        if (last?.kind !== 'list_item') listIndents = [];
+        while (listIndents.length && line.x0 < listIndents[listIndents.length - 1] - 0.5 * line.size) listIndents.pop();
+        if (!listIndents.length || line.x0 > listIndents[listIndents.length - 1] + 0.5 * line.size) listIndents.push(line.x0);
+        blocks.push({ kind: 'list_item', marker, depth: listIndents.length - 1, lines: [line] });
       } else if (last?.kind === 'list_item' && close && line.x0 > last.lines[0].x0 + 0.5 * line.size) {
         last.lines.push(line);
       } else if (last?.kind === 'paragraph' && ((close && !indented(line, prev!, colLeft)) || carries)) {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ApiError } from '../../../core/errors.js';
-import { layoutPage } from './blocks.js';
+import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
 import { officeToPdf, type OfficeOptions } from './office.js';
@@ -107,7 +107,11 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
         throw new ApiError('pdf_page_limit_exceeded', `The document has ${selected.length} pages to process; the limit is ${maxPages}`, { max_limit: maxPages }, false);
       }
       const results: PageResult[] = [];
-      for (const n of selected) results.push(await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts), { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage }));
+      const running = new RunningLines();
+      const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage };
+      for (const n of selected) {
+        results.push(await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running), pageOpts));
+      }
       return assemble(doc.numPages, results, opts);
     } finally {
       await doc.destroy();
@@ -115,8 +119,8 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
   });
 }
 
-function convertPage(content: PageContentLines, opts: DocumentOptions) {
-  const layout = layoutPage(content.lines, content.width, content.height, opts.includePageInfo ?? false);
+function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines) {
+  const layout = layoutPage(content.lines, content.width, content.height, opts.includePageInfo ?? false, running);
   return renderPage(layout, {
     inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],
     display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],

@@ -36,6 +36,8 @@ function role(g: Glyph, line: TextLine): Role {
 
 function isMathGlyph(g: Glyph, line: TextLine): boolean {
   if (BULLETS.has(g.ch) && g.ch !== '*' && g.ch !== '-') return false;
+  // TeX draws leader dots and some punctuation from maths fonts: never a reason for maths.
+  if (/^[.,;:!?]$/.test(g.ch)) return false;
   return (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch) || role(g, line) !== 'base';
 }
 

@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('office documents', () => {
-  it.skipIf(!soffice)('converts a DOCX through LibreOffice to MMD with its heading and text', async () => {
+  it.skipIf(!soffice)('converts a DOCX through LibreOffice to MMD with its heading and text (skipped: soffice not on PATH)', async () => {
     const r = await convertDocument(docx, {});
     expect(r.numPagesPdf).toBe(1);
     expect(r.pages[0]).toMatchObject({ status: 'completed', kind: 'text' });

@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A local HTTPS webhook receiver with a self-signed certificate made by Debian's openssl. The
+ * appliance under test trusts it through NODE_EXTRA_CA_CERTS=certFile.
+ */
+export async function startHttpsReceiver(status = 200): Promise<{ url: string; certFile: string; received: Received[]; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-tls-'));
+  const certFile = join(dir, 'cert.pem');
+  const keyFile = join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-days', '1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  const received: Received[] = [];
+  const server: Server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `https://localhost:${port}/hook`,
+    certFile,
+    received,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+        rmSync(dir, { recursive: true, force: true });
+      }),
+  };
+}
