@@ -8,7 +8,7 @@ import type { TextLine } from './text-layer.js';
  */
 
 /** Minimum width of the empty band, in points. */
-const MIN_GUTTER = 8;
+const MIN_GUTTER_PT = 8;
 /** Each side needs at least this many lines before the page counts as two columns. */
 const MIN_LINES_PER_SIDE = 3;
 
@@ -24,10 +24,10 @@ export function findGutter(lines: TextLine[], pageWidth: number): number | undef
   if (lines.length < 2 * MIN_LINES_PER_SIDE) return undefined;
   let best: { x: number; score: number } | undefined;
   for (let x = pageWidth * 0.3; x <= pageWidth * 0.7; x += 2) {
-    const crossing = lines.filter((l) => l.x0 < x + MIN_GUTTER / 2 && l.x1 > x - MIN_GUTTER / 2).length;
+    const crossing = lines.filter((l) => l.x0 < x + MIN_GUTTER_PT / 2 && l.x1 > x - MIN_GUTTER_PT / 2).length;
     if (crossing > Math.max(2, lines.length * 0.1)) continue;
-    const left = lines.filter((l) => l.x1 <= x - MIN_GUTTER / 2).length;
-    const right = lines.filter((l) => l.x0 >= x + MIN_GUTTER / 2).length;
+    const left = lines.filter((l) => l.x1 <= x - MIN_GUTTER_PT / 2).length;
+    const right = lines.filter((l) => l.x0 >= x + MIN_GUTTER_PT / 2).length;
     if (left < MIN_LINES_PER_SIDE || right < MIN_LINES_PER_SIDE) continue;
     // Prefer the fewest crossings, then balanced sides, then the band's middle.
     const score = -crossing * 1000 + Math.min(left, right);

@@ -152,8 +152,8 @@ describe('pages, ranges and limits', () => {
   });
 
   it('fails a page that outlives pageTimeoutMs with page_timeout and goes on with the next', async () => {
-    const slow = (n: number) => (n === 2 ? new Promise<void>((res) => setTimeout(res, 300)) : undefined);
-    const r = await convertDocument(files.paged, { pageTimeoutMs: 100, pageRanges: '1-3' }, { beforePage: slow });
+    const slow = (n: number) => (n === 2 ? new Promise<void>((res) => setTimeout(res, 1500)) : undefined);
+    const r = await convertDocument(files.paged, { pageTimeoutMs: 500, pageRanges: '1-3' }, { beforePage: slow });
     expect(r.pages.map((p) => [p.page, p.status, p.error_id])).toEqual([
       [1, 'completed', undefined],
       [2, 'failed', 'page_timeout'],
