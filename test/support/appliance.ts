@@ -59,7 +59,10 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
   const ready = await waitFor(async () => {
     if (proc.exitCode !== null) return 'exited';
     const res = await fetch(`${url}/health`);
-    return (opts.waitHealthy === false || res.status === 200) && 'ready';
+    if (opts.waitHealthy === false) return 'ready';
+    // Up means healthy with every expected worker beating, so tests never race a slow child.
+    const h = (await res.json()) as { status: string; document_workers_alive: number; document_workers_expected: number };
+    return res.status === 200 && h.document_workers_alive >= h.document_workers_expected && 'ready';
   }, 30_000, 100);
   if (ready === 'exited') {
     running.delete(proc);
