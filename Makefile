@@ -7,8 +7,9 @@ export npm_config_fund := false
 export npm_config_audit := false
 
 # command:debian-package pairs the appliance needs at run time, and those only the tests need.
-RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils
-TEST_PACKAGES := promtool:prometheus
+RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils pandoc:pandoc zip:zip \
+  soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui
+TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test test-unit test-integration deps test-deps bench lint clean

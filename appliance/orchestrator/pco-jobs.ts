@@ -108,7 +108,7 @@ export class PcoJobs {
     const priority = PRIORITY[job.spec.policy.priority];
     let requeued = 0;
     for (const f of files) {
-      const sourceUri = (await this.store.redis.hget(this.store.keys.file(jobId, f!.document_id), 'source_uri'))!;
+      const sourceUri = f!.sourceUri;
       const moved = await this.store.transition(jobId, f!.document_id, ['failed'], 'queued', { generation, error_id: null, error_message: null, page_errors: null, finished_at: null }, { completed: -(f!.pages - f!.pages_failed), failed: -f!.pages_failed });
       if (!moved.moved) continue;
       requeued++;

@@ -25,6 +25,7 @@ describe('output layout', () => {
     expect(stripExtension('a.b/c')).toBe('a.b/c');
     expect(isFolioOutput('x/a.lines.json')).toBe(true);
     expect(isFolioOutput('x/_folio/job/manifest.jsonl')).toBe(true);
+    expect(isFolioOutput('x/report.folio.docx')).toBe(true);
     expect(isFolioOutput('x/a.pdf')).toBe(false);
   });
 });

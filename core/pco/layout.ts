@@ -34,5 +34,5 @@ export const DOCUMENT_EXTENSIONS = new Set(['pdf', 'docx', 'doc', 'pptx', 'odt',
 
 /** Keys Folio itself writes into customer folders, never to be taken as inputs. */
 export function isFolioOutput(key: string): boolean {
-  return /\.(mmd|lines\.json|lines\.mmd\.json)$/.test(key) || key.includes('_folio/');
+  return /\.(mmd|lines\.json|lines\.mmd\.json)$|\.folio\.[a-z.]+$/.test(key) || key.includes('_folio/');
 }

@@ -34,6 +34,7 @@ export interface JobRecord {
 export interface FileRecord {
   document_id: string;
   key: string;
+  sourceUri: string;
   status: FileStatus;
   pages: number;
   pages_failed: number;
@@ -145,6 +146,7 @@ export class PcoStore {
     return {
       document_id: documentId,
       key: h.key!,
+      sourceUri: h.source_uri!,
       status: h.status as FileStatus,
       pages: Number(h.pages ?? 0),
       pages_failed: Number(h.pages_failed ?? 0),

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
-import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
+import { HEADING_TEXT, headingAndParagraphsPdf, mixedScannedPdf, pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
+import { docxFile } from '../support/office-fixtures.js';
 import { pcoClient, sumOfFive } from '../support/pco-client.js';
 import { waitFor } from '../support/ports.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
@@ -202,6 +203,31 @@ describe('pco jobs over file:// folders', () => {
     expect(deliveries.length).toBe(events.length);
     expect(deliveries.every((d: any) => d.status === 'delivered' && d.attempts === 1 && d.last_http_status === 200)).toBe(true);
   });
+
+  it('converts a DOCX, writes requested formats beside it, and records a scanned page it cannot read', async () => {
+    const office = join(root, 'office');
+    await mkdir(office);
+    await writeFile(join(office, 'report.docx'), await docxFile('Quarterly Findings', 'Revenue grew in every region this quarter.'));
+    await writeFile(join(office, 'scan.pdf'), await mixedScannedPdf());
+    const created = await pco.create({ input: { folder: `file://${office}/` }, options: { conversion_formats: { docx: true, html: true, 'latex.pdf': true } } });
+    const done = await pco.settled(created.body.job_id, 120_000);
+    expect(done.files).toMatchObject({ discovered: 2, completed: 1, failed: 1 });
+    expect(await readFile(join(office, 'report.mmd'), 'utf8')).toContain('Quarterly Findings');
+    // The source is never overwritten: the DOCX conversion of report.docx lands as report.folio.docx.
+    expect((await readFile(join(office, 'report.docx'))).equals(await readFile(join(office, 'report.folio.docx')))).toBe(false);
+    expect(await readFile(join(office, 'report.html'), 'utf8')).toContain('Revenue grew');
+    const files = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files`)).body.files;
+    const report = files.find((f: any) => f.key.endsWith('report.docx'));
+    const detail = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files/${report.document_id}`)).body;
+    expect(detail.conversion_status).toEqual({ docx: { status: 'completed' }, html: { status: 'completed' }, 'latex.pdf': { status: 'error', error_id: 'unsupported_format' } });
+    expect(detail.outputs.docx).toMatch(/report\.folio\.docx$/);
+    const scan = files.find((f: any) => f.key.endsWith('scan.pdf'));
+    const scanDetail = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files/${scan.document_id}`)).body;
+    expect(scanDetail.status).toBe('failed');
+    expect(scanDetail.page_errors.length).toBeGreaterThan(0);
+    expect(scanDetail.pages).toBeGreaterThan(scanDetail.pages_failed);
+    expect(existsSync(join(office, 'scan.mmd'))).toBe(true);
+  }, 150_000);
 
   it('refuses bad submissions with the submission-time ids', async () => {
     const cases: [unknown, string][] = [

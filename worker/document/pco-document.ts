@@ -85,8 +85,11 @@ async function writeOutputs(ctx: WorkerContext, job: JobRecord, file: FileRecord
   const base = outputBaseKey(spec, file.key, inputPrefix, out.location.key);
   const outputs: Record<string, string> = {};
   const put = async (ext: string, body: string | Buffer, type: string) => {
-    await out.storage.write(`${base}.${ext}`, body, type);
-    outputs[ext] = joinUri(out.storage.rootUri, `${base}.${ext}`);
+    // Never overwrite the customer's source (report.docx converted to docx alongside it).
+    let key = `${base}.${ext}`;
+    if (key === file.key && out.storage.rootUri === openLocation(file.sourceUri, ctx.storageSettings).storage.rootUri) key = `${base}.folio.${ext}`;
+    await out.storage.write(key, body, type);
+    outputs[ext] = joinUri(out.storage.rootUri, key);
   };
   await put('mmd', r.mmd, 'text/markdown; charset=utf-8');
   await put('lines.json', JSON.stringify(r.linesJson), 'application/json');
