@@ -9,6 +9,8 @@ import { freePort, waitFor } from './ports.js';
 export interface TestS3 {
   /** http://127.0.0.1:<port>, for path-style S3 clients. */
   endpoint: string;
+  /** s3rver's data folder (benchmarks lay objects out in it directly). */
+  directory: string;
   accessKeyId: string;
   secretAccessKey: string;
   createBucket(name: string): Promise<void>;
@@ -55,6 +57,7 @@ export async function startS3rver(): Promise<TestS3> {
   });
   return {
     endpoint,
+    directory,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
     async createBucket(name) {

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { contextOf } from '../context.js';
+import { CliError } from '../http.js';
+import { type Column, table } from '../table.js';
+
+/** The counters of a usage row (spec 4.14), in the order of CSV columns. */
+const FIELDS = [
+  'pages_billable',
+  'images_billable',
+  'documents_billable',
+  'pages_completed',
+  'pages_failed',
+  'documents_completed',
+  'documents_failed',
+  'images_completed',
+  'images_failed',
+] as const;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `folio usage`: per-day usage and totals, as a table or CSV. */
+export function usageCommand(program: Command): Command {
+  return program
+    .command('usage')
+    .description('usage per day (UTC) and totals; the invoice quantity is pages_billable + images_billable')
+    .option('--from <YYYY-MM-DD>', 'first day, inclusive (default: 29 days before --to)')
+    .option('--to <YYYY-MM-DD>', 'last day, inclusive (default: today, UTC)')
+    .option('--csv', 'one CSV row per day, with a header row')
+    .action(async (opts: { from?: string; to?: string; csv?: boolean }, cmd: Command) => {
+      const ctx = contextOf(cmd);
+      for (const [name, v] of [['--from', opts.from], ['--to', opts.to]] as const) {
+        if (v !== undefined && !DAY.test(v)) throw new CliError(`${name} must be a date written YYYY-MM-DD (UTC)`);
+      }
+      const u = (await ctx.client.call('GET', '/pco/v1/usage', { query: { from: opts.from, to: opts.to } })).body;
+      if (ctx.json) return ctx.printJson(u);
+      if (opts.csv) return ctx.print(toCsv(u.days));
+      const columns: Column<any>[] = [
+        { header: 'DAY', value: (r) => r.day },
+        ...FIELDS.map((f) => ({ header: f.toUpperCase().replace('_', ' '), value: (r: any) => r[f], align: 'right' as const })),
+      ];
+      ctx.print(table([...u.days, { day: 'TOTAL', ...u.totals }], columns));
+      ctx.print(`invoice quantity ${u.from}..${u.to}: ${u.totals.pages_billable + u.totals.images_billable} (pages_billable + images_billable)`);
+    });
+}
+
+/** Day rows as CSV: a header row, then one row per day (the fields are numbers and dates, nothing to quote). */
+export function toCsv(days: Record<string, unknown>[]): string {
+  return [['day', ...FIELDS].join(','), ...days.map((d) => [d.day, ...FIELDS.map((f) => d[f] ?? 0)].join(','))].join('\n');
+}
