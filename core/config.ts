@@ -64,6 +64,10 @@ export const configSchema = z.object({
   FOLIO_LICENSE_CHECK_SECONDS: z.coerce.number().int().min(60).max(21_600).default(3600),
   /** Metering server that receives usage reports every 15 minutes in metered mode. */
   FOLIO_METERING_URL: z.string().url().optional(),
+  /** Signed licence file, verified at start; its customer, deployment id and modes replace the variables above. */
+  FOLIO_LICENSE_FILE: z.string().min(1).optional(),
+  /** Ed25519 public key (PEM) licence files are verified with; unset: the vendor key shipped as license/vendor-public-key.pem. */
+  FOLIO_LICENSE_PUBLIC_KEY_FILE: z.string().min(1).optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

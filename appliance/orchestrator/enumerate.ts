@@ -9,7 +9,8 @@ import type { JobSpec } from '../../core/pco/job-spec.js';
 import { type ObjectInfo, type Storage, joinUri, openLocation } from '../../core/storage/index.js';
 import type { AppContext } from '../context.js';
 
-const BATCH = 200;
+const BATCH = 500;
+const EXISTS_CONCURRENCY = 32;
 const CANCEL_CHECK_EVERY = 1000;
 
 export interface DiscoveredObject {
@@ -58,37 +59,35 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
   const out = openLocation(spec.output.folder, ctx.storageSettings);
   const inputPrefix = spec.input.folder ? openLocation(spec.input.folder, ctx.storageSettings).location.key : '';
   const opts: JobsOptions = { priority: PRIORITY[spec.policy.priority], attempts: spec.policy.max_retries + 1 };
-  let tasks: { payload: Payload<'pco-document'>; opts: JobsOptions }[] = [];
-  let listed = 0;
+  let batch: DiscoveredObject[] = [];
   let excluded = 0;
   let seen = 0;
+
+  /** Records and queues one listing batch: existence checks in parallel, records in one round trip. */
   const flush = async () => {
-    await ctx.queues.enqueueBulk('pco-document', tasks);
-    await store.incrJob(jobId, 'files_listed', listed);
-    await store.incrJob(jobId, 'files_excluded', excluded);
-    tasks = [];
-    listed = excluded = 0;
-  };
-  // A re-run after a crash recounts from zero.
-  await store.updateJob(jobId, { files_listed: 0, files_excluded: 0 });
-  for await (const { storage, object, relative } of discover(spec, ctx.storageSettings)) {
-    listed++;
-    seen++;
-    if (!accept(relative)) {
-      excluded++;
-    } else {
+    const docs = batch.map(({ storage, object }) => {
       const sourceUri = joinUri(storage.rootUri, object.key);
-      const documentId = documentIdOf(jobId, sourceUri);
-      const base = outputBaseKey(spec, object.key, inputPrefix, out.location.key);
-      const exists = spec.output.on_existing === 'skip' && (await out.storage.exists(`${base}.mmd`));
-      const fields = { key: object.key, source_uri: sourceUri, size: object.size, generation: 0, attempts: 0 };
-      if (exists) {
-        await store.transition(jobId, documentId, '-', 'skipped', { ...fields, error_message: 'output exists (on_existing: skip)' });
-      } else if ((await store.transition(jobId, documentId, '-', 'queued', fields)).moved) {
-        tasks.push({ payload: { jobId, documentId, sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${documentId}-0` } });
-      }
-    }
-    if (tasks.length >= BATCH || listed >= BATCH) await flush();
+      return { object, sourceUri, documentId: documentIdOf(jobId, sourceUri), base: outputBaseKey(spec, object.key, inputPrefix, out.location.key) };
+    });
+    const exists = spec.output.on_existing === 'skip' ? await mapLimit(docs, EXISTS_CONCURRENCY, (d) => out.storage.exists(`${d.base}.mmd`)) : docs.map(() => false);
+    const moves = docs.map((d, i) => ({
+      jobId, documentId: d.documentId, from: '-' as const, to: exists[i] ? ('skipped' as const) : ('queued' as const),
+      fields: { key: d.object.key, source_uri: d.sourceUri, size: d.object.size, generation: 0, attempts: 0, ...(exists[i] ? { error_message: 'output exists (on_existing: skip)' } : {}) },
+    }));
+    const results = await store.transitionMany(moves);
+    const tasks = docs.flatMap((d, i) => (moves[i]!.to === 'queued' && results[i]!.moved ? [{ payload: { jobId, documentId: d.documentId, sourceUri: d.sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${d.documentId}-0` } }] : []));
+    await ctx.queues.enqueueBulk('pco-document', tasks);
+    await store.redis.multi().hincrby(store.keys.job(jobId), 'files_listed', batch.length + excluded).hincrby(store.keys.job(jobId), 'files_excluded', excluded).exec();
+    batch = [];
+    excluded = 0;
+  };
+  // A re-run after a crash recounts from zero; records and queue ids are idempotent.
+  await store.updateJob(jobId, { files_listed: 0, files_excluded: 0 });
+  for await (const item of discover(spec, ctx.storageSettings)) {
+    seen++;
+    if (accept(item.relative)) batch.push(item);
+    else excluded++;
+    if (batch.length + excluded >= BATCH) await flush();
     if (seen % CANCEL_CHECK_EVERY === 0 && (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1') break;
   }
   await flush();
@@ -97,4 +96,18 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
   if (await store.claimSettle(jobId)) {
     await settleJob({ store, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, settings: ctx.storageSettings, now: ctx.now }, jobId);
   }
+}
+
+/** Maps with at most `limit` calls in flight, keeping order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
 }

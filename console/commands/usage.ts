@@ -16,6 +16,18 @@ const FIELDS = [
   'images_failed',
 ] as const;
 
+const HEADERS: Record<(typeof FIELDS)[number], string> = {
+  pages_billable: 'BILL PAGES',
+  images_billable: 'BILL IMAGES',
+  documents_billable: 'BILL DOCS',
+  pages_completed: 'PAGES OK',
+  pages_failed: 'PAGES FAILED',
+  documents_completed: 'DOCS OK',
+  documents_failed: 'DOCS FAILED',
+  images_completed: 'IMAGES OK',
+  images_failed: 'IMAGES FAILED',
+};
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `folio usage`: per-day usage and totals, as a table or CSV. */
@@ -36,9 +48,12 @@ export function usageCommand(program: Command): Command {
       if (opts.csv) return ctx.print(toCsv(u.days));
       const columns: Column<any>[] = [
         { header: 'DAY', value: (r) => r.day },
-        ...FIELDS.map((f) => ({ header: f.toUpperCase().replace('_', ' '), value: (r: any) => r[f], align: 'right' as const })),
+        ...FIELDS.map((f) => ({ header: HEADERS[f], value: (r: any) => r[f], align: 'right' as const })),
       ];
-      ctx.print(table([...u.days, { day: 'TOTAL', ...u.totals }], columns));
+      // Quiet days are noise in a 30-day table; the CSV keeps every day for spreadsheets.
+      const active = (u.days as Record<string, number>[]).filter((d) => FIELDS.some((f) => d[f] > 0));
+      ctx.print(table([...active, { day: 'TOTAL', ...u.totals }], columns));
+      if (active.length < u.days.length) ctx.print(`${u.days.length - active.length} of ${u.days.length} days had no usage and are not shown`);
       ctx.print(`invoice quantity ${u.from}..${u.to}: ${u.totals.pages_billable + u.totals.images_billable} (pages_billable + images_billable)`);
     });
 }

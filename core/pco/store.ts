@@ -49,6 +49,15 @@ export interface FileRecord {
   finished_at: string | null;
 }
 
+export interface TransitionMove {
+  jobId: string;
+  documentId: string;
+  from: FileStatus[] | '-' | '*';
+  to: FileStatus;
+  fields?: Record<string, unknown>;
+  pages?: { completed?: number; failed?: number };
+}
+
 export interface TransitionResult {
   moved: boolean;
   settleNow: boolean;
@@ -64,6 +73,8 @@ export class PcoStore {
     prefix: string,
   ) {
     this.keys = pcoKeys(prefix);
+    // A named command is sent as EVALSHA and can be pipelined (enumeration batches hundreds).
+    if (!('folioPcoTransition' in redis)) redis.defineCommand('folioPcoTransition', { numberOfKeys: 2, lua: TRANSITION_LUA });
   }
 
   /** Creates the job unless it exists; true when this call created it. */
@@ -125,13 +136,26 @@ export class PcoStore {
    * setting `fields` (null deletes a field) and adding page deltas to the job, atomically.
    */
   async transition(jobId: string, documentId: string, from: FileStatus[] | '-' | '*', to: FileStatus, fields: Record<string, unknown> = {}, pages: { completed?: number; failed?: number } = {}): Promise<TransitionResult> {
-    const enc = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)]));
-    const res = (await this.redis.eval(
-      TRANSITION_LUA, 2, this.keys.job(jobId), this.keys.file(jobId, documentId),
-      this.keys.statusSetPrefix(jobId), documentId, Array.isArray(from) ? from.join(',') : from, to,
-      JSON.stringify(enc), pages.completed ?? 0, pages.failed ?? 0, JOB_TTL_SECONDS,
-    )) as [number, number, string];
-    return { moved: res[0] === 1, settleNow: res[1] === 1, previous: res[2] as FileStatus | '' };
+    return (await this.transitionMany([{ jobId, documentId, from, to, fields, pages }]))[0]!;
+  }
+
+  /** Several transitions in one round trip; each stays atomic on its own. */
+  async transitionMany(moves: TransitionMove[]): Promise<TransitionResult[]> {
+    if (!moves.length) return [];
+    const pipe = this.redis.pipeline();
+    for (const m of moves) {
+      const enc = Object.fromEntries(Object.entries(m.fields ?? {}).map(([k, v]) => [k, v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)]));
+      (pipe as unknown as Record<string, (...a: unknown[]) => void>).folioPcoTransition!(
+        this.keys.job(m.jobId), this.keys.file(m.jobId, m.documentId), this.keys.statusSetPrefix(m.jobId), m.documentId,
+        Array.isArray(m.from) ? m.from.join(',') : m.from, m.to, JSON.stringify(enc), m.pages?.completed ?? 0, m.pages?.failed ?? 0, JOB_TTL_SECONDS,
+      );
+    }
+    const res = (await pipe.exec()) ?? [];
+    return res.map(([err, r]) => {
+      if (err) throw err;
+      const [moved, settle, prev] = r as [number, number, string];
+      return { moved: moved === 1, settleNow: settle === 1, previous: prev as FileStatus | '' };
+    });
   }
 
   /** Claims settlement when enumeration is over and nothing is queued or in flight. */

@@ -1,0 +1,56 @@
+import ort from 'onnxruntime-node';
+import { boxesFromProbabilityMap, type DbOptions, type ScoredBox } from './boxes.js';
+import { rawInput, type RgbImage } from './image.js';
+
+/** Text-line detection with PP-OCRv4's DB model: resize, normalise, run, post-process, scale back. */
+
+/** PP-OCR's `DetResizeForTest` with limit_type 'max'. */
+export const DET_MAX_SIDE = 960;
+const DET_STRIDE = 32;
+// ImageNet statistics; PaddleOCR applies them to OpenCV's BGR planes in this order.
+const DET_MEAN = [0.485, 0.456, 0.406];
+const DET_STD = [0.229, 0.224, 0.225];
+/** PaddleOCR drops final boxes this thin (image pixels). */
+const MIN_BOX_SIDE_PX = 3;
+
+export function detectionSize(width: number, height: number, maxSide = DET_MAX_SIDE): { width: number; height: number } {
+  const ratio = Math.max(width, height) > maxSide ? maxSide / Math.max(width, height) : 1;
+  const snap = (v: number) => Math.max(DET_STRIDE, Math.round((v * ratio) / DET_STRIDE) * DET_STRIDE);
+  return { width: snap(width), height: snap(height) };
+}
+
+/** Line boxes in the image's pixels, each with its DB score. */
+export async function detectLines(session: ort.InferenceSession, img: RgbImage, db: DbOptions = {}): Promise<ScoredBox[]> {
+  const size = detectionSize(img.width, img.height);
+  const pixels = await rawInput(img).resize(size.width, size.height, { fit: 'fill' }).raw().toBuffer();
+  const input = new ort.Tensor('float32', bgrPlanes(pixels, size.width, size.height), [1, 3, size.height, size.width]);
+  const output = await session.run({ [session.inputNames[0]]: input });
+  const map = output[session.outputNames[0]];
+  const prob = map.data as Float32Array;
+  input.dispose();
+  const sx = img.width / size.width;
+  const sy = img.height / size.height;
+  const boxes: ScoredBox[] = [];
+  for (const b of boxesFromProbabilityMap(prob, size.width, size.height, db)) {
+    const x0 = Math.max(0, Math.round(b.x * sx));
+    const y0 = Math.max(0, Math.round(b.y * sy));
+    const x1 = Math.min(img.width, Math.round((b.x + b.width) * sx));
+    const y1 = Math.min(img.height, Math.round((b.y + b.height) * sy));
+    if (x1 - x0 <= MIN_BOX_SIDE_PX || y1 - y0 <= MIN_BOX_SIDE_PX) continue;
+    boxes.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, score: b.score });
+  }
+  map.dispose();
+  return boxes;
+}
+
+function bgrPlanes(rgb: Buffer, width: number, height: number): Float32Array {
+  const plane = width * height;
+  const out = new Float32Array(3 * plane);
+  for (let i = 0; i < plane; i++) {
+    for (let c = 0; c < 3; c++) {
+      // plane c holds B, G, R in turn: source channel 2 - c
+      out[c * plane + i] = (rgb[i * 3 + 2 - c] / 255 - DET_MEAN[c]) / DET_STD[c];
+    }
+  }
+  return out;
+}

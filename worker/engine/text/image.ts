@@ -1,0 +1,74 @@
+import sharp from 'sharp';
+import { EngineError } from '../errors.js';
+
+/** An 8-bit RGB image, row-major, 3 bytes a pixel. */
+export interface RgbImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Clockwise degrees that turn the input upright (`sharp(input).rotate(rotation)`). */
+export type Rotation = 0 | 90 | 180 | -90;
+
+/** Decodes PNG/JPEG (any format sharp reads), applies EXIF orientation and flattens alpha onto white. */
+export async function decodeImage(input: Buffer): Promise<RgbImage> {
+  try {
+    const { data, info } = await sharp(input)
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data: toRgb(data, info.channels), width: info.width, height: info.height };
+  } catch (cause) {
+    throw new EngineError('image_invalid', `image cannot be decoded: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** Greyscale stays single-band through `toColourspace`; CMYK-less inputs never exceed 4 bands. */
+function toRgb(data: Buffer, channels: number): Buffer {
+  if (channels === 3) return data;
+  const pixels = data.length / channels;
+  const rgb = Buffer.alloc(pixels * 3);
+  for (let i = 0; i < pixels; i++) {
+    const src = i * channels;
+    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = data[src + (channels >= 3 ? c : 0)];
+  }
+  return rgb;
+}
+
+export function rawInput(img: RgbImage): sharp.Sharp {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
+}
+
+export async function rotateImage(img: RgbImage, rotation: Rotation): Promise<RgbImage> {
+  if (rotation === 0) return img;
+  const { data, info } = await rawInput(img).rotate(rotation).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * Maps a box found in the upright image (the input turned by `rotation`) back to the input's
+ * pixels. `uprightWidth`/`uprightHeight` are the upright image's size.
+ */
+export function boxToInput(box: Box, rotation: Rotation, uprightWidth: number, uprightHeight: number): Box {
+  const { x, y, width, height } = box;
+  switch (rotation) {
+    case 0:
+      return box;
+    case 180:
+      return { x: uprightWidth - x - width, y: uprightHeight - y - height, width, height };
+    case 90: // the input was turned clockwise to read it: its x runs down the upright image
+      return { x: y, y: uprightWidth - x - width, width: height, height: width };
+    case -90:
+      return { x: uprightHeight - y - height, y: x, width: height, height: width };
+  }
+}
