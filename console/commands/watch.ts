@@ -102,7 +102,7 @@ function barDisplay(): Display {
   const bar = new SingleBar(
     {
       stream: process.stdout,
-      format: '{bar} {done}/{discovered} files | {failed} failed | {pages} pages | {rate} pages/min | ETA {eta} | {status}',
+      format: '{bar} {done}/{discovered} files | {failed} failed | {pages} pages | {rate} pages/min | ETA {eta_text} | {status}',
       hideCursor: true,
       barsize: 30,
     },
@@ -118,10 +118,10 @@ function barDisplay(): Display {
         failed: job.files.failed,
         pages: job.pages.completed,
         rate: job.throughput_pages_per_minute,
-        eta: job.eta_seconds === null ? '?' : duration(job.eta_seconds),
+        eta_text: job.eta_seconds === null ? '?' : duration(job.eta_seconds),
         status: job.status,
       };
-      // The bar needs a total above zero; while enumeration finds nothing yet, show an empty bar.
+      // 'eta' is a built-in placeholder of cli-progress, hence eta_text. The bar needs a total above zero; while enumeration finds nothing yet, show an empty bar.
       const total = Math.max(job.files.discovered, 1);
       if (!started) {
         bar.start(total, payload.done, payload);

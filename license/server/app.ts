@@ -5,7 +5,7 @@ import { USAGE_FIELDS, isDay } from '../../appliance/metering/ledger.js';
 import { MAX_DAYS_PER_REPORT, REPORT_PATH, STATEMENT_VERSION } from '../../appliance/metering/reporter.js';
 import { randomId, safeEqual } from '../../core/ids.js';
 import { CHECK_PATH } from '../checker.js';
-import { licensePayloadSchema, signLicense } from '../file.js';
+import { licenseKeyOf, licensePayloadSchema, signLicense } from '../file.js';
 import { type IssuedLicense, VendorStore } from './store.js';
 
 /**
@@ -103,6 +103,9 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
       },
       opts.privateKey,
     );
+    // Ed25519 is deterministic: the same request in the same millisecond is the same licence.
+    const existing = store.byKey(licenseKeyOf(file));
+    if (existing) return c.json(file, 200, { 'folio-license-id': existing.license_id });
     const licenseId = randomId('lic_');
     store.addLicense(licenseId, file);
     return c.json(file, 201, { 'folio-license-id': licenseId });

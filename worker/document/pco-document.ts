@@ -14,7 +14,8 @@ import type { FileRecord, JobRecord, PcoStore } from '../../core/pco/store.js';
 import type { Payload } from '../../core/queue/index.js';
 import { StorageError, joinUri, openLocation } from '../../core/storage/index.js';
 import type { WorkerContext } from '../context.js';
-import { convertDocument, type DocumentResult } from './pipeline/index.js';
+import { convertDocument, type DocumentResult, type PipelineDeps } from './pipeline/index.js';
+import { ocrThroughInferencePool } from './scanned-pages.js';
 import { writeConversions } from './conversions.js';
 
 const STORAGE_ERROR_IDS: Record<StorageError['kind'], ErrorId> = {
@@ -42,7 +43,7 @@ export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p:
   const dir = await mkdtemp(join(tmpdir(), 'folio-doc-'));
   try {
     const source = join(dir, `source.${extensionOf(file.key) || 'bin'}`);
-    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source));
+    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`) }));
     const outputs = await writeOutputs(ctx, job, file, result);
     await finish(ctx, store, job, file, p, result, outputs);
   } catch (err) {
@@ -64,7 +65,7 @@ async function download(ctx: WorkerContext, uri: string, target: string): Promis
   await pipeline(await storage.read(location.key), createWriteStream(target));
 }
 
-function convert(job: JobRecord, path: string): Promise<DocumentResult> {
+function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<DocumentResult> {
   const o = job.spec.options.ocr;
   return convertDocument(path, {
     pageRanges: o.page_ranges as string | undefined,
@@ -75,7 +76,7 @@ function convert(job: JobRecord, path: string): Promise<DocumentResult> {
     includePageBreaks: o.include_page_breaks as boolean | undefined,
     includeHyperlinks: o.include_hyperlinks as boolean | undefined,
     includePageInfo: o.include_page_info === true,
-  });
+  }, deps);
 }
 
 async function writeOutputs(ctx: WorkerContext, job: JobRecord, file: FileRecord, r: DocumentResult): Promise<{ outputs: Record<string, string>; conversion: FileRecord['conversion_status'] }> {

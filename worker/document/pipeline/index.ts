@@ -7,10 +7,10 @@ import { officeToPdf, type OfficeOptions } from './office.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
-import { runPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
+import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
 
 export { detectType, parsePageRanges };
-export type { DocumentType, PageOutcome };
+export type { DocumentType, OcrPage, PageOutcome };
 
 /** @defaultValue 5000 pages per document (spec 8, private-cloud policy default). */
 export const DEFAULT_MAX_PAGES = 5000;
@@ -54,6 +54,8 @@ export interface DocumentResult {
 export interface PipelineDeps {
   office?: OfficeOptions;
   beforePage?: (page: number) => Promise<void> | void;
+  /** Reads scanned pages; given the PDF's path. Without it scanned pages fail honestly. */
+  ocr?: (pdfPath: string) => OcrPage;
 }
 
 const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']);
@@ -108,7 +110,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       }
       const results: PageResult[] = [];
       const running = new RunningLines();
-      const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage };
+      const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath) };
       for (const n of selected) {
         results.push(await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running), pageOpts));
       }

@@ -3,7 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { LinkArea } from './inline.js';
 import type { RenderedPage } from './page-mmd.js';
 import { readPage } from './pdf.js';
-import { glyphsToLines, type TextLine } from './text-layer.js';
+import { type Glyph, glyphsToLines, type TextLine } from './text-layer.js';
 
 /** One page, under a timer: read, classify (text, scanned, blank), convert; failures stay on the page. */
 
@@ -31,6 +31,12 @@ export interface PageResult {
 
 export const SCANNED_PAGE_MESSAGE = 'scanned page: OCR engine not available in this build';
 
+/**
+ * Reads a scanned page's text: glyphs in PDF points (origin top-left, baselines measured down),
+ * the same shape the text layer gives, so layout and MMD assembly treat both alike.
+ */
+export type OcrPage = (page: number, widthPt: number, heightPt: number) => Promise<Glyph[]>;
+
 class PageTimeout extends Error {}
 
 export async function runPage(
@@ -38,7 +44,7 @@ export async function runPage(
   n: number,
   timeoutMs: number,
   convert: (content: PageContentLines) => RenderedPage,
-  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void },
+  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void; ocrPage?: OcrPage },
 ): Promise<PageResult> {
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
@@ -49,15 +55,19 @@ export async function runPage(
     try {
       const content = await readPage(page, opts.wantLinks);
       size = { width: content.width, height: content.height };
-      const lines = glyphsToLines(content.glyphs);
-      if (lines.length === 0) {
-        if (content.hasImages) {
+      let lines = glyphsToLines(content.glyphs);
+      let kind: PageOutcome['kind'] = 'text';
+      if (lines.length === 0 && content.hasImages) {
+        // No text layer but pictures: a scanned page. Its pixels go to the OCR engine when there is one.
+        if (!opts.ocrPage) {
           return { size, outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() } };
         }
-        return { size, outcome: { page: n, status: 'completed', kind: 'blank', seconds: seconds() } };
+        kind = 'scanned';
+        lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height));
       }
+      if (lines.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
       const rendered = convert({ lines, links: content.links, width: content.width, height: content.height });
-      return { size, rendered, outcome: { page: n, status: 'completed', kind: 'text', seconds: seconds() } };
+      return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
     } finally {
       page.cleanup();
     }

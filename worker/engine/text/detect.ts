@@ -25,9 +25,7 @@ export async function detectLines(session: ort.InferenceSession, img: RgbImage, 
   const pixels = await rawInput(img).resize(size.width, size.height, { fit: 'fill' }).raw().toBuffer();
   const input = new ort.Tensor('float32', bgrPlanes(pixels, size.width, size.height), [1, 3, size.height, size.width]);
   const output = await session.run({ [session.inputNames[0]]: input });
-  const map = output[session.outputNames[0]];
-  const prob = map.data as Float32Array;
-  input.dispose();
+  const prob = output[session.outputNames[0]].data as Float32Array;
   const sx = img.width / size.width;
   const sy = img.height / size.height;
   const boxes: ScoredBox[] = [];
@@ -39,7 +37,6 @@ export async function detectLines(session: ort.InferenceSession, img: RgbImage, 
     if (x1 - x0 <= MIN_BOX_SIDE_PX || y1 - y0 <= MIN_BOX_SIDE_PX) continue;
     boxes.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, score: b.score });
   }
-  map.dispose();
   return boxes;
 }
 

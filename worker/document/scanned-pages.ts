@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { QueueEvents } from 'bullmq';
+import type { WorkerContext } from '../context.js';
+import type { OcrPage } from './pipeline/index.js';
+import type { Glyph } from './pipeline/text-layer.js';
+
+const run = promisify(execFile);
+/** Resolution scanned pages are rendered at for OCR. */
+export const SCAN_DPI = 200;
+/** Longest a document worker waits for the inference pool to read one page. */
+const PAGE_WAIT_MS = 120_000;
+
+export interface OcrPageResult {
+  lines: { text: string; confidence: number; box: { x: number; y: number; width: number; height: number } }[];
+  width: number;
+  height: number;
+}
+
+let events: QueueEvents | undefined;
+
+/**
+ * Scanned pages travel to the inference pool: the page is rendered (pdftoppm), stored in Folio's
+ * own storage, recognised by an inference worker through the 'page' queue, and its lines come
+ * back as glyphs in PDF points. The task id is stable per document run and page, so a document
+ * redone after a crash reuses pages already read.
+ */
+export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdfPath: string) => OcrPage {
+  events ??= new QueueEvents('pages', { connection: ctx.queueConnection.duplicate(), prefix: ctx.config.FOLIO_QUEUE_PREFIX });
+  return (pdfPath) => async (page) => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-scan-'));
+    const imageKey = `scratch/pages/${runId}/${page}.png`;
+    try {
+      await run('pdftoppm', ['-r', String(SCAN_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
+      await ctx.storage.write(imageKey, await readFile(join(dir, 'page.png')), 'image/png');
+      const task = await ctx.queues.enqueue('page', { imageKey, page, options: {} }, { jobId: `page-${runId}-${page}` });
+      const result = (await task.waitUntilFinished(events!, PAGE_WAIT_MS)) as OcrPageResult;
+      return linesToGlyphs(result, 72 / SCAN_DPI);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await ctx.storage.delete(imageKey).catch(() => undefined);
+    }
+  };
+}
+
+/** OCR lines (pixels) → glyphs (points): characters spread evenly over each line's box. */
+export function linesToGlyphs(result: OcrPageResult, scale: number): Glyph[] {
+  const glyphs: Glyph[] = [];
+  for (const line of result.lines) {
+    const chars = [...line.text];
+    if (!chars.length) continue;
+    const w = (line.box.width * scale) / chars.length;
+    const size = line.box.height * scale * 0.8;
+    const base = (line.box.y + line.box.height * 0.8) * scale;
+    chars.forEach((ch, i) => glyphs.push({ ch, x: line.box.x * scale + i * w, w, base, size, font: 'ocr', bold: false, mathFont: false }));
+  }
+  return glyphs;
+}

@@ -1,0 +1,47 @@
+/** CTC greedy decoding for PP-OCR recognition models. */
+
+/**
+ * PP-OCR's character list: index 0 is the CTC blank, then one character per dictionary line,
+ * then a space (`use_space_char`), which the dictionary file itself does not contain.
+ */
+export function ctcCharset(dictionary: string): string[] {
+  const lines = dictionary.split('\n').map((l) => l.replace(/\r$/, ''));
+  if (lines.at(-1) === '') lines.pop();
+  return ['', ...lines, ' '];
+}
+
+export interface DecodedText {
+  text: string;
+  /** Mean of the per-step maximum probability over the emitted characters; 0 when none. */
+  confidence: number;
+}
+
+/**
+ * Decodes one sequence of `steps` × `classes` probabilities starting at `offset`: argmax per
+ * step, repeats collapsed, blanks removed.
+ */
+export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[]): DecodedText {
+  let text = '';
+  let sum = 0;
+  let count = 0;
+  let previous = -1;
+  for (let t = 0; t < steps; t++) {
+    const row = offset + t * classes;
+    let best = 0;
+    let bestP = probs[row];
+    for (let k = 1; k < classes; k++) {
+      const p = probs[row + k];
+      if (p > bestP) {
+        bestP = p;
+        best = k;
+      }
+    }
+    if (best !== 0 && best !== previous) {
+      text += charset[best] ?? '';
+      sum += bestP;
+      count++;
+    }
+    previous = best;
+  }
+  return { text, confidence: count ? sum / count : 0 };
+}

@@ -1,0 +1,122 @@
+import type ort from 'onnxruntime-node';
+import { createSession, loadModelFile, type ModelFileOptions, type SessionOptions } from '../models.js';
+import type { ScoredBox } from './boxes.js';
+import { ctcCharset, type DecodedText } from './ctc.js';
+import { detectLines } from './detect.js';
+import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
+import { readingOrder } from './order.js';
+import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
+import { recognizeBoxes } from './recognize.js';
+
+export { EngineError } from '../errors.js';
+export type { Rotation } from './image.js';
+
+/** Printed-text OCR of a page image with PaddleOCR PP-OCRv4 (detection + CTC recognition). */
+
+export interface OcrLine {
+  text: string;
+  /** Mean of the recogniser's per-character maximum probabilities, in (0, 1]. */
+  confidence: number;
+  /** In pixels of the input image (after its EXIF orientation), whatever `rotation` says. */
+  box: { x: number; y: number; width: number; height: number };
+}
+
+export interface OcrResult {
+  /** In reading order of the upright page. */
+  lines: OcrLine[];
+  /** Size of the input image. */
+  width: number;
+  height: number;
+  /** Clockwise degrees that turn the input upright (`sharp(input).rotate(rotation)`). */
+  rotation: Rotation;
+  /**
+   * When the upright reading looked sound, that reading's character-weighted confidence (no other
+   * turn was tried). When turns were tried, the winner's score minus the runner-up's, so two
+   * turns that read equally well give about 0. 0 for a page without text.
+   */
+  rotationConfidence: number;
+}
+
+export interface TextRecognizerOptions extends SessionOptions, ModelFileOptions {
+  /** Lines read with less confidence are dropped, as PaddleOCR's drop_score does. @default 0.5 */
+  minLineConfidence?: number;
+}
+
+interface Reading {
+  rotation: Rotation;
+  img: RgbImage;
+  boxes: ScoredBox[];
+  texts: Map<number, DecodedText>;
+  score: number;
+}
+
+export class TextRecognizer {
+  private constructor(
+    private readonly detector: ort.InferenceSession,
+    private readonly recognizer: ort.InferenceSession,
+    private readonly charset: string[],
+    private readonly minLineConfidence: number,
+    /** The execution providers in use, after filtering and CPU fallback. */
+    readonly executionProviders: string[],
+  ) {}
+
+  /** Verifies the models against the manifest and creates one session per model. */
+  static async load(opts: TextRecognizerOptions = {}): Promise<TextRecognizer> {
+    const [det, rec, dict] = await Promise.all(['text-detection', 'text-recognition', 'text-dictionary'].map((id) => loadModelFile(id, opts)));
+    const detector = await createSession(det, opts);
+    const recognizer = await createSession(rec, opts);
+    const charset = ctcCharset(dict.bytes.toString('utf8'));
+    return new TextRecognizer(detector.session, recognizer.session, charset, opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
+  }
+
+  async recognize(image: Buffer): Promise<OcrResult> {
+    const input = await decodeImage(image);
+    const upright = await this.trial(input, 0);
+    let best = upright;
+    let rotationConfidence = upright.score;
+    if (uprightLooksPoor(upright.boxes, upright.score)) {
+      const trials = [upright];
+      for (const rotation of ROTATION_CANDIDATES) trials.push(await this.trial(input, rotation));
+      trials.sort((a, b) => b.score - a.score);
+      best = trials[0];
+      rotationConfidence = best.score - trials[1].score;
+    }
+    const rest = best.boxes.map((_, i) => i).filter((i) => !best.texts.has(i));
+    await this.read(best, rest);
+
+    const lines: OcrLine[] = [];
+    best.boxes.forEach((b, i) => {
+      const { text, confidence } = best.texts.get(i)!;
+      if (!text.trim() || confidence < this.minLineConfidence) return;
+      lines.push({ text: text.trim(), confidence, box: { x: b.x, y: b.y, width: b.width, height: b.height } });
+    });
+    return {
+      lines: readingOrder(lines).map((l) => ({ ...l, box: boxToInput(l.box, best.rotation, best.img.width, best.img.height) })),
+      width: input.width,
+      height: input.height,
+      rotation: best.rotation,
+      rotationConfidence: Math.max(0, rotationConfidence),
+    };
+  }
+
+  async release(): Promise<void> {
+    await Promise.all([this.detector.release(), this.recognizer.release()]);
+  }
+
+  /** Detects lines in the input turned by `rotation` and reads only the largest, for a score. */
+  private async trial(input: RgbImage, rotation: Rotation): Promise<Reading> {
+    const img = await rotateImage(input, rotation);
+    const boxes = await detectLines(this.detector, img);
+    const reading: Reading = { rotation, img, boxes, texts: new Map(), score: 0 };
+    const sample = largestBoxes(boxes);
+    await this.read(reading, sample);
+    reading.score = orientationScore(sample.map((i) => reading.texts.get(i)!));
+    return reading;
+  }
+
+  private async read(reading: Reading, indices: number[]): Promise<void> {
+    if (!indices.length) return;
+    const texts = await recognizeBoxes(this.recognizer, reading.img, indices.map((i) => reading.boxes[i]), this.charset);
+    indices.forEach((i, n) => reading.texts.set(i, texts[n]));
+  }
+}
