@@ -4,7 +4,7 @@ import { type Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/logging.js';
 import { Queues } from '../core/queue/index.js';
 import { bullmqConnection, createRedis, waitReady } from '../core/redis.js';
-import { FileStorage, openLocation, storageSettingsFromEnv } from '../core/storage/index.js';
+import { openOwnStore, storageSettingsFromEnv } from '../core/storage/index.js';
 import type { AppContext } from './context.js';
 import { openDatabase } from './db.js';
 import { createApp } from './http/app.js';
@@ -76,8 +76,7 @@ export async function startAppliance(config: Config, logger: Logger = createLogg
     started.push({ name: 'sqlite', stop: () => void db.close() });
 
     const storageSettings = storageSettingsFromEnv();
-    const { storage } = openLocation(config.storageUri, storageSettings);
-    if (storage instanceof FileStorage) await storage.ensureRoot();
+    const storage = await openOwnStore(config.storageUri, storageSettings);
 
     const ctx: AppContext = {
       config, logger, redis, queues, storage, storageSettings, db,

@@ -3,7 +3,7 @@ import { Heartbeat, type WorkerRole } from '../core/heartbeat.js';
 import { createLogger } from '../core/logging.js';
 import { Queues } from '../core/queue/index.js';
 import { bullmqConnection, createRedis, waitReady } from '../core/redis.js';
-import { openLocation, storageSettingsFromEnv } from '../core/storage/index.js';
+import { openOwnStore, storageSettingsFromEnv } from '../core/storage/index.js';
 import type { RoleStarter, WorkerContext } from './context.js';
 import { startInferenceRole } from './inference/index.js';
 import { startDocumentRole } from './document/index.js';
@@ -40,7 +40,7 @@ const storageSettings = storageSettingsFromEnv();
 const ctx: WorkerContext = {
   config, logger, redis, queueConnection, workerId, storageSettings,
   queues: new Queues(queueConnection, config.FOLIO_QUEUE_PREFIX),
-  storage: openLocation(config.storageUri, storageSettings).storage,
+  storage: await openOwnStore(config.storageUri, storageSettings),
 };
 
 const workers = await ROLES[role](ctx);

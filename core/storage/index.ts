@@ -8,6 +8,8 @@ import { AzureStorage } from './azure.js';
 export * from './storage.js';
 export * from './uri.js';
 export { FileStorage } from './file.js';
+export { ScopedStorage } from './scoped.js';
+import { ScopedStorage } from './scoped.js';
 
 /**
  * Endpoints and credentials of the storage services Folio talks to. Credentials come from the
@@ -70,4 +72,19 @@ function create(loc: Location, root: string, settings: StorageSettings): Storage
     case 'azure':
       return new AzureStorage({ accountUrl: loc.endpoint!, container: loc.bucket, accountKey: settings.azureAccountKey });
   }
+}
+
+/**
+ * Folio's own result store: the folder FOLIO_STORAGE_URI names, as a bucket of its own (keys
+ * relative to it). A local folder is created when missing.
+ */
+export async function openOwnStore(uri: string, settings: StorageSettings): Promise<Storage> {
+  const folder = uri.endsWith('/') ? uri : `${uri}/`;
+  const { storage, location } = openLocation(folder, settings);
+  if (location.scheme === 'file') {
+    const own = new FileStorage(folder);
+    await own.ensureRoot();
+    return own;
+  }
+  return location.key ? new ScopedStorage(storage, location.key) : storage;
 }
