@@ -1,4 +1,5 @@
 #!/usr/bin/env -S npx tsx
+import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { jobsCommand } from './commands/jobs.js';
 import { opsCommands } from './commands/ops.js';
@@ -12,6 +13,7 @@ function buildProgram(): Command {
   const program = new Command('folio')
     .description('operate a Folio appliance over its private-cloud HTTP surface')
     .option('--url <url>', `appliance address (env FOLIO_URL, default ${DEFAULT_URL})`)
+    .version(createRequire(import.meta.url)('../package.json').version)
     .option('--json', 'print the raw JSON body instead of tables')
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError();

@@ -55,9 +55,9 @@ function hintFor(id: string, requestId: string | null): string | undefined {
   return hint;
 }
 
-export interface Reply {
+export interface Reply<T> {
   status: number;
-  body: any;
+  body: T;
   text: string;
   headers: Headers;
 }
@@ -102,7 +102,7 @@ export class FolioClient {
   }
 
   /** Sends one request; a non-2xx answer (outside `accept`) throws ApiFailure. */
-  async call(method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
+  async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<T>> {
     const res = await this.raw(method, path, opts);
     let text: string;
     try {
@@ -112,7 +112,7 @@ export class FolioClient {
     }
     const body = parseBody(text);
     if (!res.ok && !opts.accept?.includes(res.status)) throw failureOf(res, body, text);
-    return { status: res.status, body, text, headers: res.headers };
+    return { status: res.status, body: body as T, text, headers: res.headers };
   }
 
   /** Throws ApiFailure for a non-2xx response whose body has not been read yet. */

@@ -46,7 +46,6 @@ export const ERROR_STATUS = {
   pdf_content_type: 415,
   cancelled: 409,
   page_timeout: 504,
-  pdf_decode_error: 422,
   pdf_encrypted: 422,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -78,7 +78,7 @@ export function verifyLicenseFile(text: string, publicKeyPem: string | KeyObject
     throw new LicenseFileError('malformed', 'the licence file has no base64 Ed25519 signature');
   }
   if (!verify(null, Buffer.from(canonicalJson(d.payload)), key, Buffer.from(d.signature, 'base64'))) {
-    throw new LicenseFileError('bad_signature', 'the licence file signature does not match its payload: it was altered or signed with another key');
+    throw new LicenseFileError('bad_signature', 'the signature does not match the payload: the file was altered or signed with another key');
   }
   const parsed = licensePayloadSchema.safeParse(d.payload);
   if (!parsed.success) {

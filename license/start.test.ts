@@ -49,7 +49,7 @@ describe('loadLicenseAtStart', () => {
 
   it('stops the start with a ConfigError naming the file when the licence is tampered, expired or unreadable', () => {
     const cases: [Record<string, string>, RegExp][] = [
-      [{ FOLIO_LICENSE_FILE: licenceFile(payload(), (d) => (d.payload.customer = 'Other')) }, /licence file .*licence-\d+\.json: the licence file signature does not match/],
+      [{ FOLIO_LICENSE_FILE: licenceFile(payload(), (d) => (d.payload.customer = 'Other')) }, /licence file .*licence-\d+\.json: the signature does not match/],
       [{ FOLIO_LICENSE_FILE: licenceFile(payload({ expires_at: '2025-05-31T00:00:00.000Z' })) }, /the licence expired at 2025-05-31T00:00:00.000Z/],
       [{ FOLIO_LICENSE_FILE: join(dir, 'missing.json') }, /FOLIO_LICENSE_FILE .*missing\.json cannot be read \(ENOENT\)/],
       [{ FOLIO_LICENSE_FILE: licenceFile(), FOLIO_LICENSE_PUBLIC_KEY_FILE: join(dir, 'nokey.pem') }, /FOLIO_LICENSE_PUBLIC_KEY_FILE .*nokey\.pem cannot be read/],

@@ -1,17 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
+import type { DryRun, FilePage, Job, JobFile, JobPage } from '../api-types.js';
 import { type CliContext, contextOf } from '../context.js';
 import { CliError } from '../http.js';
-import { duration, keyValues, table, when } from '../table.js';
+import { keyValues, table, when } from '../table.js';
+import { fileSummary, filesDone, jobSummary } from './job-summary.js';
 
 const JOB_STATUSES = ['enumerating', 'processing', 'completed', 'completed_with_failures', 'cancelled', 'error'];
 const FILE_STATUSES = ['queued', 'processing', 'completed', 'failed', 'skipped'];
 const TERMINAL_FILE_STATUSES = ['completed', 'failed', 'skipped'];
 
 const jobPath = (id: string) => `/pco/v1/jobs/${encodeURIComponent(id)}`;
-
-/** Files that reached an end state: completed, failed or skipped. */
-export const filesDone = (f: Record<string, number>) => f.completed + f.failed + f.skipped;
 
 /** `folio jobs …`: create, list, get, files, file, report, retry, cancel, delete (spec 4.13). */
 export function jobsCommand(program: Command): Command {
@@ -45,7 +44,7 @@ export function jobsCommand(program: Command): Command {
     .argument('<job-id>')
     .action(async (id: string, _opts, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const job = (await ctx.client.call('GET', jobPath(id))).body;
+      const job = (await ctx.client.call<Job>('GET', jobPath(id))).body;
       if (ctx.json) return ctx.printJson(job);
       ctx.print(jobSummary(job));
     });
@@ -66,7 +65,7 @@ export function jobsCommand(program: Command): Command {
     .argument('<document-id>')
     .action(async (id: string, doc: string, _opts, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const f = (await ctx.client.call('GET', `${jobPath(id)}/files/${encodeURIComponent(doc)}`)).body;
+      const f = (await ctx.client.call<JobFile>('GET', `${jobPath(id)}/files/${encodeURIComponent(doc)}`)).body;
       if (ctx.json) return ctx.printJson(f);
       ctx.print(fileSummary(f));
     });
@@ -86,7 +85,7 @@ export function jobsCommand(program: Command): Command {
     .action(async (id: string, opts: { errorId?: string[] }, cmd: Command) => {
       const ctx = contextOf(cmd);
       const body = opts.errorId?.length ? { error_ids: opts.errorId } : undefined;
-      const job = (await ctx.client.call('POST', `${jobPath(id)}/retry`, { body })).body;
+      const job = (await ctx.client.call<Job & { requeued: number }>('POST', `${jobPath(id)}/retry`, { body })).body;
       if (ctx.json) return ctx.printJson(job);
       ctx.print(`requeued ${job.requeued} failed file(s); job ${job.job_id} is ${job.status}`);
       ctx.print(`follow it with: folio jobs watch ${job.job_id}`);
@@ -98,8 +97,8 @@ export function jobsCommand(program: Command): Command {
     .argument('<job-id>')
     .action(async (id: string, _opts, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const before = (await ctx.client.call('GET', jobPath(id))).body;
-      const job = (await ctx.client.call('POST', `${jobPath(id)}/cancel`)).body;
+      const before = (await ctx.client.call<Job>('GET', jobPath(id))).body;
+      const job = (await ctx.client.call<Job>('POST', `${jobPath(id)}/cancel`)).body;
       if (ctx.json) return ctx.printJson(job);
       if (job.status !== 'cancelled') ctx.print(`job ${job.job_id} had already finished: ${job.status} (unchanged)`);
       else if (before.status === 'cancelled') ctx.print(`job ${job.job_id} was already cancelled`);
@@ -167,7 +166,7 @@ async function createBody(opts: CreateOptions): Promise<Record<string, any>> {
 async function create(ctx: CliContext, opts: CreateOptions): Promise<void> {
   const body = await createBody(opts);
   if (opts.dryRun) {
-    const est = (await ctx.client.call('POST', '/pco/v1/jobs', { body, query: { dry_run: 'true' } })).body;
+    const est = (await ctx.client.call<DryRun>('POST', '/pco/v1/jobs', { body, query: { dry_run: 'true' } })).body;
     if (ctx.json) return ctx.printJson(est);
     const byType = Object.entries(est.files.by_type ?? {}).map(([t, n]) => `${t} ${n}`).join(', ');
     const rate = est.deployment.measured_pages_per_minute;
@@ -183,7 +182,7 @@ async function create(ctx: CliContext, opts: CreateOptions): Promise<void> {
     );
     return;
   }
-  const res = await ctx.client.call('POST', '/pco/v1/jobs', { body });
+  const res = await ctx.client.call<Job>('POST', '/pco/v1/jobs', { body });
   const job = res.body;
   if (ctx.json) return ctx.printJson(job);
   ctx.print(res.status === 201 ? `created job ${job.job_id}` : `job ${job.job_id} already exists with this spec (${job.status}); nothing new was created`);
@@ -191,12 +190,12 @@ async function create(ctx: CliContext, opts: CreateOptions): Promise<void> {
 }
 
 async function list(ctx: CliContext, opts: { status?: string; limit: string; cursor?: string }): Promise<void> {
-  const page = (await ctx.client.call('GET', '/pco/v1/jobs', { query: { status: opts.status, limit: opts.limit, cursor: opts.cursor } })).body;
+  const page = (await ctx.client.call<JobPage>('GET', '/pco/v1/jobs', { query: { status: opts.status, limit: opts.limit, cursor: opts.cursor } })).body;
   if (ctx.json) return ctx.printJson(page);
   if (!page.jobs.length) ctx.print('no jobs');
   else
     ctx.print(
-      table(page.jobs as any[], [
+      table(page.jobs, [
         { header: 'JOB ID', value: (j) => j.job_id },
         { header: 'NAME', value: (j) => j.name },
         { header: 'STATUS', value: (j) => j.status },
@@ -210,12 +209,12 @@ async function list(ctx: CliContext, opts: { status?: string; limit: string; cur
 }
 
 async function files(ctx: CliContext, id: string, opts: { status?: string; limit: string; cursor?: string }): Promise<void> {
-  const page = (await ctx.client.call('GET', `${jobPath(id)}/files`, { query: { status: opts.status, limit: opts.limit, cursor: opts.cursor } })).body;
+  const page = (await ctx.client.call<FilePage>('GET', `${jobPath(id)}/files`, { query: { status: opts.status, limit: opts.limit, cursor: opts.cursor } })).body;
   if (ctx.json) return ctx.printJson(page);
   if (!page.files.length) ctx.print(opts.status ? `no ${opts.status} files` : 'no files');
   else
     ctx.print(
-      table(page.files as any[], [
+      table(page.files, [
         { header: 'DOCUMENT ID', value: (f) => f.document_id },
         { header: 'KEY', value: (f) => f.key },
         { header: 'STATUS', value: (f) => f.status },
@@ -234,51 +233,4 @@ async function report(ctx: CliContext, id: string, status?: string): Promise<voi
   for await (const chunk of res.body) {
     if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once('drain', r));
   }
-}
-
-/** The human form of a job object (spec 2.13). */
-export function jobSummary(job: any): string {
-  const f = job.files;
-  const lines = keyValues([
-    ['job', job.name ? `${job.job_id} (${job.name})` : job.job_id],
-    ['status', job.status],
-    ['created', when(job.created_at)],
-    ['started', when(job.started_at)],
-    ['finished', when(job.finished_at)],
-    ['enumeration', `${job.enumeration.status}: ${job.enumeration.files_listed} listed, ${job.enumeration.files_excluded} excluded`],
-    ['files', `${f.discovered} discovered: ${f.queued} queued, ${f.processing} processing, ${f.completed} completed, ${f.failed} failed, ${f.skipped} skipped`],
-    ['pages', `${job.pages.completed} completed, ${job.pages.failed} failed`],
-    ['throughput', `${job.throughput_pages_per_minute} pages/min`],
-    ['eta', duration(job.eta_seconds)],
-    ['output', `${job.output.folder} (${job.output.layout})`],
-    ['manifest', job.output.manifest_uri],
-    ['report', job.output.report_uri],
-    ['versions', `ocr ${job.versions.ocr_version}, pdf ${job.versions.pdf_version}`],
-    ['reference', job.client_reference],
-    ...(job.error_info ? [['error', `${job.error_info.id}: ${job.error_info.message}`] as [string, unknown]] : []),
-  ]);
-  return f.failed > 0 ? `${lines}\nfailed files: folio jobs files ${job.job_id} --status failed` : lines;
-}
-
-function fileSummary(f: any): string {
-  const out = keyValues([
-    ['document', f.document_id],
-    ['key', f.key],
-    ['status', f.status],
-    ['pages', `${f.pages ?? '-'} (${f.pages_failed ?? 0} failed)`],
-    ['attempts', f.attempts],
-    ['error', f.error_id ? `${f.error_id}: ${f.error_message ?? ''}` : null],
-    ['started', when(f.started_at)],
-    ['finished', when(f.finished_at)],
-    ['versions', f.versions ? `ocr ${f.versions.ocr_version}, pdf ${f.versions.pdf_version}` : null],
-  ]);
-  const outputs = Object.entries(f.outputs ?? {}).map(([ext, uri]) => [ext, uri] as [string, unknown]);
-  const formats = Object.entries(f.conversion_status ?? {}).map(([fmt, st]) => [fmt, st] as [string, unknown]);
-  const pageErrors = (f.page_errors ?? []) as { page: number; error_id: string; error_message: string }[];
-  return [
-    out,
-    outputs.length ? `\noutputs\n${keyValues(outputs)}` : '',
-    formats.length ? `\nconversions\n${keyValues(formats)}` : '',
-    pageErrors.length ? `\npage errors\n${table(pageErrors, [{ header: 'PAGE', value: (e) => e.page, align: 'right' }, { header: 'ERROR', value: (e) => `${e.error_id}: ${e.error_message}` }])}` : '',
-  ].join('');
 }

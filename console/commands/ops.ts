@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Health, License, Status } from '../api-types.js';
 import { contextOf } from '../context.js';
 import { CliError } from '../http.js';
 import { duration, keyValues, when } from '../table.js';
@@ -12,7 +13,7 @@ export function opsCommands(program: Command): void {
     .description('versions, workers, queues, licence and metering of the appliance')
     .action(async (_opts, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const s = (await ctx.client.call('GET', '/pco/v1/status')).body;
+      const s = (await ctx.client.call<Status>('GET', '/pco/v1/status')).body;
       if (ctx.json) return ctx.printJson(s);
       const w = s.workers;
       const m = s.metering;
@@ -42,7 +43,7 @@ export function opsCommands(program: Command): void {
     .action(async (_opts, cmd: Command) => {
       const ctx = contextOf(cmd);
       // 503 with the same body is the degraded answer, not a failure of the call.
-      const h = (await ctx.client.call('GET', '/health', { accept: [503] })).body;
+      const h = (await ctx.client.call<Health>('GET', '/health', { accept: [503] })).body;
       process.exitCode = h.status === 'ok' ? 0 : 1;
       if (ctx.json) return ctx.printJson(h);
       const reasons = [
@@ -68,7 +69,7 @@ export function opsCommands(program: Command): void {
     .description('licence state: verified, grace, blocked or not_enforced, and why')
     .action(async (_opts, cmd: Command) => {
       const ctx = contextOf(cmd);
-      const l = (await ctx.client.call('GET', '/pco/v1/license')).body;
+      const l = (await ctx.client.call<License>('GET', '/pco/v1/license')).body;
       if (ctx.json) return ctx.printJson(l);
       ctx.print(
         keyValues([
@@ -83,7 +84,7 @@ export function opsCommands(program: Command): void {
           ['last error', l.last_error],
         ]),
       );
-      const advice = LICENSE_ADVICE[l.status as string];
+      const advice = LICENSE_ADVICE[l.status];
       if (advice) ctx.print(advice);
     });
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Usage } from '../api-types.js';
 import { contextOf } from '../context.js';
 import { CliError } from '../http.js';
 import { type Column, table } from '../table.js';
@@ -43,15 +44,16 @@ export function usageCommand(program: Command): Command {
       for (const [name, v] of [['--from', opts.from], ['--to', opts.to]] as const) {
         if (v !== undefined && !DAY.test(v)) throw new CliError(`${name} must be a date written YYYY-MM-DD (UTC)`);
       }
-      const u = (await ctx.client.call('GET', '/pco/v1/usage', { query: { from: opts.from, to: opts.to } })).body;
+      const u = (await ctx.client.call<Usage>('GET', '/pco/v1/usage', { query: { from: opts.from, to: opts.to } })).body;
       if (ctx.json) return ctx.printJson(u);
       if (opts.csv) return ctx.print(toCsv(u.days));
-      const columns: Column<any>[] = [
+      type Row = Usage['totals'] & { day: string };
+      const columns: Column<Row>[] = [
         { header: 'DAY', value: (r) => r.day },
-        ...FIELDS.map((f) => ({ header: HEADERS[f], value: (r: any) => r[f], align: 'right' as const })),
+        ...FIELDS.map((f) => ({ header: HEADERS[f], value: (r: Row) => r[f], align: 'right' as const })),
       ];
       // Quiet days are noise in a 30-day table; the CSV keeps every day for spreadsheets.
-      const active = (u.days as Record<string, number>[]).filter((d) => FIELDS.some((f) => d[f] > 0));
+      const active = u.days.filter((d) => FIELDS.some((f) => d[f] > 0));
       ctx.print(table([...active, { day: 'TOTAL', ...u.totals }], columns));
       if (active.length < u.days.length) ctx.print(`${u.days.length - active.length} of ${u.days.length} days had no usage and are not shown`);
       ctx.print(`invoice quantity ${u.from}..${u.to}: ${u.totals.pages_billable + u.totals.images_billable} (pages_billable + images_billable)`);
@@ -59,6 +61,6 @@ export function usageCommand(program: Command): Command {
 }
 
 /** Day rows as CSV: a header row, then one row per day (the fields are numbers and dates, nothing to quote). */
-export function toCsv(days: Record<string, unknown>[]): string {
-  return [['day', ...FIELDS].join(','), ...days.map((d) => [d.day, ...FIELDS.map((f) => d[f] ?? 0)].join(','))].join('\n');
+function toCsv(days: Usage['days']): string {
+  return [['day', ...FIELDS].join(','), ...days.map((d) => [d.day, ...FIELDS.map((f) => d[f])].join(','))].join('\n');
 }

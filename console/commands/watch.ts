@@ -1,9 +1,10 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import type { Job } from '../api-types.js';
 import { type CliContext, contextOf } from '../context.js';
 import { CliError } from '../http.js';
 import { duration } from '../table.js';
-import { filesDone } from './jobs.js';
+import { filesDone } from './job-summary.js';
 
 /** Exit codes of `folio jobs watch`, by the job's terminal status. */
 export const WATCH_EXIT_CODES: Record<string, number> = { completed: 0, completed_with_failures: 2, cancelled: 3, error: 3 };
@@ -25,7 +26,7 @@ export function watchCommand(jobs: Command): Command {
 }
 
 interface Display {
-  update(job: any): void;
+  update(job: Job): void;
   stop(): void;
 }
 
@@ -40,7 +41,7 @@ async function watch(ctx: CliContext, id: string, intervalMs: number): Promise<n
   process.once('SIGINT', onInterrupt);
   try {
     for (;;) {
-      const job = (await ctx.client.call('GET', path)).body;
+      const job = (await ctx.client.call<Job>('GET', path)).body;
       display.update(job);
       const code = WATCH_EXIT_CODES[job.status];
       if (code !== undefined) {
@@ -58,7 +59,7 @@ async function watch(ctx: CliContext, id: string, intervalMs: number): Promise<n
 }
 
 /** One progress line: status, files done/discovered, pages, throughput and ETA. */
-export function progressLine(job: any): string {
+function progressLine(job: Job): string {
   const f = job.files;
   const eta = job.eta_seconds === null ? 'unknown' : duration(job.eta_seconds);
   return (
@@ -68,7 +69,7 @@ export function progressLine(job: any): string {
   );
 }
 
-function finalSummary(job: any): string {
+function finalSummary(job: Job): string {
   const f = job.files;
   const took = job.started_at && job.finished_at ? `; took ${duration((Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000)}` : '';
   const lines = [

