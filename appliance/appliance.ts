@@ -16,6 +16,7 @@ import { WorkerSupervisor } from './supervisor/workers.js';
 import { startOrchestrator } from './orchestrator/index.js';
 import { PcoStore } from '../core/pco/store.js';
 import { LicenseChecker } from '../license/checker.js';
+import { loadLicenseAtStart } from '../license/start.js';
 import { UsageReporter } from './metering/reporter.js';
 import { usageLicenseRoutes } from './http/ops/usage-license.js';
 import { pcoWebhookRoutes } from './webhooks/routes.js';
@@ -42,7 +43,13 @@ export interface RunningAppliance {
  * Starts every component in dependency order: private Redis → clients → ledger → storage →
  * HTTP → orchestrator → worker children. stop() takes them down in reverse.
  */
-export async function startAppliance(config: Config, logger: Logger = createLogger({ name: 'appliance', level: config.FOLIO_LOG_LEVEL })): Promise<RunningAppliance> {
+export async function startAppliance(envConfig: Config, logger: Logger = createLogger({ name: 'appliance', level: envConfig.FOLIO_LOG_LEVEL })): Promise<RunningAppliance> {
+  // A signed licence file, when configured, is verified before anything starts and decides the
+  // customer, deployment id and modes.
+  const { config, license: licenseFile, overridden } = loadLicenseAtStart(envConfig);
+  if (licenseFile) {
+    logger.info({ customer: licenseFile.customer, deployment_id: licenseFile.deployment_id, license_mode: licenseFile.license_mode, metering_mode: licenseFile.metering_mode, expires_at: licenseFile.expires_at, overridden }, 'licence file verified');
+  }
   const started: Component[] = [];
   const stopAll = async () => {
     for (const c of started.reverse()) {

@@ -13,7 +13,16 @@ try {
   throw err;
 }
 const logger = createLogger({ name: 'appliance', level: config.FOLIO_LOG_LEVEL });
-const appliance = await startAppliance(config, logger);
+let appliance;
+try {
+  appliance = await startAppliance(config, logger);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`folio: ${err.message}\n`);
+    process.exit(2);
+  }
+  throw err;
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -19,6 +19,7 @@ export async function startRedis(): Promise<TestRedis> {
   const url = `redis://127.0.0.1:${port}`;
   await waitFor(async () => {
     const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    r.on('error', () => undefined); // refused until the server listens; waitFor retries
     try {
       await r.connect();
       return (await r.ping()) === 'PONG';
