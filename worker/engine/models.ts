@@ -118,6 +118,8 @@ export async function createSession(model: VerifiedModelFile, opts: SessionOptio
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    // Spinning idle threads cost several times the run time when other processes share the cores.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
   };
   try {
     return { session: await ort.InferenceSession.create(model.bytes, { ...base, executionProviders: providers }), executionProviders: providers };

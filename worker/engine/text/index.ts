@@ -6,7 +6,7 @@ import { detectLines } from './detect.js';
 import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { readingOrder } from './order.js';
 import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
-import { recognizeBoxes } from './recognize.js';
+import { recognizeBoxes, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
 
 export { EngineError } from '../errors.js';
 export type { Rotation } from './image.js';
@@ -40,6 +40,8 @@ export interface OcrResult {
 export interface TextRecognizerOptions extends SessionOptions, ModelFileOptions {
   /** Lines read with less confidence are dropped, as PaddleOCR's drop_score does. @default 0.5 */
   minLineConfidence?: number;
+  /** Line crops per recognition run, padded to the widest. @default 1 on CPU alone, 8 with a GPU provider */
+  recognitionBatchSize?: number;
 }
 
 interface Reading {
@@ -56,6 +58,7 @@ export class TextRecognizer {
     private readonly recognizer: ort.InferenceSession,
     private readonly charset: string[],
     private readonly minLineConfidence: number,
+    private readonly batchSize: number,
     /** The execution providers in use, after filtering and CPU fallback. */
     readonly executionProviders: string[],
   ) {}
@@ -66,7 +69,9 @@ export class TextRecognizer {
     const detector = await createSession(det, opts);
     const recognizer = await createSession(rec, opts);
     const charset = ctcCharset(dict.bytes.toString('utf8'));
-    return new TextRecognizer(detector.session, recognizer.session, charset, opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
+    const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
+    const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
+    return new TextRecognizer(detector.session, recognizer.session, charset, opts.minLineConfidence ?? 0.5, batchSize, recognizer.executionProviders);
   }
 
   async recognize(image: Buffer): Promise<OcrResult> {
@@ -116,7 +121,7 @@ export class TextRecognizer {
 
   private async read(reading: Reading, indices: number[]): Promise<void> {
     if (!indices.length) return;
-    const texts = await recognizeBoxes(this.recognizer, reading.img, indices.map((i) => reading.boxes[i]), this.charset);
+    const texts = await recognizeBoxes(this.recognizer, reading.img, indices.map((i) => reading.boxes[i]), this.charset, this.batchSize);
     indices.forEach((i, n) => reading.texts.set(i, texts[n]));
   }
 }

@@ -13,8 +13,12 @@ export const REC_HEIGHT = 48;
 const REC_MIN_WIDTH = 320;
 /** About 400 CTC steps; longer lines are squeezed rather than split. */
 const REC_MAX_WIDTH = 3200;
-/** Crops per session.run: measured on 2 cores, larger batches stopped paying off. */
-export const REC_BATCH_SIZE = 8;
+/**
+ * Crops per session.run. On a 2-core CPU one at a time was fastest (a 47-line page: about 4 s
+ * alone, 5–7 s in pairs, 6–8 s in fours, 9–12 s in eights); a GPU is expected to want batches.
+ */
+export const REC_BATCH_SIZE_CPU = 1;
+export const REC_BATCH_SIZE_GPU = 8;
 
 interface Crop {
   pixels: Buffer;
@@ -27,7 +31,7 @@ export async function recognizeBoxes(
   img: RgbImage,
   boxes: Box[],
   charset: string[],
-  batchSize = REC_BATCH_SIZE,
+  batchSize = REC_BATCH_SIZE_CPU,
 ): Promise<DecodedText[]> {
   const crops = await Promise.all(boxes.map((b) => cropLine(img, b)));
   const order = crops.map((_, i) => i).sort((a, b) => crops[a].width - crops[b].width);
