@@ -29,6 +29,21 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX webhook_deliveries_job ON webhook_deliveries (job_id, created_at);
    CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (status) WHERE status = 'pending';`,
+  // App keys (spec part 5): apps, their keys stored only as sha256 hashes, and app tokens (4.1), hashed too.
+  `CREATE TABLE apps (
+     app_id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, group_id TEXT NOT NULL, created_at TEXT NOT NULL
+   );
+   CREATE TABLE app_keys (
+     key_id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps (app_id),
+     key_hash TEXT NOT NULL UNIQUE, prefix TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT
+   );
+   CREATE INDEX app_keys_app ON app_keys (app_id);
+   CREATE INDEX app_keys_prefix ON app_keys (prefix);
+   CREATE TABLE app_tokens (
+     token_hash TEXT PRIMARY KEY, key_id TEXT NOT NULL REFERENCES app_keys (key_id), app_id TEXT NOT NULL,
+     strokes_session_id TEXT, expires_at INTEGER NOT NULL, created_at TEXT NOT NULL
+   );
+   CREATE INDEX app_tokens_expiry ON app_tokens (expires_at);`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */

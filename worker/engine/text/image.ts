@@ -27,22 +27,12 @@ export async function decodeImage(input: Buffer): Promise<RgbImage> {
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { data: toRgb(data, info.channels), width: info.width, height: info.height };
+    // toColourspace('srgb') yields three bands from grey, grey + alpha, RGBA and CMYK alike
+    if (info.channels !== 3) throw new Error(`${info.channels} channels after conversion to sRGB`);
+    return { data, width: info.width, height: info.height };
   } catch (cause) {
     throw new EngineError('image_invalid', `image cannot be decoded: ${(cause as Error).message}`, { cause });
   }
-}
-
-/** Greyscale stays single-band through `toColourspace`; CMYK-less inputs never exceed 4 bands. */
-function toRgb(data: Buffer, channels: number): Buffer {
-  if (channels === 3) return data;
-  const pixels = data.length / channels;
-  const rgb = Buffer.alloc(pixels * 3);
-  for (let i = 0; i < pixels; i++) {
-    const src = i * channels;
-    for (let c = 0; c < 3; c++) rgb[i * 3 + c] = data[src + (channels >= 3 ? c : 0)];
-  }
-  return rgb;
 }
 
 export function rawInput(img: RgbImage): sharp.Sharp {
