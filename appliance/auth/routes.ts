@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { ApiError } from '../../core/errors.js';
+import { AppKeyStore, DEFAULT_GROUP_ID } from './keys.js';
+import { type AuthContext, requireAppKey } from './middleware.js';
+import { AppTokens, parseTokenRequest } from './tokens.js';
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+/** A JSON object body, or undefined when there is none; anything else is 400 bad_request. */
+async function readOptionalObject(req: Request): Promise<Record<string, unknown> | undefined> {
+  const text = await req.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError('sys_request_too_large', `Body over ${MAX_BODY_BYTES} bytes`);
+  if (!text.trim()) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError('bad_request', 'Body is not valid JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', 'Body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/**
+ * POST /v3/app-tokens (spec 4.1, header app_key only) and the operator's key management, an
+ * extension of the private-cloud surface (4.14) that, like the rest of /pco/v1, takes no
+ * credentials: whoever can reach /pco/v1 on the network operates the appliance.
+ *
+ * - POST   /pco/v1/apps {name, group_id?}  → 201 {app_id, name, group_id, created_at}; 200 with the
+ *   existing app when the name is taken in the same group, 409 conflict in another group.
+ * - POST   /pco/v1/apps/{app_id}/keys      → 201 {app_key, key_id, prefix, app_id, created_at,
+ *   revoked_at}; the only answer that ever carries app_key. 404 not_found for an unknown app.
+ * - GET    /pco/v1/keys                    → {keys: [{key_id, app_id, app_name, prefix, created_at, revoked_at}]}, newest first.
+ * - DELETE /pco/v1/keys/{key_id}           → {key_id, revoked_at}; a display prefix also names a key.
+ *   Revocation is final and takes the key's app tokens with it; revoking twice keeps the first time.
+ */
+export function authRoutes(ctx: AuthContext): Hono {
+  const app = new Hono();
+  const keys = new AppKeyStore({ db: ctx.db, now: ctx.now });
+  const tokens = new AppTokens({ db: ctx.db, now: ctx.now });
+
+  app.post('/v3/app-tokens', requireAppKey(ctx, { appIdRequired: false }), async (c) => {
+    const request = parseTokenRequest(await readOptionalObject(c.req.raw));
+    return c.json(tokens.issue(c.get('auth'), request));
+  });
+
+  app.post('/pco/v1/apps', async (c) => {
+    const body = await readOptionalObject(c.req.raw);
+    if (typeof body?.name !== 'string') throw new ApiError('bad_request', 'name must be a string', { field: 'name' });
+    const groupId = body.group_id ?? DEFAULT_GROUP_ID;
+    if (typeof groupId !== 'string' || !/^[\w.-]{1,64}$/.test(groupId)) {
+      throw new ApiError('bad_request', 'group_id must be 1 to 64 letters, digits, "_", "." or "-"', { field: 'group_id' });
+    }
+    const { app: created, created: isNew } = keys.createApp(body.name, groupId);
+    return c.json(created, isNew ? 201 : 200);
+  });
+
+  app.post('/pco/v1/apps/:app_id/keys', (c) => c.json(keys.createKey(c.req.param('app_id')), 201));
+
+  app.get('/pco/v1/keys', (c) => c.json({ keys: keys.listKeys() }));
+
+  app.delete('/pco/v1/keys/:key_id', (c) => {
+    const key = keys.revokeKey(c.req.param('key_id'));
+    ctx.logger.info({ key_id: key.key_id, app_id: key.app_id }, 'app key revoked');
+    return c.json({ key_id: key.key_id, revoked_at: key.revoked_at });
+  });
+
+  return app;
+}
