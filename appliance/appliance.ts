@@ -20,6 +20,7 @@ import { loadLicenseAtStart } from '../license/start.js';
 import { UsageReporter } from './metering/reporter.js';
 import { usageLicenseRoutes } from './http/ops/usage-license.js';
 import { pcoWebhookRoutes } from './webhooks/routes.js';
+import { authRoutes } from './auth/routes.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
 import { pcoNotificationHandlers } from './orchestrator/pco-notifications.js';
 import { PcoJobs } from './orchestrator/pco-jobs.js';
@@ -107,7 +108,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx)]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx)]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { Command } from 'commander';
 import { jobsCommand } from './commands/jobs.js';
+import { keysCommand } from './commands/keys.js';
 import { opsCommands } from './commands/ops.js';
 import { usageCommand } from './commands/usage.js';
 import { watchCommand } from './commands/watch.js';
@@ -20,6 +21,7 @@ function buildProgram(): Command {
   opsCommands(program);
   watchCommand(jobsCommand(program));
   usageCommand(program);
+  keysCommand(program);
   return program;
 }
 

@@ -45,7 +45,8 @@ export function parseTokenRequest(body: Record<string, unknown> | undefined): To
   }
   const strokesSession = strokes === true;
   const max = strokesSession ? STROKES_TOKEN_EXPIRES_MAX_SECONDS : TOKEN_EXPIRES_MAX_SECONDS;
-  const expires = body?.expires ?? TOKEN_EXPIRES_DEFAULT_SECONDS;
+  // A present null is refused, not read as "default".
+  const expires = body?.expires === undefined ? TOKEN_EXPIRES_DEFAULT_SECONDS : body.expires;
   if (typeof expires !== 'number' || !Number.isFinite(expires) || expires < TOKEN_EXPIRES_MIN_SECONDS || expires > max) {
     const why = strokesSession ? ' with include_strokes_session_id' : '';
     throw new ApiError('bad_request', `expires must be a number of seconds from ${TOKEN_EXPIRES_MIN_SECONDS} to ${max}${why}`, { field: 'expires' });

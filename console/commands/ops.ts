@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { Health, License, Status } from '../api-types.js';
 import { contextOf } from '../context.js';
-import { CliError } from '../http.js';
 import { duration, keyValues, when } from '../table.js';
 
 const connected = (ok: boolean) => (ok ? 'connected' : 'NOT CONNECTED');
@@ -87,22 +86,6 @@ export function opsCommands(program: Command): void {
       const advice = LICENSE_ADVICE[l.status];
       if (advice) ctx.print(advice);
     });
-
-  const keys = program.command('keys').description('app keys (not available in this build)');
-  for (const name of ['create', 'list', 'revoke']) {
-    keys
-      .command(name)
-      .description('not available: this build has no app-key store')
-      .allowUnknownOption()
-      .allowExcessArguments()
-      .action(() => {
-        throw new CliError(
-          `folio keys ${name}: this appliance build has no app-key store, so there are no keys to ${name}`,
-          1,
-          'the /pco/v1 operator and job endpoints take no credentials; restrict who can reach the appliance on the network',
-        );
-      });
-  }
 }
 
 const LICENSE_ADVICE: Record<string, string> = {

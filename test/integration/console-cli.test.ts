@@ -153,13 +153,6 @@ describe('folio CLI', () => {
     for (const d of days) expect(d).toMatch(/^\d{4}-\d{2}-\d{2}(,\d+){9}$/);
   });
 
-  it('says app keys do not exist in this build, exit 1', async () => {
-    const keys = await run('keys', 'list');
-    expect(keys.code).toBe(1);
-    expect(keys.stderr).toContain('no app-key store');
-    expect(keys.stdout).toBe('');
-  });
-
   it('says it cannot reach an appliance where nothing listens', async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     const res = await folio(['status'], { FOLIO_URL: url });
