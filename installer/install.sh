@@ -479,7 +479,7 @@ Folio $(app_version) is installed.
   Logs:           journalctl -u folio -f
   Console:        cd $APP_DIR && bin/node --import tsx console/folio.ts status
   Scale-out:      install.sh --workers inference,document on other hosts (see --help)
-  Uninstall:      $APP_DIR/installer/install.sh --uninstall   (keeps $ETC_DIR and $DATA_DIR)
+  Uninstall:      $APP_DIR/installer/install.sh --uninstall${ROOT:+ --root $ROOT}   (keeps $ETC_DIR and $DATA_DIR)
 Debian's own redis-server.service (127.0.0.1:6379) is not used by Folio unless REDIS_URL names it;
 disable it with "systemctl disable --now redis-server" if nothing else needs it.
 EOF

@@ -1,25 +1,12 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../core/errors.js';
+import { readOptionalObject } from '../http/read-json.js';
 import { AppKeyStore, DEFAULT_GROUP_ID } from './keys.js';
 import { type AuthContext, requireAppKey } from './middleware.js';
 import { AppTokens, parseTokenRequest } from './tokens.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-/** A JSON object body, or undefined when there is none; anything else is 400 bad_request. */
-async function readOptionalObject(req: Request): Promise<Record<string, unknown> | undefined> {
-  const text = await req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError('sys_request_too_large', `Body over ${MAX_BODY_BYTES} bytes`);
-  if (!text.trim()) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError('bad_request', 'Body is not valid JSON');
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', 'Body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 /**
  * POST /v3/app-tokens (spec 4.1, header app_key only) and the operator's key management, an
@@ -40,12 +27,12 @@ export function authRoutes(ctx: AuthContext): Hono {
   const tokens = new AppTokens({ db: ctx.db, now: ctx.now });
 
   app.post('/v3/app-tokens', requireAppKey(ctx, { appIdRequired: false }), async (c) => {
-    const request = parseTokenRequest(await readOptionalObject(c.req.raw));
+    const request = parseTokenRequest(await readOptionalObject(c.req.raw, MAX_BODY_BYTES));
     return c.json(tokens.issue(c.get('auth'), request));
   });
 
   app.post('/pco/v1/apps', async (c) => {
-    const body = await readOptionalObject(c.req.raw);
+    const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     if (typeof body?.name !== 'string') throw new ApiError('bad_request', 'name must be a string', { field: 'name' });
     const groupId = body.group_id ?? DEFAULT_GROUP_ID;
     if (typeof groupId !== 'string' || !/^[\w.-]{1,64}$/.test(groupId)) {

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../core/errors.js';
+import { readOptionalObject } from '../http/read-json.js';
 import { parseCallbackParams } from './callback-params.js';
 import { listDeliveries, type WebhookContext } from './deliveries.js';
 import { PCO_SECRET_KEY, type SecretState, WebhookSecrets } from './secrets.js';
@@ -9,20 +10,6 @@ import { sendNotification, type SendOptions } from './send.js';
 export const TEST_FILE_ID = '00000000-0000-0000-0000-000000000000';
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** A JSON body, or undefined when there is none; malformed or non-object JSON is bad_request. */
-async function readOptionalObject(req: Request): Promise<Record<string, unknown> | undefined> {
-  const text = await req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new ApiError('sys_request_too_large', `Body over ${MAX_BODY_BYTES} bytes`);
-  if (!text.trim()) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError('bad_request', 'Body is not valid JSON');
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', 'Body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 const secretBody = (s: SecretState) => ({ secret: s.secret, previous_secret_expires_at: s.previousSecretExpiresAt });
 
@@ -39,7 +26,7 @@ export function pcoWebhookRoutes(ctx: WebhookContext, opts: SendOptions = {}): H
   app.get('/pco/v1/webhook-config', (c) => c.json(secretBody(secrets.getOrCreate())));
 
   app.post('/pco/v1/webhook-config/secret', async (c) => {
-    const body = await readOptionalObject(c.req.raw);
+    const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     const force = body?.force;
     // A present non-boolean, null included, is refused rather than read as false (spec 4.12).
     if (body && 'force' in body && typeof force !== 'boolean') throw new ApiError('bad_request', 'force must be a boolean', { field: 'force' });
@@ -47,7 +34,7 @@ export function pcoWebhookRoutes(ctx: WebhookContext, opts: SendOptions = {}): H
   });
 
   app.post('/pco/v1/webhook-config/test', async (c) => {
-    const body = await readOptionalObject(c.req.raw);
+    const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     if (!body) throw new ApiError('bad_request', 'Body with callback_url required');
     if (typeof body.callback_url !== 'string') throw new ApiError('bad_request', 'callback_url must be a string', { field: 'callback_url' });
     const params = await parseCallbackParams(
