@@ -15,7 +15,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: run test test-unit test-integration deps test-deps bench lint clean
 
 run: deps
-	npx tsx appliance/main.ts
+	node --import tsx appliance/main.ts
 
 test: deps test-deps
 	npx vitest run --config vitest.unit.config.ts
