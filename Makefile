@@ -54,3 +54,10 @@ node_modules/.folio-installed: package.json package-lock.json
 
 clean:
 	rm -rf node_modules data
+
+# Installer bundle for hosts without npm registry access (installer/bundle/, git-ignored):
+# `make bundle` or `make bundle AIRGAPPED=1` (licence checks and usage reports off).
+AIRGAPPED ?= 0
+.PHONY: bundle
+bundle:
+	AIRGAPPED=$(AIRGAPPED) installer/build-bundle.sh

@@ -10,7 +10,9 @@ import type { CounterName } from './counters.js';
 export type FolioEvent =
   | { type: 'usage'; eventId: string; day: string; deltas: Partial<Record<CounterName, number>> }
   | { type: 'pco.file'; eventId: string; jobId: string; documentId: string; status: 'completed' | 'failed' }
-  | { type: 'pco.job'; eventId: string; jobId: string };
+  | { type: 'pco.job'; eventId: string; jobId: string }
+  /** A /v3/pdf document reached its end state (file.completed / file.error notifications). */
+  | { type: 'v3.pdf'; eventId: string; pdfId: string; status: 'completed' | 'error' };
 
 export const eventsStream = (prefix: string) => `${prefix}:events`;
 

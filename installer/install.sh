@@ -27,8 +27,9 @@ Running it again changes nothing unless the application changed; folio.env is ne
 Application source (one of):
   --bundle FILE     a bundle built by `make bundle` (folio-<version>[-airgapped].tar.gz): the
                     sources, node_modules and the Node binary. No npm registry access at all.
-  --source DIR      a source checkout; runs `npm ci --omit=dev` (needs the npm registry) and uses
-                    the node on PATH (>= 20.19).
+  --source DIR      a source checkout; runs `npm ci --omit=dev` (needs the npm registry, and
+                    for better-sqlite3 either its prebuilt binary from GitHub or a compiler:
+                    build-essential python3) and uses the node on PATH (>= 20.19).
 
 Options:
   --no-start        enable the units but start nothing (and skip the health check)
@@ -98,6 +99,48 @@ copy_sources() { # copy_sources SRC DEST
   source_files "$1" | tar -C "$1" --null -T - -cf - | tar -C "$2" --no-same-owner -xf -
 }
 
+# Dependencies whose install scripts run: npm 11 skips any not allowed (better-sqlite3 then has no
+# native binding); the others only check or fetch optional pieces.
+readonly NPM_ALLOW_SCRIPTS=better-sqlite3,esbuild,msgpackr-extract,sharp,onnxruntime-node
+readonly NATIVE_MODULES=(better-sqlite3 sharp onnxruntime-node)
+
+# npm ci --omit=dev in DIR (needs the npm registry, or its cache).
+npm_install_prod() {
+  local dir=$1
+  local args=(--omit=dev --no-audit --no-fund --loglevel=warn)
+  export ONNXRUNTIME_NODE_INSTALL=skip npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+  # npm 11 takes the allowed list only from package.json or a project .npmrc (older npm ignores it).
+  printf 'allow-scripts=%s\n' "$NPM_ALLOW_SCRIPTS" >>"$dir/.npmrc"
+  if (cd "$dir" && npm ci "${args[@]}"); then
+    rm -f "$dir/.npmrc"
+    return
+  fi
+  # npm 11 refuses a lock that lacks other platforms' optional packages (npm/cli#4828). npm install
+  # fills those in; the tree it installs must still match the lock version for version.
+  warn "npm ci failed; retrying with npm install on the same lock, then checking the versions against it"
+  cp "$dir/package-lock.json" "$dir/.package-lock.committed.json"
+  (cd "$dir" && npm install --no-save "${args[@]}")
+  # shellcheck disable=SC2016 # JavaScript, not shell
+  (cd "$dir" && node -e '
+    const orig = require("./.package-lock.committed.json").packages;
+    const got = require("./node_modules/.package-lock.json").packages;
+    const bad = [];
+    for (const [k, v] of Object.entries(got)) {
+      if (k in orig ? orig[k].version !== v.version : !v.optional) bad.push(`${k}@${v.version} (lock: ${orig[k]?.version ?? "absent"})`);
+    }
+    for (const [k, v] of Object.entries(orig)) if (k && !v.dev && !v.optional && !v.devOptional && !(k in got)) bad.push(`${k} missing`);
+    if (bad.length) { console.error("installed tree differs from package-lock.json:\n  " + bad.join("\n  ")); process.exit(1); }
+  ') || die "npm install did not reproduce package-lock.json; regenerate the lock (npm install) and retry"
+  mv -f "$dir/.package-lock.committed.json" "$dir/package-lock.json"
+  rm -f "$dir/.npmrc"
+}
+
+# The native modules load with NODE: catches a missing build or an ABI mismatch before switching over.
+check_native_modules() { # check_native_modules NODE DIR
+  (cd "$2" && "$1" -e 'for (const m of process.argv.slice(1)) require(m)' "${NATIVE_MODULES[@]}") ||
+    die "native modules of $2 do not load with $1 (${NATIVE_MODULES[*]})"
+}
+
 # ---- arguments ------------------------------------------------------------------------------
 
 BUNDLE='' SOURCE='' ROOT='' NO_START=0 SKIP_NPM=0 UNINSTALL=0 WORKERS=()
@@ -112,6 +155,10 @@ while (($#)); do
     --uninstall) UNINSTALL=1; shift ;;
     --copy-sources) # internal, for build-bundle.sh: copy_sources SRC DEST
       copy_sources "${2:?}" "${3:?}"
+      exit 0 ;;
+    --npm-install) # internal, for build-bundle.sh: npm ci --omit=dev in DIR, then load the native modules
+      npm_install_prod "${2:?}"
+      check_native_modules node "$2"
       exit 0 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument: $1" ;;
@@ -265,13 +312,13 @@ install_app() {
       ln -s "$SOURCE/node_modules" "$app/node_modules"
     else
       log "npm ci --omit=dev in $app"
-      (cd "$app" && ONNXRUNTIME_NODE_INSTALL=skip npm_config_fund=false npm_config_audit=false \
-        npm ci --omit=dev --no-audit --no-fund)
+      npm_install_prod "$app"
     fi
   fi
   local v
   v=$("$app/bin/node" -p process.versions.node) || die "$app/bin/node does not run on this host"
   version_ge "$v" "$MIN_NODE" || die "node $v of the application is older than $MIN_NODE"
+  check_native_modules "$app/bin/node" "$app"
   printf '%s\n' "$release" >"$app/.folio-release"
   if [[ -d $APP_DIR ]]; then
     mv "$APP_DIR" "$STAGE/previous"

@@ -30,6 +30,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('usage'), eventId, day: z.string().refine(isDay, 'day must be YYYY-MM-DD'), deltas: z.record(z.enum(COUNTERS), z.number().int().nonnegative()) }).passthrough(),
   z.object({ type: z.literal('pco.file'), eventId, jobId: z.string(), documentId: z.string(), status: z.enum(['completed', 'failed']) }).passthrough(),
   z.object({ type: z.literal('pco.job'), eventId, jobId: z.string() }).passthrough(),
+  z.object({ type: z.literal('v3.pdf'), eventId, pdfId: z.string(), status: z.enum(['completed', 'error']) }).passthrough(),
 ]);
 
 type Entry = [id: string, fields: string[] | null];

@@ -41,6 +41,25 @@ export const TASKS = {
     backoffMs: 15_000,
     timeoutMs: 10_000,
   },
+  /**
+   * Process one /v3/pdf document. Its own queue: defineWorker fails any task of another name on
+   * its queue, so sharing 'documents' with pco-document would fail one or the other.
+   */
+  'v3-pdf': {
+    queue: 'v3-documents',
+    payload: z.object({ pdfId: z.string() }),
+    attempts: 3,
+    backoffMs: 1000,
+    timeoutMs: 0,
+  },
+  /** Make the formats of one POST /v3/converter request. */
+  'v3-convert': {
+    queue: 'v3-conversions',
+    payload: z.object({ conversionId: z.string() }),
+    attempts: 2,
+    backoffMs: 1000,
+    timeoutMs: 0,
+  },
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -56,6 +56,10 @@ export interface PipelineDeps {
   beforePage?: (page: number) => Promise<void> | void;
   /** Reads scanned pages; given the PDF's path. Without it scanned pages fail honestly. */
   ocr?: (pdfPath: string) => OcrPage;
+  /** Called once the pages to process are known, before the first page (progress reporting). */
+  onSplit?: (numPages: number, numPagesPdf: number) => Promise<void> | void;
+  /** Called after each page with its outcome and its MMD ('' for blank or failed pages). */
+  afterPage?: (outcome: PageOutcome, mmd: string) => Promise<void> | void;
 }
 
 const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']);
@@ -108,11 +112,14 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       if (selected.length > maxPages) {
         throw new ApiError('pdf_page_limit_exceeded', `The document has ${selected.length} pages to process; the limit is ${maxPages}`, { max_limit: maxPages }, false);
       }
+      await deps.onSplit?.(selected.length, doc.numPages);
       const results: PageResult[] = [];
       const running = new RunningLines();
       const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath) };
       for (const n of selected) {
-        results.push(await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running), pageOpts));
+        const result = await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running), pageOpts);
+        results.push(result);
+        await deps.afterPage?.(result.outcome, result.rendered?.mmd ?? '');
       }
       return assemble(doc.numPages, results, opts);
     } finally {

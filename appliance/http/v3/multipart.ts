@@ -1,0 +1,102 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { ReadableStream as NodeWebStream } from 'node:stream/web';
+import busboy from 'busboy';
+import { ApiError } from '../../../core/errors.js';
+
+/** Room for the form's own bytes (boundaries, part headers, options_json) beyond the file. */
+const FORM_OVERHEAD_BYTES = 2 * 1024 * 1024;
+const MAX_FIELD_BYTES = 1024 * 1024;
+
+export interface MultipartOptions {
+  /** Largest file accepted; past it the upload fails with sys_request_too_large. */
+  maxFileBytes: number;
+  /** Called once, for the part named `file`: must consume `body` (write it to storage). */
+  store: (filename: string, body: Readable) => Promise<void>;
+}
+
+export interface ReceivedMultipart {
+  fields: Record<string, string>;
+  file: { filename: string; bytes: number } | null;
+}
+
+const tooLarge = (max: number) => new ApiError('sys_request_too_large', `The file is larger than ${max} bytes`);
+
+/**
+ * Reads a multipart/form-data body as a stream: the `file` part goes straight to `opts.store`
+ * as it arrives (never held in memory), other parts are small text fields. Other file parts are
+ * drained and ignored. Resolves once the body is read and the file is stored.
+ */
+export function receiveMultipart(req: Request, opts: MultipartOptions): Promise<ReceivedMultipart> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > opts.maxFileBytes + FORM_OVERHEAD_BYTES) return Promise.reject(tooLarge(opts.maxFileBytes));
+  if (!req.body) return Promise.reject(new ApiError('bad_request', 'The multipart body is empty'));
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': req.headers.get('content-type') ?? '' },
+      limits: { fileSize: opts.maxFileBytes, fieldSize: MAX_FIELD_BYTES, fields: 20, parts: 40 },
+    });
+  } catch (err) {
+    return Promise.reject(new ApiError('bad_request', `Malformed multipart body: ${(err as Error).message}`));
+  }
+  const input = Readable.fromWeb(req.body as unknown as NodeWebStream);
+
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    let file: ReceivedMultipart['file'] = null;
+    let writing: Promise<void> | undefined;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      input.unpipe(parser);
+      input.destroy();
+      reject(err);
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) return fail(new ApiError('sys_request_too_large', `Field ${name} is larger than ${MAX_FIELD_BYTES} bytes`));
+      fields[name] = value;
+    });
+    parser.on('file', (name, part, info) => {
+      if (name !== 'file' || writing) {
+        part.resume();
+        return;
+      }
+      const body = new PassThrough();
+      let bytes = 0;
+      part.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      // busboy truncates at fileSize; failing the store's stream stops a partial object being kept.
+      part.on('limit', () => body.destroy(tooLarge(opts.maxFileBytes)));
+      part.pipe(body);
+      const filename = info.filename ?? '';
+      writing = opts.store(filename, body).then(() => {
+        file = { filename, bytes };
+      });
+      writing.catch((err) => {
+        part.resume();
+        fail(err);
+      });
+    });
+    parser.on('error', (err) => fail(new ApiError('bad_request', `Malformed multipart body: ${(err as Error).message}`)));
+    parser.on('partsLimit', () => fail(new ApiError('bad_request', 'Too many parts in the multipart body')));
+    parser.on('fieldsLimit', () => fail(new ApiError('bad_request', 'Too many fields in the multipart body')));
+    parser.on('close', () => {
+      void (async () => {
+        try {
+          await writing;
+        } catch {
+          return; // already failed
+        }
+        if (!settled) {
+          settled = true;
+          resolve({ fields, file });
+        }
+      })();
+    });
+    input.on('error', (err) => fail(new ApiError('bad_request', `The request body could not be read: ${err.message}`)));
+    input.pipe(parser);
+  });
+}
