@@ -188,6 +188,7 @@ describe('pco jobs over file:// folders', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const done = await pco.settled(created.body.job_id);
+    expect(done.spec.callback.headers).toEqual({ 'X-Tenant': '[redacted]' });
     const events = await waitFor(() => receiver.received.length >= 2 && receiver.received.map((r) => JSON.parse(r.body)), 20_000);
     expect(events).toHaveLength(2);
     const job = events.find((e: any) => e.event === 'job.completed');

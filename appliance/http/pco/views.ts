@@ -33,7 +33,7 @@ export function jobView(job: JobRecord, opts: { publicUrl: string; now: number; 
     versions: { ocr_version: OCR_VERSION, pdf_version: PDF_VERSION },
     client_reference: job.spec.client_reference,
     ...(job.error_info ? { error_info: job.error_info } : {}),
-    ...(opts.withSpec ? { spec: job.spec } : {}),
+    ...(opts.withSpec ? { spec: publicSpec(job.spec) } : {}),
   };
 }
 
@@ -56,3 +56,10 @@ export function fileView(f: FileRecord, detail = false) {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The job's spec as shown back: callback header values often carry credentials, so only names. */
+function publicSpec(spec: JobRecord['spec']) {
+  if (!spec.callback) return spec;
+  const headers = Object.fromEntries(Object.keys(spec.callback.headers).map((k) => [k, '[redacted]']));
+  return { ...spec, callback: { ...spec.callback, headers } };
+}
