@@ -21,6 +21,9 @@ import { UsageReporter } from './metering/reporter.js';
 import { usageLicenseRoutes } from './http/ops/usage-license.js';
 import { pcoWebhookRoutes } from './webhooks/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { v3PdfRoutes } from './http/v3/pdf-routes.js';
+import { v3ConverterRoutes } from './http/v3/converter-routes.js';
+import { v3NotificationHandlers, watchLostV3Pdfs } from './orchestrator/v3-notifications.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
 import { pcoNotificationHandlers } from './orchestrator/pco-notifications.js';
 import { PcoJobs } from './orchestrator/pco-jobs.js';
@@ -108,7 +111,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx)]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx)]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
@@ -131,7 +134,11 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const deliveries = await startDeliveryWorker(ctx, { connection: queueConn });
     started.push({ name: 'webhook-deliveries', stop: () => deliveries.stop() });
-    const orchestrator = await startOrchestrator(ctx, redisUrl, { pcoStore, handlers: pcoNotificationHandlers(ctx, pcoStore) });
+    const orchestrator = await startOrchestrator(ctx, redisUrl, {
+      pcoStore,
+      handlers: { ...pcoNotificationHandlers(ctx, pcoStore), ...v3NotificationHandlers(ctx) },
+      extra: [watchLostV3Pdfs(ctx, redisUrl)],
+    });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });
 
     let workers: WorkerSupervisor | undefined;

@@ -32,6 +32,12 @@ stage=$work/$name
 log "sources -> $stage"
 installer/install.sh --copy-sources "$REPO" "$stage"
 
+# The operator console's static files, built fresh with the checkout's dev dependencies (vite).
+if [[ -f console/web/vite.config.ts ]]; then
+  log "vite build of the operator console -> console/web/dist"
+  npx --no-install vite build --config console/web/vite.config.ts --outDir "$stage/console/web/dist" --emptyOutDir
+fi
+
 log "npm ci --omit=dev"
 npm_config_prefer_offline=true installer/install.sh --npm-install "$stage"
 

@@ -41,7 +41,8 @@ Options:
   --root DIR        install under DIR instead of / (DIR/opt/folio, DIR/etc/folio, DIR/var/lib/folio,
                     DIR/etc/systemd/system); the units name the DIR paths. No user is created,
                     nothing is chowned, and the units are neither enabled nor started (systemd does
-                    not read DIR). Debian packages are still installed on this host unless stubbed.
+                    not read DIR; stubbed, the systemctl calls are printed). Debian packages are
+                    still installed on this host unless stubbed.
   --skip-npm        with --source: link DIR/node_modules instead of running npm ci (tests, dev)
   -h, --help        this text
 
@@ -305,6 +306,9 @@ install_app() {
   else
     log "copying sources from $SOURCE"
     copy_sources "$SOURCE" "$app"
+    if [[ -f $app/console/web/vite.config.ts && ! -f $app/console/web/dist/index.html ]]; then
+      warn "the operator console is not built in $SOURCE (npx vite build --config console/web/vite.config.ts); /console/ will say so"
+    fi
     mkdir -p "$app/bin"
     ln -s "$(command -v node)" "$app/bin/node"
     if ((SKIP_NPM)); then

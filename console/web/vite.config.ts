@@ -1,10 +1,12 @@
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vite';
+import { consoleSourceHash, STAMP_FILE, WEB_DIR } from './source-hash.js';
 
 // The operator console: built into console/web/dist and served by the appliance at /console/
 // (appliance/http/console-static.ts). Everything is bundled; the page never reaches past its origin.
 export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
+  root: WEB_DIR,
   base: '/console/',
   publicDir: false,
   logLevel: 'warn',
@@ -16,4 +18,13 @@ export default defineConfig({
     chunkSizeWarningLimit: 5_000,
     assetsInlineLimit: 0,
   },
+  plugins: [
+    {
+      name: 'folio-source-stamp',
+      apply: 'build',
+      closeBundle() {
+        writeFileSync(join(WEB_DIR, 'dist', STAMP_FILE), `${consoleSourceHash()}\n`);
+      },
+    },
+  ],
 });

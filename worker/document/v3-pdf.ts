@@ -26,10 +26,17 @@ export interface V3PdfSeams {
 /** The record went away (DELETE /v3/pdf) while the document was being processed. */
 class Deleted extends Error {}
 
+/**
+ * Per-page limit of /v3/pdf, which has no page policy of its own (spec 4.7): as long as a scanned
+ * page may wait for the inference pool (scanned-pages.ts), since it queues behind other work.
+ */
+export const V3_PAGE_TIMEOUT_MS = 120_000;
+
 /** The 4.7 options the pipeline understands, as pco-document.ts maps a job's OCR options. */
 export function documentOptions(o: PdfOptions): DocumentOptions {
   return {
     pageRanges: o.page_ranges,
+    pageTimeoutMs: V3_PAGE_TIMEOUT_MS,
     mathInlineDelimiters: o.math_inline_delimiters,
     mathDisplayDelimiters: o.math_display_delimiters,
     includePageBreaks: o.include_page_breaks,

@@ -64,20 +64,27 @@ export function receiveMultipart(req: Request, opts: MultipartOptions): Promise<
         return;
       }
       const body = new PassThrough();
+      // The store may not be listening yet when the limit hits; its own failure reports it.
+      body.on('error', () => undefined);
       let bytes = 0;
+      let truncated = false;
       part.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
       });
       // busboy truncates at fileSize; failing the store's stream stops a partial object being kept.
-      part.on('limit', () => body.destroy(tooLarge(opts.maxFileBytes)));
+      part.on('limit', () => {
+        truncated = true;
+        body.destroy(tooLarge(opts.maxFileBytes));
+      });
       part.pipe(body);
       const filename = info.filename ?? '';
       writing = opts.store(filename, body).then(() => {
+        if (truncated) throw tooLarge(opts.maxFileBytes);
         file = { filename, bytes };
       });
       writing.catch((err) => {
         part.resume();
-        fail(err);
+        fail(truncated ? tooLarge(opts.maxFileBytes) : err);
       });
     });
     parser.on('error', (err) => fail(new ApiError('bad_request', `Malformed multipart body: ${(err as Error).message}`)));

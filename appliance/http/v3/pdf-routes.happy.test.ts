@@ -88,6 +88,15 @@ describe('/v3/pdf happy paths', () => {
     expect(resumed.text.match(/event: page/g)).toHaveLength(1);
   });
 
+  it('streams pages as the worker produces them', async () => {
+    const pdfId = await upload({ streaming: true }, await pagedPdf(3));
+    const res = await t.app.request(`/v3/pdf/${pdfId}/stream`, { headers: key.headers });
+    const text = res.text();
+    await t.runPdf(pdfId);
+    const events = (await text).match(/^event: \w+/gm);
+    expect(events).toEqual(['event: page', 'event: page', 'event: page', 'event: done']);
+  });
+
   it('lists the app\'s records newest first with page, per_page and dates', async () => {
     const other = await t.newKey();
     const ids: string[] = [];

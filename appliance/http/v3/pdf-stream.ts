@@ -6,6 +6,11 @@ import { pdfStatusView } from './views.js';
 
 /** How often a stream looks for new pages. */
 export const STREAM_POLL_MS = 250;
+/**
+ * Longest one stream stays open. An open response holds the HTTP server's shutdown, so a long
+ * document's stream ends early and the client reconnects with Last-Event-ID (EventSource does).
+ */
+export const STREAM_MAX_MS = 60_000;
 
 /**
  * GET /v3/pdf/{pdf_id}/stream: page results as server-sent events, for documents submitted with
@@ -18,21 +23,23 @@ export const STREAM_POLL_MS = 250;
  *   completed or error; the stream then ends;
  * - `event: error`, data: the error envelope — the document was deleted meanwhile.
  *
- * A client reconnecting with Last-Event-ID resumes after that page. After a worker crash the
- * document is redone and its pages may be sent again.
+ * A stream open for STREAM_MAX_MS ends without `done`; a client reconnecting with Last-Event-ID
+ * resumes after that page. After a worker crash the document is redone and its pages may be sent
+ * again.
  */
 export function pdfStream(c: Context, store: PdfStore, rec: PdfRecord): Response {
   if (!rec.streaming) throw new ApiError('bad_request', 'This document was not submitted with streaming true');
   const last = Number(c.req.header('last-event-id'));
   let next = Number.isInteger(last) && last >= 0 ? last + 1 : 0;
   return streamSSE(c, async (s) => {
+    const until = Date.now() + STREAM_MAX_MS;
     const sendPages = async () => {
       for (const page of await store.readPages(rec.pdf_id, next)) {
         await s.writeSSE({ event: 'page', id: String(next), data: JSON.stringify(page) });
         next++;
       }
     };
-    while (!s.aborted) {
+    while (!s.aborted && Date.now() < until) {
       await sendPages();
       const now = await store.get(rec.pdf_id);
       if (!now) {

@@ -39,7 +39,10 @@ function chart(caption: string, opts: { bars: boolean; yLabel: string; xIsDay: b
         height: opts.height,
         legend: { show: false },
         cursor: { show: false },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
+        scales: {
+          // At least a minute of time (a single sample otherwise spans years); bars get half a day of margin.
+          x: { time: true, range: (_u, min, max) => xRange(min, max, opts.xIsDay) },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
         axes: [
           { ...axis, ...(opts.xIsDay ? { values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) } : {}) },
           { ...axis, label: opts.yLabel, labelSize: 20, size: 56 },
@@ -66,6 +69,13 @@ function chart(caption: string, opts: { bars: boolean; yLabel: string; xIsDay: b
       plot?.destroy();
     },
   };
+}
+
+function xRange(min: number | null, max: number | null, days: boolean): uPlot.Range.MinMax {
+  const now = Date.now() / 1000;
+  if (min === null || max === null) return [now - 60, now];
+  if (days) return [min - 43_200, max + 43_200];
+  return [Math.min(min, max - 60), max];
 }
 
 export const lineChart = (caption: string, yLabel: string) => chart(caption, { bars: false, yLabel, xIsDay: false, height: 200 });

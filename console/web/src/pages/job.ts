@@ -20,7 +20,7 @@ export const jobPage: Page = (main, ctx) => {
   const problem = h('div');
   const counters = h('div', { class: 'counters' });
   const links = h('div');
-  const chart = lineChart('Pages completed over time, sampled every 2 s while this page is open.', 'pages');
+  const chart = lineChart('Pages completed over time: none when the job started, then sampled every 2 s while this page is open.', 'pages');
   const series: { t: number[]; y: number[] } = { t: [], y: [] };
   ctx.onLeave(() => chart.destroy());
 
@@ -37,7 +37,7 @@ export const jobPage: Page = (main, ctx) => {
     h('p', { class: 'crumbs' }, h('a', { href: '#/jobs' }, 'Jobs'), ' / ', h('span', { class: 'mono' }, jobId)),
     h('div', { class: 'title-row' }, title, statusSlot),
     h('div', { class: 'progress-row' }, bar.el),
-    h('div', { class: 'toolbar' }, cancel.button, links),
+    h('div', { class: 'toolbar job-actions' }, links, cancel.button),
     live,
     problem,
     h('section', { class: 'panel', 'aria-labelledby': 'counters-h' }, h('h2', { id: 'counters-h' }, 'Counters'), counters),
@@ -66,6 +66,10 @@ export const jobPage: Page = (main, ctx) => {
     renderCounters(counters, job);
     renderLinks(links, job);
 
+    if (!series.t.length && job.started_at) {
+      series.t.push(Date.parse(job.started_at) / 1000);
+      series.y.push(0);
+    }
     series.t.push(Date.now() / 1000);
     series.y.push(job.pages.completed);
     chart.set(series.t, series.y);

@@ -28,8 +28,8 @@ export const overviewPage: Page = (main, ctx) => {
       section('queues', 'Queues', queueBox),
       section('licence', 'Licence', licenseBox),
       section('today', 'Billable usage today (UTC)', usageBox),
+      h('section', { class: 'panel span-2', 'aria-labelledby': 'throughput-h' }, h('h2', { id: 'throughput-h' }, 'Throughput'), rateText, chart.el),
     ),
-    section('throughput', 'Throughput', rateText, chart.el),
     section('about', 'Deployment', aboutBox),
   );
 
@@ -131,6 +131,6 @@ function aboutView(s: Status): Node {
     pair('Build', s.build_id),
     pair('Versions', `OCR ${s.ocr_version} · PDF ${s.pdf_version} · API v${s.api_version}`),
     pair('Up for', duration(s.uptime_seconds)),
-    pair('Metering', `${s.metering.mode.replaceAll('_', ' ')}${s.metering.last_report_at ? `, last report ${time(s.metering.last_report_at)}` : ''}${s.metering.days_pending ? `, ${s.metering.days_pending} days pending` : ''}`),
+    pair('Metering', `${s.metering.mode.replaceAll('_', ' ')}${s.metering.last_report_at ? `, last report ${time(s.metering.last_report_at)}` : ''}${s.metering.days_pending ? `, ${s.metering.days_pending} day${s.metering.days_pending === 1 ? '' : 's'} pending` : ''}`),
   );
 }
