@@ -9,17 +9,23 @@ export npm_config_audit := false
 # command:debian-package pairs the appliance needs at run time, and those only the tests need.
 RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils pandoc:pandoc zip:zip \
   soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui
-TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl
+TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl chromium:chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-unit test-integration deps test-deps bench lint clean
+.PHONY: run test test-unit test-integration test-e2e deps test-deps bench lint clean console
 
-run: deps
+CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
+
+run: deps console
 	node --import tsx appliance/main.ts
 
-test: deps test-deps
+test: deps test-deps console
 	npx vitest run --config vitest.unit.config.ts
 	npx vitest run --config vitest.integration.config.ts
+	npx vitest run --config vitest.e2e.config.ts
+
+test-e2e: deps test-deps console
+	npx vitest run --config vitest.e2e.config.ts
 
 test-unit: deps
 	npx vitest run --config vitest.unit.config.ts
@@ -32,6 +38,7 @@ bench: deps test-deps
 
 lint: deps
 	npx tsc --noEmit -p .
+	npx tsc --noEmit -p console/web
 
 deps: node_modules/.folio-installed
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(RUN_PACKAGES)"
@@ -48,9 +55,16 @@ apt-install:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# npm 11.19 writes locks that its own `npm ci` refuses (platform optional packages missing,
+# npm/cli#4828); `npm install` then installs exactly the locked versions without rewriting the lock.
 node_modules/.folio-installed: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 	@touch $@
+
+# The operator console served at /console: rebuilt when its sources or the installed packages change.
+console: console/web/dist/index.html
+console/web/dist/index.html: node_modules/.folio-installed $(CONSOLE_SOURCES)
+	npx vite build --config console/web/vite.config.ts
 
 clean:
 	rm -rf node_modules data

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { consoleSourceHash, STAMP_FILE, WEB_DIR } from './source-hash.js';
 
@@ -19,12 +19,19 @@ export default defineConfig({
     assetsInlineLimit: 0,
   },
   plugins: [
-    {
-      name: 'folio-source-stamp',
-      apply: 'build',
-      closeBundle() {
-        writeFileSync(join(WEB_DIR, 'dist', STAMP_FILE), `${consoleSourceHash()}\n`);
-      },
-    },
+    (() => {
+      // Written into the real output folder: the installer builds with --outDir elsewhere.
+      let outDir = join(WEB_DIR, 'dist');
+      return {
+        name: 'folio-source-stamp',
+        apply: 'build' as const,
+        configResolved(c: { root: string; build: { outDir: string } }) {
+          outDir = resolve(c.root, c.build.outDir);
+        },
+        closeBundle() {
+          writeFileSync(join(outDir, STAMP_FILE), `${consoleSourceHash()}\n`);
+        },
+      };
+    })(),
   ],
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { pcoClient } from '../support/pco-client.js';
-import { pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
+import { mathPdf, pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
 import { waitFor } from '../support/ports.js';
 import { type ConsoleBrowser, openConsoleBrowser } from './support/browser.js';
 
@@ -42,6 +42,8 @@ describe('operator console', () => {
     await Promise.all(Array.from({ length: GOOD_FILES }, (_, i) => writeFile(join(input, `paper-${String(i + 1).padStart(2, '0')}.pdf`), good)));
     await writeFile(join(input, 'bad.pdf'), await truncatedPdf());
     app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '2', FOLIO_INFERENCE_WORKERS: '1' });
+    const served = await fetch(`${app.url}/console/`);
+    if (served.status !== 200) throw new Error(`GET /console/ answered ${served.status}: is consoleRoutes() mounted in appliance/appliance.ts?`);
     browser = await openConsoleBrowser(app.url);
   });
 
@@ -138,12 +140,27 @@ describe('operator console', () => {
     await browser.shot('usage');
   });
 
-  it('offers Try it only when /v3/pdf answers, and renders MMD maths offline', async () => {
+  it('renders MMD maths offline, and recognises an uploaded PDF when /v3/pdf answers', async () => {
     const v3 = (await fetch(`${app.url}/v3/pdf`, { method: 'POST' })).status !== 404;
     await page().goto(`${app.url}/console/#/try`);
-    if (v3) await page().getByLabel('Image or PDF').waitFor();
-    else await page().locator('#try-unavailable').waitFor();
     await page().locator('#mmd-output mjx-container').first().waitFor({ timeout: 20_000 });
+    if (!v3) {
+      await page().locator('#try-unavailable').waitFor();
+      await browser.shot('try-it');
+      return;
+    }
+    // An app key made through the operator routes, typed in as an operator would.
+    const pco = pcoClient(app.url);
+    const made = await pco.call('POST', '/pco/v1/apps', { name: 'console try-it' });
+    const key = await pco.call('POST', `/pco/v1/apps/${made.body.app_id}/keys`);
+    await page().getByLabel('app_id').fill(made.body.app_id);
+    await page().getByLabel('app_key').fill(key.body.app_key);
+    await page().locator('#try-file').setInputFiles({ name: 'maths.pdf', mimeType: 'application/pdf', buffer: await mathPdf() });
+    await page().getByRole('button', { name: 'Recognise' }).click();
+    const out = page().locator('#try-output');
+    await out.locator('mjx-container').first().waitFor({ timeout: 30_000 });
+    expect(await out.textContent()).toContain('The display above ends the example.');
+    await page().getByText('maths.pdf: page 1 of 1').waitFor(); // the source page, drawn beside it
     await browser.shot('try-it');
   });
 

@@ -28,3 +28,12 @@ export function addDays(day: string, n: number): string {
   d.setUTCDate(d.getUTCDate() + n);
   return utcDay(d);
 }
+
+/** Compact form for table cells: the time alone for today, the date alone before that (full value in `time`). */
+export function shortTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = new Date().toDateString() === d.toDateString();
+  return today ? d.toLocaleTimeString('en-GB') : d.toLocaleDateString('en-GB', { dateStyle: 'medium' });
+}

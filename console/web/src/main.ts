@@ -59,6 +59,6 @@ void api.status().then(
   () => undefined,
 );
 // Decided once at load, as the upload needs /v3/pdf: the nav says so when it is missing.
-void probeV3().then((ok) => {
-  if (!ok) document.querySelector('#nav a[data-route="try"]')?.setAttribute('title', 'Upload is not available in this build');
+void probeV3().then((v3) => {
+  if (!v3.pdf) document.querySelector('#nav a[data-route="try"]')?.setAttribute('title', 'Upload is not available in this build');
 });

@@ -37,8 +37,8 @@ export async function openConsoleBrowser(origin: string, viewport = { width: 128
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
-    // The Try-it probe (POST /v3/pdf) expects a 404 on builds without /v3; Chromium logs it as an error.
-    const probe = msg.location().url === `${origin}/v3/pdf` && msg.text().includes('404');
+    // The Try-it probe (POST /v3/pdf and /v3/text, no credentials) expects 401 or 404; Chromium logs those as errors.
+    const probe = [`${origin}/v3/pdf`, `${origin}/v3/text`].includes(msg.location().url) && /status of 40[14]/.test(msg.text());
     if (msg.type() === 'error' && !probe) pageErrors.push(`console: ${msg.text()} (${msg.location().url})`);
   });
   await mkdir(SCREENSHOT_DIR, { recursive: true });

@@ -1,6 +1,6 @@
 import { api, FILE_STATUSES, type JobFile } from '../api.js';
 import { badge, fill, h, syncRows } from '../dom.js';
-import { num, time } from '../format.js';
+import { num, shortTime } from '../format.js';
 import { fileHref } from '../job-progress.js';
 import { errorNote } from '../page.js';
 
@@ -33,7 +33,7 @@ export function filesPanel(jobId: string) {
       nextCursor = page.next_cursor ?? undefined;
       fill(note, page.files.length ? null : h('p', { class: 'sub' }, `No ${status} files.`));
       syncRows(tbody, page.files, (f) => f.document_id, () => h('tr'), (row, f: JobFile) =>
-        fill(row, h('th', { scope: 'row' }, h('a', { href: fileHref(jobId, f.document_id) }, f.key)), h('td', null, badge(f.status)), h('td', { class: 'num' }, num(f.pages)), h('td', { class: 'num' }, num(f.pages_failed)), h('td', null, f.error_id ? h('code', null, f.error_id) : '—'), h('td', null, time(f.finished_at))),
+        fill(row, h('th', { scope: 'row' }, h('a', { href: fileHref(jobId, f.document_id) }, f.key)), h('td', null, badge(f.status)), h('td', { class: 'num' }, num(f.pages)), h('td', { class: 'num' }, num(f.pages_failed)), h('td', null, f.error_id ? h('code', null, f.error_id) : '—'), h('td', { class: 'nowrap', title: f.finished_at ?? '' }, shortTime(f.finished_at))),
       );
       prev.hidden = cursors.length <= 1;
       next.hidden = !nextCursor;

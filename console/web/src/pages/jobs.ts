@@ -1,6 +1,6 @@
 import { api, JOB_STATUSES, type Job } from '../api.js';
 import { badge, fill, h, progressBar, setText, syncRows } from '../dom.js';
-import { duration, num, time } from '../format.js';
+import { duration, num, shortTime } from '../format.js';
 import { jobHref, jobPercent } from '../job-progress.js';
 import { errorNote, type Page } from '../page.js';
 
@@ -63,7 +63,7 @@ export const jobsPage: Page = (main, ctx) => {
       if (x.status !== lastStatus) fill(statusCell, badge((lastStatus = x.status)));
       bar.set(jobPercent(x));
       const f = x.files;
-      const texts = [`${num(f.completed + f.failed + f.skipped)} / ${num(f.discovered)}`, num(f.failed), num(x.pages.completed), num(x.throughput_pages_per_minute), x.eta_seconds === null ? '—' : duration(x.eta_seconds), time(x.created_at)];
+      const texts = [`${num(f.completed + f.failed + f.skipped)} / ${num(f.discovered)}`, num(f.failed), num(x.pages.completed), num(x.throughput_pages_per_minute), x.eta_seconds === null ? '—' : duration(x.eta_seconds), shortTime(x.created_at)];
       texts.forEach((t, i) => setText(cells[i]!, t));
     };
     return row;

@@ -3,13 +3,22 @@ import { renderMmd } from '../mmd.js';
 import { type Page } from '../page.js';
 import { uploadForm } from './try-upload.js';
 
-/** Set once at load: whether this build answers /v3/pdf (the upload needs it). */
-let v3Available: Promise<boolean> | null = null;
+export interface V3Surface {
+  /** POST /v3/pdf answers: documents can be uploaded. */
+  pdf: boolean;
+  /** POST /v3/text answers: images can be uploaded too. */
+  text: boolean;
+}
+let v3: Promise<V3Surface> | null = null;
 
-/** A POST without credentials: 404 means no /v3 in this build; anything else (401…) means it is there. */
-export function probeV3(): Promise<boolean> {
-  v3Available ??= fetch('/v3/pdf', { method: 'POST', cache: 'no-store' }).then((r) => r.status !== 404, () => false);
-  return v3Available;
+/**
+ * Decided once at load. A POST without credentials is refused before anything is created: 404
+ * means this build has no such route, anything else (401…) means it is there.
+ */
+export function probeV3(): Promise<V3Surface> {
+  const answers = (path: string) => fetch(path, { method: 'POST', cache: 'no-store' }).then((r) => r.status !== 404, () => false);
+  v3 ??= Promise.all([answers('/v3/pdf'), answers('/v3/text')]).then(([pdf, text]) => ({ pdf, text }));
+  return v3;
 }
 
 const SAMPLE = String.raw`\section*{Quadratic formula}
@@ -37,7 +46,7 @@ export const tryItPage: Page = async (main, ctx) => {
   fill(
     main,
     h('h1', null, 'Try it'),
-    h('section', { class: 'panel', 'aria-labelledby': 'upload-h' }, h('h2', { id: 'upload-h' }, 'Upload an image or PDF'), uploadSlot),
+    h('section', { class: 'panel', 'aria-labelledby': 'upload-h' }, h('h2', { id: 'upload-h' }, 'Upload a document'), uploadSlot),
     h(
       'section',
       { class: 'panel', 'aria-labelledby': 'preview-h' },
@@ -47,12 +56,12 @@ export const tryItPage: Page = async (main, ctx) => {
     ),
   );
   void render();
-  const available = await probeV3();
+  const surface = await probeV3();
   if (!ctx.alive) return;
   fill(
     uploadSlot,
-    available
-      ? uploadForm(ctx)
+    surface.pdf
+      ? uploadForm(ctx, surface)
       : h('p', { class: 'note', id: 'try-unavailable' }, 'Uploading is not available in this build: the appliance does not answer /v3/pdf yet. The preview below shows how recognised MMD will be rendered.'),
   );
 };

@@ -1,17 +1,20 @@
 import { fill, h, setText } from '../dom.js';
 import { renderMmd } from '../mmd.js';
+import { drawFirstPage } from '../pdf-preview.js';
 import type { PageContext } from '../page.js';
+import type { V3Surface } from './try-it.js';
 
 const POLL_MS = 1_500;
 
 /**
- * Upload through the appliance's own /v3 API with the operator's app_id and app_key. The keys stay in
- * this form (never stored); images go to POST /v3/text, documents to POST /v3/pdf then GET …/{id}.mmd.
+ * Upload through the appliance's own /v3 API with an app_id and app_key (made with POST /pco/v1/apps
+ * and …/keys). The keys stay in this form, never stored. Documents go to POST /v3/pdf, then the MMD
+ * comes from GET /v3/pdf/{id}.mmd; images go to POST /v3/text when this build has it.
  */
-export function uploadForm(ctx: PageContext): HTMLElement {
+export function uploadForm(ctx: PageContext, v3: V3Surface): HTMLElement {
   const appId = h('input', { id: 'try-app-id', name: 'app_id', autocomplete: 'off', required: true });
   const appKey = h('input', { id: 'try-app-key', name: 'app_key', type: 'password', autocomplete: 'off', required: true });
-  const file = h('input', { id: 'try-file', name: 'file', type: 'file', accept: 'image/*,application/pdf', required: true });
+  const file = h('input', { id: 'try-file', name: 'file', type: 'file', accept: v3.text ? 'image/*,application/pdf' : 'application/pdf', required: true });
   const status = h('p', { role: 'status', class: 'sub' });
   const source = h('div', { class: 'try-source' });
   const rendered = h('div', { class: 'mmd-output', id: 'try-output' });
@@ -22,7 +25,17 @@ export function uploadForm(ctx: PageContext): HTMLElement {
 
   async function run(f: File): Promise<void> {
     const isImage = f.type.startsWith('image/');
-    fill(source, isImage ? h('img', { src: URL.createObjectURL(f), alt: `Uploaded image ${f.name}` }) : h('p', { class: 'sub' }, `${f.name} (${Math.round(f.size / 1024)} KB)`));
+    if (isImage && !v3.text) return fail('Images need POST /v3/text, which this build does not have yet; upload a PDF.');
+    if (isImage) fill(source, h('img', { src: URL.createObjectURL(f), alt: `Uploaded image ${f.name}` }));
+    else {
+      const canvas = h('canvas', { role: 'img', 'aria-label': `First page of ${f.name}` });
+      const caption = h('p', { class: 'sub' }, `${f.name} (${Math.round(f.size / 1024)} KB)`);
+      fill(source, canvas, caption);
+      drawFirstPage(await f.arrayBuffer(), canvas, Math.min(560, source.clientWidth || 560)).then(
+        (pages) => setText(caption, `${f.name}: page 1 of ${pages}`),
+        (err: Error) => setText(caption, `${f.name}: the page could not be drawn (${err.message})`),
+      );
+    }
     const body = new FormData();
     body.append('file', f);
     body.append('options_json', JSON.stringify(isImage ? { formats: ['text'] } : {}));
@@ -63,7 +76,7 @@ export function uploadForm(ctx: PageContext): HTMLElement {
       appId,
       h('label', { for: 'try-app-key' }, 'app_key'),
       appKey,
-      h('label', { for: 'try-file' }, 'Image or PDF'),
+      h('label', { for: 'try-file' }, v3.text ? 'Image or PDF' : 'PDF'),
       file,
       h('div', null, submit),
     ),
