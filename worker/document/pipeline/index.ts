@@ -4,6 +4,7 @@ import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
 import { officeToPdf, type OfficeOptions } from './office.js';
+import { epubToPdf } from './epub.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
@@ -68,12 +69,8 @@ const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']
 async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string) => Promise<T>): Promise<T> {
   const type = await detectFileType(path);
   if (type === 'pdf') return use(path);
-  if (type === 'epub') {
-    // Debian's LibreOffice only exports EPUB; it has no EPUB import filter.
-    throw new ApiError('unsupported_format', 'EPUB input is not supported by this build (LibreOffice cannot import EPUB)', {}, false);
-  }
-  if (OFFICE_TYPES.has(type)) {
-    const converted = await officeToPdf(path, type, deps.office);
+  if (type === 'epub' || OFFICE_TYPES.has(type)) {
+    const converted = type === 'epub' ? await epubToPdf(path, deps.office) : await officeToPdf(path, type, deps.office);
     try {
       return await use(converted.pdfPath);
     } finally {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,16 +53,27 @@ describe('office documents', () => {
     expect((err as ApiError).retryable).toBe(false);
   });
 
-  it('rejects EPUB with unsupported_format: Debian LibreOffice cannot import it', async () => {
+  it('reads an EPUB through pandoc and LibreOffice', async () => {
+    const md = join(dir, 'book.md');
+    await writeFile(md, '# Chapter One\n\nThe tide came in over the flats before dawn.\n');
+    const epub = join(dir, 'book.epub');
+    execFileSync('pandoc', [md, '-o', epub, '--metadata', 'title=Book']);
+    const r = await convertDocument(epub, {});
+    expect(r.mmd).toContain('Chapter One');
+    expect(r.mmd).toContain('The tide came in over the flats before dawn.');
+  }, 120_000);
+
+  it('fails an unreadable EPUB with unsupported_format, not retryable', async () => {
     const mimetype = Buffer.from('application/epub+zip');
     const head = Buffer.alloc(30);
     head.writeUInt32LE(0x04034b50, 0);
     head.writeUInt32LE(mimetype.length, 18);
     head.writeUInt32LE(mimetype.length, 22);
     head.writeUInt16LE(8, 26);
-    const epub = join(dir, 'book.epub');
+    const epub = join(dir, 'broken.epub');
     await writeFile(epub, Buffer.concat([head, Buffer.from('mimetype'), mimetype]));
     const err = await convertDocument(epub, {}).catch((e: unknown) => e);
     expect((err as ApiError).id).toBe('unsupported_format');
+    expect((err as ApiError).retryable).toBe(false);
   });
 });
