@@ -12,7 +12,7 @@ RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils pandoc:pandoc z
 TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl chromium:chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-unit test-integration test-e2e deps test-deps bench lint clean console
+.PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console
 
 CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
 
@@ -22,7 +22,11 @@ run: deps console
 test: deps test-deps console
 	npx vitest run --config vitest.unit.config.ts
 	npx vitest run --config vitest.integration.config.ts
+	npx vitest run --config vitest.reliability.config.ts
 	npx vitest run --config vitest.e2e.config.ts
+
+test-reliability: deps test-deps
+	npx vitest run --config vitest.reliability.config.ts
 
 test-e2e: deps test-deps console
 	npx vitest run --config vitest.e2e.config.ts

@@ -22,6 +22,15 @@ const ACCENT_PIXELS = `(() => {
   for (let i = 0; i < d.length; i += 4) if (d[i] === 11 && d[i + 1] === 92 && d[i + 2] === 173) n++;
   return n;
 })()`;
+/** Dark pixels on the File page's source canvas: text drawn by pdf.js. */
+const INK_PIXELS = `(() => {
+  const c = document.querySelector('#file-source canvas');
+  if (!c || !c.width) return 0;
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i] < 100 && d[i + 1] < 100 && d[i + 2] < 100) n++;
+  return n;
+})()`;
 const PAGE_OVERFLOWS = '(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)()';
 
 // The operator console end to end: a real appliance with its workers, a job over a file:// folder
@@ -120,13 +129,23 @@ describe('operator console', () => {
     expect(await page().getByRole('region', { name: 'Counters' }).textContent()).toMatch(/Completed\s*31/);
     await browser.shot('job-after-retry');
 
-    // A completed document: its outputs are storage URIs, and the page says they cannot be read over HTTP yet.
+    // A completed document: the MMD rendered beside its source page, both read through the file routes.
     await page().getByRole('link', { name: /paper-01\.pdf$/ }).click();
     const outputs = page().getByRole('region', { name: 'Outputs' });
     await outputs.getByText('mmd', { exact: true }).waitFor();
     expect(await outputs.textContent()).toContain(`file://${join(input, 'paper-01.mmd')}`);
-    expect(await outputs.textContent()).toContain('no HTTP route');
+    expect(await outputs.getByRole('link', { name: 'Download mmd' }).getAttribute('href')).toMatch(new RegExp(`^/pco/v1/jobs/${jobId}/files/[^/]+/outputs/mmd$`));
+    const preview = page().getByRole('region', { name: 'Recognised MMD beside the source' });
+    await preview.locator('#file-mmd').getByText('Body of page 1.').waitFor({ timeout: 20_000 });
+    expect(await preview.locator('#file-mmd').textContent()).toContain('Body of page 2.');
+    await preview.getByText('paper-01.pdf: page 1 of 2').waitFor({ timeout: 20_000 });
+    await waitFor(async () => Number(await page().evaluate(INK_PIXELS)) > 100, 5_000, 100);
     await browser.shot('file-completed');
+    // The page selector draws another source page.
+    await preview.getByLabel('Source page').selectOption('2');
+    await preview.getByText('paper-01.pdf: page 2 of 2').waitFor();
+    expect(Number(await page().evaluate(INK_PIXELS))).toBeGreaterThan(100);
+    await browser.shot('file-completed-page-2');
   });
 
   it('shows today in the usage chart and table', async () => {

@@ -19,10 +19,14 @@ process.once('exit', () => {
   for (const p of running) p.kill('SIGKILL');
 });
 
-/** Starts `appliance/main.ts` as a real process on a free port with its own data folder. */
-export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean } = {}): Promise<ApplianceProcess> {
+/**
+ * Starts `appliance/main.ts` as a real process on a free port with its own data folder.
+ * `opts.dataDir` reuses a folder the caller owns (a restart on the same data): stop() then leaves it in place.
+ */
+export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean; dataDir?: string } = {}): Promise<ApplianceProcess> {
   const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), 'folio-app-'));
+  const ownsDataDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-app-')));
   let out = '';
   const proc = spawn(process.execPath, ['--import', 'tsx', 'appliance/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_HEARTBEAT_MS: '300', FOLIO_LOG_LEVEL: 'warn', ...env },
@@ -52,7 +56,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
       const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       running.delete(proc);
-      await rm(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
       return code;
     },
   };
@@ -66,7 +70,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
   }, 30_000, 100);
   if (ready === 'exited') {
     running.delete(proc);
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     throw new Error(`appliance exited ${proc.exitCode}: ${out}`);
   }
   return app;

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { PcoJobs } from '../../orchestrator/pco-jobs.js';
 import { dryRun } from '../../orchestrator/dry-run.js';
 import { fileView, jobView } from './views.js';
+import { sendFileOutput, sendFileSource } from './file-content.js';
 import { readJson } from '../read-json.js';
 import { requireLicense } from '../../../license/gate.js';
 
@@ -78,6 +79,23 @@ export function pcoJobRoutes(ctx: AppContext, jobs: PcoJobs): Hono {
     if (!f) throw new ApiError('not_found', `No file ${c.req.param('doc')} in job ${jobId}`);
     return c.json(fileView(f, true));
   });
+
+  // Folio extensions, not in the private-cloud spec: read-only views of one file's recorded outputs
+  // and of its source document, so the operator console can show the MMD beside the source page.
+  // No credentials, like the rest of /pco/v1. The objects are opened from URIs in the job's own
+  // records (never from the caller), through the appliance's storage settings.
+  //   GET /pco/v1/jobs/{job_id}/files/{document_id}/outputs/{ext}  one of file.outputs (mmd, lines.json…)
+  //   GET /pco/v1/jobs/{job_id}/files/{document_id}/source         the source document
+  const fileOf = async (jobId: string, doc: string) => {
+    await jobs.get(jobId);
+    const f = await jobs.store.getFile(jobId, doc);
+    if (!f) throw new ApiError('not_found', `No file ${doc} in job ${jobId}`);
+    return f;
+  };
+
+  app.get('/pco/v1/jobs/:id/files/:doc/outputs/:ext', async (c) => sendFileOutput(c, await fileOf(c.req.param('id'), c.req.param('doc')), c.req.param('ext'), ctx.storageSettings));
+
+  app.get('/pco/v1/jobs/:id/files/:doc/source', async (c) => sendFileSource(c, await fileOf(c.req.param('id'), c.req.param('doc')), ctx.storageSettings));
 
   app.get('/pco/v1/jobs/:id/report', async (c) => {
     const jobId = c.req.param('id');

@@ -80,6 +80,10 @@ export const api = {
   retry: (id: string, errorIds: string[]) => call<Job & { requeued: number }>('POST', `/pco/v1/jobs/${enc(id)}/retry`, { body: { error_ids: errorIds } }),
   cancel: (id: string) => call<Job>('POST', `/pco/v1/jobs/${enc(id)}/cancel`),
   reportPath: (id: string) => `/pco/v1/jobs/${enc(id)}/report`,
+  /** A recorded output of one file, streamed by the appliance (a Folio extension of /pco/v1). */
+  outputPath: (id: string, doc: string, ext: string) => `/pco/v1/jobs/${enc(id)}/files/${enc(doc)}/outputs/${enc(ext)}`,
+  /** The source document of one file. */
+  sourcePath: (id: string, doc: string) => `/pco/v1/jobs/${enc(id)}/files/${enc(doc)}/source`,
   async metricsText(): Promise<string> {
     const res = await fetch('/metrics', { cache: 'no-store' });
     if (!res.ok) throw new ConsoleApiError(res.status, `http_${res.status}`, `HTTP ${res.status} from /metrics`);

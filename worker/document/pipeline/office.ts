@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { access, constants, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { access, constants, mkdtemp, open, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { ApiError } from '../../../core/errors.js';
@@ -46,6 +46,7 @@ export async function officeToPdf(path: string, ext: string, opts: OfficeOptions
   if (!soffice || !(await isExecutable(soffice))) {
     throw new ApiError('unsupported_format', `Cannot convert ${ext}: LibreOffice (soffice) is not installed on this worker`, {}, false);
   }
+  await checkZipExpansion(path, ext);
   const dir = await mkdtemp(join(tmpdir(), 'folio-office-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
@@ -63,6 +64,41 @@ export async function officeToPdf(path: string, ext: string, opts: OfficeOptions
   } catch (err) {
     await cleanup();
     throw err;
+  }
+}
+
+/**
+ * Zip-based office files (docx, pptx, odt…) declare each part's expanded size in the central
+ * directory. Over MAX_OFFICE_EXPANDED_BYTES in total (a zip bomb: ~1 MB that expands to 1 GB made
+ * LibreOffice run 40 s at 7 GB RSS) → content_too_large before LibreOffice sees the file. Not a zip
+ * (doc, rtf): left to LibreOffice.
+ */
+export const MAX_OFFICE_EXPANDED_BYTES = 256 * 1024 * 1024;
+
+export async function checkZipExpansion(path: string, ext: string, limit = MAX_OFFICE_EXPANDED_BYTES): Promise<void> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const tailLen = Math.min(size, 22 + 0xffff);
+    const tail = Buffer.alloc(tailLen);
+    await fh.read(tail, 0, tailLen, size - tailLen);
+    let eocd = -1;
+    for (let i = tailLen - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (eocd < 0) return;
+    const cdSize = tail.readUInt32LE(eocd + 12);
+    const cdOffset = tail.readUInt32LE(eocd + 16);
+    const tooLarge = () => new ApiError('content_too_large', `This ${ext} file expands to more than ${limit} bytes`, { max_limit: limit }, false);
+    if (cdSize === 0xffffffff || cdOffset === 0xffffffff || cdOffset + cdSize > size) throw tooLarge();
+    const cd = Buffer.alloc(cdSize);
+    await fh.read(cd, 0, cdSize, cdOffset);
+    let total = 0;
+    for (let p = 0; p + 46 <= cd.length && cd.readUInt32LE(p) === 0x02014b50; p += 46 + cd.readUInt16LE(p + 28) + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32)) {
+      const expanded = cd.readUInt32LE(p + 24);
+      total += expanded === 0xffffffff ? Infinity : expanded; // zip64: no office file of ours is that large
+      if (total > limit) throw tooLarge();
+    }
+  } finally {
+    await fh.close();
   }
 }
 
