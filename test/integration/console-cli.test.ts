@@ -1,14 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { pagedPdf, truncatedPdf } from '../support/pdf-fixtures.js';
 import { freePort } from '../support/ports.js';
 import { folio } from '../support/folio-cli.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Enough pages that a watch started after `jobs create` returns still sees the job running. */
 const GOOD_FILES = 90;
 const PAGES_PER_FILE = 6;
