@@ -16,10 +16,28 @@ export const PAGE_SECONDS_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 15, 3
 const countersKey = (prefix: string) => `${prefix}:metrics:counters`;
 const histogramKey = (prefix: string) => `${prefix}:metrics:page_seconds`;
 
-export async function addCounters(redis: Redis, prefix: string, deltas: Partial<Record<CounterName, number>>): Promise<void> {
+const byMinuteKey = (prefix: string) => `${prefix}:metrics:pages_by_minute`;
+/** Minutes of per-minute page history kept for the console's throughput chart. */
+export const THROUGHPUT_HISTORY_MINUTES = 24 * 60;
+
+export async function addCounters(redis: Redis, prefix: string, deltas: Partial<Record<CounterName, number>>, now = Date.now()): Promise<void> {
   const m = redis.multi();
   for (const [k, v] of Object.entries(deltas)) if (v) m.hincrby(countersKey(prefix), k, v);
+  // Pages completed per minute, so throughput has a history that survives the console being closed.
+  if (deltas.pages_completed) m.hincrby(byMinuteKey(prefix), String(Math.floor(now / 60_000)), deltas.pages_completed);
   await m.exec();
+}
+
+/** Pages completed in each of the last `minutes` whole minutes (oldest first, zeros included). */
+export async function readPagesByMinute(redis: Redis, prefix: string, minutes: number, now = Date.now()): Promise<{ minute: number; pages: number }[]> {
+  const raw = await redis.hgetall(byMinuteKey(prefix));
+  const current = Math.floor(now / 60_000);
+  const stale = Object.keys(raw).filter((k) => Number(k) < current - THROUGHPUT_HISTORY_MINUTES);
+  if (stale.length) await redis.hdel(byMinuteKey(prefix), ...stale);
+  return Array.from({ length: minutes }, (_, i) => {
+    const minute = current - minutes + 1 + i;
+    return { minute: minute * 60_000, pages: Number(raw[String(minute)] ?? 0) };
+  });
 }
 
 export async function readCounters(redis: Redis, prefix: string): Promise<Record<CounterName, number>> {

@@ -102,6 +102,11 @@ describe('pco jobs over file:// folders', () => {
     expect(after.files).toMatchObject({ discovered: 3, completed: 3, failed: 0 });
     expect(after.pages).toEqual({ completed: 6, failed: 0 });
     expect(existsSync(join(input, 'bad.mmd'))).toBe(true);
+    // The appliance keeps pages completed per minute (the console's throughput chart).
+    const history = await pco.call('GET', '/pco/v1/throughput?minutes=15');
+    expect(history.body.minutes).toHaveLength(15);
+    expect(history.body.minutes.reduce((n: number, m: any) => n + m.pages_completed, 0)).toBe(6);
+    expect((await pco.call('GET', '/pco/v1/throughput?minutes=0')).body.error).toBe('bad_request');
     const notRetryable = await pco.call('POST', `/pco/v1/jobs/${jobId}/retry`);
     expect(notRetryable.status).toBe(409);
     expect(notRetryable.body.error).toBe('job_not_retryable');

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.js';
 import { isHealthy, readSnapshot } from '../../ops/snapshot.js';
 import { API_VERSION, OCR_VERSION, PDF_VERSION } from '../../../core/versions.js';
 import { readUsageReportState } from '../../metering/report-state.js';
+import { THROUGHPUT_HISTORY_MINUTES, readPagesByMinute } from '../../../core/counters.js';
+import { ApiError } from '../../../core/errors.js';
 
 /** GET /health, GET /metrics and GET /pco/v1/status (spec 4.14, 3.10). No credentials. */
 export function opsRoutes(ctx: AppContext): Hono {
@@ -33,6 +35,17 @@ export function opsRoutes(ctx: AppContext): Hono {
   app.get('/metrics', async (c) => {
     const body = await ctx.metrics.metrics();
     return c.body(body, 200, { 'content-type': ctx.metrics.contentType });
+  });
+
+  // Folio extension: pages completed per minute, for throughput charts that need a history.
+  app.get('/pco/v1/throughput', async (c) => {
+    const minutes = Number(c.req.query('minutes') ?? 60);
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > THROUGHPUT_HISTORY_MINUTES) {
+      throw new ApiError('bad_request', `minutes must be an integer from 1 to ${THROUGHPUT_HISTORY_MINUTES}`);
+    }
+    const rows = await readPagesByMinute(ctx.redis, config.FOLIO_QUEUE_PREFIX, minutes, ctx.now());
+    const total = rows.reduce((n, r) => n + r.pages, 0);
+    return c.json({ minutes: rows.map((r) => ({ minute: new Date(r.minute).toISOString(), pages_completed: r.pages })), pages_per_minute_avg: Math.round((total / minutes) * 100) / 100 });
   });
 
   app.get('/pco/v1/status', async (c) => {

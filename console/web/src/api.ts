@@ -66,10 +66,17 @@ const q = (params: Record<string, string | number | undefined>) => {
 };
 const enc = encodeURIComponent;
 
+export interface Throughput {
+  minutes: { minute: string; pages_completed: number }[];
+  pages_per_minute_avg: number;
+}
+
 export const api = {
   /** 200 ok or 503 degraded: both carry the body. */
   health: () => call<Health>('GET', '/health', { accept: [503] }),
   status: () => call<Status>('GET', '/pco/v1/status'),
+  /** Pages completed per minute over the last `minutes`, kept by the appliance. */
+  throughput: (minutes: number) => call<Throughput>('GET', `/pco/v1/throughput${q({ minutes: String(minutes) })}`),
   license: () => call<License>('GET', '/pco/v1/license'),
   usage: (from: string, to: string) => call<Usage>('GET', `/pco/v1/usage${q({ from, to })}`),
   usageExport: (from: string, to: string) => call<UsageExport>('GET', `/pco/v1/usage/export${q({ from, to })}`),

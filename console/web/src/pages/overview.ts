@@ -14,7 +14,7 @@ export const overviewPage: Page = (main, ctx) => {
   const licenseBox = h('div');
   const usageBox = h('div');
   const rateText = h('p', { class: 'big-number', id: 'rate-now' });
-  const chart = lineChart('Pages completed per minute, sampled from /metrics every 5 s while the console is open (last hour).', 'pages/min');
+  const chart = lineChart('Pages completed per minute over the last hour, as recorded by the appliance.', 'pages/min');
   const aboutBox = h('div');
   ctx.onLeave(() => chart.destroy());
 
@@ -34,7 +34,7 @@ export const overviewPage: Page = (main, ctx) => {
   );
 
   ctx.every(REFRESH_MS, async () => {
-    const [health, status, license, usage, jobs] = await Promise.allSettled([api.health(), api.status(), api.license(), api.usage(utcDay(), utcDay()), api.jobs('processing', 200)]);
+    const [health, status, license, usage, jobs, history] = await Promise.allSettled([api.health(), api.status(), api.license(), api.usage(utcDay(), utcDay()), api.jobs('processing', 200), api.throughput(60)]);
     const sampled = pagesRate.sample().catch(() => undefined);
     if (!ctx.alive) return;
     fill(healthBox, health.status === 'fulfilled' ? healthView(health.value) : errorNote(health.reason));
@@ -53,7 +53,7 @@ export const overviewPage: Page = (main, ctx) => {
 
     await sampled;
     if (!ctx.alive) return;
-    const avg = pagesRate.average();
+    const avg = history.status === 'fulfilled' ? history.value.pages_per_minute_avg : null;
     const running = jobs.status === 'fulfilled' ? jobs.value.jobs.filter((j) => !TERMINAL_JOB_STATUSES.includes(j.status)) : [];
     const jobRate = running.reduce((n, j) => n + j.throughput_pages_per_minute, 0);
     fill(
@@ -62,10 +62,12 @@ export const overviewPage: Page = (main, ctx) => {
       h('span', { class: 'unit' }, ' pages/min now'),
       h('span', { class: 'sub' }, ` · hour average ${avg === null ? '—' : num(Math.round(avg))} · ${running.length} running job${running.length === 1 ? '' : 's'} at ${num(Math.round(jobRate))} pages/min`),
     );
-    chart.set(
-      pagesRate.points.map((p) => p.t),
-      pagesRate.points.map((p) => p.pagesPerMinute),
-    );
+    if (history.status === 'fulfilled') {
+      chart.set(
+        history.value.minutes.map((m) => Date.parse(m.minute) / 1000),
+        history.value.minutes.map((m) => m.pages_completed),
+      );
+    }
   });
 };
 
