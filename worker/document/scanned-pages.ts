@@ -18,6 +18,9 @@ export interface OcrPageResult {
   lines: { text: string; confidence: number; box: { x: number; y: number; width: number; height: number } }[];
   width: number;
   height: number;
+  /** Engine's turn to upright and its confidence (OcrResult); older workers may leave them out. */
+  rotation?: 0 | 90 | 180 | -90;
+  rotationConfidence?: number;
 }
 
 let events: QueueEvents | undefined;

@@ -14,7 +14,7 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     'page',
     async ({ imageKey }): Promise<OcrPageResult> => {
       const r = await recognizer.recognize(await ctx.storage.readBuffer(imageKey));
-      return { lines: r.lines, width: r.width, height: r.height };
+      return { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: 1 },
   );

@@ -1,0 +1,65 @@
+import { QueueEvents } from 'bullmq';
+import { ApiError } from '../../../core/errors.js';
+import { PRIORITY } from '../../../core/queue/index.js';
+import type { OcrPageResult } from '../../../worker/document/scanned-pages.js';
+import type { AppContext } from '../../context.js';
+
+/** Longest a /v3/text request waits for the inference pool before answering sys_exception. */
+export const TEXT_WAIT_MS = 60_000;
+
+/** Reads one prepared image; the route takes any implementation (tests use a fake). */
+export type Recognize = (requestId: string, png: Buffer) => Promise<OcrPageResult>;
+
+/**
+ * The inference pool as /v3/text sees it: the image goes to Folio storage under
+ * scratch/text/<request_id>, a 'page' task is queued at high priority (ahead of document pages),
+ * and the request waits for the answer through QueueEvents. The image is deleted afterwards,
+ * whatever happened; a task still queued when the wait ends is removed.
+ */
+export class InferencePool {
+  private events?: Promise<QueueEvents>;
+  private connection?: ReturnType<AppContext['redis']['duplicate']>;
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'config' | 'redis' | 'queues' | 'storage' | 'logger'>,
+    private readonly waitMs = TEXT_WAIT_MS,
+  ) {}
+
+  readonly recognize: Recognize = async (requestId, png) => {
+    const imageKey = `scratch/text/${requestId}`;
+    const events = await this.queueEvents();
+    await this.ctx.storage.write(imageKey, png, 'image/png');
+    try {
+      const task = await this.ctx.queues.enqueue('page', { imageKey, page: 1, options: {} }, { jobId: `text-${requestId}`, priority: PRIORITY.high });
+      try {
+        return (await task.waitUntilFinished(events, this.waitMs)) as OcrPageResult;
+      } catch (err) {
+        await task.remove().catch(() => undefined);
+        this.ctx.logger.warn({ request_id: requestId, err: (err as Error).message }, 'text recognition failed');
+        throw new ApiError('sys_exception', 'The image could not be recognised in time');
+      }
+    } finally {
+      await this.ctx.storage.delete(imageKey).catch(() => undefined);
+    }
+  };
+
+  private queueEvents(): Promise<QueueEvents> {
+    this.events ??= (async () => {
+      const connection = (this.connection = this.ctx.redis.duplicate({ maxRetriesPerRequest: null, enableReadyCheck: false }));
+      connection.on('error', () => undefined);
+      const ev = new QueueEvents('pages', { connection, prefix: this.ctx.config.FOLIO_QUEUE_PREFIX });
+      ev.on('error', () => undefined);
+      await ev.waitUntilReady();
+      return ev;
+    })();
+    return this.events;
+  }
+
+  async close(): Promise<void> {
+    if (!this.events) return;
+    const ev = await this.events.catch(() => null);
+    this.events = undefined;
+    await ev?.close();
+    this.connection?.disconnect();
+  }
+}

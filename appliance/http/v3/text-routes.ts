@@ -1,0 +1,112 @@
+import { Hono } from 'hono';
+import { ApiError, toApiError } from '../../../core/errors.js';
+import { emitEvent, utcDay } from '../../../core/events.js';
+import type { Resolver } from '../../../core/ssrf.js';
+import { newV3Id } from '../../../core/v3/keys.js';
+import { requireLicense } from '../../../license/gate.js';
+import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
+import type { AppContext } from '../../context.js';
+import { readJson } from '../read-json.js';
+import { receiveMultipart } from './multipart.js';
+import { parseOptionsJson } from './submission.js';
+import { collect, imageFromSrc, MAX_UPLOAD_IMAGE_BYTES, prepareImage } from './text-image.js';
+import { InferencePool, type Recognize } from './text-inference.js';
+import { parseTextOptions, regionOf, type TextOptions } from './text-options.js';
+import { buildTextResult } from './text-result.js';
+
+/** Spec 8: JSON body limit of v3/text. */
+const MAX_JSON_BYTES = 5 * 1024 * 1024;
+
+export interface V3TextRouteOptions {
+  /** DNS for the src URL check (tests). */
+  resolve?: Resolver;
+  /** Reads a prepared image; defaults to the inference pool through the 'page' queue. */
+  recognize?: Recognize;
+  /** Called with the pool the routes made, so its owner can close it (tests). */
+  onPool?: (pool: InferencePool) => void;
+}
+
+/**
+ * POST /v3/text (spec 4.2, answer 2.1): JSON {src, ...options} or multipart file + options_json,
+ * app_id + app_key or an app token (part 5), refused while the licence is blocked.
+ *
+ * - At most FOLIO_TEXT_REQUESTS_MAX requests in flight (ctx.textRequests.inFlight, shown on
+ *   /health); one more answers 429 http_max_requests with limit_name, limit_value and count.
+ * - Image failures answer HTTP 200 with error/error_info, as the hosted service does:
+ *   image_download_error (with url), image_decode_error, math_confidence, and sys_exception
+ *   when the inference pool does not answer. Parameter errors are 400 (bad_request,
+ *   opts_unknown_data_option), oversized bodies sys_request_too_large.
+ * - Unknown top-level options are accepted and ignored (see text-options.ts).
+ * - async and callback are accepted but the answer is always given synchronously; nothing is
+ *   kept after the request (no result history in this build), whatever metadata says.
+ * - Usage: every request that reaches the image stage emits one usage event (event id
+ *   usage:text:<request_id>): images_completed + images_billable on success, images_failed otherwise.
+ */
+export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Hono {
+  const app = new Hono<AuthEnv>();
+  let recognize = opts.recognize;
+  if (!recognize) {
+    const pool = new InferencePool(ctx);
+    opts.onPool?.(pool);
+    recognize = pool.recognize;
+  }
+  const read = recognize;
+  const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
+  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
+
+  const usage = async (requestId: string, ok: boolean) => {
+    const deltas = ok ? { images_completed: 1, images_billable: 1 } : { images_failed: 1 };
+    await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:text:${requestId}`, day: utcDay(ctx.now()), deltas }).catch((err: Error) =>
+      ctx.logger.warn({ request_id: requestId, err: err.message }, 'usage event not recorded'),
+    );
+  };
+
+  app.post('/v3/text', requireKeyOrToken(ctx), requireLicense(ctx), async (c) => {
+    const limit = ctx.config.FOLIO_TEXT_REQUESTS_MAX;
+    if (ctx.textRequests.inFlight >= limit) {
+      throw new ApiError('http_max_requests', `Too many concurrent requests (limit ${limit})`, {
+        limit_name: 'text_requests_max', limit_value: limit, count: ctx.textRequests.inFlight + 1,
+      });
+    }
+    ctx.textRequests.inFlight++;
+    const requestId = newV3Id(ctx.now());
+    let imageStage = false;
+    try {
+      let options: TextOptions;
+      let bytes: Buffer;
+      if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        let file: Buffer | undefined;
+        const form = await receiveMultipart(c.req.raw, {
+          maxFileBytes: MAX_UPLOAD_IMAGE_BYTES,
+          store: async (_name, body) => void (file = await collect(body)),
+        });
+        options = parseTextOptions(parseOptionsJson(form.fields.options_json));
+        if (!form.file || !file) throw new ApiError('bad_request', 'The multipart body needs a part named file', { field: 'file' });
+        imageStage = true;
+        bytes = file;
+      } else {
+        options = parseTextOptions(await readJson(c.req.raw, MAX_JSON_BYTES));
+        if (options.src === undefined) throw new ApiError('bad_request', 'src is required, or upload the image as multipart/form-data', { field: 'src' });
+        imageStage = true;
+        bytes = await imageFromSrc(options.src, fetchOpts);
+      }
+      const image = await prepareImage(bytes, regionOf(options));
+      const page = await read(requestId, image.png);
+      const body = buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
+      await usage(requestId, true);
+      return c.json(body);
+    } catch (err) {
+      const apiErr = toApiError(err);
+      if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'text request failed');
+      // Parameter errors and unread bodies are not image requests; everything after is counted.
+      if (imageStage && apiErr.id !== 'bad_request') await usage(requestId, false);
+      // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
+      const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
+      return c.json({ request_id: requestId, ...apiErr.toBody() }, status);
+    } finally {
+      ctx.textRequests.inFlight--;
+    }
+  });
+
+  return app as unknown as Hono;
+}
