@@ -27,13 +27,7 @@ export async function startPersistentRedis() {
       }
     }, 15_000);
   };
-  const kill = async () => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    const exited = new Promise((r) => p.once('exit', r));
-    p.kill('SIGKILL');
-    await exited;
-  };
+  const kill = () => killAndWait(proc);
   await up();
   return { url, port, dir, start: up, kill, async stop() { await kill(); await rm(dir, { recursive: true, force: true }); } };
 }
@@ -76,13 +70,15 @@ export async function startRestartableS3rver() {
       return output.includes('S3rver listening on');
     }, 20_000);
   };
-  const down = async () => {
-    const p = proc;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    const exited = new Promise((r) => p.once('exit', r));
-    p.kill('SIGKILL');
-    await exited;
-  };
+  const down = () => killAndWait(proc);
   await up();
   return { endpoint: `http://127.0.0.1:${port}`, directory, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', start: up, kill: down, async stop() { await down(); await rm(directory, { recursive: true, force: true }); } };
+}
+
+/** SIGKILLs a child that is still running and resolves once it has exited. */
+async function killAndWait(p: ChildProcess | undefined): Promise<void> {
+  if (!p || p.exitCode !== null || p.signalCode !== null) return;
+  const exited = new Promise((r) => p.once('exit', r));
+  p.kill('SIGKILL');
+  await exited;
 }

@@ -1,4 +1,5 @@
 import { createDeflateRaw, crc32, deflateRawSync } from 'node:zlib';
+import { assemblePdf } from '../support/pdf-fixtures.js';
 
 /**
  * Hostile inputs written by hand: a DOCX zip bomb, PDFs with reference loops, a PDF claiming a
@@ -93,26 +94,12 @@ export async function docxZipBomb(gb = 1): Promise<Buffer> {
   ]);
 }
 
-/** Assembles a classic PDF from object bodies (numbered from 1) with a correct xref table. */
-function pdf(objects: string[], trailerExtra = '', xrefPatch?: (xrefOffset: number) => string): Buffer {
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${xrefPatch ? xrefPatch(xref) : ''} ${trailerExtra} >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
 
 const page = (parent: number, extra = '') => `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] ${extra} >>`;
 
 /** The trailer's /Prev points at its own xref section, and the page tree's Kids point back at the root of the tree. */
 export function recursiveXrefPdf(): Buffer {
-  return pdf(
+  return assemblePdf(
     ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>', page(2, '/Contents 4 0 R /Resources << /XObject << /X1 5 0 R >> >>'),
       '<< /Length 5 0 R >>\nstream\nq /X1 Do Q\nendstream', '<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X1 5 0 R >> >> /Length 8 >>\nstream\nq /X1 Do Q\nendstream'],
     '',
@@ -122,5 +109,5 @@ export function recursiveXrefPdf(): Buffer {
 
 /** One real page under a page tree whose /Count claims 1,000,000 pages. */
 export function millionPagesPdf(): Buffer {
-  return pdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1000000 >>', page(2)]);
+  return assemblePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1000000 >>', page(2)]);
 }

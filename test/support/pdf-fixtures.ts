@@ -223,6 +223,15 @@ export function encryptedPdf(): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>',
     `<< /Filter /Standard /V 1 /R 2 /O <${hex32}> /U <${hex32}> /P -44 >>`,
   ];
+  const id = '0123456789abcdef0123456789abcdef';
+  return assemblePdf(objects, `/Encrypt 4 0 R /ID [<${id}> <${id}>]`);
+}
+
+/**
+ * A classic hand-written PDF from object bodies (numbered from 1) with a correct xref table.
+ * `xrefPatch` adds trailer entries that need the xref's offset (hostile files point /Prev at it).
+ */
+export function assemblePdf(objects: string[], trailerExtra = '', xrefPatch?: (xrefOffset: number) => string): Buffer {
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {
@@ -232,8 +241,7 @@ export function encryptedPdf(): Buffer {
   const xref = body.length;
   body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  const id = '0123456789abcdef0123456789abcdef';
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${id}> <${id}>] >>\nstartxref\n${xref}\n%%EOF\n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${xrefPatch ? xrefPatch(xref) : ''} ${trailerExtra} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
 
