@@ -1,0 +1,81 @@
+/**
+ * The maths recogniser's shared vocabulary. Three front ends (PDF glyphs, image crops, pen
+ * strokes) turn a region into symbols with boxes; one 2-D layout parser turns symbols into LaTeX.
+ * Coordinates are in the region's own units (pixels for images and strokes, PDF points for
+ * glyphs) with the origin top-left and y growing downwards.
+ */
+
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * A horizontal line whose role the parser decides from its neighbours: minus sign, fraction bar,
+ * overline (`\overline`, `\bar`) or underline. Front ends emit RULE for every thin horizontal stroke
+ * (a PDF rule, a flat image component) instead of guessing.
+ */
+export const RULE = '@rule';
+
+/**
+ * A radical sign. Its box spans the whole sign including the vinculum over the radicand, so the
+ * radicand is what lies inside the box right of the hook. (The PDF front end merges the radical
+ * glyph with its rule before parsing.)
+ */
+export const RADICAL = '\\sqrt';
+
+/** Font style of a symbol when the front end knows it (PDF fonts do; images and strokes do not). */
+export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur';
+
+export interface MathSymbol {
+  /**
+   * One LaTeX token: a character ('x', '2', '+', '(', '|', '[', ',') or a control word
+   * ('\\alpha', '\\sum', '\\int', '\\infty', '\\leq', '\\rightarrow', '\\prime'), or RULE / RADICAL.
+   */
+  latex: string;
+  box: Box;
+  /** The front end's probability for this label, 0..1 (1 for PDF glyphs). */
+  confidence: number;
+  /** Runner-up labels with their probabilities, best first (images and strokes). */
+  alternatives?: Array<{ latex: string; confidence: number }>;
+  /** Baseline (y) when known: PDF glyphs know theirs; image symbols do not. */
+  baseline?: number;
+  /** Font size in region units when known (PDF glyphs). */
+  size?: number;
+  style?: SymbolStyle;
+}
+
+/** An 8-bit greyscale raster, one byte per pixel, row-major, dark ink on a light background. */
+export interface GrayImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** One pen stroke: matching arrays of coordinates, in drawing order. */
+export interface Stroke {
+  x: number[];
+  y: number[];
+}
+
+export type MathRegion =
+  | { kind: 'image'; image: GrayImage }
+  | { kind: 'strokes'; strokes: Stroke[] }
+  /** Symbols already labelled by their source (a born-digital PDF's glyphs and rules). */
+  | { kind: 'symbols'; symbols: MathSymbol[] };
+
+export interface MathResult {
+  /** LaTeX without delimiters; '' when nothing was recognised. */
+  latex: string;
+  /** Product-style confidence of the whole formula, 0..1, derived from the symbols' probabilities. */
+  confidence: number;
+  /** The symbols the LaTeX was built from, in reading order. */
+  boxes: Array<{ latex: string; box: Box; confidence: number }>;
+}
+
+/** The one interface the engine calls: `recognize(region) → {latex, confidence, boxes}`. */
+export interface MathRecognizer {
+  recognize(region: MathRegion): Promise<MathResult>;
+}
