@@ -44,6 +44,21 @@ const MIGRATIONS: string[] = [
      strokes_session_id TEXT, expires_at INTEGER NOT NULL, created_at TEXT NOT NULL
    );
    CREATE INDEX app_tokens_expiry ON app_tokens (expires_at);`,
+  // Image endpoint history (4.6): request metadata always, results only when the improve flag allows.
+  `CREATE TABLE ocr_requests (
+     request_id TEXT PRIMARY KEY, app_id TEXT NOT NULL, group_id TEXT NOT NULL, endpoint TEXT NOT NULL,
+     usage_type TEXT NOT NULL, request_args_hash TEXT NOT NULL, created_at TEXT NOT NULL
+   );
+   CREATE INDEX ocr_requests_group ON ocr_requests (group_id, created_at);
+   CREATE TABLE ocr_results (
+     request_id TEXT PRIMARY KEY, app_id TEXT NOT NULL, group_id TEXT NOT NULL, endpoint TEXT NOT NULL,
+     created_at TEXT NOT NULL, duration_ms INTEGER NOT NULL, request_args TEXT NOT NULL, result TEXT NOT NULL,
+     tags TEXT NOT NULL DEFAULT '[]', text TEXT, text_display TEXT, latex_styled TEXT,
+     is_printed INTEGER NOT NULL, is_handwritten INTEGER NOT NULL, contains_table INTEGER NOT NULL,
+     contains_chemistry INTEGER NOT NULL, contains_diagram INTEGER NOT NULL, contains_triangle INTEGER NOT NULL,
+     contains_algorithm INTEGER NOT NULL
+   );
+   CREATE INDEX ocr_results_group ON ocr_results (group_id, created_at);`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */
