@@ -25,6 +25,8 @@ import { consoleRoutes } from './http/console-static.js';
 import { v3PdfRoutes } from './http/v3/pdf-routes.js';
 import { v3ConverterRoutes } from './http/v3/converter-routes.js';
 import { v3TextRoutes } from './http/v3/text-routes.js';
+import { v3ResultsRoutes } from './http/v3/results-routes.js';
+import { OcrHistory } from './results/ocr-history.js';
 import { v3NotificationHandlers, watchLostV3Pdfs } from './orchestrator/v3-notifications.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
 import { pcoNotificationHandlers } from './orchestrator/pco-notifications.js';
@@ -113,7 +115,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), consoleRoutes()]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
 import type { Resolver } from '../../../core/ssrf.js';
 import { deleteFolder } from '../../../core/v3/folders.js';
@@ -12,34 +11,19 @@ import type { AppContext } from '../../context.js';
 import { readJson } from '../read-json.js';
 import { DOCUMENT_BASE_FORMATS, resolveDownload, sendObject } from './downloads.js';
 import { receiveMultipart } from './multipart.js';
+import { dateBound, parseQuery, resultsQuery } from './result-query.js';
 import { pdfStream } from './pdf-stream.js';
 import { parseOptionsJson, parseSubmission, type PdfSubmission } from './submission.js';
 import { checkOwner, isV3Id, pdfRecordView, pdfStatusView, splitName } from './views.js';
 
 /** A JSON submission carries options and a URL, never the document. */
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
-const MAX_RESULTS_PAGE = 10_000;
 
 export interface V3PdfRouteOptions {
   /** @default 1 GiB (spec 8) */
   maxUploadBytes?: number;
   /** DNS for the url and callback_url checks (tests). */
   resolve?: Resolver;
-}
-
-const resultsQuery = z.object({
-  page: z.coerce.number().int().min(1).max(MAX_RESULTS_PAGE).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(100),
-  from_date: z.string().optional(),
-  to_date: z.string().optional(),
-});
-
-/** An ISO date or timestamp; a bare date as to_date means the end of that day. */
-function dateBound(value: string | undefined, field: string, end: boolean): number {
-  if (value === undefined) return end ? Infinity : -Infinity;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new ApiError('bad_request', `${field} is not an ISO date`, { field });
-  return end && /^\d{4}-\d{2}-\d{2}$/.test(value) ? ms + 86_400_000 - 1 : ms;
 }
 
 /**
@@ -127,11 +111,10 @@ export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono
   });
 
   app.get('/v3/pdf-results', requireAppKey(ctx, { appIdRequired: false }), async (c) => {
-    const q = resultsQuery.safeParse(c.req.query());
-    if (!q.success) throw new ApiError('bad_request', q.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    const { page, per_page: perPage } = q.data;
-    const from = dateBound(q.data.from_date, 'from_date', false);
-    const to = dateBound(q.data.to_date, 'to_date', true);
+    const q = parseQuery(resultsQuery, c.req.query());
+    const { page, per_page: perPage } = q;
+    const from = dateBound(q.from_date, 'from_date', false);
+    const to = dateBound(q.to_date, 'to_date', true);
     const records = await store.list(c.get('auth').appId, { fromMs: from, toMs: to, offset: (page - 1) * perPage, count: perPage });
     return c.json({ pdfs: records.map(pdfRecordView) });
   });

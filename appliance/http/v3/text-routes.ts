@@ -6,6 +6,7 @@ import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
 import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
+import { improveFlag, OcrHistory } from '../../results/ocr-history.js';
 import { readJson } from '../read-json.js';
 import { receiveMultipart } from './multipart.js';
 import { parseOptionsJson } from './submission.js';
@@ -37,8 +38,9 @@ export interface V3TextRouteOptions {
  *   when the inference pool does not answer. Parameter errors are 400 (bad_request,
  *   opts_unknown_data_option), oversized bodies sys_request_too_large.
  * - Unknown top-level options are accepted and ignored (see text-options.ts).
- * - async and callback are accepted but the answer is always given synchronously; nothing is
- *   kept after the request (no result history in this build), whatever metadata says.
+ * - async and callback are accepted but the answer is always given synchronously.
+ * - History (4.6): every request that reaches the image stage is recorded for GET /v3/ocr-usage;
+ *   its arguments and answer are stored for GET /v3/ocr-results unless metadata.improve_* is false.
  * - Usage: every request that reaches the image stage emits one usage event (event id
  *   usage:text:<request_id>): images_completed + images_billable on success, images_failed otherwise.
  */
@@ -51,6 +53,7 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
     recognize = pool.recognize;
   }
   const read = recognize;
+  const history = new OcrHistory(ctx.db);
   const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
 
@@ -70,9 +73,24 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
     }
     ctx.textRequests.inFlight++;
     const requestId = newV3Id(ctx.now());
+    const started = ctx.now();
     let imageStage = false;
+    let options: TextOptions | undefined;
+    const remember = (result: Record<string, unknown>) => {
+      const auth = c.get('auth');
+      const { src, ...args } = options ?? {};
+      // A data URL is the image itself: only a fetched URL is worth keeping as an argument.
+      const requestArgs = typeof src === 'string' && !src.startsWith('data:') ? { src, ...args } : args;
+      try {
+        history.record({
+          requestId, appId: auth.appId, groupId: auth.groupId, endpoint: '/v3/text', usageType: 'image', requestArgs,
+          createdMs: started, durationMs: ctx.now() - started, result, improve: improveFlag(options?.metadata),
+        });
+      } catch (err) {
+        ctx.logger.warn({ request_id: requestId, err: (err as Error).message }, 'image history not recorded');
+      }
+    };
     try {
-      let options: TextOptions;
       let bytes: Buffer;
       if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
         let file: Buffer | undefined;
@@ -94,15 +112,20 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       const page = await read(requestId, image.png);
       const body = buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
       await usage(requestId, true);
+      remember(body as unknown as Record<string, unknown>);
       return c.json(body);
     } catch (err) {
       const apiErr = toApiError(err);
       if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'text request failed');
       // Parameter errors and unread bodies are not image requests; everything after is counted.
-      if (imageStage && apiErr.id !== 'bad_request') await usage(requestId, false);
+      const body = { request_id: requestId, ...apiErr.toBody() };
+      if (imageStage && apiErr.id !== 'bad_request') {
+        await usage(requestId, false);
+        remember(body);
+      }
       // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
       const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
-      return c.json({ request_id: requestId, ...apiErr.toBody() }, status);
+      return c.json(body, status);
     } finally {
       ctx.textRequests.inFlight--;
     }
