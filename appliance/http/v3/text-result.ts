@@ -1,6 +1,7 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import type { OcrPageResult } from '../../../worker/document/scanned-pages.js';
+import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
 
 /** 4.2: auto_rotate_confidence_threshold default; 1 disables rotation reporting. */
@@ -25,7 +26,6 @@ export interface LineData {
   confidence_rate: number;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /**
@@ -44,13 +44,12 @@ export function confidences(lines: OcrPageResult['lines']): { confidence: number
 }
 
 /**
- * The 2.1 result of one recognised image. Maths is not recognised in this build (the maths
- * recogniser is a separate issue): text holds printed text lines only, latex_styled is never
- * returned, and data_options produce no data entries (svg, table html, latex, tsv, asciimath,
- * mathml and sub-math all need maths or table recognition this build lacks), so data is [].
- * Throws math_confidence when confidence falls below confidence_threshold.
+ * The 2.1 result of one recognised image: text holds the recognised lines as MMD; html and data
+ * are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths element and table
+ * the text holds gets the data_options formats. Throws math_confidence when confidence falls
+ * below confidence_threshold.
  */
-export function buildTextResult(requestId: string, r: OcrPageResult, opts: TextOptions): Record<string, unknown> {
+export async function buildTextResult(requestId: string, r: OcrPageResult, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
   const { confidence, confidence_rate } = confidences(r.lines);
   if (opts.confidence_threshold !== undefined && confidence < opts.confidence_threshold) {
@@ -67,8 +66,8 @@ export function buildTextResult(requestId: string, r: OcrPageResult, opts: TextO
   const text = r.lines.map((l) => l.text).join('\n');
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
-  if (formats.has('html')) out.html = r.lines.map((l) => `<div>${escapeHtml(l.text)}</div>`).join('\n');
-  out.data = [];
+  if (formats.has('html')) out.html = await mmdToHtml(text);
+  out.data = await mmdData(text, (opts.data_options ?? {}) as DataOptions);
   Object.assign(out, {
     confidence, confidence_rate, is_printed: true, is_handwritten: false,
     auto_rotate_degrees: degrees, auto_rotate_confidence: rotateConfidence,

@@ -58,7 +58,7 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     const r = await call({ headers: key.headers, json: { src: dataUrl(image), formats: ['text', 'html'], include_line_data: true } });
     expect(r.status).toBe(200);
     expect(r.body.text).toBe('Hello <world> & co\nSecond line');
-    expect(r.body.html).toBe('<div>Hello &lt;world&gt; &amp; co</div>\n<div>Second line</div>');
+    expect(r.body.html).toBe('<div>Hello &lt;world&gt; &amp; co<br>\nSecond line</div>\n');
     expect(r.body.confidence).toBeCloseTo(0.98 * 0.9, 5);
     expect(r.body.confidence_rate).toBeCloseTo(confidences(LINES).confidence_rate, 6);
     expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false, auto_rotate_degrees: 90, auto_rotate_confidence: 0.995, image_width: 300, image_height: 80, data: [] });
@@ -72,7 +72,7 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     const r = await call({ headers: key.headers, json: { src: dataUrl(image), auto_rotate_confidence_threshold: 1, formats: ['html'] } });
     expect(r.body.auto_rotate_degrees).toBe(0);
     expect(r.body.text).toBeUndefined();
-    expect(r.body.html).toContain('<div>Second line</div>');
+    expect(r.body.html).toContain('Second line</div>');
   });
 
   it('crops to region before recognition; an empty region is no region', async () => {

@@ -110,7 +110,7 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       }
       const image = await prepareImage(bytes, regionOf(options));
       const page = await read(requestId, image.png);
-      const body = buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
+      const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
       await usage(requestId, true);
       remember(body as unknown as Record<string, unknown>);
       return c.json(body);
