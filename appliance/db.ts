@@ -59,6 +59,58 @@ const MIGRATIONS: string[] = [
      contains_algorithm INTEGER NOT NULL
    );
    CREATE INDEX ocr_results_group ON ocr_results (group_id, created_at);`,
+  // Files API (spec 2.8-2.10, 3.1-3.3): jobs, the options of each submission (shared by its files),
+  // files, idempotency keys ((job_id, custom_id) pairs and Idempotency-Key headers) and the
+  // per-app monthly counters that /v3/pdf shares (spec 8).
+  `CREATE TABLE files_jobs (
+     job_id TEXT PRIMARY KEY, app_id TEXT NOT NULL, group_id TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finalized', 'completed')),
+     file_count INTEGER NOT NULL DEFAULT 0, files_completed INTEGER NOT NULL DEFAULT 0,
+     files_errored INTEGER NOT NULL DEFAULT 0, num_pages_sent INTEGER NOT NULL DEFAULT 0,
+     num_pages_completed INTEGER NOT NULL DEFAULT 0, callback TEXT, replay_file_count INTEGER,
+     created_at TEXT NOT NULL, modified_at TEXT NOT NULL, completion_due_at INTEGER
+   );
+   CREATE INDEX files_jobs_group ON files_jobs (group_id, created_at);
+   CREATE INDEX files_jobs_due ON files_jobs (completion_due_at) WHERE status = 'finalized' AND completion_due_at IS NOT NULL;
+   CREATE TABLE files_submissions (
+     submission_id INTEGER PRIMARY KEY, job_id TEXT, request_args TEXT NOT NULL,
+     image_output_mode TEXT, callback TEXT, created_at TEXT NOT NULL
+   );
+   CREATE TABLE files (
+     file_id TEXT PRIMARY KEY, app_id TEXT NOT NULL, group_id TEXT NOT NULL, job_id TEXT, custom_id TEXT,
+     submission_id INTEGER NOT NULL REFERENCES files_submissions (submission_id),
+     status TEXT NOT NULL CHECK (status IN ('pending', 'split', 'completed', 'error', 'deleted')),
+     source_uri TEXT, upload_key TEXT, filename TEXT NOT NULL, destination_uri TEXT,
+     destination_basename TEXT, output_basename TEXT NOT NULL, s3_region TEXT,
+     dispatched INTEGER NOT NULL DEFAULT 0, num_pages INTEGER NOT NULL DEFAULT 0,
+     num_pages_completed INTEGER NOT NULL DEFAULT 0, formats TEXT, error TEXT, error_message TEXT,
+     created_at TEXT NOT NULL, modified_at TEXT NOT NULL
+   );
+   CREATE INDEX files_by_job ON files (job_id);
+   CREATE INDEX files_by_job_status ON files (job_id, status);
+   CREATE INDEX files_undispatched ON files (dispatched) WHERE dispatched = 0;
+   CREATE INDEX files_in_flight ON files (dispatched) WHERE dispatched = 1 AND status IN ('pending', 'split');
+   CREATE TABLE files_idempotency (
+     scope TEXT NOT NULL, idem_key TEXT NOT NULL, file_id TEXT NOT NULL, PRIMARY KEY (scope, idem_key)
+   );
+   CREATE TABLE app_usage_months (
+     app_id TEXT NOT NULL, month TEXT NOT NULL, files INTEGER NOT NULL DEFAULT 0, pages INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (app_id, month)
+   );
+   CREATE TABLE app_usage_events (event_id TEXT PRIMARY KEY, applied_at TEXT NOT NULL);`,
+  // Files API data sources (spec 2.11, 4.11): each group's immutable onboarding external id, and its
+  // registered buckets; the access_key secret only sealed with AES-256-GCM.
+  `CREATE TABLE files_group_identities (
+     group_id TEXT PRIMARY KEY, external_id TEXT NOT NULL, created_at TEXT NOT NULL
+   );
+   CREATE TABLE files_data_sources (
+     data_source_id TEXT PRIMARY KEY, group_id TEXT NOT NULL, name TEXT NOT NULL,
+     provider TEXT NOT NULL CHECK (provider IN ('aws', 'azure', 'gcp')),
+     auth_method TEXT NOT NULL CHECK (auth_method IN ('iam_role', 'access_key', 'azure_ad', 'service_account')),
+     bucket TEXT NOT NULL, region TEXT, endpoint TEXT, provider_specific_details TEXT NOT NULL DEFAULT '{}',
+     sealed_secret TEXT, created_by_app_id TEXT NOT NULL, created_at TEXT NOT NULL
+   );
+   CREATE INDEX files_data_sources_bucket ON files_data_sources (group_id, provider, bucket);`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */

@@ -8,7 +8,8 @@ export type PdfStatus = (typeof PDF_STATUSES)[number];
 export const OPEN_PDF_STATUSES: readonly PdfStatus[] = ['received', 'loaded', 'split'];
 
 /** Per-format status (spec 3.5): received, loaded, processing, completed, error. */
-export type FormatStatus = { status: 'received' | 'loaded' | 'processing' | 'completed' | 'error'; error_id?: string };
+/** error_message says, in the caller's terms, why a format failed (a LaTeX error, a missing tool). */
+export type FormatStatus = { status: 'received' | 'loaded' | 'processing' | 'completed' | 'error'; error_id?: string; error_message?: string };
 
 export interface PdfCallback {
   url: string;

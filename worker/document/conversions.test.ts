@@ -1,37 +1,83 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { writeConversions } from './conversions.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'folio-conversions-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** One member of a zip archive, read with Debian's unzip. */
 function unzipMember(zip: Buffer, member: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-unzip-'));
-  try {
-    writeFileSync(join(dir, 'a.zip'), zip);
-    return execFileSync('unzip', ['-p', join(dir, 'a.zip'), member]).toString();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  writeFileSync(join(scratch, 'a.zip'), zip);
+  return execFileSync('unzip', ['-p', join(scratch, 'a.zip'), member]).toString();
 }
 
-const MMD = '# Results\n\nThe energy is \\(E = mc^2\\) and\n\n\\[\n\\frac{a}{b} = \\sqrt{x}\n\\]\n';
+const MMD = '# Results\n\nThe energy is \\(E = mc^2\\) and\n\n\\[\n\\frac{a}{b} = \\sqrt{x}\n\\]\n\n| n | \\(n^2\\) |\n|---|---|\n| 3 | 9 |\n';
+
+async function convert(mmd: string, formats: Record<string, boolean>) {
+  const out: Record<string, Buffer> = {};
+  const status = await writeConversions(mmd, formats, async (ext, body) => {
+    out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  });
+  return { status, out };
+}
 
 describe('writeConversions', () => {
-  it('makes docx with a native Word equation, html with MathML, tex.zip, and reports unsupported formats', async () => {
-    const out: Record<string, Buffer> = {};
-    const status = await writeConversions(MMD, { docx: true, html: true, 'tex.zip': true, md: true, pptx: true, xlsx: false }, async (ext, body) => {
-      out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    });
-    expect(status).toEqual({ docx: { status: 'completed' }, html: { status: 'completed' }, 'tex.zip': { status: 'completed' }, md: { status: 'completed' }, pptx: { status: 'error', error_id: 'unsupported_format' } });
-    expect(out.docx!.subarray(0, 2).toString()).toBe('PK');
-    const documentXml = unzipMember(out.docx!, 'word/document.xml');
-    expect(documentXml).toContain('<m:oMath');
-    expect(out.html!.toString()).toContain('<math');
+  it('makes docx with a native Word equation, html with MathML, pptx, md and tex.zip', async () => {
+    const { status, out } = await convert(MMD, { docx: true, html: true, 'tex.zip': true, md: true, pptx: true, xlsx: false });
+    expect(status).toEqual({ docx: { status: 'completed' }, html: { status: 'completed' }, 'tex.zip': { status: 'completed' }, md: { status: 'completed' }, pptx: { status: 'completed' } });
+    expect(unzipMember(out.docx!, 'word/document.xml')).toContain('<m:oMath');
     expect(out.html!.toString()).toContain('<mfrac>');
-    const tex = unzipMember(out['tex.zip']!, 'document.tex');
-    expect(tex).toContain('\\frac{a}{b}');
+    expect(out.html!.toString()).not.toContain('class="title"'); // no invented "Document" heading
+    const slide = unzipMember(out.pptx!, 'ppt/slides/slide1.xml');
+    expect(slide).toContain('Results');
+    expect(slide).toContain('m:oMath'); // maths stays an equation in PowerPoint too
+    expect(unzipMember(out['tex.zip']!, 'document.tex')).toContain('\\frac{a}{b}');
     expect(out.md!.toString()).toBe(MMD);
+  });
+
+  it('makes a tex.zip that compiles with plain pdflatex once unzipped, Unicode and all', async () => {
+    const mmd = `${MMD}\nGreek α ≤ β, café, a ﬁne ligature, Кириллица and 漢字 in text; \\(x ∈ ℝ\\) in maths.\n`;
+    const { status, out } = await convert(mmd, { 'tex.zip': true });
+    expect(status['tex.zip']).toEqual({ status: 'completed' });
+    const dir = mkdtempSync(join(scratch, 'unzipped-'));
+    writeFileSync(join(dir, 'paper.tex.zip'), out['tex.zip']!);
+    execFileSync('unzip', ['-q', 'paper.tex.zip'], { cwd: dir });
+    // As a user would run it: no Folio flags, the zip's document.tex alone.
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'document.tex'], { cwd: dir, stdio: 'ignore' });
+    const text = execFileSync('pdftotext', [join(dir, 'document.pdf'), '-']).toString();
+    expect(text).toContain('Results');
+    expect(text).toMatch(/α\s*≤\s*β/);
+    expect(text).toContain('café');
+    expect(text).toContain('fine ligature');
+    expect(readFileSync(join(dir, 'document.pdf')).length).toBeGreaterThan(5_000);
+  });
+
+  it('makes latex.pdf (LaTeX rendering) and pdf (HTML rendering) as two different PDFs', async () => {
+    const { status, out } = await convert(MMD, { 'latex.pdf': true, pdf: true });
+    expect(status).toEqual({ 'latex.pdf': { status: 'completed' }, pdf: { status: 'completed' } });
+    for (const ext of ['latex.pdf', 'pdf']) {
+      writeFileSync(join(scratch, `out.${ext}`), out[ext]!);
+      expect(execFileSync('pdftotext', [join(scratch, `out.${ext}`), '-']).toString()).toContain('The energy is');
+    }
+    const producer = (ext: string) => execFileSync('pdfinfo', [join(scratch, `out.${ext}`)]).toString();
+    expect(producer('latex.pdf')).toMatch(/Producer:\s+pdfTeX/);
+    expect(producer('pdf')).toMatch(/Producer:\s+Skia/);
+  });
+
+  it('reports a LaTeX error on latex.pdf with its message and writes nothing for it', async () => {
+    const { status, out } = await convert('Raw \\notamacro in the prose\n', { 'latex.pdf': true, 'tex.zip': true });
+    expect(status['latex.pdf']).toEqual({ status: 'error', error_id: 'sys_exception', error_message: expect.stringMatching(/pdflatex could not compile.*Undefined control sequence/) });
+    expect(out['latex.pdf']).toBeUndefined();
+    expect(status['tex.zip']).toEqual({ status: 'completed' }); // the source is still worth having
+  });
+
+  it('answers unsupported_format with a reason for formats it cannot make', async () => {
+    const { status, out } = await convert('Only prose here.\n', { 'mmd.overlay.pdf': true, xlsx: true });
+    expect(status['mmd.overlay.pdf']).toEqual({ status: 'error', error_id: 'unsupported_format', error_message: 'This build cannot make mmd.overlay.pdf' });
+    expect(status.xlsx).toMatchObject({ status: 'error', error_id: 'unsupported_format', error_message: expect.stringContaining('has none') });
+    expect(out).toEqual({});
   });
 });

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import type { FileRecord } from '../../core/pco/store.js';
-
-const run = promisify(execFile);
-const CONVERT_TIMEOUT_MS = 120_000;
-/** pandoc reads MMD's \( \) and \[ \] maths with this reader. */
-const PANDOC_FROM = 'markdown+tex_math_single_backslash+tex_math_dollars';
+import type { FormatStatus } from '../../core/v3/pdf-store.js';
+import { printHtmlPdf } from './convert-html-pdf.js';
+import { type LatexBuild, TEX_NAME, compileLatex, writeLatexSource } from './convert-latex.js';
+import { SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js';
+import { FormatError } from './convert-tool.js';
+import { writeXlsx } from './convert-xlsx.js';
 
 type Put = (ext: string, body: string | Buffer, contentType: string) => Promise<void>;
 
@@ -16,7 +14,11 @@ export const CONTENT_TYPES: Record<string, string> = {
   mmd: 'text/markdown; charset=utf-8',
   md: 'text/markdown; charset=utf-8',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   html: 'text/html; charset=utf-8',
+  pdf: 'application/pdf',
+  'latex.pdf': 'application/pdf',
   'tex.zip': 'application/zip',
   'md.zip': 'application/zip',
   'mmd.zip': 'application/zip',
@@ -25,64 +27,80 @@ export const CONTENT_TYPES: Record<string, string> = {
   'lines.mmd.json': 'application/json',
 };
 
-/** Makes one format from the MMD in a scratch folder; null when this build cannot make it. */
-async function make(ext: string, mmd: string, dir: string): Promise<Buffer | null> {
-  const src = join(dir, 'document.mmd');
-  await writeFile(src, mmd);
-  const pandoc = async (to: string, out: string, extra: string[] = []) => {
-    await run('pandoc', ['-f', PANDOC_FROM, '-t', to, ...extra, '-o', join(dir, out), src], { timeout: CONVERT_TIMEOUT_MS });
-    return readFile(join(dir, out));
-  };
-  const zip = async (name: string, files: string[]) => {
-    await run('zip', ['-q', '-j', join(dir, name), ...files.map((f) => join(dir, f))], { timeout: CONVERT_TIMEOUT_MS });
-    return readFile(join(dir, name));
-  };
+/** pandoc's standalone HTML: maths as MathML, a <title> but no visible title block. */
+const HTML_ARGS = ['--standalone', '--mathml', '--metadata', 'pagetitle=Document'];
+
+/**
+ * What each format is, made from the MMD in `dir`:
+ * - docx, pptx: pandoc; maths become native Office equations (OMML)
+ * - html: pandoc with MathML; html.zip, md.zip, mmd.zip: that one file zipped
+ * - latex.pdf: pandoc's standalone LaTeX with a Unicode preamble, compiled with pdflatex (the
+ *   LaTeX rendering); formulas pdflatex cannot set are shown as their source
+ * - tex.zip: that document.tex, after the compile, so it compiles as it is
+ * - pdf: the HTML rendering printed by headless Chromium (convert-html-pdf.ts)
+ * - xlsx: one sheet per table (convert-xlsx.ts)
+ * - mmd.overlay.pdf: needs the source pages under the text, which a conversion does not have
+ */
+async function make(ext: string, mmd: string, dir: string, latex: () => Promise<LatexBuild>): Promise<Buffer> {
   switch (ext) {
     case 'md':
       return Buffer.from(mmd);
     case 'docx':
-      return pandoc('docx', 'document.docx'); // maths become native Word equations
+      return pandoc(dir, 'docx', 'document.docx');
+    case 'pptx':
+      return pandoc(dir, 'pptx', 'document.pptx');
     case 'html':
-      return pandoc('html', 'document.html', ['--standalone', '--mathml', '--metadata', 'title=Document']);
+      return pandoc(dir, 'html', 'document.html', HTML_ARGS);
     case 'tex.zip':
-      await pandoc('latex', 'document.tex', ['--standalone']);
-      return zip('document.tex.zip', ['document.tex']);
+      await latex(); // a compile failure still leaves a source worth having
+      return zipFiles(dir, 'document.tex.zip', [TEX_NAME]);
+    case 'latex.pdf': {
+      const build = await latex();
+      if ('failure' in build) throw build.failure;
+      return build.pdf;
+    }
+    case 'pdf':
+      return printHtmlPdf(dir);
+    case 'xlsx':
+      return writeXlsx(dir);
     case 'mmd.zip':
-      return zip('document.mmd.zip', ['document.mmd']);
+      return zipFiles(dir, 'document.mmd.zip', [SOURCE_NAME]);
     case 'md.zip':
       await writeFile(join(dir, 'document.md'), mmd);
-      return zip('document.md.zip', ['document.md']);
+      return zipFiles(dir, 'document.md.zip', ['document.md']);
     case 'html.zip':
-      await pandoc('html', 'document.html', ['--standalone', '--mathml', '--metadata', 'title=Document']);
-      return zip('document.html.zip', ['document.html']);
+      await pandoc(dir, 'html', 'document.html', HTML_ARGS);
+      return zipFiles(dir, 'document.html.zip', ['document.html']);
     default:
-      return null;
+      throw new FormatError('unsupported_format', `This build cannot make ${ext}`);
   }
 }
 
 /**
  * Writes each requested conversion format beside the MMD and reports its status. A format this
- * build cannot make (pdf, latex.pdf, pptx, xlsx, mmd.overlay.pdf) is reported as error
- * unsupported_format; a conversion that fails is error sys_exception. Neither fails the document
- * (spec 6.1: a failed conversion does not turn file.completed into file.error).
+ * build cannot make is error unsupported_format; one whose converter fails (a LaTeX error, a
+ * timeout) is error sys_exception; either way error_message says why, and nothing is written
+ * for it. Neither fails the document (spec 6.1: a failed conversion does not turn
+ * file.completed into file.error).
  */
-export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put): Promise<FileRecord['conversion_status']> {
-  const status: FileRecord['conversion_status'] = {};
+export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put): Promise<Record<string, FormatStatus>> {
+  const status: Record<string, FormatStatus> = {};
   const wanted = Object.entries(formats).filter(([, on]) => on).map(([ext]) => ext);
   if (!wanted.length) return status;
   const dir = await mkdtemp(join(tmpdir(), 'folio-convert-'));
   try {
+    await writeFile(join(dir, SOURCE_NAME), mmd);
+    let build: Promise<LatexBuild> | undefined;
+    // tex.zip and latex.pdf share one source and one compile.
+    const latex = () => (build ??= writeLatexSource(mmd, dir).then(() => compileLatex(dir)));
     for (const ext of wanted) {
       try {
-        const body = await make(ext, mmd, dir);
-        if (!body) {
-          status[ext] = { status: 'error', error_id: 'unsupported_format' };
-          continue;
-        }
-        await put(ext, body, CONTENT_TYPES[ext] ?? 'application/octet-stream');
+        await put(ext, await make(ext, mmd, dir, latex), CONTENT_TYPES[ext] ?? 'application/octet-stream');
         status[ext] = { status: 'completed' };
-      } catch {
-        status[ext] = { status: 'error', error_id: 'sys_exception' };
+      } catch (err) {
+        status[ext] = err instanceof FormatError
+          ? { status: 'error', error_id: err.errorId, error_message: err.message }
+          : { status: 'error', error_id: 'sys_exception', error_message: `Internal error while making ${ext}` };
       }
     }
   } finally {

@@ -25,7 +25,11 @@ const ManifestEntrySchema = z.object({
   name: z.string().min(1),
   package: z.string().optional(),
   version: z.string().min(1),
-  /** Relative to node_modules, or absolute for a model an operator dropped in. */
+  /**
+   * Absolute for a model an operator dropped in; otherwise relative to node_modules when the entry
+   * names its npm `package`, and to the manifest's own folder when it does not (models trained and
+   * committed in this repository).
+   */
   path: z.string().min(1),
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
   licence: z.string().optional(),
@@ -37,7 +41,7 @@ export type ManifestEntry = z.infer<typeof ManifestEntrySchema>;
 export interface ModelFileOptions {
   /** @default DEFAULT_MANIFEST_PATH */
   manifestPath?: string;
-  /** Where relative manifest paths are resolved. @default the nearest node_modules above this file */
+  /** Where relative paths of entries with a `package` are resolved. @default the nearest node_modules above this file */
   nodeModulesDir?: string;
 }
 
@@ -71,7 +75,11 @@ export async function loadModelFile(id: string, opts: ModelFileOptions = {}): Pr
   const manifestPath = opts.manifestPath ?? DEFAULT_MANIFEST_PATH;
   const entry = (await readManifest(manifestPath)).find((e) => e.id === id);
   if (!entry) throw new EngineError('manifest_invalid', `model manifest ${manifestPath} has no entry '${id}'`);
-  const file = isAbsolute(entry.path) ? entry.path : join(opts.nodeModulesDir ?? findNodeModules(), entry.path);
+  const file = isAbsolute(entry.path)
+    ? entry.path
+    : entry.package
+      ? join(opts.nodeModulesDir ?? findNodeModules(), entry.path)
+      : join(dirname(resolve(manifestPath)), entry.path);
   let bytes: Buffer;
   try {
     bytes = await readFile(file);

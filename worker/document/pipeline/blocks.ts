@@ -1,6 +1,7 @@
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { BULLETS } from './math-glyphs.js';
+import { isDisplayLine } from './math-regions.js';
 import { dominantSize, type TextLine } from './text-layer.js';
 
 /** Lines of one page → blocks: headings, paragraphs, list items, display maths, and page info set aside. */
@@ -117,7 +118,8 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const close = prev !== undefined && !newColumn && line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 && Math.abs(line.size - prev.size) < 0.15 * line.size;
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred = Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
-      if (centred && isMathOnly(line)) {
+      // A display gathered from stacked lines (fractions, limits, tall delimiters) needs no centring test.
+      if ((isDisplayLine(line) && (centred || line.display.stacked)) || (centred && isMathOnly(line))) {
         blocks.push({ kind: 'display_math', lines: [line] });
       } else if (level !== undefined) {
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);

@@ -5,9 +5,12 @@ import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
 import { officeToPdf, type OfficeOptions } from './office.js';
 import { epubToPdf } from './epub.js';
+import { pageMathLatex, type ParseMath } from './math-latex.js';
+import { groupDisplayMath } from './math-regions.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
+const parseLayout: ParseMath = () => ({ latex: '', confidence: 0, boxes: [] });
 import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
 
 export { detectType, parsePageRanges };
@@ -41,6 +44,8 @@ export interface DocumentOptions {
   includeHyperlinks?: boolean;
   /** Keep running headers, footers and page numbers. @defaultValue false */
   includePageInfo?: boolean;
+  /** A display equation's number at the right margin becomes `\tag{n}` in its LaTeX. @defaultValue false */
+  includeEquationTags?: boolean;
 }
 
 export interface DocumentResult {
@@ -61,6 +66,8 @@ export interface PipelineDeps {
   onSplit?: (numPages: number, numPagesPdf: number) => Promise<void> | void;
   /** Called after each page with its outcome and its MMD ('' for blank or failed pages). */
   afterPage?: (outcome: PageOutcome, mmd: string) => Promise<void> | void;
+  /** The 2-D maths parser for born-digital glyphs. @defaultValue parseLayout */
+  parseMath?: ParseMath;
 }
 
 const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']);
@@ -114,7 +121,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       const running = new RunningLines();
       const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath) };
       for (const n of selected) {
-        const result = await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running), pageOpts);
+        const result = await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout), pageOpts);
         results.push(result);
         await deps.afterPage?.(result.outcome, result.rendered?.mmd ?? '');
       }
@@ -125,12 +132,15 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
   });
 }
 
-function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines) {
-  const layout = layoutPage(content.lines, content.width, content.height, opts.includePageInfo ?? false, running);
+function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
+  // Born-digital pages: stacked maths lines become one display, read by the 2-D parser.
+  const lines = content.math ? groupDisplayMath(content.lines, content.math) : content.lines;
+  const layout = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
   return renderPage(layout, {
     inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],
     display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
     links: content.links,
+    ...(content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : {}),
   });
 }
 

@@ -1,7 +1,14 @@
+import type { Box } from '../../engine/math/types.js';
 import { BULLETS, glyphToLatex, isMathChar, joinLatex } from './math-glyphs.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /** One line's glyphs → MMD: plain words, inline maths in delimiters, and links. */
+
+/**
+ * Reads the maths inside a box of the page with the 2-D parser; undefined when the page has no
+ * glyph data (OCR) or the parser found nothing, and the glyph-by-glyph map is used instead.
+ */
+export type RegionLatex = (box: Box) => string | undefined;
 
 export interface LinkArea {
   x0: number;
@@ -116,7 +123,15 @@ function mathRuns(tokens: Token[]): boolean[] {
   return inRun;
 }
 
-function renderGroup(tokens: Token[], line: TextLine, delims: [string, string]): string {
+/** The box a run of maths occupies: its glyphs' pen range, and the line's band with room for scripts. */
+function runBox(run: Token[], line: TextLine): Box {
+  const glyphs = run.flatMap((t) => t.glyphs);
+  const x0 = Math.min(...glyphs.map((g) => g.x));
+  const x1 = Math.max(...glyphs.map((g) => g.x + g.w));
+  return { x0, y0: line.top - 0.2 * line.size, x1, y1: line.bottom + 0.1 * line.size };
+}
+
+function renderGroup(tokens: Token[], line: TextLine, delims: [string, string], regionLatex?: RegionLatex): string {
   const inRun = mathRuns(tokens);
   const out: string[] = [];
   let i = 0;
@@ -134,13 +149,14 @@ function renderGroup(tokens: Token[], line: TextLine, delims: [string, string]):
       trailing = tail.ch;
       run[run.length - 1] = { ...last, glyphs: last.glyphs.slice(0, -1) };
     }
-    out.push(`${delims[0]}${run.map((t) => tokenLatex(t, line)).join(' ')}${delims[1]}${trailing}`);
+    const latex = regionLatex?.(runBox(run, line)) || run.map((t) => tokenLatex(t, line)).join(' ');
+    out.push(`${delims[0]}${latex}${delims[1]}${trailing}`);
   }
   return out.join(' ');
 }
 
 /** The MMD of one line: words, inline maths, and `[text](url)` where a link area covers the words. */
-export function lineToMmd(line: TextLine, links: LinkArea[], delims: [string, string]): string {
+export function lineToMmd(line: TextLine, links: LinkArea[], delims: [string, string], regionLatex?: RegionLatex): string {
   const tokens = tokenize(line, links);
   const out: string[] = [];
   let i = 0;
@@ -148,7 +164,7 @@ export function lineToMmd(line: TextLine, links: LinkArea[], delims: [string, st
     const href = tokens[i].href;
     const group: Token[] = [];
     while (i < tokens.length && tokens[i].href === href) group.push(tokens[i++]);
-    const text = renderGroup(group, line, delims);
+    const text = renderGroup(group, line, delims, regionLatex);
     out.push(href ? `[${text}](${href})` : text);
   }
   return out.join(' ');

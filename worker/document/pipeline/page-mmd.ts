@@ -1,5 +1,5 @@
 import type { Block, PageLayout } from './blocks.js';
-import { lineToLatex, lineToMmd, type LinkArea } from './inline.js';
+import { lineToLatex, lineToMmd, type LinkArea, type RegionLatex } from './inline.js';
 import type { TextLine } from './text-layer.js';
 
 /** Blocks → the page's MMD, remembering which characters each line produced. */
@@ -25,6 +25,10 @@ export interface RenderOptions {
   inline: [string, string];
   display: [string, string];
   links: LinkArea[];
+  /** Inline maths through the 2-D parser (born-digital pages). @defaultValue glyph by glyph */
+  inlineLatex?: RegionLatex;
+  /** A display equation's LaTeX through the 2-D parser. @defaultValue the line glyph by glyph */
+  displayLatex?: (line: TextLine) => string | undefined;
 }
 
 const TYPE_OF: Record<Block['kind'], LineType> = { heading: 'section_header', paragraph: 'text', list_item: 'list_item', display_math: 'math' };
@@ -43,14 +47,15 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     if (b > 0) mmd += sameList(layout.blocks[b - 1], block) ? '\n' : '\n\n';
     const type = TYPE_OF[block.kind];
     if (block.kind === 'display_math') {
-      emit(block.lines[0], type, `${opts.display[0]}\n${lineToLatex(block.lines[0])}\n${opts.display[1]}`);
+      const latex = opts.displayLatex?.(block.lines[0]) || lineToLatex(block.lines[0]);
+      emit(block.lines[0], type, `${opts.display[0]}\n${latex}\n${opts.display[1]}`);
       return;
     }
     let prefix = '';
     if (block.kind === 'heading') prefix = `${'#'.repeat(block.level ?? 1)} `;
     if (block.kind === 'list_item') prefix = `${'  '.repeat(block.depth ?? 0)}${block.marker}`;
     block.lines.forEach((line, i) => {
-      let text = lineToMmd(i === 0 && block.kind === 'list_item' ? stripMarker(line) : line, opts.links, opts.inline);
+      let text = lineToMmd(i === 0 && block.kind === 'list_item' ? stripMarker(line) : line, opts.links, opts.inline, opts.inlineLatex);
       const next = block.lines[i + 1];
       const joinsWord = next !== undefined && HYPHEN_END.test(text) && /^\p{Ll}/u.test(next.text);
       if (joinsWord) text = text.slice(0, -1);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError } from '../../../core/errors.js';
+import { readPdfMath, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import { isMathFontName } from './math-glyphs.js';
 import { itemsToGlyphs, type FontInfo, type Glyph, type RawTextItem } from './text-layer.js';
@@ -60,9 +61,11 @@ export interface PageContent {
   glyphs: Glyph[];
   links: LinkArea[];
   hasImages: boolean;
+  /** Every glyph with its font and ink box, and the vector rules: what the maths parser reads. */
+  math: PdfPageMath;
 }
 
-/** Reads one page: glyphs from the text layer, link annotations, and whether it paints images. */
+/** Reads one page: glyphs from the text layer, the maths front end's glyphs and rules, link annotations, and whether it paints images. */
 export async function readPage(page: PDFPageProxy, wantLinks: boolean): Promise<PageContent> {
   const viewport = page.getViewport({ scale: 1 });
   const text = await page.getTextContent();
@@ -84,7 +87,8 @@ export async function readPage(page: PDFPageProxy, wantLinks: boolean): Promise<
   const items = text.items.filter((i): i is RawTextItem & (typeof text.items)[number] => 'str' in i);
   const glyphs = itemsToGlyphs(items, viewport.transform, font);
   const links = wantLinks ? await readLinks(page, viewport.transform) : [];
-  return { width: viewport.width, height: viewport.height, glyphs, links, hasImages };
+  const math = await readPdfMath(page, ops);
+  return { width: viewport.width, height: viewport.height, glyphs, links, hasImages, math };
 }
 
 const LINK_SCHEME = /^(https?:|mailto:)/i;

@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError } from '../../../core/errors.js';
+import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import type { RenderedPage } from './page-mmd.js';
 import { readPage } from './pdf.js';
@@ -21,6 +22,8 @@ export interface PageContentLines {
   links: LinkArea[];
   width: number;
   height: number;
+  /** Glyph boxes and rules of a born-digital page; absent for OCR'd pages. */
+  math?: PdfPageMath;
 }
 
 export interface PageResult {
@@ -66,7 +69,8 @@ export async function runPage(
         lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height));
       }
       if (lines.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
-      const rendered = convert({ lines, links: content.links, width: content.width, height: content.height });
+      const math = kind === 'text' ? content.math : undefined;
+      const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math });
       return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
     } finally {
       page.cleanup();

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { CATEGORIES, readCorpus } from './corpus.js';
+import { evaluateImage, evaluatePdf, type Evaluation, type GroundTruth } from './evaluate.js';
+import { loadParts, type Loaded } from './front-ends.js';
+import { failuresMarkdown, resultsMarkdown, resultsTables, type RunFacts } from './report.js';
+import { RESOLUTIONS_DPI, renderCorpus } from './render.js';
+
+/**
+ * `make eval-math`: renders the held-out corpus, runs every front end over it, prints the table
+ * and writes RESULTS.md and failures.md. Exits 1 when a front end threw on any formula or a
+ * required part (parser, normaliser, PDF or image front end) is missing, so it cannot pass quietly.
+ *
+ * Usage: npx tsx models/eval/run.ts [--limit N]   (N: evaluate only the first N formulas)
+ */
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+function machineFacts(): Pick<RunFacts, 'commit' | 'cpuModel' | 'cores' | 'affinity' | 'node'> {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here('.'), encoding: 'utf8' }).trim();
+  } catch {
+    // Not a git checkout (an installer bundle): the report says "unknown".
+  }
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const affinity = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? 'unknown';
+  return { commit, cpuModel: cpus()[0]?.model ?? 'unknown', cores: cpus().length, affinity, node: process.versions.node };
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const { values } = parseArgs({ options: { limit: { type: 'string' } } });
+  const corpus = await readCorpus(here('formulas.tsv'));
+  const limit = values.limit === undefined ? corpus.formulas.length : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, not ${values.limit}`);
+  const formulas = corpus.formulas.slice(0, limit);
+
+  // The whole corpus is always rendered, so --limit reuses the full cache instead of replacing it.
+  const renderStart = performance.now();
+  const rendered = await renderCorpus(corpus.formulas, here('.cache'));
+  const renderSeconds = (performance.now() - renderStart) / 1000;
+  console.log(`rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`);
+
+  const parts = await loadParts();
+  const evaluations: Evaluation[] = [];
+  let truth: Loaded<GroundTruth> = { ok: false, reason: 'the PDF front end did not run' };
+  if (!parts.core.ok) {
+    const reason = parts.core.reason;
+    evaluations.push(
+      { frontEnd: 'PDF glyphs', unavailable: reason, rows: [] },
+      ...RESOLUTIONS_DPI.map((dpi) => ({ frontEnd: `image ${dpi} dpi`, unavailable: reason, rows: [] })),
+    );
+  } else {
+    const core = parts.core.value;
+    if (parts.pdf.ok) {
+      const pdf = await evaluatePdf(rendered, formulas, core, parts.pdf.value);
+      evaluations.push(pdf.evaluation);
+      truth = { ok: true, value: pdf.truth };
+    } else {
+      evaluations.push({ frontEnd: 'PDF glyphs', unavailable: parts.pdf.reason, rows: [] });
+      truth = { ok: false, reason: parts.pdf.reason };
+    }
+    for (const dpi of RESOLUTIONS_DPI) {
+      if (parts.image.ok) evaluations.push(await evaluateImage(rendered, formulas, dpi, core, parts.image.value, truth));
+      else evaluations.push({ frontEnd: `image ${dpi} dpi`, unavailable: parts.image.reason, rows: [] });
+    }
+  }
+  evaluations.push({ frontEnd: 'strokes', unavailable: parts.strokesUnavailable, rows: [] });
+
+  const facts: RunFacts = {
+    ...machineFacts(),
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    formulas: formulas.length,
+    corpusFormulas: corpus.formulas.length,
+    renderCacheKey: rendered.pdfPath.split('/').at(-2) ?? '',
+    renderedFromCache: rendered.fromCache,
+    renderSeconds,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+  console.log(`\n${resultsTables(evaluations, CATEGORIES)}`);
+  await mkdir(here('.'), { recursive: true });
+  await writeFile(here('RESULTS.md'), resultsMarkdown(evaluations, CATEGORIES, facts));
+  await writeFile(here('failures.md'), failuresMarkdown(evaluations, facts));
+  console.log(`\nwrote models/eval/RESULTS.md and models/eval/failures.md in ${facts.totalSeconds.toFixed(1)} s (CPUs ${facts.affinity})`);
+
+  const errors = evaluations.reduce((n, e) => n + e.rows.filter((r) => r.error !== undefined).length, 0);
+  const missing = evaluations.filter((e) => e.unavailable && e.frontEnd !== 'strokes');
+  if (errors > 0) console.error(`FAILED: ${errors} recognitions threw (listed above and in failures.md)`);
+  if (missing.length > 0) console.error(`FAILED: not available: ${missing.map((e) => `${e.frontEnd} (${e.unavailable})`).join('; ')}`);
+  return errors > 0 || missing.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

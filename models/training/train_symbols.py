@@ -1,0 +1,198 @@
+"""Trains Folio's maths symbol classifier on crops from generate-symbols.ts and exports it to ONNX.
+
+Run with Debian's python3 + torch (CPU):  /usr/bin/python3 models/training/train_symbols.py
+First trains on every font but one and reports accuracy on the held-out font family (how well the
+classifier generalises to a typeface it never saw), then trains the shipped model on all fonts,
+evaluates it on the pdflatex renders (a renderer not used in training) and writes
+models/math-symbols.onnx, models/math-symbols.labels.json and models/training/out/metrics.json.
+"""
+import argparse
+import json
+import os
+import time
+from collections import Counter
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODELS = os.path.dirname(HERE)
+DATA = os.path.join(HERE, "data")
+OUT = os.path.join(HERE, "out")
+
+
+def load(prefix):
+    """Reads `<prefix>.bin` / `<prefix>.json` as written by dataset.ts (CropWriter)."""
+    meta = json.load(open(prefix + ".json"))
+    n, side, nf = meta["count"], meta["cropSize"], meta["featureCount"]
+    raw = open(prefix + ".bin", "rb").read()
+    at = 0
+    crops = np.frombuffer(raw, np.uint8, n * side * side, at).reshape(n, 1, side, side); at += n * side * side
+    feats = np.frombuffer(raw, "<f4", n * nf, at).reshape(n, nf); at += n * nf * 4
+    labels = np.frombuffer(raw, "<u2", n, at).astype(np.int64); at += n * 2
+    sources = np.frombuffer(raw, np.uint8, n, at).astype(np.int64)
+    return meta, torch.from_numpy(crops.copy()), torch.from_numpy(feats.copy()), torch.from_numpy(labels), sources
+
+
+class SymbolNet(nn.Module):
+    """Four 3x3 conv blocks (32x32 → 2x2), then the crop's aspect/size features join a small MLP.
+    Kept to ~4 M multiply-adds per crop so that training fits in minutes on two CPU cores."""
+
+    def __init__(self, classes, features):
+        super().__init__()
+        def block(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+        self.conv = nn.Sequential(
+            block(1, 16), nn.MaxPool2d(2),
+            block(16, 32), nn.MaxPool2d(2),
+            block(32, 64), nn.MaxPool2d(2),
+            block(64, 128), nn.MaxPool2d(2),
+        )
+        self.head = nn.Sequential(
+            nn.Linear(128 * 4 + features, 256), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(256, classes),
+        )
+
+    def forward(self, crops, features):
+        x = self.conv(crops).flatten(1)
+        return self.head(torch.cat([x, features], 1))
+
+
+class Exported(nn.Module):
+    """What ships: uint8-scaled crops in 0..1 → class probabilities."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops, features):
+        return F.softmax(self.net(crops, features), dim=1)
+
+
+def without_size(features):
+    """The encoding of 'font size unknown' (normalise.ts cropFeatures without emPx): height 0, flag 0."""
+    out = features.clone()
+    out[:, 1:] = 0
+    return out
+
+
+def train(crops, feats, labels, classes, epochs, seed):
+    torch.manual_seed(seed)
+    net = SymbolNet(classes, feats.shape[1])
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = 256
+    steps = epochs * ((len(labels) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.2)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(labels))
+        started, seen, correct = time.time(), 0, 0
+        for i in range(0, len(order), batch):
+            idx = order[i:i + batch]
+            x = crops[idx].float() / 255
+            f = feats[idx].clone()
+            # Half the time the size is hidden, so the model also works before the em is estimated.
+            hide = torch.rand(len(idx)) < 0.5
+            f[hide, 1:] = 0
+            # A pixel of shift either way: real crops are not centred as exactly as renders.
+            dx, dy = np.random.randint(-1, 2, 2)
+            x = torch.roll(x, shifts=(int(dy), int(dx)), dims=(2, 3))
+            logits = net(x, f)
+            loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            seen += len(idx)
+            correct += (logits.argmax(1) == labels[idx]).sum().item()
+        print(f"  epoch {epoch + 1}/{epochs}: train accuracy {correct / seen:.4f}, {time.time() - started:.0f} s", flush=True)
+    net.eval()
+    return net
+
+
+@torch.no_grad()
+def predict(net, crops, feats):
+    out = []
+    for i in range(0, len(crops), 1024):
+        out.append(net(crops[i:i + 1024].float() / 255, feats[i:i + 1024]))
+    return torch.cat(out).argmax(1)
+
+
+def evaluate(net, crops, feats, labels, class_names, name):
+    """Accuracy with the size known and unknown, and the commonest confusions (size known)."""
+    report = {}
+    for mode, f in (("size_known", feats), ("size_unknown", without_size(feats))):
+        pred = predict(net, crops, f)
+        report[mode] = round((pred == labels).float().mean().item(), 4)
+        if mode == "size_known":
+            wrong = Counter((class_names[t], class_names[p]) for t, p in zip(labels.tolist(), pred.tolist()) if t != p)
+            report["confusions"] = [f"{t} -> {p} ({n})" for (t, p), n in wrong.most_common(25)]
+    report["count"] = len(labels)
+    print(f"{name}: {report['size_known']:.4f} (size known), {report['size_unknown']:.4f} (size unknown) on {len(labels)} crops")
+    print("  confusions:", ", ".join(report["confusions"][:15]))
+    return report
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--holdout", default="termes", help="font family left out of the generalisation run")
+    parser.add_argument("--skip-holdout", action="store_true", help="only train and export the shipped model")
+    parser.add_argument("--holdout-only", action="store_true", help="only the generalisation run; adds to metrics.json")
+    args = parser.parse_args()
+    torch.set_num_threads(2)
+    np.random.seed(7)
+    os.makedirs(OUT, exist_ok=True)
+    meta, crops, feats, labels, sources = load(os.path.join(DATA, "symbols"))
+    classes = meta["classes"]
+    metrics_path = os.path.join(OUT, "metrics.json")
+    metrics = json.load(open(metrics_path)) if args.holdout_only and os.path.exists(metrics_path) else {}
+    metrics.update({"training_crops": len(labels), "fonts": meta["sources"], "epochs": args.epochs})
+    started = time.time()
+
+    if not args.skip_holdout:
+        held = meta["sources"].index(args.holdout)
+        keep = torch.from_numpy(sources != held)
+        print(f"generalisation run: training without {args.holdout} ({int(keep.sum())} crops)")
+        net = train(crops[keep], feats[keep], labels[keep], len(classes), args.epochs, seed=1)
+        metrics["held_out_font"] = {"font": args.holdout, **evaluate(net, crops[~keep], feats[~keep], labels[~keep], classes, f"held-out font {args.holdout}")}
+        if args.holdout_only:
+            json.dump(metrics, open(metrics_path, "w"), indent=1)
+            return
+
+    print(f"final run: all fonts ({len(labels)} crops)")
+    final_started = time.time()
+    net = train(crops, feats, labels, len(classes), args.epochs, seed=2)
+    metrics["final_train_minutes"] = round((time.time() - final_started) / 60, 1)
+    for dpi in (150, 300):
+        prefix = os.path.join(DATA, f"latex-{dpi}")
+        if os.path.exists(prefix + ".json"):
+            m, c, f, l, _ = load(prefix)
+            assert m["classes"] == classes, "pdflatex set was generated for another vocabulary"
+            metrics[f"pdflatex_{dpi}dpi"] = evaluate(net, c, f, l, classes, f"pdflatex Computer Modern {dpi} dpi")
+
+    export(net, classes, feats, labels, meta)
+    json.dump(metrics, open(metrics_path, "w"), indent=1)
+    print(f"done in {(time.time() - started) / 60:.1f} min")
+
+
+def export(net, classes, feats, labels, meta):
+    side = meta["cropSize"]
+    model = Exported(net).eval()
+    path = os.path.join(MODELS, "math-symbols.onnx")
+    torch.onnx.export(
+        model, (torch.zeros(1, 1, side, side), torch.zeros(1, meta["featureCount"])), path,
+        input_names=["crops", "features"], output_names=["probabilities"], opset_version=13,
+        dynamic_axes={"crops": {0: "batch"}, "features": {0: "batch"}, "probabilities": {0: "batch"}},
+    )
+    # Median height in em per class (from crops whose size is known): lets inference estimate a
+    # formula's em from symbols it has recognised by shape, then classify again with size known.
+    heights = [round(float(np.median(feats[labels == k, 1].numpy())), 3) if (labels == k).any() else 0 for k in range(len(classes))]
+    labels_json = {"classes": classes, "cropSize": side, "featureCount": meta["featureCount"], "typicalHeightEm": heights}
+    json.dump(labels_json, open(os.path.join(MODELS, "math-symbols.labels.json"), "w"), ensure_ascii=False)
+    print(f"exported {path} ({os.path.getsize(path) / 1e6:.2f} MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+import type { PdfPageMath } from '../../engine/math/pdf/index.js';
+import type { Box } from '../../engine/math/types.js';
+import { isMathChar } from './math-glyphs.js';
+import type { Glyph, TextLine } from './text-layer.js';
+
+/**
+ * Finds display equations on a born-digital page. The text layer cuts a 2-D formula into several
+ * lines (a numerator, the main line, a denominator, the limits of a sum, a tall delimiter whose
+ * baseline sits above everything); this gathers them back into one region, using the ink of the
+ * page's glyphs and rules, and sets an equation number at the right margin aside as its tag.
+ */
+
+/** Maths lines closer than this many ems (ink to ink) belong to one display. */
+const JOIN_GAP_EM = 0.45;
+/** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's). */
+const MAX_DISPLAY_SHARE = 0.85;
+const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
+/** Upright operator names TeX sets in the text font inside maths: not words of prose. */
+const FUNCTION_NAME = /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
+
+/** True when the line has a word of prose: two or more letters in a text font that are not an operator name. */
+function hasProse(line: TextLine): boolean {
+  const words: Glyph[][] = [[]];
+  for (const g of line.glyphs) {
+    if (g.ch === ' ') words.push([]);
+    else words[words.length - 1].push(g);
+  }
+  return words.some((w) => {
+    const letters = w.filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch)).map((g) => g.ch).join('');
+    return letters.length >= 2 && !FUNCTION_NAME.test(letters);
+  });
+}
+
+const hasMath = (line: TextLine) => line.glyphs.some((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch));
+
+export interface DisplayRegion {
+  box: Box;
+  /** The equation number without its parentheses, when one stands at the right of the display. */
+  tag?: string;
+  /** Built from several text lines or around rules and tall glyphs: 2-D, so a display whatever its position. */
+  stacked: boolean;
+}
+
+/** A text line that stands for a whole display equation. */
+export type DisplayLine = TextLine & { display: DisplayRegion };
+
+export function isDisplayLine(line: TextLine): line is DisplayLine {
+  return (line as Partial<DisplayLine>).display !== undefined;
+}
+
+const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
+const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
+
+/** The ink of the page's glyphs whose centres fall in `band`, or the band itself when none do. */
+function inkOf(band: Box, math: PdfPageMath): Box {
+  let box: Box | undefined;
+  for (const g of math.glyphs) {
+    const cx = (g.box.x0 + g.box.x1) / 2;
+    if (cx >= band.x0 && cx <= band.x1 && g.baseline >= band.y0 && g.baseline <= band.y1 + 0.3 * g.size) box = box ? union(box, g.box) : g.box;
+  }
+  return box ?? band;
+}
+
+const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+
+/**
+ * Replaces the lines of each display equation with one DisplayLine spanning its ink, equation
+ * number included as `display.tag`. Other lines pass through unchanged.
+ */
+export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine[] {
+  if (lines.length === 0) return lines;
+  const left = Math.min(...lines.map((l) => l.x0));
+  const right = Math.max(...lines.map((l) => l.x1));
+  const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), math)]));
+  const seeds = lines.filter((l) => hasMath(l) && !hasProse(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
+  const groups: Array<{ lines: TextLine[]; box: Box }> = [];
+  const taken = new Set<TextLine>();
+  for (const seed of seeds) {
+    if (taken.has(seed)) continue;
+    const group = { lines: [seed], box: ink.get(seed)! };
+    taken.add(seed);
+    grow(group, lines, ink, math, taken);
+    groups.push(group);
+  }
+  const out: TextLine[] = lines.filter((l) => !taken.has(l));
+  for (const g of groups) {
+    // Numbers level with the display are its equation numbers; a single one becomes its tag (the
+    // rows of a multi-line display would each need their own, which one region cannot carry).
+    const numbers = out.filter((l) => EQUATION_NUMBER.test(l.text.trim()) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1);
+    for (const n of numbers) out.splice(out.indexOf(n), 1);
+    const number = numbers.length === 1 ? numbers[0] : undefined;
+    const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || math.glyphs.some((x) => x.font.family === 'extension' && contains(g.box, x.box));
+    out.push(displayLine(g.lines, { box: g.box, stacked, ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}) }));
+  }
+  return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
+}
+
+/** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
+function grow(group: { lines: TextLine[]; box: Box }, lines: TextLine[], ink: Map<TextLine, Box>, math: PdfPageMath, taken: Set<TextLine>): void {
+  const em = Math.max(...group.lines.map((l) => l.size));
+  for (let changed = true; changed; ) {
+    changed = false;
+    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it.
+    for (const r of math.rules) if (intersects(r, group.box) && !contains(group.box, r)) [group.box, changed] = [union(group.box, r), true];
+    for (const g of math.glyphs) {
+      if (g.font.family === 'extension' && intersects(g.box, group.box) && !contains(group.box, g.box)) [group.box, changed] = [union(group.box, g.box), true];
+    }
+    const near: Box = { x0: group.box.x0 - em, y0: group.box.y0 - JOIN_GAP_EM * em, x1: group.box.x1 + em, y1: group.box.y1 + JOIN_GAP_EM * em };
+    for (const l of lines) {
+      if (taken.has(l) || EQUATION_NUMBER.test(l.text.trim())) continue;
+      const box = ink.get(l)!;
+      // A line level with the group's middle (the text of a cases row) joins whatever it says.
+      const cy = (box.y0 + box.y1) / 2;
+      const level = cy > group.box.y0 && cy < group.box.y1 && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
+      if (level || (!hasProse(l) && intersects(box, near))) {
+        group.lines.push(l);
+        group.box = union(group.box, box);
+        taken.add(l);
+        changed = true;
+      }
+    }
+  }
+}
+
+const contains = (outer: Box, inner: Box) => inner.x0 >= outer.x0 && inner.x1 <= outer.x1 && inner.y0 >= outer.y0 && inner.y1 <= outer.y1;
+
+function displayLine(lines: TextLine[], display: DisplayRegion): DisplayLine {
+  // A lone flat line keeps its own geometry: whether it is a display is for the layout to say.
+  if (lines.length === 1 && !display.stacked) return { ...lines[0], display };
+  const box = display.box;
+  const ordered = [...lines].sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  const main = lines.reduce((a, b) => (b.glyphs.length > a.glyphs.length ? b : a));
+  return {
+    glyphs: lines.flatMap((l) => l.glyphs).sort((a, b) => a.x - b.x),
+    x0: box.x0,
+    x1: box.x1,
+    top: box.y0,
+    bottom: box.y1,
+    base: main.base,
+    size: main.size,
+    bold: false,
+    text: ordered.map((l) => l.text).join(' '),
+    display,
+  };
+}

@@ -1,0 +1,93 @@
+import type { GrayImage } from '../types.js';
+
+/** Ink mask of a raster: 1 where a pixel is ink, 0 for background; same size and order as the image. */
+export interface InkMask {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * A page with nothing on it still has a little noise, and Otsu would split that noise in two.
+ * Below this spread between the darkest and lightest grey the image is treated as blank.
+ */
+const MIN_CONTRAST = 48;
+
+/**
+ * Otsu's threshold over the 256-bin histogram: the grey level that best separates ink from paper.
+ * Anti-aliased edge pixels fall on whichever side is nearer, which keeps strokes at about their
+ * true width across renderers.
+ */
+export function otsuThreshold(image: GrayImage): number {
+  const histogram = new Float64Array(256);
+  for (let i = 0; i < image.data.length; i++) histogram[image.data[i]]++;
+  const total = image.data.length;
+  let sumAll = 0;
+  for (let g = 0; g < 256; g++) sumAll += g * histogram[g];
+  let weightDark = 0;
+  let sumDark = 0;
+  let best = -1;
+  let threshold = 127;
+  for (let g = 0; g < 255; g++) {
+    weightDark += histogram[g];
+    if (weightDark === 0) continue;
+    const weightLight = total - weightDark;
+    if (weightLight === 0) break;
+    sumDark += g * histogram[g];
+    const meanDark = sumDark / weightDark;
+    const meanLight = (sumAll - sumDark) / weightLight;
+    const between = weightDark * weightLight * (meanDark - meanLight) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = g;
+    }
+  }
+  return threshold;
+}
+
+/**
+ * Dark-on-light greyscale → ink mask; an image without contrast yields an empty mask. Hysteresis:
+ * pixels at or below Otsu's threshold are ink, and so are pixels halfway to the paper grey that
+ * touch ink — the faint anti-aliased middle of a hairline stroke — so thin strokes stay connected
+ * without isolated grey noise turning into ink.
+ */
+export function binarise(image: GrayImage): InkMask {
+  const mask = new Uint8Array(image.width * image.height);
+  let darkest = 255;
+  let lightest = 0;
+  for (let i = 0; i < image.data.length; i++) {
+    const g = image.data[i];
+    if (g < darkest) darkest = g;
+    if (g > lightest) lightest = g;
+  }
+  if (lightest - darkest >= MIN_CONTRAST) {
+    const strong = otsuThreshold(image);
+    const weak = Math.round((strong + lightest) / 2);
+    const stack: number[] = [];
+    for (let i = 0; i < mask.length; i++) {
+      if (image.data[i] <= strong) {
+        mask[i] = 1;
+        stack.push(i);
+      }
+    }
+    const { width, height } = image;
+    while (stack.length) {
+      const i = stack.pop()!;
+      const x = i % width;
+      const y = (i - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const j = ny * width + nx;
+          if (!mask[j] && image.data[j] <= weak) {
+            mask[j] = 1;
+            stack.push(j);
+          }
+        }
+      }
+    }
+  }
+  return { data: mask, width: image.width, height: image.height };
+}

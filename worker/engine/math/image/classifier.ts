@@ -1,0 +1,81 @@
+import ort from 'onnxruntime-node';
+import { z } from 'zod';
+import { EngineError } from '../../errors.js';
+import { createSession, loadModelFile } from '../../models.js';
+import { CROP_SIZE, FEATURE_COUNT, type NormalisedCrop } from './normalise.js';
+
+/** Manifest ids of the classifier and its class list. */
+export const SYMBOL_MODEL_ID = 'math-symbols';
+export const SYMBOL_LABELS_ID = 'math-symbols-labels';
+/** Runner-up labels kept per symbol. */
+const ALTERNATIVES = 3;
+
+const LabelsSchema = z.object({
+  classes: z.array(z.string()).min(2),
+  cropSize: z.literal(CROP_SIZE),
+  featureCount: z.literal(FEATURE_COUNT),
+  /** Median height of each class in em, from the training crops. */
+  typicalHeightEm: z.array(z.number()),
+});
+export type SymbolLabels = z.infer<typeof LabelsSchema>;
+
+export interface Classification {
+  latex: string;
+  confidence: number;
+  alternatives: Array<{ latex: string; confidence: number }>;
+}
+
+export interface SymbolClassifierOptions {
+  /** Another manifest than models/manifest.json. */
+  manifestPath?: string;
+  /** Threads inside one operator: a formula is a few dozen tiny crops. @default 1 */
+  intraOpThreads?: number;
+}
+
+/** The CNN symbol classifier (models/training/train_symbols.py), run by onnxruntime on the CPU. */
+export class SymbolClassifier {
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly labels: SymbolLabels,
+  ) {}
+
+  static async load(opts: SymbolClassifierOptions = {}): Promise<SymbolClassifier> {
+    const model = await loadModelFile(SYMBOL_MODEL_ID, { manifestPath: opts.manifestPath });
+    const labelsFile = await loadModelFile(SYMBOL_LABELS_ID, { manifestPath: opts.manifestPath });
+    const parsed = LabelsSchema.safeParse(JSON.parse(labelsFile.bytes.toString('utf8')));
+    if (!parsed.success || parsed.data.typicalHeightEm.length !== parsed.data.classes.length) {
+      throw new EngineError('manifest_invalid', `${labelsFile.file} does not describe this classifier's inputs (${parsed.error?.message ?? 'one typical height per class'})`);
+    }
+    const { session } = await createSession(model, { executionProviders: ['cpu'], intraOpThreads: opts.intraOpThreads ?? 1 });
+    return new SymbolClassifier(session, parsed.data);
+  }
+
+  /** Classifies all crops in one batch: softmax top label and the next ALTERNATIVES. */
+  async classify(crops: readonly NormalisedCrop[]): Promise<Classification[]> {
+    if (!crops.length) return [];
+    const n = crops.length;
+    const pixels = new Float32Array(n * CROP_SIZE * CROP_SIZE);
+    const features = new Float32Array(n * FEATURE_COUNT);
+    crops.forEach((crop, i) => {
+      pixels.set(crop.pixels, i * CROP_SIZE * CROP_SIZE);
+      features.set(crop.features, i * FEATURE_COUNT);
+    });
+    const output = await this.session.run({
+      crops: new ort.Tensor('float32', pixels, [n, 1, CROP_SIZE, CROP_SIZE]),
+      features: new ort.Tensor('float32', features, [n, FEATURE_COUNT]),
+    });
+    const probabilities = output.probabilities;
+    const classes = this.labels.classes;
+    if (probabilities.dims[1] !== classes.length) {
+      throw new EngineError('model_mismatch', `the symbol classifier outputs ${probabilities.dims[1]} classes but its label file lists ${classes.length}`);
+    }
+    const data = probabilities.data as Float32Array;
+    return crops.map((_, i) => {
+      const row = data.subarray(i * classes.length, (i + 1) * classes.length);
+      const ranked = [...row.keys()].sort((a, b) => row[b] - row[a]).slice(0, ALTERNATIVES + 1);
+      const [best, ...rest] = ranked.map((k) => ({ latex: classes[k], confidence: row[k] }));
+      return { ...best, alternatives: rest };
+    });
+  }
+}
+

@@ -1,0 +1,66 @@
+import type { Box } from '../types.js';
+import type { ComponentMap } from './components.js';
+
+/**
+ * The one crop normalisation shared by training (models/training) and inference: a symbol's ink
+ * scaled into a square canvas preserving its aspect ratio, plus the shape facts scaling throws
+ * away. Training and inference must agree on every detail here, or accuracy silently drops.
+ */
+
+/** Side of the square canvas the classifier sees. */
+export const CROP_SIZE = 32;
+/** Blank border inside the canvas, so strokes never touch its edge. */
+const CROP_MARGIN = 2;
+/** Sub-samples per output pixel along each axis: enough for smooth coverage when shrinking. */
+const SUPERSAMPLE = 4;
+/** Inputs beside the pixels: log aspect ratio, height in em, and whether the height is known. */
+export const FEATURE_COUNT = 3;
+
+export interface NormalisedCrop {
+  /** CROP_SIZE² ink coverages in 0..1, row-major. */
+  pixels: Float32Array;
+  /** FEATURE_COUNT values; see `cropFeatures`. */
+  features: Float32Array;
+}
+
+/**
+ * The aspect ratio and size the square canvas hides: `|` and `l`, `o` and `O`, `\Sigma` and `\sum`
+ * differ mostly there. Size is the box height in em, which only a caller that knows the font size
+ * (training, or inference after estimating it) can give; otherwise it is 0 with the flag off.
+ */
+export function cropFeatures(box: Box, emPx?: number): Float32Array {
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  const aspect = Math.max(-1.5, Math.min(1.5, Math.log2(width / height) / 4));
+  const known = emPx !== undefined && emPx > 0;
+  return Float32Array.of(aspect, known ? Math.min(3, height / emPx) : 0, known ? 1 : 0);
+}
+
+/** Renders the pixels of components `ids` inside `box` onto the canvas; other ink in the box is ignored. */
+export function normaliseCrop(map: ComponentMap, ids: readonly number[], box: Box, emPx?: number): NormalisedCrop {
+  const member = new Uint8Array(map.components.length + 1);
+  for (const id of ids) member[id] = 1;
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  const inner = CROP_SIZE - 2 * CROP_MARGIN;
+  const scale = inner / Math.max(width, height);
+  const offsetX = (CROP_SIZE - width * scale) / 2;
+  const offsetY = (CROP_SIZE - height * scale) / 2;
+  const pixels = new Float32Array(CROP_SIZE * CROP_SIZE);
+  const weight = 1 / (SUPERSAMPLE * SUPERSAMPLE);
+  for (let v = 0; v < CROP_SIZE; v++) {
+    for (let u = 0; u < CROP_SIZE; u++) {
+      let ink = 0;
+      for (let sy = 0; sy < SUPERSAMPLE; sy++) {
+        const y = Math.floor(box.y0 + (v + (sy + 0.5) / SUPERSAMPLE - offsetY) / scale);
+        if (y < box.y0 || y >= box.y1) continue;
+        for (let sx = 0; sx < SUPERSAMPLE; sx++) {
+          const x = Math.floor(box.x0 + (u + (sx + 0.5) / SUPERSAMPLE - offsetX) / scale);
+          if (x >= box.x0 && x < box.x1 && member[map.labels[y * map.width + x]]) ink += weight;
+        }
+      }
+      pixels[v * CROP_SIZE + u] = ink;
+    }
+  }
+  return { pixels, features: cropFeatures(box, emPx) };
+}

@@ -1,0 +1,130 @@
+import type { Box } from '../types.js';
+import type { Component, ComponentMap } from './components.js';
+
+/** Measurements of one component's pixels inside its box, used by the merge and RULE decisions. */
+
+const width = (b: Box): number => b.x1 - b.x0;
+const height = (b: Box): number => b.y1 - b.y0;
+
+/**
+ * Typical stroke width in pixels: the median length of all horizontal and vertical ink runs. Runs
+ * across a stroke far outnumber runs along one, so the median lands on the stroke's thickness.
+ */
+export function strokeWidth(map: ComponentMap): number {
+  const counts = new Uint32Array(Math.max(map.width, map.height) + 2);
+  let total = 0;
+  const scan = (length: number, lines: number, at: (line: number, k: number) => boolean): void => {
+    for (let line = 0; line < lines; line++) {
+      let run = 0;
+      for (let k = 0; k <= length; k++) {
+        if (k < length && at(line, k)) run++;
+        else if (run) {
+          counts[run]++;
+          total++;
+          run = 0;
+        }
+      }
+    }
+  };
+  const { labels, width: w, height: h } = map;
+  scan(w, h, (y, x) => labels[y * w + x] !== 0);
+  scan(h, w, (x, y) => labels[y * w + x] !== 0);
+  if (!total) return 1;
+  let seen = 0;
+  for (let run = 1; run < counts.length; run++) {
+    seen += counts[run];
+    if (seen * 2 >= total) return run;
+  }
+  return 1;
+}
+
+/** Per column of the component's box: how many of its pixels it holds and their mean row. */
+function columnProfile(c: Component, map: ComponentMap): { count: Float64Array; centre: Float64Array } {
+  const count = new Float64Array(width(c.box));
+  const centre = new Float64Array(width(c.box));
+  for (let y = c.box.y0; y < c.box.y1; y++) {
+    for (let x = c.box.x0; x < c.box.x1; x++) {
+      if (map.labels[y * map.width + x] !== c.id) continue;
+      count[x - c.box.x0]++;
+      centre[x - c.box.x0] += y;
+    }
+  }
+  for (let i = 0; i < count.length; i++) centre[i] /= count[i] || 1;
+  return { count, centre };
+}
+
+/**
+ * A rule is a straight bar: long against its thickness, every column about as thick as the others,
+ * and column centres on a line within a few degrees of horizontal. A tilde is as flat but its
+ * centres wave; an arrow is flat but its head thickens some columns.
+ */
+export function isRule(c: Component, map: ComponentMap): boolean {
+  const w = width(c.box);
+  const thickness = c.area / w;
+  if (w < 4 || w < 3 * Math.max(thickness, 1.5)) return false;
+  const { count, centre } = columnProfile(c, map);
+  // The end columns of an anti-aliased or rounded bar are thinner; judge the inner 80 %.
+  const from = Math.floor(w * 0.1);
+  const to = Math.ceil(w * 0.9);
+  let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, sc = 0, scc = 0;
+  for (let i = from; i < to; i++) {
+    n++;
+    sx += i;
+    sy += centre[i];
+    sxx += i * i;
+    sxy += i * centre[i];
+    sc += count[i];
+    scc += count[i] * count[i];
+  }
+  const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx || 1);
+  const intercept = (sy - slope * sx) / n;
+  let residual = 0;
+  for (let i = from; i < to; i++) residual += (centre[i] - (slope * i + intercept)) ** 2;
+  const meanCount = sc / n;
+  const spread = Math.sqrt(Math.max(0, scc / n - meanCount * meanCount)) / meanCount;
+  return Math.abs(slope) <= 0.1 && Math.sqrt(residual / n) <= 0.5 + 0.2 * thickness && spread <= 0.35;
+}
+
+/** Flat: much wider than tall, whether or not it is a clean rule (Ξ's serifed bars are flat but not rules). */
+export function isFlat(c: Component): boolean {
+  return width(c.box) >= 2.5 * height(c.box);
+}
+
+/** Leftmost and rightmost column holding the component's ink within rows [y0, y1). */
+export function rowSpan(c: Component, map: ComponentMap, y0: number, y1: number): { x0: number; x1: number } | null {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (let y = Math.max(y0, c.box.y0); y < Math.min(y1, c.box.y1); y++) {
+    for (let x = c.box.x0; x < c.box.x1; x++) {
+      if (map.labels[y * map.width + x] !== c.id) continue;
+      if (x < x0) x0 = x;
+      if (x + 1 > x1) x1 = x + 1;
+    }
+  }
+  return x0 === Infinity ? null : { x0, x1 };
+}
+
+/** Longest horizontal run of the component's ink in row y. */
+export function longestRun(c: Component, map: ComponentMap, y: number): number {
+  let best = 0;
+  let run = 0;
+  for (let x = c.box.x0; x < c.box.x1; x++) {
+    run = map.labels[y * map.width + x] === c.id ? run + 1 : 0;
+    if (run > best) best = run;
+  }
+  return best;
+}
+
+/**
+ * A radical sign: a vinculum across the top reaching the right edge, and no ink in the lower right
+ * where the radicand sits. Whatever lies inside its box is the radicand, never part of the sign.
+ */
+export function isRadicalLike(c: Component, map: ComponentMap): boolean {
+  const w = width(c.box);
+  const h = height(c.box);
+  const topRows = Math.max(2, Math.round(h * 0.12));
+  const top = rowSpan(c, map, c.box.y0, c.box.y0 + topRows);
+  if (!top || top.x1 < c.box.x1 - 1 || top.x1 - top.x0 < 0.5 * w) return false;
+  const lowerRight = rowSpan(c, map, c.box.y0 + Math.ceil(h * 0.5), c.box.y1);
+  return lowerRight === null || lowerRight.x1 <= c.box.x0 + w * 0.5;
+}

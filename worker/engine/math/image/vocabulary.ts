@@ -1,0 +1,38 @@
+/**
+ * The classes of the image symbol classifier, as the LaTeX tokens of `MathSymbol.latex`.
+ *
+ * Two kinds of symbol are deliberately absent: horizontal strokes (minus, fraction bar, overline,
+ * `\bar`) are RULE, decided by geometry; and the dot is one class '.' because a full stop, `\cdot`
+ * and a `\dot` accent are the same shape — `symbolsFromImage` picks among them by position. The
+ * radical is RADICAL ('\\sqrt'): its hook and vinculum are one connected component the classifier
+ * learns like any other glyph.
+ */
+
+const DIGITS = [...'0123456789'];
+const LATIN = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+const GREEK_LOWER = [
+  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'varepsilon', 'zeta', 'eta', 'theta', 'vartheta', 'iota', 'kappa',
+  'lambda', 'mu', 'nu', 'xi', 'pi', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'varphi', 'chi', 'psi', 'omega',
+].map((name) => `\\${name}`);
+/** Only the capitals whose glyph differs from a Latin letter. */
+const GREEK_UPPER = ['Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Pi', 'Sigma', 'Upsilon', 'Phi', 'Psi', 'Omega'].map((name) => `\\${name}`);
+const OPERATORS = ['+', '\\times', '\\div', '\\pm', '\\mp', '=', '\\neq', '<', '>', '\\leq', '\\geq', '\\approx', '\\equiv', '\\sim', '\\propto'];
+const ARROWS = ['\\rightarrow', '\\leftarrow', '\\leftrightarrow', '\\Rightarrow', '\\Leftrightarrow', '\\mapsto'];
+const DELIMITERS = ['(', ')', '[', ']', '\\{', '\\}', '|', '\\|', '\\langle', '\\rangle'];
+/** Rendered at text and display size; `\bigcup`/`\bigcap` are the display forms of ∪/∩ and their own tokens. */
+const BIG_OPERATORS = ['\\sum', '\\prod', '\\int', '\\oint', '\\cup', '\\cap', '\\bigcup', '\\bigcap'];
+const MISC = [
+  '\\infty', '\\partial', '\\nabla', '\\in', '\\notin', '\\subset', '\\subseteq', '\\supset', '\\forall', '\\exists',
+  '\\emptyset', '\\mathbb{R}', '\\mathbb{N}', '\\mathbb{Z}', '\\mathbb{Q}', '\\mathbb{C}', '\\ell', '\\hbar', '\\sqrt',
+];
+const PUNCTUATION = [',', '.', ';', ':', '!', '?', '\\prime', '/', '*', '\\%'];
+const ACCENTS = ['\\hat', '\\tilde', '\\vec'];
+
+export const SYMBOL_CLASSES: readonly string[] = [
+  ...DIGITS, ...LATIN, ...GREEK_LOWER, ...GREEK_UPPER, ...OPERATORS, ...ARROWS, ...DELIMITERS, ...BIG_OPERATORS, ...MISC,
+  ...PUNCTUATION, ...ACCENTS,
+];
+
+/** Tokens the classifier never outputs because they share the shape of the class '.'. */
+export const DOT_TOKENS = { period: '.', centred: '\\cdot', accent: '\\dot' } as const;
+

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseLatex } from './latex-normalise.js';
+
+const same = (a: string, b: string) => expect(normaliseLatex(a)).toBe(normaliseLatex(b));
+const different = (a: string, b: string) => expect(normaliseLatex(a)).not.toBe(normaliseLatex(b));
+
+describe('normaliseLatex', () => {
+  it('writes arguments braced and compact', () => {
+    expect(normaliseLatex('x^2 + \\frac12')).toBe('x^{2}+\\frac{1}{2}');
+    expect(normaliseLatex('\\alpha x')).toBe('\\alpha x');
+    expect(normaliseLatex('\\alpha 2')).toBe('\\alpha2');
+    expect(normaliseLatex('\\sqrt [3] {x}')).toBe('\\sqrt[3]{x}');
+  });
+
+  it('removes spaces and spacing commands', () => {
+    same('\\int_0^1 f(x) \\, dx', '\\int_{0}^{1}f(x)dx');
+    same('a\\;b\\!c\\quad d~e\\qquad f\\ g\\hspace{1em}h', 'abcdefgh');
+  });
+
+  it('removes braces that group nothing but keeps those that do', () => {
+    same('{x}', 'x');
+    same('{x}^{2}', 'x^2');
+    same('{{a+b}}c', 'a+bc');
+    different('{ab}^2', 'ab^2');
+    different('x^{2}y', 'x^{2y}');
+    different('e^{x^2}', 'e^{x}^2');
+    different('a_{n+1}', 'a_{n}+1');
+  });
+
+  it('puts scripts in one order', () => {
+    same('x_{i}^{2}', 'x^{2}_{i}');
+    same('\\sum_{i=1}^{n}', '\\sum^n_{i=1}');
+    different('x_{i}^{2}', 'x_{2}^{i}');
+  });
+
+  it('treats primes as superscripts', () => {
+    same("f'(x)", 'f^{\\prime}(x)');
+    same("f''", 'f^{\\prime\\prime}');
+    same("x'^{2}", 'x^{\\prime 2}');
+    different("f'", 'f');
+  });
+
+  it('drops sizing and limits placement', () => {
+    same('\\left( \\frac{a}{b} \\right)', '(\\frac{a}{b})');
+    same('\\left. x \\right|', 'x|');
+    same('\\bigl[ x \\bigr]', '[x]');
+    same('\\left\\{ x \\right\\}', '\\lbrace x\\rbrace');
+    same('\\sum\\limits_{i} \\displaystyle x', '\\sum_i x');
+  });
+
+  it('maps synonyms to one spelling', () => {
+    same('\\dfrac{a}{b} + \\tfrac{c}{d}', '\\frac{a}{b}+\\frac{c}{d}');
+    same('\\lim_{x \\to 0}', '\\lim_{x\\rightarrow0}');
+    same('a \\le b \\ge c \\ne d', 'a\\leq b\\geq c\\neq d');
+    same('\\operatorname{sin} x', '\\sin x');
+    same('\\operatorname*{lim}_{n}', '\\lim_n');
+    same('\\vert x \\Vert', '|x\\|');
+    same('1, 2, \\dots', '1,2,...');
+    same('a − b × c', 'a-b\\times c');
+  });
+
+  it('reads upright text the same whichever command wrote it', () => {
+    same('\\mathrm{d}x', 'dx');
+    same('\\int f \\, \\mathrm d x', '\\int fdx');
+    same('\\text{if } x', '\\mathrm{if}x');
+    expect(normaliseLatex('\\operatorname{foo}(x)')).toBe('\\text{foo}(x)');
+    different('\\text{ab}', 'ab');
+  });
+
+  it('keeps distinctions that change the formula', () => {
+    different('\\bar{x}', '\\overline{x}');
+    different('\\frac{a}{b}c', '\\frac{a}{bc}');
+    different('\\sqrt{x}+1', '\\sqrt{x+1}');
+    different('\\cdot', '.');
+    different('\\ldots', '\\cdots');
+  });
+
+  it('keeps matrices and their cells', () => {
+    expect(normaliseLatex('\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe(
+      '\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}',
+    );
+    same('\\begin{array}{c c} a & b \\end{array}', '\\begin{array}{cc}a&b\\end{array}');
+    different('\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}', '\\begin{bmatrix}1&0\\\\0&1\\end{bmatrix}');
+  });
+
+  it('normalises nested structures at any depth', () => {
+    same('\\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}', '\\frac{-b\\pm\\sqrt{b^{2}-4ac}}{2a}');
+    same('\\int_{0}^{\\infty} e^{-x^{2}} \\, \\mathrm{d}x', '\\int_0^\\infty e^{-x^2}dx');
+    same("f'(x) = \\lim_{h \\to 0} \\dfrac{f(x+h) - f(x)}{h}", "f^{\\prime}(x)=\\lim_{h\\rightarrow 0}\\frac{f(x+h)-f(x)}{h}");
+  });
+
+  it('is idempotent', () => {
+    for (const source of ["x_{i}^{2}+\\frac{a}{b}", "\\begin{cases}x & \\text{if } x>0\\end{cases}", "f''(x)"]) {
+      const once = normaliseLatex(source);
+      expect(normaliseLatex(once)).toBe(once);
+    }
+  });
+});

@@ -1,0 +1,296 @@
+/**
+ * The normal form the maths evaluation compares LaTeX under: two strings that typeset the same
+ * formula should normalise to the same string, and formulas that differ should not.
+ *
+ * The input is tokenised (control words, control symbols, braces, scripts, single characters) and
+ * parsed into atoms with optional sub- and superscripts and commands with their arguments, so the
+ * rules hold at any nesting depth. Rules:
+ * - whitespace and spacing commands (`\,` `\;` `\:` `\!` `\ ` `~` `\quad` `\qquad` `\hspace{…}` …)
+ *   are removed, and so are `\left` `\right` `\middle` and the `\big…` family (the delimiter
+ *   stays; `\left.` vanishes), `\limits` `\nolimits` and the style switches (`\displaystyle` …);
+ * - braces that group nothing are removed: `{x}` ≡ `x`, `{x+y}z` ≡ `x+yz`, `{x}^{2}` ≡ `x^2`, while
+ *   `{ab}^2` keeps its group; arguments are always braced in the output, so `x^2` ≡ `x^{2}` and
+ *   `\frac12` ≡ `\frac{1}{2}`;
+ * - scripts come out in one order: primes, then `_{…}`, then `^{…}`; `'` ≡ `^{\prime}`, so
+ *   `f'` ≡ `f^{\prime}` and `x'^{2}` ≡ `x^{\prime 2}`;
+ * - synonyms: `\dfrac` `\tfrac` → `\frac`; `\dbinom` `\tbinom` → `\binom`; `\to` → `\rightarrow`,
+ *   `\gets` → `\leftarrow`, `\le` → `\leq`, `\ge` → `\geq`, `\ne` → `\neq`, `\dots` → `\ldots`,
+ *   `...` → `\ldots`, `\lbrace` `\rbrace` → `\{` `\}`, `\vert` `\lvert` `\rvert` → `|`,
+ *   `\Vert` `\lVert` `\rVert` → `\|`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ±);
+ * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
+ * - upright text: `\mathrm{d}` → `d` (one letter), and `\mathrm{…}` `\textrm{…}` `\text{…}` of
+ *   several characters → `\text{…}` with the spaces inside removed.
+ * A space is written only where LaTeX needs one: after a control word followed by a letter.
+ */
+
+const FUNCTION_NAMES = new Set(
+  'sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan log ln lg exp lim liminf limsup max min sup inf det arg gcd deg dim ker hom Pr'.split(
+    ' ',
+  ),
+);
+
+/** Commands dropped with nothing left behind. */
+const DROPPED = new Set([
+  ...'\\, \\; \\: \\! ~ \\quad \\qquad \\enspace \\thinspace \\medspace \\thickspace \\negthinspace \\limits \\nolimits'.split(' '),
+  ...'\\displaystyle \\textstyle \\scriptstyle \\scriptscriptstyle \\left \\right \\middle'.split(' '),
+  ...'big Big bigg Bigg bigl bigr bigm Bigl Bigr Bigm biggl biggr biggm Biggl Biggr Biggm'.split(' ').map((name) => `\\${name}`),
+  '\\ ',
+]);
+const SIZED_DELIMITER_PREFIX = new Set(['\\left', '\\right', '\\middle']);
+
+const SYNONYMS: Record<string, string> = {
+  '\\dfrac': '\\frac',
+  '\\tfrac': '\\frac',
+  '\\dbinom': '\\binom',
+  '\\tbinom': '\\binom',
+  '\\to': '\\rightarrow',
+  '\\gets': '\\leftarrow',
+  '\\le': '\\leq',
+  '\\ge': '\\geq',
+  '\\ne': '\\neq',
+  '\\dots': '\\ldots',
+  '\\lbrace': '\\{',
+  '\\rbrace': '\\}',
+  '\\vert': '|',
+  '\\lvert': '|',
+  '\\rvert': '|',
+  '\\Vert': '\\|',
+  '\\lVert': '\\|',
+  '\\rVert': '\\|',
+  '−': '-',
+  '×': '\\times',
+  '·': '\\cdot',
+  '≤': '\\leq',
+  '≥': '\\geq',
+  '≠': '\\neq',
+  '→': '\\rightarrow',
+  '∞': '\\infty',
+  '±': '\\pm',
+  '′': '\\prime',
+};
+
+/** Commands taking brace arguments, by argument count; `\sqrt` also takes an optional `[…]`. */
+const ARITY: Record<string, number> = { '\\frac': 2, '\\binom': 2, '\\overset': 2, '\\underset': 2, '\\stackrel': 2 };
+for (const name of 'sqrt hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
+  ' ',
+))
+  ARITY[`\\${name}`] = 1;
+const TEXT_COMMANDS = new Set(['\\text', '\\textrm', '\\mathrm', '\\operatorname', '\\operatorname*', '\\hspace']);
+
+type Node =
+  | { kind: 'token'; value: string }
+  | { kind: 'group'; items: Item[] }
+  | { kind: 'command'; name: string; optional?: Item[]; args: Item[][] }
+  | { kind: 'environment'; name: string; spec?: string; body: Item[] };
+interface Item {
+  base: Node;
+  sub?: Item[];
+  sup?: Item[];
+}
+
+const PRIME: Item = { base: { kind: 'token', value: '\\prime' } };
+
+/** Normalises LaTeX (without math delimiters) to the form the evaluation compares; see the rules above. */
+export function normaliseLatex(latex: string): string {
+  const parser = new Parser(tokenise(latex));
+  return emitSequence(parser.sequence(() => false));
+}
+
+function tokenise(latex: string): string[] {
+  const tokens = latex.match(/\\[a-zA-Z]+\*?|\\[^a-zA-Z]|\s+|./gsu) ?? [];
+  return tokens.filter((token) => !/^\s+$/u.test(token));
+}
+
+class Parser {
+  private position = 0;
+
+  constructor(private readonly tokens: string[]) {}
+
+  /** Items until `stop` says so (the stop token is left unread) or the input ends. */
+  sequence(stop: (token: string) => boolean): Item[] {
+    const items: Item[] = [];
+    while (this.position < this.tokens.length && !stop(this.tokens[this.position])) {
+      const token = this.tokens[this.position];
+      if (token === '^' || token === '_' || token === "'") {
+        this.attachScript(items);
+        continue;
+      }
+      const base = this.base();
+      if (base) items.push({ base });
+    }
+    return mergeDots(items);
+  }
+
+  private attachScript(items: Item[]): void {
+    const token = this.tokens[this.position++];
+    let target = items[items.length - 1];
+    const slot = token === '_' ? 'sub' : 'sup';
+    const occupied = slot === 'sub' ? target?.sub : target?.sup?.filter((item) => !isPrime(item));
+    if (!target || (occupied?.length && token !== "'")) {
+      target = { base: { kind: 'group', items: [] } };
+      items.push(target);
+    }
+    const script = token === "'" ? [PRIME] : this.argument();
+    if (slot === 'sub') target.sub = [...(target.sub ?? []), ...script];
+    else target.sup = orderPrimesFirst([...(target.sup ?? []), ...script]);
+  }
+
+  /** One base: a token, a braced group, a command with its arguments, or an environment; null when the token is dropped. */
+  private base(): Node | null {
+    const raw = this.tokens[this.position++];
+    const token = SYNONYMS[raw] ?? raw;
+    if (DROPPED.has(token)) {
+      if (SIZED_DELIMITER_PREFIX.has(token) && this.tokens[this.position] === '.') this.position++;
+      return null;
+    }
+    if (token === '{') {
+      const items = this.sequence((next) => next === '}');
+      this.position++;
+      return { kind: 'group', items };
+    }
+    if (token === '}') return null;
+    if (token === '\\begin') return this.environment();
+    if (TEXT_COMMANDS.has(token)) return this.textCommand(token);
+    const arity = ARITY[token];
+    if (arity === undefined) return { kind: 'token', value: token };
+    const optional = token === '\\sqrt' && this.tokens[this.position] === '[' ? this.optionalArgument() : undefined;
+    const args = Array.from({ length: arity }, () => this.argument());
+    return { kind: 'command', name: token, optional, args };
+  }
+
+  /** A brace group's items, or the next single base when the argument is unbraced (`\frac12`, `x^2`). */
+  private argument(): Item[] {
+    while (this.position < this.tokens.length) {
+      const base = this.base();
+      if (!base) continue;
+      return base.kind === 'group' ? base.items : [{ base }];
+    }
+    return [];
+  }
+
+  private optionalArgument(): Item[] {
+    this.position++;
+    const items = this.sequence((next) => next === ']');
+    this.position++;
+    return items;
+  }
+
+  /** The tokens of a brace group as text, or the next token alone when unbraced. */
+  private rawGroup(): string {
+    if (this.tokens[this.position] !== '{') return this.tokens[this.position++] ?? '';
+    let depth = 0;
+    let text = '';
+    while (this.position < this.tokens.length) {
+      const token = this.tokens[this.position++];
+      if (token === '{' && depth++ === 0) continue;
+      if (token === '}' && --depth === 0) break;
+      text += token;
+    }
+    return text;
+  }
+
+  private textCommand(name: string): Node | null {
+    const text = this.rawGroup();
+    if (name === '\\hspace') return null;
+    if (name.startsWith('\\operatorname')) {
+      return FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(text);
+    }
+    if (name === '\\mathrm' && /^[a-zA-Z]$/u.test(text)) return { kind: 'token', value: text };
+    return textNode(text);
+  }
+
+  private environment(): Node {
+    const name = this.rawGroup();
+    const spec = /^(array|tabular)$/u.test(name) ? this.rawGroup() : undefined;
+    const body = this.sequence((next) => next === '\\end');
+    this.position++;
+    this.rawGroup();
+    return { kind: 'environment', name, spec, body };
+  }
+}
+
+function textNode(text: string): Node {
+  return { kind: 'command', name: '\\text', args: [[{ base: { kind: 'token', value: text } }]] };
+}
+
+/**
+ * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` into `x^2`. Done at
+ * emission because scripts attach to a group only after the group has been read.
+ */
+function flattenGroups(items: Item[]): Item[] {
+  const flat: Item[] = [];
+  for (const item of items) {
+    if (item.base.kind !== 'group') {
+      flat.push(item);
+      continue;
+    }
+    const inner = item.base.items;
+    const scripted = item.sub !== undefined || item.sup !== undefined;
+    if (!scripted) flat.push(...flattenGroups(inner));
+    else if (inner.length === 1 && !inner[0].sub && !inner[0].sup) flat.push({ ...item, base: inner[0].base });
+    else flat.push(item);
+  }
+  return flat;
+}
+
+function isPrime(item: Item): boolean {
+  return item.base.kind === 'token' && item.base.value === '\\prime' && !item.sub && !item.sup;
+}
+
+function orderPrimesFirst(items: Item[]): Item[] {
+  return [...items.filter(isPrime), ...items.filter((item) => !isPrime(item))];
+}
+
+/** Three unscripted full stops in a row are `\ldots`. */
+function mergeDots(items: Item[]): Item[] {
+  const isDot = (item: Item | undefined) => item?.base.kind === 'token' && item.base.value === '.' && !item.sub && !item.sup;
+  const merged: Item[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (isDot(items[i]) && isDot(items[i + 1]) && isDot(items[i + 2])) {
+      merged.push({ base: { kind: 'token', value: '\\ldots' } });
+      i += 2;
+    } else merged.push(items[i]);
+  }
+  return merged;
+}
+
+function emitSequence(items: Item[]): string {
+  return joinPieces(flattenGroups(items).map(emitItem));
+}
+
+function emitItem(item: Item): string {
+  const sup = item.sup ?? [];
+  const primes = sup.filter(isPrime);
+  const rest = sup.slice(primes.length);
+  let text = emitNode(item.base) + "'".repeat(primes.length);
+  if (item.sub) text += `_{${emitSequence(item.sub)}}`;
+  if (rest.length > 0) text += `^{${emitSequence(rest)}}`;
+  return text;
+}
+
+function emitNode(node: Node): string {
+  switch (node.kind) {
+    case 'token':
+      return node.value;
+    case 'group':
+      return `{${emitSequence(node.items)}}`;
+    case 'command': {
+      const optional = node.optional ? `[${emitSequence(node.optional)}]` : '';
+      return node.name + optional + node.args.map((arg) => `{${emitSequence(arg)}}`).join('');
+    }
+    case 'environment': {
+      const spec = node.spec === undefined ? '' : `{${node.spec.replace(/\s+/gu, '')}}`;
+      return `\\begin{${node.name}}${spec}${emitSequence(node.body)}\\end{${node.name}}`;
+    }
+  }
+}
+
+/** Concatenates pieces, with a space only between a control word and a following letter. */
+function joinPieces(pieces: string[]): string {
+  let text = '';
+  for (const piece of pieces) {
+    if (/\\[a-zA-Z]+$/u.test(text) && /^[a-zA-Z]/u.test(piece)) text += ' ';
+    text += piece;
+  }
+  return text;
+}

@@ -1,0 +1,76 @@
+import { centreX, glyphOf, height, width, type Element, type Glyph, type ParseRow } from './element.js';
+
+/** Accent marks by the labels front ends give them (control words, and the ASCII/Unicode spacing forms). */
+const ACCENTS: Record<string, string> = {
+  '\\hat': '\\hat',
+  '^': '\\hat',
+  'ˆ': '\\hat',
+  '\\check': '\\check',
+  'ˇ': '\\check',
+  '\\tilde': '\\tilde',
+  '~': '\\tilde',
+  '˜': '\\tilde',
+  '\\bar': '\\bar',
+  '¯': '\\bar',
+  '\\vec': '\\vec',
+  '\\dot': '\\dot',
+  '˙': '\\dot',
+  '\\ddot': '\\ddot',
+  '¨': '\\ddot',
+  '\\breve': '\\breve',
+  '\\acute': '\\acute',
+  '\\grave': '\\grave',
+};
+const DOTS = new Set(['.', '\\cdot']);
+const ARROW = '\\rightarrow';
+const isDot = (element: Element) => DOTS.has(glyphOf(element)?.latex ?? '');
+
+/**
+ * Puts accents on what they mark: an accent mark, a dot (or two side by side: `\ddot`) or a
+ * small right arrow (`\vec`) that sits just above one element and within its width. A dot or an
+ * arrow that is not above a nearby symbol stays what it was.
+ */
+export function groupAccents(elements: Element[], parseRow: ParseRow): Element[] {
+  let pool = elements;
+  for (const mark of elements) {
+    const glyph = glyphOf(mark);
+    if (!glyph || !pool.includes(mark)) continue;
+    const named = ACCENTS[glyph.latex];
+    if (!named && !DOTS.has(glyph.latex) && glyph.latex !== ARROW) continue;
+    const target = markedElement(mark, pool);
+    if (!target || (!named && !fitsAsAccent(mark, target))) continue;
+    let marks: Glyph[] = [glyph];
+    let command = named ?? (glyph.latex === ARROW ? '\\vec' : '\\dot');
+    if (command === '\\dot') {
+      const twin = pool.find((other) => other !== mark && isDot(other) && markedElement(other, pool) === target);
+      if (twin) {
+        marks = [glyph, glyphOf(twin) as Glyph];
+        command = '\\ddot';
+        pool = pool.filter((element) => element !== twin);
+      }
+    }
+    const body = parseRow([target]);
+    pool = pool.filter((element) => element !== mark && element !== target);
+    const box = { x0: target.box.x0, y0: Math.min(mark.box.y0, target.box.y0), x1: target.box.x1, y1: target.box.y1 };
+    const node = { kind: 'accent' as const, command, marks, body: body.nodes };
+    pool.push({ node, box, em: target.em, baselineFor: target.baselineFor });
+  }
+  return pool;
+}
+
+/** The element right below a mark: under its centre and at most about half its own height away. */
+function markedElement(mark: Element, pool: Element[]): Element | null {
+  const x = centreX(mark.box);
+  const below = pool
+    .filter((element) => element !== mark && element.box.x0 <= x && element.box.x1 >= x && element.box.y0 >= mark.box.y0 + 0.5 * height(mark.box))
+    .sort((a, b) => a.box.y0 - b.box.y0)[0];
+  if (!below) return null;
+  const gap = below.box.y0 - mark.box.y1;
+  return gap < 0.5 * height(below.box) ? below : null;
+}
+
+/** A dot or an arrow is an accent only when small next to what it marks and close above it. */
+function fitsAsAccent(mark: Element, target: Element): boolean {
+  const gap = target.box.y0 - mark.box.y1;
+  return width(mark.box) < 1.6 * width(target.box) && height(mark.box) < 0.5 * height(target.box) && gap < 0.35 * height(target.box);
+}

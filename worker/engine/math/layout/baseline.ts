@@ -1,0 +1,138 @@
+import { centreY, glyphOf, height, overlap, referenceEm, type Element, type Glyph, type Node, type Row } from './element.js';
+
+/** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
+interface Settled {
+  element: Element;
+  em: number;
+  baseline: number;
+}
+
+interface Entry {
+  base: Settled;
+  primes: Glyph[];
+  sub: Settled[];
+  sup: Settled[];
+}
+
+type Relation = 'same' | 'sup' | 'sub';
+
+/** Script elements are clearly smaller than their base below this em ratio (TeX scripts are 0.7). */
+const SMALLER = 0.85;
+const PRIMES = new Set(["'", '\\prime']);
+const DOT_TOKENS = new Set(['.', '\\cdot']);
+
+/**
+ * Reads a set of elements (structures already built) as one baseline with scripts, in the spirit
+ * of DRACULAE's baseline structure trees: walking left to right, each element is on the baseline
+ * of the current base, or a superscript or subscript of it, judged by how far its baseline is
+ * raised or lowered in the base's em. Inside a script group the next element may continue the
+ * group (same baseline as the group's last element) or be a script of that element (smaller and
+ * further raised or lowered: `e^{x^2}`, `x_{i^2}`), which the recursion then sorts out. Sub- and
+ * superscripts of one base start at about the same x, so `x_i^2` and `x_{i^2}` differ in where
+ * the 2 starts.
+ */
+export function parseBaseline(elements: Element[]): Row {
+  if (elements.length === 0) return { nodes: [], baseline: null, em: null };
+  const settled = settle(elements).sort((a, b) => a.element.box.x0 - b.element.box.x0 || a.element.box.y0 - b.element.box.y0);
+  const entries: Entry[] = [];
+  for (let i = 0; i < settled.length; ) {
+    const entry: Entry = { base: settled[i++], primes: [], sub: [], sup: [] };
+    let group: Settled[] | null = null;
+    while (i < settled.length) {
+      const next = settled[i];
+      const prime = PRIMES.has(glyphOf(next.element)?.latex ?? '') ? glyphOf(next.element) : null;
+      if (!group && prime && next.element.box.y1 < entry.base.baseline - 0.35 * entry.base.em) {
+        entry.primes.push(prime);
+      } else if (group && continuesGroup(next, group[group.length - 1], entry.base)) {
+        group.push(next);
+      } else {
+        const relation = relate(next, entry.base);
+        if (relation === 'same') break;
+        group = relation === 'sup' ? entry.sup : entry.sub;
+        group.push(next);
+      }
+      i++;
+    }
+    entries.push(entry);
+  }
+  const first = entries[0].base;
+  return { nodes: readDots(entries).map(entryNode), baseline: first.baseline, em: first.em };
+}
+
+function entryNode(entry: Entry | Node): Node {
+  if ('kind' in entry) return entry;
+  const { base, primes, sub, sup } = entry;
+  if (primes.length === 0 && sub.length === 0 && sup.length === 0) return base.element.node;
+  const script = (group: Settled[]) => parseBaseline(group.map((settled) => settled.element)).nodes;
+  return { kind: 'scripts', base: base.element.node, primes, sub: script(sub), sup: script(sup) };
+}
+
+function relate(next: Settled, reference: Settled): Relation {
+  const shift = (next.baseline - reference.baseline) / reference.em;
+  const smaller = next.em < SMALLER * reference.em;
+  if (shift < (smaller ? -0.12 : -0.28)) return 'sup';
+  if (shift > (smaller ? 0.06 : 0.18)) return 'sub';
+  return 'same';
+}
+
+function continuesGroup(next: Settled, last: Settled, base: Settled): boolean {
+  if (relate(next, base) === 'same' && next.em >= SMALLER * base.em) return false;
+  if (relate(next, last) !== 'same') return next.em < SMALLER * last.em && next.element.box.x0 >= last.element.box.x1 - 0.1 * last.em;
+  const ratio = next.em / last.em;
+  return ratio > 0.75 && ratio < 1.33 && next.element.box.x0 - last.element.box.x1 < last.em;
+}
+
+/**
+ * Gives every element an em and a baseline. Elements whose box does not tell their size borrow
+ * the em of the neighbour that shares most of their height, nearer ones preferred, so a '+'
+ * between a subscript and the next letter takes the letter's size, not the subscript's.
+ */
+function settle(elements: Element[]): Settled[] {
+  const known = elements.filter((element) => element.em !== null);
+  const fallback = referenceEm(elements);
+  return elements.map((element) => {
+    const em = element.em ?? borrowedEm(element, known) ?? fallback;
+    return { element, em, baseline: element.baselineFor(em) };
+  });
+}
+
+function borrowedEm(element: Element, known: Element[]): number | null {
+  const box = element.box;
+  let best: { em: number; score: number } | null = null;
+  for (const other of known) {
+    const shared = overlap(box.y0, box.y1, other.box.y0, other.box.y1) / Math.max(height(box), 1e-9);
+    if (shared <= 0) continue;
+    const em = other.em as number;
+    const gap = Math.max(0, other.box.x0 - box.x1, box.x0 - other.box.x1);
+    const score = Math.min(shared, 1) - (0.3 * gap) / em;
+    if (!best || score > best.score) best = { em, score };
+  }
+  return best?.em ?? null;
+}
+
+/**
+ * Decides dots on the baseline: '.' low, `\cdot` at the axis, judged against the neighbouring
+ * base's baseline; three in a row, evenly close, are `\ldots` or `\cdots`.
+ */
+function readDots(entries: Entry[]): Array<Entry | Node> {
+  const isDot = (entry: Entry) =>
+    DOT_TOKENS.has(glyphOf(entry.base.element)?.latex ?? '') && entry.sub.length + entry.sup.length + entry.primes.length === 0;
+  const roles = entries.map((entry, index) => {
+    const glyph = glyphOf(entry.base.element);
+    if (!glyph || !isDot(entry)) return null;
+    const before = entries.slice(0, index).reverse().find((other) => !isDot(other));
+    const line = (before ?? entries.slice(index + 1).find((other) => !isDot(other)) ?? entry).base;
+    const raised = (line.baseline - centreY(glyph.box)) / line.em;
+    return { glyph, latex: raised > 0.15 ? '\\cdot' : '.', em: line.em };
+  });
+  const result: Array<Entry | Node> = [];
+  for (let i = 0; i < entries.length; i++) {
+    const [a, b, c] = [roles[i], roles[i + 1], roles[i + 2]];
+    if (a && b && c && a.latex === b.latex && b.latex === c.latex && b.glyph.box.x0 - a.glyph.box.x1 < 0.6 * a.em && c.glyph.box.x0 - b.glyph.box.x1 < 0.6 * a.em) {
+      result.push({ kind: 'merged', latex: a.latex === '.' ? '\\ldots' : '\\cdots', glyphs: [a.glyph, b.glyph, c.glyph] });
+      i += 2;
+    } else if (a) result.push({ kind: 'glyph', glyph: a.glyph, latex: a.latex });
+    else result.push(entries[i]);
+  }
+  return result;
+}

@@ -1,0 +1,65 @@
+import type { MathResult } from '../types.js';
+import type { Glyph, Node } from './element.js';
+
+/** Environments whose delimiters are part of the environment; any other pair is written around a plain `matrix`. */
+const DELIMITED_ENVIRONMENTS = new Set(['pmatrix', 'bmatrix', 'Bmatrix', 'vmatrix', 'Vmatrix', 'cases']);
+
+/**
+ * Writes the layout tree as LaTeX the way a person types it (`x^{2}`, `\frac{a}{b}`,
+ * `\sum_{i=1}^{n}`), with a space only where LaTeX needs one (a control word before a letter),
+ * and lists every glyph in reading order with the token it became.
+ */
+export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
+  const boxes: MathResult['boxes'] = [];
+  const record = (glyph: Glyph, latex: string) => boxes.push({ latex, box: glyph.box, confidence: glyph.confidence });
+  const row = (items: Node[]): string => join(items.map(node));
+  const scripts = (sub: Node[], sup: Node[]) => (sub.length ? `_{${row(sub)}}` : '') + (sup.length ? `^{${row(sup)}}` : '');
+
+  function node(item: Node): string {
+    switch (item.kind) {
+      case 'glyph':
+        record(item.glyph, item.latex);
+        return item.latex;
+      case 'merged':
+        item.glyphs.forEach((glyph) => record(glyph, item.latex));
+        return item.latex;
+      case 'fraction':
+        record(item.bar, '\\frac');
+        return `\\frac{${row(item.numerator)}}{${row(item.denominator)}}`;
+      case 'radical': {
+        record(item.sign, '\\sqrt');
+        const index = item.index.length ? `[${row(item.index)}]` : '';
+        return `\\sqrt${index}{${row(item.radicand)}}`;
+      }
+      case 'accent':
+        item.marks.forEach((mark) => record(mark, item.command));
+        return `${item.command}{${row(item.body)}}`;
+      case 'limits':
+        return join([node(item.operator), scripts(item.under, item.over)]);
+      case 'scripts': {
+        const base = node(item.base);
+        item.primes.forEach((prime) => record(prime, "'"));
+        return join([base, "'".repeat(item.primes.length) + scripts(item.sub, item.sup)]);
+      }
+      case 'matrix': {
+        const delimited = DELIMITED_ENVIRONMENTS.has(item.environment);
+        record(item.open, delimited ? `\\begin{${item.environment}}` : `\\left${item.open.latex}`);
+        const body = item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
+        if (item.close) record(item.close, delimited ? `\\end{${item.environment}}` : `\\right${item.close.latex}`);
+        const environment = `\\begin{${item.environment}}${body}\\end{${item.environment}}`;
+        return delimited ? environment : `\\left${item.open.latex}${environment}\\right${item.close?.latex ?? '.'}`;
+      }
+    }
+  }
+  return { latex: row(nodes), boxes };
+}
+
+/** Concatenates pieces with a space only between a control word and a following letter (`\alpha x`). */
+function join(pieces: string[]): string {
+  let text = '';
+  for (const piece of pieces) {
+    if (/\\[a-zA-Z]+$/u.test(text) && /^[a-zA-Z]/u.test(piece)) text += ' ';
+    text += piece;
+  }
+  return text;
+}

@@ -1,0 +1,64 @@
+import { height, overlap, referenceEm, unionBox, type Element, type ParseRow } from './element.js';
+import { LIMIT_OPERATORS } from './metrics.js';
+
+/** Limits start within this distance (em) of their operator. */
+const LIMIT_GAP_EM = 0.6;
+/** Pieces of one limit line (`i`, `=`, `1`) follow each other this closely (em). */
+const PIECE_GAP_EM = 0.45;
+
+const operatorLatex = (element: Element): string | null =>
+  element.node.kind === 'glyph' ? element.node.glyph.latex : element.node.kind === 'merged' ? element.node.latex : null;
+
+/**
+ * Attaches limits set above and below big operators and `\lim`-like words: a line of elements
+ * entirely below (above) the operator that starts within its width, grown sideways while the
+ * pieces touch. Scripts set beside an operator (`\int_0^1` in text style) overlap it vertically
+ * and are left to the baseline parser. Fractions are built before this, so a neighbouring
+ * numerator is no longer a loose element that could be mistaken for an upper limit.
+ */
+export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] {
+  let pool = elements;
+  const operators = elements.filter((element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? ''));
+  for (const operator of operators) {
+    const em = operator.em ?? referenceEm(pool);
+    const under = limitLine(pool, operator, 'under', em);
+    const over = limitLine(pool, operator, 'over', em);
+    if (under.length === 0 && over.length === 0) continue;
+    const claimed = new Set([...under, ...over]);
+    pool = pool.filter((element) => element !== operator && !claimed.has(element));
+    const node = {
+      kind: 'limits' as const,
+      operator: operator.node,
+      under: under.length > 0 ? parseRow(under).nodes : [],
+      over: over.length > 0 ? parseRow(over).nodes : [],
+    };
+    const box = unionBox([operator, ...claimed].map((element) => element.box));
+    pool.push({ node, box, em: operator.em, baselineFor: operator.baselineFor });
+  }
+  return pool;
+}
+
+function limitLine(pool: Element[], operator: Element, side: 'under' | 'over', em: number): Element[] {
+  const op = operator.box;
+  const outside = (element: Element) =>
+    element !== operator &&
+    (side === 'under'
+      ? element.box.y0 >= op.y1 - 0.05 * height(op) && element.box.y0 - op.y1 < LIMIT_GAP_EM * em
+      : element.box.y1 <= op.y0 + 0.05 * height(op) && op.y0 - element.box.y1 < LIMIT_GAP_EM * em);
+  const line = pool.filter((element) => outside(element) && overlap(element.box.x0, element.box.x1, op.x0, op.x1) > 0);
+  if (line.length === 0) return [];
+  for (let grown = true; grown; ) {
+    grown = false;
+    const band = unionBox(line.map((element) => element.box));
+    for (const element of pool) {
+      if (line.includes(element) || !outside(element)) continue;
+      const touchesVertically = overlap(element.box.y0, element.box.y1, band.y0, band.y1) > 0.3 * height(element.box);
+      const gap = Math.max(element.box.x0 - band.x1, band.x0 - element.box.x1);
+      if (touchesVertically && gap < PIECE_GAP_EM * em) {
+        line.push(element);
+        grown = true;
+      }
+    }
+  }
+  return line;
+}

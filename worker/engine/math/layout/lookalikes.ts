@@ -1,0 +1,67 @@
+import type { MathSymbol } from '../types.js';
+import { height, median, overlap, type Glyph } from './element.js';
+import { verticalClass, type VerticalClass } from './metrics.js';
+
+/** How far (in em, summed over top and bottom edge) a box may miss a label's expected extent before the fit halves. */
+const FIT_TOLERANCE_EM = 0.15;
+/** Below this fit the top label is doubted and its alternatives are weighed. */
+const DOUBT_BELOW = 0.4;
+
+interface LineReference {
+  baseline: number;
+  em: number;
+}
+
+/**
+ * Picks each symbol's label. Image and stroke symbols come with runner-up labels; where the top
+ * label's vertical class contradicts where the box sits on the line its neighbours define (a 'C'
+ * the height of the 'a' beside it, a 'P' that drops below the baseline, a comma up at prime
+ * height), the label whose class fits best, weighted by its probability, wins. Only labels whose
+ * class sizes its box (letters and digits) serve as neighbours, so the line is read from the
+ * evidence least likely to be wrong; a symbol without such neighbours keeps its top label.
+ */
+export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
+  return symbols.map((symbol, index) => {
+    const glyph: Glyph = { latex: symbol.latex, box: symbol.box, confidence: symbol.confidence, style: symbol.style };
+    if (!symbol.alternatives?.length || symbol.baseline !== undefined) return glyph;
+    const line = lineAround(symbols, index);
+    if (!line) return glyph;
+    const topFit = fit(symbol, verticalClass(symbol.latex), line);
+    if (topFit >= DOUBT_BELOW) return glyph;
+    let best = { latex: symbol.latex, confidence: symbol.confidence, score: symbol.confidence * topFit };
+    for (const alternative of symbol.alternatives) {
+      const score = alternative.confidence * fit(symbol, verticalClass(alternative.latex), line);
+      if (score > best.score) best = { ...alternative, score };
+    }
+    return { ...glyph, latex: best.latex, confidence: best.confidence };
+  });
+}
+
+/** How well the box matches a class placed on the line: 1 exact, falling off with the edges' miss. */
+function fit(symbol: MathSymbol, vertical: VerticalClass, line: LineReference): number {
+  const expectedTop = line.baseline - vertical.top * line.em;
+  const expectedBottom = line.baseline - vertical.bottom * line.em;
+  const miss = (Math.abs(symbol.box.y0 - expectedTop) + Math.abs(symbol.box.y1 - expectedBottom)) / line.em;
+  return Math.exp(-((miss / FIT_TOLERANCE_EM) ** 2) * Math.LN2);
+}
+
+/** Baseline and em from the nearest size-telling neighbours that share the symbol's vertical band. */
+function lineAround(symbols: MathSymbol[], index: number): LineReference | null {
+  const self = symbols[index].box;
+  const reach = 1.5 * height(self);
+  const neighbours = symbols
+    .filter((other, otherIndex) => otherIndex !== index && verticalClass(other.latex).sizes)
+    .filter((other) => overlap(other.box.y0, other.box.y1, self.y0, self.y1) > 0.5 * Math.min(height(other.box), height(self)))
+    .map((other) => ({ other, gap: Math.max(other.box.x0 - self.x1, self.x0 - other.box.x1) }))
+    .filter(({ gap }) => gap < reach)
+    .sort((a, b) => a.gap - b.gap)
+    .slice(0, 4);
+  const ems = neighbours.map(({ other }) => {
+    const vertical = verticalClass(other.latex);
+    return height(other.box) / (vertical.top - vertical.bottom);
+  });
+  const baselines = neighbours.map(({ other }, i) => other.box.y1 + verticalClass(other.latex).bottom * ems[i]);
+  const em = median(ems);
+  const baseline = median(baselines);
+  return em === null || baseline === null ? null : { baseline, em };
+}

@@ -1,0 +1,112 @@
+import { RULE } from '../types.js';
+import {
+  centreX,
+  centreY,
+  glyphOf,
+  height,
+  overlap,
+  referenceEm,
+  structureElement,
+  unionBox,
+  type Element,
+  type Glyph,
+  type Node,
+  type ParseRow,
+} from './element.js';
+
+/** A delimiter is tall (encloses a grid or a fraction) above this many em. */
+const TALL_EM = 1.8;
+/** Rows of a grid are separated by more than this (em); a fraction's parts sit closer to their bar. */
+const ROW_GAP_EM = 0.2;
+/** A fraction bar in a cell has its numerator and denominator within this (em). */
+const BAR_GAP_EM = 0.25;
+/** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
+const COLUMN_GAP_EM = 0.55;
+
+const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '\\{': '\\}', '|': '|', '\\|': '\\|', '\\langle': '\\rangle' };
+const ENVIRONMENTS: Record<string, string> = { '(': 'pmatrix', '[': 'bmatrix', '\\{': 'Bmatrix', '|': 'vmatrix', '\\|': 'Vmatrix' };
+
+/**
+ * Finds matrices and cases: a tall opening delimiter, the matching closing one of about the same
+ * span, and between them a grid of at least two rows (pmatrix, bmatrix, vmatrix, Vmatrix,
+ * Bmatrix); a tall left brace with rows and no closing brace is `cases`. Rows come from gaps in
+ * the vertical projection (fraction bars bridge to their numerator and denominator), columns from
+ * wide gaps in the horizontal projection of all rows. Runs before everything else so that a
+ * fraction in one cell cannot take the cell above as its numerator.
+ */
+export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[] {
+  const em = referenceEm(elements);
+  let pool = elements;
+  const openers = elements
+    .filter((element) => (glyphOf(element)?.latex ?? '') in CLOSERS && height(element.box) > TALL_EM * em)
+    .sort((a, b) => a.box.x0 - b.box.x0);
+  for (const open of openers) {
+    if (!pool.includes(open)) continue;
+    const openGlyph = glyphOf(open) as Glyph;
+    const close = matchingCloser(pool, open, CLOSERS[openGlyph.latex]);
+    if (!close && openGlyph.latex !== '\\{') continue;
+    const right = close ? close.box.x0 : Number.POSITIVE_INFINITY;
+    const content = pool.filter(
+      (element) =>
+        element !== open &&
+        element !== close &&
+        centreX(element.box) > open.box.x1 &&
+        centreX(element.box) < right &&
+        centreY(element.box) > open.box.y0 &&
+        centreY(element.box) < open.box.y1,
+    );
+    const rows = splitRows(content, em);
+    if (rows.length < 2) continue;
+    const columns = splitColumns(content, em);
+    const cells = rows.map((row) => columns.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes));
+    const closeGlyph = close ? (glyphOf(close) as Glyph) : null;
+    const environment = closeGlyph ? (ENVIRONMENTS[openGlyph.latex] ?? 'matrix') : 'cases';
+    const node: Node = { kind: 'matrix', environment, open: openGlyph, close: closeGlyph, rows: cells };
+    const claimed = new Set([open, ...content, ...(close ? [close] : [])]);
+    pool = pool.filter((element) => !claimed.has(element));
+    pool.push(structureElement(node, unionBox([...claimed].map((element) => element.box)), null, centreY(open.box)));
+  }
+  return pool;
+}
+
+function matchingCloser(pool: Element[], open: Element, latex: string): Element | null {
+  return (
+    pool
+      .filter((element) => element !== open && glyphOf(element)?.latex === latex && element.box.x0 > open.box.x1)
+      .filter((element) => overlap(element.box.y0, element.box.y1, open.box.y0, open.box.y1) > 0.7 * Math.min(height(element.box), height(open.box)))
+      .sort((a, b) => a.box.x0 - b.box.x0)[0] ?? null
+  );
+}
+
+/** Groups elements into rows by gaps in their vertical projection. */
+function splitRows(content: Element[], em: number): Element[][] {
+  const spans = content.map((element) => ({ y0: element.box.y0, y1: element.box.y1 }));
+  for (const bar of content.filter((element) => glyphOf(element, RULE))) {
+    const within = content.filter((e) => e !== bar && centreX(e.box) > bar.box.x0 && centreX(e.box) < bar.box.x1);
+    const above = Math.max(...within.filter((e) => e.box.y1 <= bar.box.y0).map((e) => e.box.y1));
+    const below = Math.min(...within.filter((e) => e.box.y0 >= bar.box.y1).map((e) => e.box.y0));
+    if (bar.box.y0 - above < BAR_GAP_EM * em && below - bar.box.y1 < BAR_GAP_EM * em) spans.push({ y0: above, y1: below });
+  }
+  const bands = mergeIntervals(spans.map((span) => [span.y0, span.y1]), ROW_GAP_EM * em);
+  return bands.map(([y0, y1]) => content.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1));
+}
+
+/** Column extents from gaps in the horizontal projection of every row. */
+function splitColumns(content: Element[], em: number): Array<[number, number]> {
+  return mergeIntervals(
+    content.map((element) => [element.box.x0, element.box.x1]),
+    COLUMN_GAP_EM * em,
+  );
+}
+
+/** Sorted union of intervals, joining those whose gap is at most `joinGap`. */
+function mergeIntervals(intervals: Array<[number, number]>, joinGap: number): Array<[number, number]> {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && start - last[1] <= joinGap) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}

@@ -1,0 +1,82 @@
+import { RADICAL, RULE } from '../types.js';
+
+/**
+ * Where a token's ink sits relative to its baseline, in em (positive is up). Image and stroke
+ * symbols carry no baseline, so the parser reads one off the box through this table: a box from
+ * a class with `sizes: true` gives both the baseline and the em; the others (operators centred on
+ * the maths axis, delimiters and big operators that grow, punctuation) give a baseline only once
+ * the em is known from a neighbour. Values follow Computer Modern's glyph ink.
+ */
+export interface VerticalClass {
+  name: string;
+  top: number;
+  bottom: number;
+  /** True when the box height alone tells the em (letters and digits of fixed height). */
+  sizes: boolean;
+  /** How the baseline follows from the box once the em is known: from the bottom edge, or from the centre (axis). */
+  anchor: 'bottom' | 'axis';
+}
+
+/** Height of the maths axis (fraction bars, centres of + and =) above the baseline, in em. */
+export const AXIS_HEIGHT = 0.25;
+
+const cls = (name: string, top: number, bottom: number, sizes: boolean, anchor: 'bottom' | 'axis'): VerticalClass => ({
+  name,
+  top,
+  bottom,
+  sizes,
+  anchor,
+});
+
+export const X_HEIGHT = cls('x-height', 0.44, 0, true, 'bottom');
+export const ASCENDER = cls('ascender', 0.69, 0, true, 'bottom');
+export const DESCENDER = cls('descender', 0.44, -0.2, true, 'bottom');
+export const ASCENDER_DESCENDER = cls('ascender-descender', 0.7, -0.2, true, 'bottom');
+const CENTRED = cls('centred', 0.55, -0.05, false, 'axis');
+const THIN_CENTRED = cls('thin-centred', 0.37, 0.13, false, 'axis');
+export const TALL = cls('tall', 0.75, -0.25, false, 'axis');
+const LOW_PUNCTUATION = cls('low-punctuation', 0.1, -0.19, false, 'bottom');
+const ON_BASELINE = cls('on-baseline', 0.1, 0, false, 'bottom');
+const COLON = cls('colon', 0.43, 0, false, 'bottom');
+const RAISED = cls('raised', 0.75, 0.43, false, 'bottom');
+const CAPITAL_ITALIC_DESCENDER = cls('capital-descender', 0.69, -0.2, true, 'bottom');
+
+const TABLE = new Map<string, VerticalClass>();
+const assign = (vertical: VerticalClass, tokens: string[]) => tokens.forEach((token) => TABLE.set(token, vertical));
+const greek = (names: string) => names.split(' ').map((name) => `\\${name}`);
+
+assign(X_HEIGHT, [...'acemnorsuvwxz']);
+assign(X_HEIGHT, greek('alpha epsilon varepsilon iota kappa nu pi sigma tau upsilon omega varpi infty propto'));
+assign(ASCENDER, [...'bdhiklt0123456789ABCDEFGHIJKLMNOPRSTUVWXYZ!?&%#']);
+assign(ASCENDER, ['\\%', '\\#', '\\&']);
+assign(ASCENDER, greek('Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega delta theta vartheta lambda partial ell hbar nabla forall exists'));
+assign(DESCENDER, [...'gpqy']);
+assign(DESCENDER, greek('gamma eta mu rho varrho chi varphi varsigma'));
+assign(ASCENDER_DESCENDER, [...'fj/']);
+assign(ASCENDER_DESCENDER, greek('beta zeta xi phi psi emptyset'));
+assign(CAPITAL_ITALIC_DESCENDER, ['Q']);
+assign(CENTRED, [...'+<>*']);
+assign(CENTRED, greek('pm mp times div leq geq le ge neq ne in notin subset subseteq supset supseteq cup cap circ ast star'));
+assign(cls('centred-dot', 0.3, 0.2, false, 'axis'), ['\\cdot', '\\cdotp']);
+assign(THIN_CENTRED, ['=', '-', RULE]);
+assign(THIN_CENTRED, greek('approx equiv sim simeq cong rightarrow leftarrow leftrightarrow Rightarrow Leftarrow Leftrightarrow to mapsto'));
+assign(TALL, [...'()[]|']);
+assign(TALL, greek('{ } | langle rangle lfloor rfloor lceil rceil sum prod coprod int iint iiint oint bigcup bigcap bigoplus bigotimes bigvee bigwedge'));
+assign(TALL, [RADICAL]);
+assign(LOW_PUNCTUATION, [',', ';']);
+assign(ON_BASELINE, ['.', '\\ldotp']);
+assign(COLON, [':']);
+assign(RAISED, ["'", '\\prime', '^', '\\hat', '\\tilde', '\\vec', '\\dot', '\\ddot', '\\bar', '\\check', '\\breve', '\\acute', '\\grave', '"', '`']);
+
+/** Tokens without an entry (rare symbols) are treated like operators: centred, sized by their neighbours. */
+export function verticalClass(token: string): VerticalClass {
+  return TABLE.get(token) ?? TABLE.get(token.replace(/^\\math[a-z]+\{(.)\}$/u, '$1')) ?? CENTRED;
+}
+
+/** Tokens that grow with what they enclose. */
+export const GROWING_DELIMITERS = new Set(['(', ')', '[', ']', '\\{', '\\}', '|', '\\|', '\\langle', '\\rangle', '\\lfloor', '\\rfloor', '\\lceil', '\\rceil']);
+
+/** Operators that take limits above and below in display style (words like lim come from `words.ts`). */
+export const LIMIT_OPERATORS = new Set(
+  greek('sum prod coprod bigcup bigcap bigoplus bigotimes bigvee bigwedge int iint iiint oint lim liminf limsup max min sup inf det gcd Pr'),
+);

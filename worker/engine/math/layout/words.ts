@@ -1,0 +1,86 @@
+import { glyphOf, median, unionBox, type Element, type Glyph } from './element.js';
+
+/** Function names typeset upright as one token; the longest match wins (`sinh` over `sin`). */
+const FUNCTION_NAMES = 'arcsin arccos arctan sinh cosh tanh coth sin cos tan cot sec csc log ln lg exp lim max min sup inf det arg gcd deg dim ker hom Pr'
+  .split(' ')
+  .sort((a, b) => b.length - a.length);
+
+/** Letters further apart than this (in em) are not one word. */
+const LETTER_GAP_EM = 0.3;
+
+const isLetter = (element: Element) => /^[a-zA-Z]$/u.test(glyphOf(element)?.latex ?? '');
+
+/**
+ * Reads runs of letters on one baseline as words: a function name becomes its command (`\sin`)
+ * unless the source says the letters are italic (then they are a product of variables); other
+ * runs of two or more upright letters become `\text{…}`. Done before limits, so `lim` can carry
+ * `x \to 0` underneath.
+ */
+export function groupWords(elements: Element[]): Element[] {
+  const sorted = [...elements].sort((a, b) => a.box.x0 - b.box.x0);
+  const result: Element[] = [];
+  let run: Element[] = [];
+  const flush = () => {
+    result.push(...readRun(run));
+    run = [];
+  };
+  for (const element of sorted) {
+    if (!isLetter(element)) {
+      flush();
+      result.push(element);
+      continue;
+    }
+    if (run.length > 0 && !continuesWord(run[run.length - 1], element)) flush();
+    run.push(element);
+  }
+  flush();
+  return result;
+}
+
+function continuesWord(previous: Element, next: Element): boolean {
+  if (previous.em === null || next.em === null) return false;
+  const em = Math.max(previous.em, next.em);
+  const sameSize = previous.em / next.em > 0.8 && previous.em / next.em < 1.25;
+  const sameBaseline = Math.abs(previous.baselineFor(previous.em) - next.baselineFor(next.em)) < 0.12 * em;
+  return sameSize && sameBaseline && next.box.x0 - previous.box.x1 < LETTER_GAP_EM * em;
+}
+
+function readRun(run: Element[]): Element[] {
+  const glyphs = run.map((element) => glyphOf(element) as Glyph);
+  const result: Element[] = [];
+  let upright: Element[] = [];
+  const flushUpright = () => {
+    if (upright.length >= 2) result.push(word(upright, `\\text{${upright.map((e) => glyphOf(e)?.latex).join('')}}`));
+    else result.push(...upright);
+    upright = [];
+  };
+  for (let i = 0; i < run.length; ) {
+    const name = glyphs[i].style === 'italic' ? undefined : FUNCTION_NAMES.find((candidate) => matchesAt(glyphs, i, candidate));
+    if (name) {
+      flushUpright();
+      result.push(word(run.slice(i, i + name.length), `\\${name}`));
+      i += name.length;
+      continue;
+    }
+    if (glyphs[i].style === 'upright') upright.push(run[i]);
+    else {
+      flushUpright();
+      result.push(run[i]);
+    }
+    i++;
+  }
+  flushUpright();
+  return result;
+}
+
+function matchesAt(glyphs: Glyph[], start: number, name: string): boolean {
+  if (start + name.length > glyphs.length) return false;
+  return [...name].every((letter, offset) => glyphs[start + offset].latex === letter && glyphs[start + offset].style !== 'italic');
+}
+
+function word(letters: Element[], latex: string): Element {
+  const em = median(letters.map((letter) => letter.em as number)) as number;
+  const baseline = median(letters.map((letter) => letter.baselineFor(letter.em as number))) as number;
+  const node = { kind: 'merged' as const, latex, glyphs: letters.map((letter) => glyphOf(letter) as Glyph) };
+  return { node, box: unionBox(letters.map((letter) => letter.box)), em, baselineFor: () => baseline };
+}

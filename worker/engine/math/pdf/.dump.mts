@@ -1,0 +1,10 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { readFile } from 'node:fs/promises';
+import { readPdfMath, symbolsInRegion } from './index.ts';
+const data = new Uint8Array(await readFile(process.argv[2]));
+const doc = await getDocument({ data, disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+const page = await doc.getPage(1);
+const m = await readPdfMath(page);
+const r = (n: number) => n.toFixed(1);
+const [y0, y1] = process.argv.slice(3).map(Number);
+for (const s of symbolsInRegion(m, { x0: 0, y0, x1: 1000, y1 })) console.log(s.latex, s.style ?? '', [s.box.x0, s.box.y0, s.box.x1, s.box.y1].map(r).join(' '), s.baseline !== undefined ? r(s.baseline) : '', s.size ? r(s.size) : '');

@@ -1,0 +1,59 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLayout } from '../layout/index.js';
+import { normaliseLatex } from '../latex-normalise.js';
+import { readPdfMath, symbolsInRegion } from './index.js';
+import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
+
+/**
+ * End to end through the layout parser: pdflatex typesets each formula on a page of its own, the
+ * front end reads the page's symbols, the parser writes LaTeX, and the normal forms must match.
+ */
+const FORMULAS = [
+  '\\frac{a+b}{c}',
+  'x=\\frac{-b\\pm\\sqrt{b^2-4ac}}{2a}',
+  '\\sum_{i=1}^{n} i^2',
+  '\\int_0^\\infty e^{-x^2}dx',
+  '\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}',
+  'f(x)=\\begin{cases} 1 & x>0 \\\\ 0 & \\text{otherwise} \\end{cases}',
+  '\\hat{x}+\\bar{y}+\\vec{v}',
+  "f'(x)+g''(t)",
+  '\\alpha^2+\\beta_1=\\gamma',
+  'x\\in\\mathbb{R}',
+  '\\sqrt{x^2+y^2}',
+  '\\lim_{n\\to\\infty}\\frac{1}{n}=0',
+  'e^{i\\pi}+1=0',
+  '\\sqrt[3]{x}',
+  '\\prod_{k=1}^{N} a_k',
+  'a_{ij}=b^{2k}',
+  '\\left(\\frac{a}{b}\\right)^2',
+  '\\frac{\\partial f}{\\partial x}',
+  '\\mathcal{L}(\\theta)=\\sum_{i} \\log p(x_i)',
+  '\\|v\\|\\leq 1',
+  '\\binom{n}{k}',
+  '\\sin^2\\theta+\\cos^2\\theta=1',
+  '\\int_a^b f(x)dx=F(b)-F(a)',
+  '\\Delta x\\cdot\\nabla f',
+  '\\{x : x>0\\}',
+];
+
+let pdf: LatexPdf;
+let doc: PDFDocumentProxy;
+
+beforeAll(async () => {
+  pdf = await compileLatex(FORMULAS.map((f) => `\\[ ${f} \\]`).join('\n\\newpage\n'));
+  doc = await openTestPdf(pdf.path);
+}, 60_000);
+
+afterAll(async () => {
+  await doc?.destroy();
+  await pdf?.cleanup();
+});
+
+describe('born-digital formulas through the PDF front end and the layout parser', () => {
+  it.each(FORMULAS.map((f, i) => [f, i + 1] as const))('reads %s', async (formula, page) => {
+    const math = await readPdfMath(await doc.getPage(page));
+    const symbols = symbolsInRegion(math, { x0: 0, y0: 0, x1: math.width, y1: math.height });
+    expect(normaliseLatex(parseLayout(symbols).latex)).toBe(normaliseLatex(formula));
+  });
+});

@@ -1,0 +1,121 @@
+import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
+import { cmexGlyph, type CmexGlyph } from './cmex.js';
+import type { PdfGlyph, PdfPageMath } from './page-reader.js';
+import { glyphToken } from './tex-fonts.js';
+
+/**
+ * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
+ * of extensible delimiters stacked back into one tall delimiter, each radical sign joined with
+ * the rule that continues it, and every other thin horizontal rule as RULE.
+ */
+
+type Part = CmexGlyph['part'];
+interface Piece extends MathSymbol {
+  part: Part;
+}
+
+/** Unicode's delimiter pieces (OpenType maths fonts, and TeX names pdf.js does know). */
+const UNICODE_PIECES: Record<string, [string, Part]> = {
+  '\u239B': ['(', 'top'], '\u239C': ['(', 'extender'], '\u239D': ['(', 'bottom'],
+  '\u239E': [')', 'top'], '\u239F': [')', 'extender'], '\u23A0': [')', 'bottom'],
+  '\u23A1': ['[', 'top'], '\u23A2': ['[', 'extender'], '\u23A3': ['[', 'bottom'],
+  '\u23A4': [']', 'top'], '\u23A5': [']', 'extender'], '\u23A6': [']', 'bottom'],
+  '\u23A7': ['\\{', 'top'], '\u23A8': ['\\{', 'middle'], '\u23A9': ['\\{', 'bottom'], '\u23AA': ['\\{', 'extender'],
+  '\u23AB': ['\\}', 'top'], '\u23AC': ['\\}', 'middle'], '\u23AD': ['\\}', 'bottom'],
+  '\u23B7': [RADICAL, 'bottom'], '\u23D0': ['|', 'extender'],
+};
+
+/** One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces. */
+export function glyphSymbol(g: PdfGlyph): Piece | undefined {
+  const common = { box: g.box, confidence: 1, baseline: g.baseline, size: g.size };
+  const cmex = g.font.family === 'extension' ? cmexGlyph(g.code) : undefined;
+  if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
+  const piece = UNICODE_PIECES[g.unicode];
+  if (piece) return { ...common, latex: piece[0], part: piece[1] };
+  const token = glyphToken(g.unicode, g.font.family);
+  if (!token) return undefined;
+  return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };
+}
+
+const centre = (b: Box) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 });
+const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
+
+export function inside(b: Box, region: Box): boolean {
+  const c = centre(b);
+  return c.x >= region.x0 && c.x <= region.x1 && c.y >= region.y0 && c.y <= region.y1;
+}
+
+/** The symbols whose ink centre lies in `region` (page points, y down), ready for parseLayout. */
+export function symbolsInRegion(page: PdfPageMath, region: Box): MathSymbol[] {
+  const glyphs = page.glyphs.filter((g) => inside(g.box, region));
+  const rules = page.rules.filter((r) => inside(r, region));
+  return symbolsFrom(glyphs, rules);
+}
+
+/** Glyphs and rules → symbols, pieces stacked and radicals merged, in left-to-right order. */
+export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
+  const pieces = glyphs.map(glyphSymbol).filter((s): s is Piece => s !== undefined);
+  const stacked = stackPieces(pieces);
+  const merged = mergeRadicals(stacked, rules);
+  return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+}
+
+/** Braces share one extender glyph, so a stack's family ignores which brace a piece names. */
+const stackKey = (latex: string) => (latex === '\\{' || latex === '\\}' ? 'brace' : latex);
+
+/**
+ * Stacks delimiter pieces that touch vertically and overlap horizontally into one symbol whose box
+ * spans them all. A lone extender (a \big| drawn from the bar piece) stays a symbol by itself.
+ */
+function stackPieces(symbols: Piece[]): MathSymbol[] {
+  const out: MathSymbol[] = [];
+  const stacks: Piece[][] = [];
+  const pieces = symbols.filter((s) => s.part !== 'whole').sort((a, b) => a.box.y0 - b.box.y0);
+  for (const p of pieces) {
+    const tolerance = Math.max(1, 0.3 * (p.size ?? 10));
+    const stack = stacks.find((st) => {
+      const last = st[st.length - 1];
+      const overlap = Math.min(last.box.x1, p.box.x1) - Math.max(last.box.x0, p.box.x0);
+      const narrower = Math.min(last.box.x1 - last.box.x0, p.box.x1 - p.box.x0);
+      return stackKey(last.latex) === stackKey(p.latex) && overlap >= 0.5 * narrower && p.box.y0 - last.box.y1 <= tolerance;
+    });
+    if (stack) stack.push(p);
+    else stacks.push([p]);
+  }
+  for (const st of stacks) {
+    const named = st.find((p) => p.part !== 'extender') ?? st[0];
+    const box = st.map((p) => p.box).reduce(union);
+    out.push({ latex: named.latex, box, confidence: 1, baseline: box.y1, size: named.size });
+  }
+  for (const s of symbols) if (s.part === 'whole') out.push(withoutPart(s));
+  return out;
+}
+
+function withoutPart(p: Piece): MathSymbol {
+  const { part: _part, ...symbol } = p;
+  return symbol;
+}
+
+/**
+ * Joins each radical sign with the rule starting at its top right (the vinculum), so the radical's
+ * box covers the radicand; rules left over become RULE symbols.
+ */
+function mergeRadicals(symbols: MathSymbol[], rules: Box[]): MathSymbol[] {
+  const free = [...rules];
+  const out = symbols.map((s) => {
+    if (s.latex !== RADICAL) return s;
+    const reach = Math.max(1, 0.3 * (s.size ?? s.box.y1 - s.box.y0));
+    let best = -1;
+    let bestDistance = Infinity;
+    free.forEach((r, i) => {
+      const dx = Math.abs(r.x0 - s.box.x1);
+      const dy = Math.abs(r.y0 - s.box.y0);
+      if (dx <= reach && dy <= reach && dx + dy < bestDistance) [best, bestDistance] = [i, dx + dy];
+    });
+    if (best < 0) return s;
+    const [rule] = free.splice(best, 1);
+    return { ...s, box: union(s.box, rule) };
+  });
+  for (const r of free) out.push({ latex: RULE, box: r, confidence: 1 });
+  return out;
+}

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+/** Test support: born-digital maths PDFs made by pdflatex on the spot, opened the way the pipeline opens them. */
+
+const run = promisify(execFile);
+
+export interface LatexPdf {
+  path: string;
+  dir: string;
+  cleanup: () => Promise<void>;
+}
+
+/** Compiles an article-class document (amsmath, amssymb) with `body` into a PDF in a fresh temp dir. */
+export async function compileLatex(body: string): Promise<LatexPdf> {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-mathpdf-'));
+  const tex = ['\\documentclass{article}', '\\usepackage{amsmath,amssymb}', '\\pagestyle{empty}', '\\begin{document}', body, '\\end{document}'].join('\n');
+  await writeFile(join(dir, 'doc.tex'), tex);
+  try {
+    await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
+  } catch (err) {
+    const log = await readFile(join(dir, 'doc.log'), 'utf8').catch(() => '');
+    await rm(dir, { recursive: true, force: true });
+    throw new Error(`pdflatex failed: ${(err as Error).message}\n${log.split('\n').filter((l) => l.startsWith('!')).join('\n')}`);
+  }
+  return { path: join(dir, 'doc.pdf'), dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Opens a PDF with the options worker/document/pipeline/pdf.ts uses (outlines shipped, no DOM). */
+export async function openTestPdf(path: string): Promise<PDFDocumentProxy> {
+  const data = new Uint8Array(await readFile(path));
+  return getDocument({ data, disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+}

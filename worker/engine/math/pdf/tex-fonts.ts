@@ -1,0 +1,153 @@
+import { glyphToLatex } from '../../../document/pipeline/math-glyphs.js';
+import type { SymbolStyle } from '../types.js';
+
+/**
+ * What a PDF font says about its glyphs: which TeX font family it is (Computer Modern, Latin
+ * Modern, cm-super, AMS, or a Unicode maths font) and so which LaTeX token and style each glyph is.
+ */
+
+export type FontFamily =
+  /** Maths italic letters and Greek (CMMI, LMMathItalic). */
+  | 'math-italic'
+  /** Upright text and maths roman (CMR, LMRoman, SFRM). */
+  | 'roman'
+  /** Maths symbols; its capitals are calligraphic (CMSY, LMMathSymbols). */
+  | 'symbols'
+  /** Big operators and delimiter pieces (CMEX, LMMathExtension). */
+  | 'extension'
+  | 'bold'
+  | 'blackboard'
+  /** AMS symbols A (MSAM): arrows and relations. */
+  | 'ams-symbols'
+  | 'fraktur'
+  | 'script'
+  /** An OpenType maths font (Latin Modern Math, STIX Two Math, Cambria Math). */
+  | 'unicode-math'
+  | 'other';
+
+const FAMILIES: Array<[RegExp, FontFamily]> = [
+  [/CMEX|LMMathExtension|LMEX|EUEX/i, 'extension'],
+  [/CMBSY|LMMathSymbols.*Bold/i, 'symbols'],
+  [/CMSY|LMMathSymbols|LMSY/i, 'symbols'],
+  [/CMMIB|LMMathItalic.*Bold/i, 'math-italic'],
+  [/CMMI|LMMathItalic|LMMI/i, 'math-italic'],
+  [/MSBM/i, 'blackboard'],
+  [/MSAM/i, 'ams-symbols'],
+  [/EUFM|EUFB/i, 'fraktur'],
+  [/RSFS|EUSM|EUSB/i, 'script'],
+  [/CMBX|LMRoman\d*-Bold|SFBX|LMRomanDemi/i, 'bold'],
+  [/LatinModernMath|STIX.*Math|Cambria.?Math|XITS.?Math|TeXGyre.*Math|DejaVuMathTeX|Asana|LibertinusMath|MathJax/i, 'unicode-math'],
+  [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
+];
+
+/** Strips a subset tag (ABCDEF+) and classifies the font by name. */
+export function classifyFont(name: string): FontFamily {
+  const bare = name.replace(/^[A-Z]{6}\+/, '');
+  for (const [re, family] of FAMILIES) if (re.test(bare)) return family;
+  return 'other';
+}
+
+/** Fonts whose every glyph is maths; text fonts (roman, other) carry maths only in context. */
+export function isMathFamily(family: FontFamily): boolean {
+  return family !== 'roman' && family !== 'other' && family !== 'bold';
+}
+
+export interface GlyphToken {
+  latex: string;
+  style?: SymbolStyle;
+}
+
+/** TeX glyphs whose Unicode (from their PostScript names) needs a different LaTeX token than the shared table gives. */
+const TEX_OVERRIDES: Record<string, string> = {
+  '\u2212': '-',
+  '\u2032': '\\prime',
+  '\u221A': '\\sqrt',
+  '\u2223': '|',
+  '\u2225': '\\|',
+  '\u2016': '\\|',
+  '\u0338': '\\not',
+  '\u22C5': '\\cdot',
+  '\u2026': '\\ldots',
+  '\u03F5': '\\epsilon',
+  '\u03B5': '\\varepsilon',
+  '\u00B0': '\\circ',
+  '\u00AF': '\\bar',
+  '\u02C9': '\\bar',
+  '\u02C6': '\\hat',
+  '\u005E': '\\hat',
+  '\u02DC': '\\tilde',
+  '\u007E': '\\tilde',
+  '\u02D9': '\\dot',
+  '\u00A8': '\\ddot',
+  '\u02C7': '\\check',
+  '\u02D8': '\\breve',
+  '\u00B4': '\\acute',
+  '\u0060': '\\grave',
+  '\u20D7': '\\vec',
+  '\u2192': '\\rightarrow',
+  '{': '\\{',
+  '}': '\\}',
+  '\u27E8': '\\langle',
+  '\u27E9': '\\rangle',
+  '\u2329': '\\langle',
+  '\u232A': '\\rangle',
+};
+
+/** CMEX and Unicode big-operator glyphs → the operator's token. */
+const BIG_OPERATORS: Record<string, string> = {
+  '\u2211': '\\sum', '\u220F': '\\prod', '\u2210': '\\coprod', '\u222B': '\\int', '\u222C': '\\iint',
+  '\u222D': '\\iiint', '\u222E': '\\oint', '\u22C3': '\\bigcup', '\u22C2': '\\bigcap', '\u2A01': '\\bigoplus',
+  '\u2A02': '\\bigotimes', '\u2A00': '\\bigodot', '\u22C1': '\\bigvee', '\u22C0': '\\bigwedge', '\u2A04': '\\biguplus',
+};
+
+const GREEK_WORD = /^\\(var)?(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega)$/;
+
+/** Style of a letter drawn in this family, when the family says it; symbols and digits have none. */
+function letterStyle(family: FontFamily, token: string): SymbolStyle | undefined {
+  const latin = /^[A-Za-z]$/.test(token);
+  if (!latin && !GREEK_WORD.test(token)) return undefined;
+  switch (family) {
+    case 'math-italic':
+      return 'italic';
+    case 'roman':
+      return 'upright';
+    case 'bold':
+      return 'bold';
+    case 'blackboard':
+      return latin ? 'blackboard' : undefined;
+    case 'symbols':
+      return /^[A-Z]$/.test(token) ? 'calligraphic' : undefined;
+    case 'fraktur':
+      return latin ? 'fraktur' : undefined;
+    case 'script':
+      return latin ? 'calligraphic' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Unicode maths alphanumerics carry their style in the code point: bold, italic, script, fraktur, double-struck. */
+function alphanumericStyle(cp: number): SymbolStyle | undefined {
+  if (cp < 0x1d400 || cp > 0x1d7ff) return undefined;
+  if (cp >= 0x1d7ce) return cp < 0x1d7d8 ? 'bold' : cp < 0x1d7e2 ? 'blackboard' : 'upright';
+  const block = Math.floor((cp - 0x1d400) / 52);
+  // Blocks of 52 letters: bold, italic, bold italic, script, bold script, fraktur, double-struck, bold fraktur, sans…
+  return (['bold', 'italic', 'bold', 'calligraphic', 'calligraphic', 'fraktur', 'blackboard', 'fraktur'] as const)[block] ?? 'upright';
+}
+
+/** One glyph's LaTeX token and style. Returns undefined for glyphs with no maths meaning (spaces). */
+export function glyphToken(unicode: string, family: FontFamily): GlyphToken | undefined {
+  const ch = unicode.normalize('NFC');
+  if (ch.trim() === '') return undefined;
+  const cp = ch.codePointAt(0) ?? 0;
+  const big = BIG_OPERATORS[ch];
+  if (big) return { latex: big };
+  // TeX's glyph names phi/phi1 map to U+03C6/U+03D5 the other way round from unicode-math's use.
+  if (ch === '\u03C6' || ch === '\u03D5') return { latex: (ch === '\u03D5') === (family === 'unicode-math') ? '\\phi' : '\\varphi' };
+  const override = TEX_OVERRIDES[ch];
+  if (override) return { latex: override };
+  const mapped = glyphToLatex(ch);
+  if (mapped.startsWith('\\mathbb{')) return { latex: mapped.slice(8, -1), style: 'blackboard' };
+  const style = alphanumericStyle(cp) ?? letterStyle(family, mapped);
+  return { latex: mapped, style };
+}
