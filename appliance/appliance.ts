@@ -26,6 +26,8 @@ import { v3PdfRoutes } from './http/v3/pdf-routes.js';
 import { v3ConverterRoutes } from './http/v3/converter-routes.js';
 import { v3TextRoutes } from './http/v3/text-routes.js';
 import { v3ResultsRoutes } from './http/v3/results-routes.js';
+import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
+import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
 import { OcrHistory } from './results/ocr-history.js';
 import { v3NotificationHandlers, watchLostV3Pdfs } from './orchestrator/v3-notifications.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
@@ -115,7 +117,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), consoleRoutes()]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });

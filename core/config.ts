@@ -68,6 +68,16 @@ export const configSchema = z.object({
   FOLIO_LICENSE_FILE: z.string().min(1).optional(),
   /** Ed25519 public key (PEM) licence files are verified with; unset: the vendor key shipped as license/vendor-public-key.pem. */
   FOLIO_LICENSE_PUBLIC_KEY_FILE: z.string().min(1).optional(),
+  /** 64 hex digits (32 bytes): AES-256-GCM key sealing data-source secrets at rest; unset: a published development key and a warning at start. */
+  FOLIO_DATA_SOURCE_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits').optional(),
+  /** The AWS account id customers' iam_role trust policies name (GET /files/v1/onboarding/identities). */
+  FOLIO_AWS_TRUST_ACCOUNT_ID: z.string().regex(/^\d{12}$/, 'must be a 12-digit AWS account id').optional(),
+  /** Client id of the operator's multi-tenant Entra app, for azure_ad grants. */
+  FOLIO_AZURE_APP_ID: z.string().uuid().optional(),
+  /** Home tenant id of that app. */
+  FOLIO_AZURE_TENANT_ID: z.string().uuid().optional(),
+  /** Service account customers grant the token-creator role to, for gcp grants. */
+  FOLIO_GCP_SERVICE_ACCOUNT_EMAIL: z.string().email().optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

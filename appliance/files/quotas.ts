@@ -57,14 +57,16 @@ export function chargePages(db: Database.Database, eventId: string, appId: strin
 
 /**
  * POST /v3/pdf's side of the shared monthly quota (spec 8): refuses with 429 http_max_requests
- * when the app's month is used up and counts the document otherwise. Mount after requireAppKey.
+ * when the app's month is used up, and counts the document once the submission succeeded (a
+ * refused submission creates nothing, so it counts nothing). Mount after requireAppKey.
  */
 export function v3MonthlyQuota(ctx: Pick<AppContext, 'db' | 'config' | 'now'>): MiddlewareHandler<AuthEnv> {
   const limits = filesSettings(ctx.config);
   return async (c, next) => {
     const appId = c.get('auth').appId;
-    ctx.db.transaction(() => chargeFiles(ctx.db, appId, 1, limits, ctx.now(), 'http_max_requests'))();
+    checkMonthlyQuota(ctx.db, appId, 1, limits, ctx.now(), 'http_max_requests');
     await next();
+    if (c.res.status === 200) chargeFiles(ctx.db, appId, 1, { pageMonthlyLimit: 0, fileMonthlyLimit: 0 }, ctx.now(), 'http_max_requests');
   };
 }
 

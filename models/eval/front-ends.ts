@@ -43,10 +43,12 @@ export interface LoadedParts {
 
 const MATH_DIR = new URL('../../worker/engine/math/', import.meta.url);
 
-async function load<T>(file: string, names: readonly string[]): Promise<Loaded<T>> {
+/** Imports the first of `files` that exists (a folder's index.ts before the file that defines the export). */
+async function load<T>(files: readonly string[], names: readonly string[]): Promise<Loaded<T>> {
+  const file = files.find((f) => existsSync(new URL(f, MATH_DIR)));
+  if (file === undefined) return { ok: false, reason: `${files.map((f) => `worker/engine/math/${f}`).join(' / ')} does not exist yet` };
   const url = new URL(file, MATH_DIR);
   const shown = `worker/engine/math/${file}`;
-  if (!existsSync(url)) return { ok: false, reason: `${shown} does not exist yet` };
   const module = (await import(url.href)) as Record<string, unknown>;
   const missing = names.filter((name) => typeof module[name] !== 'function');
   if (missing.length > 0) return { ok: false, reason: `${shown} does not export ${missing.map((n) => `${n}()`).join(', ')}` };
@@ -54,16 +56,16 @@ async function load<T>(file: string, names: readonly string[]): Promise<Loaded<T
 }
 
 export async function loadParts(): Promise<LoadedParts> {
-  const normaliser = await load<Pick<Parts, 'normaliseLatex'>>('latex-normalise.ts', ['normaliseLatex']);
-  const parser = await load<Pick<Parts, 'parseLayout'>>('layout/index.ts', ['parseLayout']);
+  const normaliser = await load<Pick<Parts, 'normaliseLatex'>>(['latex-normalise.ts'], ['normaliseLatex']);
+  const parser = await load<Pick<Parts, 'parseLayout'>>(['layout/index.ts'], ['parseLayout']);
   const core: Loaded<Parts> =
     normaliser.ok && parser.ok
       ? { ok: true, value: { ...normaliser.value, ...parser.value } }
       : { ok: false, reason: [normaliser, parser].flatMap((p) => (p.ok ? [] : [p.reason])).join('; ') };
   return {
     core,
-    pdf: await load<PdfFrontEnd>('pdf/index.ts', ['readPdfMath', 'symbolsInRegion']),
-    image: await load<ImageFrontEnd>('image/index.ts', ['symbolsFromImage']),
+    pdf: await load<PdfFrontEnd>(['pdf/index.ts'], ['readPdfMath', 'symbolsInRegion']),
+    image: await load<ImageFrontEnd>(['image/index.ts', 'image/symbols-from-image.ts'], ['symbolsFromImage']),
     strokesUnavailable: await strokesUnavailable(),
   };
 }
@@ -73,7 +75,7 @@ export async function loadParts(): Promise<LoadedParts> {
  * it on; neither is in the repository yet, and the row says which is missing.
  */
 async function strokesUnavailable(): Promise<string> {
-  const frontEnd = await load<unknown>('strokes/index.ts', ['symbolsFromStrokes']);
+  const frontEnd = await load<unknown>(['strokes/index.ts'], ['symbolsFromStrokes']);
   const state = frontEnd.ok ? 'the strokes front end exists' : frontEnd.reason;
   return `${state}, and there is no synthetic handwriting set of the corpus to score it on`;
 }

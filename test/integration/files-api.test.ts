@@ -211,7 +211,9 @@ describe('Files API documents and jobs against a real appliance', () => {
     expect(y.body.file_id).toBe(x.body.file_id);
     // An errored file is no idempotency hit (spec 3.2): once it failed, the same key makes a new file.
     const failed = await c.settled(x.body.file_id);
-    expect(failed.status).toBe('error');
+    expect(failed).toMatchObject({ status: 'error', error: 'pdf_download_error', error_info: { id: 'pdf_download_error' } });
+    const noMmd = await c.api('GET', `/files/v1/${x.body.file_id}.mmd`);
+    expect(noMmd).toMatchObject({ status: 404, body: { error: 'format_not_ready', status: 'error' } });
     const retry = await c.api('POST', '/files/v1/uri', { json: single, headers });
     expect(retry.body.file_id).not.toBe(x.body.file_id);
   });

@@ -73,10 +73,11 @@ describe('Files API webhook configuration', () => {
     }
   });
 
-  it('creates the secret on first GET and shares it across the keys of a group, not beyond', async () => {
+  it('creates the secret on first GET and shares it across the keys of an application, not beyond (4.12)', async () => {
     const a = await newApp('cfg-a', 'wh-group-a');
     const [k1, k2] = [await a.key(), await a.key()];
-    const other = await (await newApp('cfg-b', 'wh-group-b')).key();
+    // Another application of the same group has its own secret.
+    const other = await (await newApp('cfg-b', 'wh-group-a')).key();
     const first = await call('GET', '/files/v1/webhook-config', { key: k1 });
     expect(first.status).toBe(200);
     expect(first.body.signing_secret).toMatch(/^whsec_[0-9a-f]{64}$/);

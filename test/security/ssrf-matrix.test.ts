@@ -12,8 +12,6 @@ import { type Answer, send } from './support.js';
 const AZURE_ANSWERS: Record<string, string> = {
   'loopback.blob.core.windows.net': '127.0.0.1',
   'metadata.blob.core.windows.net': '169.254.169.254',
-  'ten.blob.core.windows.net': '10.1.2.3',
-  'v6loopback.blob.core.windows.net': '::1',
   'v6mapped.blob.core.windows.net': '::ffff:127.0.0.1',
 };
 const REBINDING = ['rebind-text.ssrf.test', 'rebind-pdf.ssrf.test', 'rebind-callback.ssrf.test'];

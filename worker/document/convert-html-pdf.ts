@@ -19,7 +19,11 @@ const PRINT_HEAD = [
   '',
 ].join('\n');
 
-/** Chromium flags for a one-shot offline print: no network, no profile reuse, no background work. */
+/**
+ * Chromium flags for a one-shot offline print: no profile reuse, no background work, and a
+ * second wall behind PRINT_HEAD: no name resolves, and every connection, loopback included
+ * (<-loopback>), goes to a proxy that is not there.
+ */
 function chromiumArgs(dir: string): string[] {
   return [
     '--headless', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-extensions',
@@ -41,14 +45,10 @@ export async function printHtmlPdf(dir: string): Promise<Buffer> {
   if (!hasTool(CHROMIUM)) throw new FormatError('unsupported_format', `This build cannot make pdf: ${CHROMIUM} is not installed`);
   await writeFile(join(dir, 'print-head.html'), PRINT_HEAD);
   await pandoc(dir, 'html', PRINT_NAME, ['--standalone', '--mathml', '--metadata', 'pagetitle=Document', '--include-in-header', 'print-head.html'], `${PANDOC_FROM}-raw_html`);
+  // HOME in the scratch folder: Chromium writes caches and crash reports there, not in the worker's home.
   const run = await runTool(CHROMIUM, chromiumArgs(dir), { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS, env: { ...process.env, HOME: dir } });
   if (run.timedOut) throw new FormatError('sys_exception', `printing the HTML took longer than ${CONVERT_TIMEOUT_MS / 1000} s`);
-  let pdf: Buffer;
-  try {
-    pdf = await readFile(join(dir, PDF_NAME));
-  } catch {
-    throw new FormatError('sys_exception', `${CHROMIUM} printed no PDF (exit ${run.code})`);
-  }
-  if (!pdf.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new FormatError('sys_exception', `${CHROMIUM} printed no PDF (exit ${run.code})`);
+  const pdf = await readFile(join(dir, PDF_NAME)).catch(() => null);
+  if (!pdf?.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new FormatError('sys_exception', `${CHROMIUM} printed no PDF (exit ${run.code}): ${run.output.trim().split('\n').slice(-1)[0] ?? ''}`);
   return pdf;
 }

@@ -71,8 +71,9 @@ export async function compileLatex(dir: string, texName = TEX_NAME): Promise<Lat
     if (!/Rerun to get|Rerun LaTeX/.test(run.output)) break;
     pass++;
   }
-  const pdf = await readFile(join(dir, texName.replace(/\.tex$/, '.pdf')));
-  if (!pdf.subarray(0, 5).equals(Buffer.from('%PDF-'))) return { failure: new FormatError('sys_exception', 'pdflatex wrote no PDF') };
+  // An MMD with nothing to typeset gives "No pages of output" and no file, with exit code 0.
+  const pdf = await readFile(join(dir, texName.replace(/\.tex$/, '.pdf'))).catch(() => null);
+  if (!pdf?.subarray(0, 5).equals(Buffer.from('%PDF-'))) return { failure: new FormatError('sys_exception', 'pdflatex wrote no PDF: the document has nothing to typeset') };
   return { pdf, unrendered };
 }
 

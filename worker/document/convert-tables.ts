@@ -112,7 +112,8 @@ function collect(blocks: Node[], tables: ExtractedTable[], rawTabulars: string[]
     else if (b.t === 'RawBlock') {
       const [format, text] = b.c as [string, string];
       if ((format === 'tex' || format === 'latex') && /\\begin\{tabular\}/.test(text)) rawTabulars.push(text);
-    } else if (b.t === 'Div' || b.t === 'BlockQuote') collect((b.t === 'Div' ? (b.c as [unknown, Node[]])[1] : b.c) as Node[], tables, rawTabulars);
+    } else if (b.t === 'Div') collect((b.c as [unknown, Node[]])[1], tables, rawTabulars);
+    else if (b.t === 'BlockQuote') collect(b.c as Node[], tables, rawTabulars);
   }
 }
 

@@ -7,25 +7,15 @@ export interface OnboardingIdentities {
   gcp: { service_account_email: string | null; external_id: string };
 }
 
-/** The service's own cloud identities; null until the operator configures them. */
-interface ServiceIdentityConfig {
-  FOLIO_AWS_TRUST_ACCOUNT_ID?: string;
-  FOLIO_AZURE_APP_ID?: string;
-  FOLIO_AZURE_TENANT_ID?: string;
-  FOLIO_GCP_SERVICE_ACCOUNT_EMAIL?: string;
-}
-
 /**
  * The identities a customer grants access to: the operator's account, directory app and
- * impersonating service account (from ctx.config once core/config.ts parses them, from the
- * environment until then), and the group's own external id, shared by aws and gcp.
+ * impersonating service account (configuration, null until set), and the group's own external
+ * id, shared by aws and gcp.
  */
-export function onboardingIdentities(config: Config, externalId: string, env: NodeJS.ProcessEnv = process.env): OnboardingIdentities {
-  const c = config as Config & ServiceIdentityConfig;
-  const read = (name: keyof ServiceIdentityConfig) => c[name] ?? (env[name] || null);
+export function onboardingIdentities(config: Config, externalId: string): OnboardingIdentities {
   return {
-    aws: { trust_account_id: read('FOLIO_AWS_TRUST_ACCOUNT_ID'), external_id: externalId },
-    azure: { app_id: read('FOLIO_AZURE_APP_ID'), tenant_id: read('FOLIO_AZURE_TENANT_ID') },
-    gcp: { service_account_email: read('FOLIO_GCP_SERVICE_ACCOUNT_EMAIL'), external_id: externalId },
+    aws: { trust_account_id: config.FOLIO_AWS_TRUST_ACCOUNT_ID ?? null, external_id: externalId },
+    azure: { app_id: config.FOLIO_AZURE_APP_ID ?? null, tenant_id: config.FOLIO_AZURE_TENANT_ID ?? null },
+    gcp: { service_account_email: config.FOLIO_GCP_SERVICE_ACCOUNT_EMAIL ?? null, external_id: externalId },
   };
 }

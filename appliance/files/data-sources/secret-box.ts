@@ -15,15 +15,10 @@ export interface DataSourceKey {
   isDevDefault: boolean;
 }
 
-/**
- * The AES-256-GCM key that encrypts data-source secrets at rest: FOLIO_DATA_SOURCE_KEY, 64 hex
- * digits. It is read from ctx.config once core/config.ts parses it, from the environment until then.
- * A malformed value throws: starting with an unusable key would lose every stored secret.
- */
-export function dataSourceKey(config: Config, env: NodeJS.ProcessEnv = process.env): DataSourceKey {
-  const configured = (config as Config & { FOLIO_DATA_SOURCE_KEY?: string }).FOLIO_DATA_SOURCE_KEY ?? env.FOLIO_DATA_SOURCE_KEY;
+/** The AES-256-GCM key that encrypts data-source secrets at rest: FOLIO_DATA_SOURCE_KEY (validated by core/config.ts), or the development key. */
+export function dataSourceKey(config: Config): DataSourceKey {
+  const configured = config.FOLIO_DATA_SOURCE_KEY;
   if (!configured) return { key: Buffer.from(DEV_DATA_SOURCE_KEY_HEX, 'hex'), isDevDefault: true };
-  if (!/^[0-9a-fA-F]{64}$/.test(configured)) throw new Error('FOLIO_DATA_SOURCE_KEY must be 64 hexadecimal digits (32 bytes)');
   return { key: Buffer.from(configured, 'hex'), isDevDefault: false };
 }
 

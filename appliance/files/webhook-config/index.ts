@@ -8,17 +8,18 @@ export const WEBHOOK_TESTS_PER_MINUTE = 10;
 const MINUTE_MS = 60_000;
 
 /**
- * The signing-secret scope of a group's Files API notifications: the `scope` of createDelivery
+ * The signing-secret scope of an application's Files API notifications (spec 4.12: one secret
+ * per application, shared by all its keys): the `scope` of createDelivery
  * (appliance/webhooks/deliveries.ts) and the key of WebhookSecrets, so every file.* and job.*
- * notification of the group is signed with the secret GET /files/v1/webhook-config shows.
+ * notification of the app is signed with the secret GET /files/v1/webhook-config shows it.
  */
-export function filesSecretScope(groupId: string): string {
-  return `files:${groupId}`;
+export function filesSecretScope(appId: string): string {
+  return `files:${appId}`;
 }
 
-/** The group's signing secrets with the rotation states of spec 3.7. */
-export function filesWebhookSecrets(ctx: Pick<AppContext, 'db' | 'now'>, groupId: string): WebhookSecrets {
-  return new WebhookSecrets({ db: ctx.db, key: filesSecretScope(groupId), now: ctx.now });
+/** The application's signing secrets with the rotation states of spec 3.7. */
+export function filesWebhookSecrets(ctx: Pick<AppContext, 'db' | 'now'>, appId: string): WebhookSecrets {
+  return new WebhookSecrets({ db: ctx.db, key: filesSecretScope(appId), now: ctx.now });
 }
 
 /**

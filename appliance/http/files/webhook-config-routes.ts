@@ -15,7 +15,7 @@ const secretBody = (s: SecretState) => ({ signing_secret: s.secret, previous_sec
 
 /**
  * Files API webhook configuration (spec 4.12, 3.7), header app_key only; the secret belongs to the
- * key's group (scope `files:<group_id>`) and signs every Files API notification of the group.
+ * key's application (scope `files:<app_id>`, spec 4.12) and signs every Files API notification of the app.
  *
  * - GET  /files/v1/webhook-config        → {signing_secret}, created on first call
  * - POST /files/v1/webhook-config/secret → {signing_secret, previous_secret_expires_at}; body opt {force: bool}
@@ -28,14 +28,14 @@ export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}
   const auth = requireAppKey(ctx, { appIdRequired: false });
   const send: SendOptions = { ...opts, allowPrivate: opts.allowPrivate ?? ctx.config.FOLIO_ALLOW_PRIVATE_URLS };
 
-  app.get('/files/v1/webhook-config', auth, (c) => c.json({ signing_secret: filesWebhookSecrets(ctx, c.get('auth').groupId).getOrCreate().secret }));
+  app.get('/files/v1/webhook-config', auth, (c) => c.json({ signing_secret: filesWebhookSecrets(ctx, c.get('auth').appId).getOrCreate().secret }));
 
   app.post('/files/v1/webhook-config/secret', auth, async (c) => {
     const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     // A present non-boolean, null included, is refused rather than read as false (spec 4.12).
     if (body && 'force' in body && typeof body.force !== 'boolean') throw new ApiError('bad_request', 'force must be a boolean', { field: 'force' });
     const { groupId, appId } = c.get('auth');
-    const state = filesWebhookSecrets(ctx, groupId).rotate(body?.force === true);
+    const state = filesWebhookSecrets(ctx, appId).rotate(body?.force === true);
     ctx.logger.info({ group_id: groupId, app_id: appId, forced: body?.force === true, previous_secret_expires_at: state.previousSecretExpiresAt }, 'files signing secret rotated');
     return c.json(secretBody(state));
   });
@@ -44,7 +44,7 @@ export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}
     const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     if (!body) throw new ApiError('bad_request', 'Body with callback_url required');
     if (typeof body.callback_url !== 'string') throw new ApiError('bad_request', 'callback_url must be a string', { field: 'callback_url' });
-    const { keyId, groupId } = c.get('auth');
+    const { keyId, appId } = c.get('auth');
     // Counted before the URL is resolved, so the limit also bounds DNS lookups made for the caller.
     await countWebhookTest(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, keyId, ctx.now());
     const params = await parseCallbackParams(
@@ -54,7 +54,7 @@ export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}
     const payload = { event: 'file.completed', file_id: TEST_FILE_ID, status: 'completed', num_pages: 1, num_pages_completed: 1 };
     // One synchronous attempt; a refusing endpoint is this call's answer, not its error.
     const out = await sendNotification(
-      { url: params!.url, headers: params!.headers, payload, secrets: filesWebhookSecrets(ctx, groupId).activeSecrets(), nowMs: ctx.now() },
+      { url: params!.url, headers: params!.headers, payload, secrets: filesWebhookSecrets(ctx, appId).activeSecrets(), nowMs: ctx.now() },
       send,
     );
     return c.json({ status: out.result === 'delivered' ? 'delivered' : 'failed', response_code: out.httpStatus, detail: out.detail });

@@ -10,7 +10,7 @@ import { groupDisplayMath } from './math-regions.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
-const parseLayout: ParseMath = () => ({ latex: '', confidence: 0, boxes: [] });
+import { parseLayout } from '../../engine/math/layout/index.js';
 import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
 
 export { detectType, parsePageRanges };

@@ -16,7 +16,8 @@ const MIN_CONTRAST = 48;
 /**
  * Otsu's threshold over the 256-bin histogram: the grey level that best separates ink from paper.
  * Anti-aliased edge pixels fall on whichever side is nearer, which keeps strokes at about their
- * true width across renderers.
+ * true width across renderers. When a range of levels separates equally well (no greys between
+ * ink and paper) the middle of the range is taken, not its dark end.
  */
 export function otsuThreshold(image: GrayImage): number {
   const histogram = new Float64Array(256);
@@ -27,7 +28,8 @@ export function otsuThreshold(image: GrayImage): number {
   let weightDark = 0;
   let sumDark = 0;
   let best = -1;
-  let threshold = 127;
+  let first = 127;
+  let last = 127;
   for (let g = 0; g < 255; g++) {
     weightDark += histogram[g];
     if (weightDark === 0) continue;
@@ -37,12 +39,14 @@ export function otsuThreshold(image: GrayImage): number {
     const meanDark = sumDark / weightDark;
     const meanLight = (sumAll - sumDark) / weightLight;
     const between = weightDark * weightLight * (meanDark - meanLight) ** 2;
-    if (between > best) {
+    if (between > best * (1 + 1e-12)) {
       best = between;
-      threshold = g;
+      first = last = g;
+    } else if (between >= best * (1 - 1e-12)) {
+      last = g;
     }
   }
-  return threshold;
+  return Math.floor((first + last) / 2);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { centreY, glyphOf, height, overlap, referenceEm, type Element, type Glyph, type Node, type Row } from './element.js';
+import { centreY, glyphOf, overlap, referenceEm, type Element, type Glyph, type Node, type Row } from './element.js';
 
 /** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
 interface Settled {
@@ -83,9 +83,11 @@ function continuesGroup(next: Settled, last: Settled, base: Settled): boolean {
 }
 
 /**
- * Gives every element an em and a baseline. Elements whose box does not tell their size borrow
- * the em of the neighbour that shares most of their height, nearer ones preferred, so a '+'
- * between a subscript and the next letter takes the letter's size, not the subscript's.
+ * Gives every element an em and a baseline. An element whose box does not tell its size (an
+ * operator, a rule, a delimiter, a structure) borrows the em of the neighbour whose line it would
+ * then sit on: with that em its own baseline lands on the neighbour's. A '+' between a subscript
+ * and the next letter is on the letter's line, not the subscript's; a tall integral is on the
+ * integrand's line, not its limits'.
  */
 function settle(elements: Element[]): Settled[] {
   const known = elements.filter((element) => element.em !== null);
@@ -98,14 +100,14 @@ function settle(elements: Element[]): Settled[] {
 
 function borrowedEm(element: Element, known: Element[]): number | null {
   const box = element.box;
-  let best: { em: number; score: number } | null = null;
-  for (const other of known) {
-    const shared = overlap(box.y0, box.y1, other.box.y0, other.box.y1) / Math.max(height(box), 1e-9);
-    if (shared <= 0) continue;
+  const sharing = known.filter((other) => overlap(box.y0, box.y1, other.box.y0, other.box.y1) > 0);
+  let best: { em: number; cost: number } | null = null;
+  for (const other of sharing.length > 0 ? sharing : known) {
     const em = other.em as number;
-    const gap = Math.max(0, other.box.x0 - box.x1, box.x0 - other.box.x1);
-    const score = Math.min(shared, 1) - (0.3 * gap) / em;
-    if (!best || score > best.score) best = { em, score };
+    const miss = Math.abs(element.baselineFor(em) - other.baselineFor(em)) / em;
+    const gap = Math.max(0, other.box.x0 - box.x1, box.x0 - other.box.x1) / em;
+    const cost = miss + 0.1 * gap;
+    if (!best || cost < best.cost) best = { em, cost };
   }
   return best?.em ?? null;
 }

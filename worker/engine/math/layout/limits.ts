@@ -40,18 +40,16 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
 
 function limitLine(pool: Element[], operator: Element, side: 'under' | 'over', em: number): Element[] {
   const op = operator.box;
-  const outside = (element: Element) =>
-    element !== operator &&
-    (side === 'under'
-      ? element.box.y0 >= op.y1 - 0.05 * height(op) && element.box.y0 - op.y1 < LIMIT_GAP_EM * em
-      : element.box.y1 <= op.y0 + 0.05 * height(op) && op.y0 - element.box.y1 < LIMIT_GAP_EM * em);
-  const line = pool.filter((element) => outside(element) && overlap(element.box.x0, element.box.x1, op.x0, op.x1) > 0);
+  const beyond = (element: Element) =>
+    element !== operator && (side === 'under' ? element.box.y0 >= op.y1 - 0.05 * height(op) : element.box.y1 <= op.y0 + 0.05 * height(op));
+  const near = (element: Element) => (side === 'under' ? element.box.y0 - op.y1 : op.y0 - element.box.y1) < LIMIT_GAP_EM * em;
+  const line = pool.filter((element) => beyond(element) && near(element) && overlap(element.box.x0, element.box.x1, op.x0, op.x1) > 0);
   if (line.length === 0) return [];
   for (let grown = true; grown; ) {
     grown = false;
     const band = unionBox(line.map((element) => element.box));
     for (const element of pool) {
-      if (line.includes(element) || !outside(element)) continue;
+      if (line.includes(element) || !beyond(element)) continue;
       const touchesVertically = overlap(element.box.y0, element.box.y1, band.y0, band.y1) > 0.3 * height(element.box);
       const gap = Math.max(element.box.x0 - band.x1, band.x0 - element.box.x1);
       if (touchesVertically && gap < PIECE_GAP_EM * em) {

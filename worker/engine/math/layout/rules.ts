@@ -75,7 +75,7 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
  * the gaps stay small: a numerator is one block, not everything that happens to be higher up.
  */
 function stack(pool: Element[], rule: Element, side: 'above' | 'below', em: number): Element[] {
-  const slack = 0.05 * width(rule.box);
+  const slack = Math.min(0.05 * width(rule.box), 0.1 * em);
   const ruleY = centreY(rule.box);
   const candidates = pool
     .filter((element) => element !== rule)

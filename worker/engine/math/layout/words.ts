@@ -1,4 +1,4 @@
-import { glyphOf, median, unionBox, type Element, type Glyph } from './element.js';
+import { centreX, centreY, glyphOf, median, unionBox, type Element, type Glyph } from './element.js';
 
 /** Function names typeset upright as one token; the longest match wins (`sinh` over `sin`). */
 const FUNCTION_NAMES = 'arcsin arccos arctan sinh cosh tanh coth sin cos tan cot sec csc log ln lg exp lim max min sup inf det arg gcd deg dim ker hom Pr'
@@ -17,24 +17,37 @@ const isLetter = (element: Element) => /^[a-zA-Z]$/u.test(glyphOf(element)?.late
  * `x \to 0` underneath.
  */
 export function groupWords(elements: Element[]): Element[] {
-  const sorted = [...elements].sort((a, b) => a.box.x0 - b.box.x0);
-  const result: Element[] = [];
-  let run: Element[] = [];
-  const flush = () => {
-    result.push(...readRun(run));
-    run = [];
-  };
-  for (const element of sorted) {
-    if (!isLetter(element)) {
-      flush();
-      result.push(element);
-      continue;
+  const letters = elements.filter(isLetter).sort((a, b) => a.box.x0 - b.box.x0);
+  const used = new Set<Element>();
+  const result = elements.filter((element) => !isLetter(element));
+  for (const first of letters) {
+    if (used.has(first)) continue;
+    const run = [first];
+    used.add(first);
+    for (let last = first, next = nextLetter(last, letters, used, elements); next; next = nextLetter(last, letters, used, elements)) {
+      run.push(next);
+      used.add(next);
+      last = next;
     }
-    if (run.length > 0 && !continuesWord(run[run.length - 1], element)) flush();
-    run.push(element);
+    result.push(...readRun(run));
   }
-  flush();
   return result;
+}
+
+/** The letter continuing a word after `last` on its line, with nothing else between them (limits below do not count). */
+function nextLetter(last: Element, letters: Element[], used: Set<Element>, elements: Element[]): Element | undefined {
+  const next = letters.find((letter) => !used.has(letter) && letter.box.x0 > last.box.x0 && continuesWord(last, letter));
+  if (!next) return undefined;
+  const between = elements.some(
+    (element) =>
+      element !== last &&
+      element !== next &&
+      centreX(element.box) > centreX(last.box) &&
+      centreX(element.box) < centreX(next.box) &&
+      centreY(element.box) > last.box.y0 &&
+      centreY(element.box) < last.box.y1,
+  );
+  return between ? undefined : next;
 }
 
 function continuesWord(previous: Element, next: Element): boolean {

@@ -71,6 +71,10 @@ const TEX_OVERRIDES: Record<string, string> = {
   '\u03F5': '\\epsilon',
   '\u03B5': '\\varepsilon',
   '\u00B0': '\\circ',
+  // Type 1 names Delta, Omega and mu map to the increment, ohm and micro signs.
+  '\u2206': '\\Delta',
+  '\u2126': '\\Omega',
+  '\u00B5': '\\mu',
   '\u00AF': '\\bar',
   '\u02C9': '\\bar',
   '\u02C6': '\\hat',

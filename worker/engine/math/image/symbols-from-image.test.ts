@@ -1,0 +1,61 @@
+import { Resvg } from '@resvg/resvg-js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderTexSvg, type MathJaxFontName } from '../../../../models/training/render-mathjax.js';
+import { RULE, type GrayImage } from '../types.js';
+import { SymbolClassifier } from './classifier.js';
+import { symbolsFromImage } from './symbols-from-image.js';
+
+/** A formula typeset by MathJax and rasterised by resvg, as a greyscale image. */
+async function formula(tex: string, emPx = 36, font: MathJaxFontName = 'tex'): Promise<GrayImage> {
+  const svg = await renderTexSvg(tex, font, { emPx });
+  const rendered = new Resvg(svg, { background: 'white', font: { loadSystemFonts: false } }).render();
+  const rgba = rendered.pixels;
+  const data = new Uint8Array(rendered.width * rendered.height);
+  for (let i = 0; i < data.length; i++) data[i] = rgba[4 * i + 1];
+  return { data, width: rendered.width, height: rendered.height };
+}
+
+describe('symbolsFromImage', () => {
+  let classifier: SymbolClassifier;
+  beforeAll(async () => {
+    classifier = await SymbolClassifier.load({ intraOpThreads: 1 });
+  });
+  const labels = async (tex: string, emPx?: number) => (await symbolsFromImage(await formula(tex, emPx), { classifier })).map((s) => s.latex);
+
+  it('reads x+2=5 left to right, the bars of = joined into one symbol', async () => {
+    expect(await labels('x+2=5')).toEqual(['x', '+', '2', '=', '5']);
+  });
+
+  it('joins the bar of ≤ with its < and the dots of i and j with their stems', async () => {
+    expect(await labels('a \\leq b')).toEqual(['a', '\\leq', 'b']);
+    expect(await labels('i\\;j')).toEqual(['i', 'j']);
+  });
+
+  it('gives a fraction bar and a minus sign as RULE, never as a classified glyph', async () => {
+    const symbols = await symbolsFromImage(await formula('\\frac{a}{b}-c'), { classifier });
+    expect(symbols.filter((s) => s.latex === RULE)).toHaveLength(2);
+    expect(symbols.filter((s) => s.latex !== RULE).map((s) => s.latex)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads Greek letters, big operators and radicals, with probabilities and alternatives', async () => {
+    const symbols = await symbolsFromImage(await formula('\\sum \\alpha \\sqrt{y}'), { classifier });
+    expect(symbols.map((s) => s.latex)).toEqual(['\\sum', '\\alpha', '\\sqrt', 'y']);
+    for (const s of symbols) {
+      expect(s.confidence).toBeGreaterThan(0.5);
+      expect(s.alternatives).toHaveLength(3);
+      expect(s.alternatives!.every((a) => a.confidence <= s.confidence)).toBe(true);
+    }
+    // The radical's box spans its vinculum, so the radicand lies inside it.
+    const [radical, radicand] = symbols.slice(2);
+    expect(radical.box.x1).toBeGreaterThanOrEqual(radicand.box.x1);
+  });
+
+  it('tells a full stop from a centred dot by its height', async () => {
+    expect(await labels('a \\cdot b.')).toEqual(['a', '\\cdot', 'b', '.']);
+  });
+
+  it('returns no symbols for a blank image', async () => {
+    const blank = { data: new Uint8Array(100 * 40).fill(255), width: 100, height: 40 };
+    expect(await symbolsFromImage(blank, { classifier })).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseLatex } from '../latex-normalise.js';
+import { RULE } from '../types.js';
+import { parseLayout } from './index.js';
+import { accent, bigop, cdots, fenced, fn, frac, g, grid, ldots, row, scripts, sqrt, sub, sup, typeset, type Item } from './test-typesetter.js';
+
+const SEEDS = [1, 2, 3];
+
+/** Parses the typeset item PDF-style and image-style (three jitter seeds) and expects the LaTeX each time. */
+function expectParse(item: Item, expected: string): void {
+  const want = normaliseLatex(expected);
+  expect(normaliseLatex(parseLayout(typeset(item, 'pdf')).latex), 'pdf').toBe(want);
+  for (const seed of SEEDS) expect(normaliseLatex(parseLayout(typeset(item, 'image', seed)).latex), `image seed ${seed}`).toBe(want);
+}
+
+describe('parseLayout: scripts', () => {
+  it('reads a superscript and a subscript', () => {
+    expectParse(row(sup('x', '2'), '+', sub('y', 'i')), 'x^{2}+y_{i}');
+  });
+  it('reads both scripts on one base', () => expectParse(scripts('x', 'i', '2'), 'x_{i}^{2}'));
+  it('reads a script of a script', () => {
+    expectParse(sup('e', sup('x', '2')), 'e^{x^{2}}');
+    expectParse(sub('x', sup('i', '2')), 'x_{i^{2}}');
+  });
+  it('reads a multi-symbol subscript and what follows it', () => expectParse(row(sub('a', 'n+1'), '=', sub('a', 'n'), '+', '1'), 'a_{n+1}=a_{n}+1'));
+  it('keeps x^{2}y apart from x^{2y}', () => {
+    expectParse(row(sup('x', '2'), 'y'), 'x^{2}y');
+    expectParse(sup('x', '2y'), 'x^{2y}');
+  });
+  it('reads primes', () => expectParse(row(sup('f', g('\\prime')), '(x)'), "f'(x)"));
+});
+
+describe('parseLayout: fractions and rules', () => {
+  it('reads a fraction', () => expectParse(frac('a', 'b'), '\\frac{a}{b}'));
+  it('reads nested fractions', () => expectParse(frac(frac('1', 'x'), row('1', '-', frac('1', 'y'))), '\\frac{\\frac{1}{x}}{1-\\frac{1}{y}}'));
+  it('reads a fraction inside a script', () => expectParse(sup('e', frac('1', '2')), 'e^{\\frac{1}{2}}'));
+  it('tells a minus sign from a fraction bar', () => expectParse(row('a', '-', frac('b', 'c'), '-', 'd'), 'a-\\frac{b}{c}-d'));
+  it('reads an overline over several symbols and a bar over one', () => {
+    expectParse(row(accent(RULE, 'AB'), '=', 'c'), '\\overline{AB}=c');
+    expectParse(row(accent(RULE, 'x'), '+', 'y'), '\\bar{x}+y');
+  });
+});
+
+describe('parseLayout: roots', () => {
+  it('reads a square root', () => expectParse(row(sqrt('x'), '+', '1'), '\\sqrt{x}+1'));
+  it('reads an n-th root', () => expectParse(sqrt('x', '3'), '\\sqrt[3]{x}'));
+  it('reads a root with scripts and a fraction inside', () => expectParse(sqrt(frac(sup('a', '2'), 'b')), '\\sqrt{\\frac{a^{2}}{b}}'));
+});
+
+describe('parseLayout: big operators', () => {
+  it('reads a sum with limits above and below', () => expectParse(row(bigop('\\sum', 'i=1', 'n'), sub('x', 'i')), '\\sum_{i=1}^{n}x_{i}'));
+  it('reads a product with limits', () => expectParse(bigop('\\prod', 'k=1', 'n'), '\\prod_{k=1}^{n}'));
+  it('reads an integral with scripts', () => expectParse(row(bigop('\\int', '0', '1', false), 'f(x)', fn('d'), 'x'), '\\int_{0}^{1}f(x)dx'));
+  it('reads a contour integral', () => expectParse(row(bigop('\\oint', 'C', null, false), 'f'), '\\oint_{C}f'));
+  it('reads lim with its limit underneath', () => expectParse(row(bigop(fn('lim'), 'n\\rightarrow\\infty', null), sub('a', 'n')), '\\lim_{n\\rightarrow\\infty}a_{n}'));
+  it('reads a sum followed by a fraction', () => expectParse(row(bigop('\\sum', 'i=1', 'n'), frac('1', sup('i', '2'))), '\\sum_{i=1}^{n}\\frac{1}{i^{2}}'));
+});
+
+describe('parseLayout: delimiters, matrices and cases', () => {
+  it('reads tall parentheses around a fraction', () => expectParse(row(fenced('(', frac('a', 'b'), ')'), sup('', '')), '\\left(\\frac{a}{b}\\right)'));
+  it('reads a pmatrix', () => expectParse(fenced('(', grid([['1', '0'], ['0', '1']]), ')'), '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}'));
+  it('reads a bmatrix with expressions in cells', () =>
+    expectParse(fenced('[', grid([['a+b', sup('c', '2')], ['-d', '0']]), ']'), '\\begin{bmatrix}a+b & c^{2} \\\\ -d & 0\\end{bmatrix}'));
+  it('reads a determinant', () => expectParse(fenced('|', grid([['a', 'b'], ['c', 'd']]), '|'), '\\begin{vmatrix}a & b \\\\ c & d\\end{vmatrix}'));
+  it('reads cases', () =>
+    expectParse(row('f(x)=', fenced('\\{', grid([['x', row('x', '\\geq', '0')], ['-x', row('x', '<', '0')]], 'left', 1.2), '.')), 'f(x)=\\begin{cases}x & x\\geq0 \\\\ -x & x<0\\end{cases}'));
+});
+
+describe('parseLayout: accents, words and dots', () => {
+  it('reads accents on single symbols', () => {
+    expectParse(row(accent('\\hat', 'x'), '+', accent('\\vec', 'v')), '\\hat{x}+\\vec{v}');
+  });
+  it('reads function names', () => expectParse(row(fn('sin'), 'x', '+', fn('log'), 'y'), '\\sin x+\\log y'));
+  it('reads a function name with a script', () => expectParse(row(sup(fn('cos'), '2'), '\\theta'), '\\cos^{2}\\theta'));
+  it('tells \\cdot from a full stop', () => expectParse(row('a', g('\\cdot'), 'b', g('.')), 'a\\cdot b.'));
+  it('reads \\ldots and \\cdots', () => {
+    expectParse(row('1', ',', '2', ',', ldots), '1,2,\\ldots');
+    expectParse(row('a', '+', cdots, '+', 'z'), 'a+\\cdots+z');
+  });
+});
+
+describe('parseLayout: combinations', () => {
+  it('reads the quadratic formula', () =>
+    expectParse(row('x=', frac(row('-b', '\\pm', sqrt(row(sup('b', '2'), '-', '4ac'))), '2a')), 'x=\\frac{-b\\pm\\sqrt{b^{2}-4ac}}{2a}'));
+  it('reads a Gaussian integral', () =>
+    expectParse(row(bigop('\\int', '0', '\\infty', false), sup('e', row('-', sup('x', '2'))), fn('d'), 'x'), '\\int_{0}^{\\infty}e^{-x^{2}}dx'));
+  it('reads the derivative as a limit', () =>
+    expectParse(
+      row(sup('f', g('\\prime')), '(x)=', bigop(fn('lim'), 'h\\rightarrow0', null), frac('f(x+h)-f(x)', 'h')),
+      "f'(x)=\\lim_{h\\rightarrow0}\\frac{f(x+h)-f(x)}{h}",
+    ));
+  it('reads the identity matrix', () => expectParse(fenced('(', grid([['1', '0'], ['0', '1']]), ')'), '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}'));
+});
