@@ -9,11 +9,11 @@ export npm_config_audit := false
 # command:debian-package pairs the appliance needs at run time, and those only the tests need.
 # A pair whose first half starts with / names a file instead of a command.
 RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils pandoc:pandoc zip:zip \
-  soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui \
+  soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui chromium:chromium \
   pdflatex:texlive-latex-base /usr/share/texlive/texmf-dist/tex/latex/booktabs/booktabs.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/tex/latex/txfonts/txfonts.sty:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern
-TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl chromium:chromium dvipng:dvipng \
+TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
   tesseract:tesseract-ocr /usr/share/tesseract-ocr/5/tessdata/eng.traineddata:tesseract-ocr-eng
 # Offline model training only (make models): Debian's torch, with the threaded OpenBLAS it is ~5x faster on.
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \

@@ -29,6 +29,7 @@ import { v3ResultsRoutes } from './http/v3/results-routes.js';
 import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
 import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
 import { OcrHistory } from './results/ocr-history.js';
+import { startRetentionSweeper } from './orchestrator/retention.js';
 import { v3NotificationHandlers, watchLostV3Pdfs } from './orchestrator/v3-notifications.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
 import { pcoNotificationHandlers } from './orchestrator/pco-notifications.js';
@@ -143,7 +144,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     const orchestrator = await startOrchestrator(ctx, redisUrl, {
       pcoStore,
       handlers: { ...pcoNotificationHandlers(ctx, pcoStore), ...v3NotificationHandlers(ctx) },
-      extra: [watchLostV3Pdfs(ctx, redisUrl)],
+      extra: [watchLostV3Pdfs(ctx, redisUrl), startRetentionSweeper(ctx)],
     });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });
 

@@ -68,7 +68,7 @@ describe('RetentionSweeper', () => {
   it('keeps a young document, drops its source after 30 days and everything after 90', async () => {
     const id = await storedPdf();
     const pdfs = new PdfStore(redis, prefix, clock);
-    expect(await sweeper().sweep()).toEqual({ pdfsExpired: 0, sourcesRemoved: 0, conversionsExpired: 0, orphanFoldersRemoved: 0 });
+    expect(await sweeper().sweep()).toEqual({ pdfsExpired: 0, sourcesRemoved: 0, conversionsExpired: 0, orphanFoldersRemoved: 0, ocrResultsExpired: 0 });
     now += 30 * DAY;
     expect((await sweeper().sweep()).sourcesRemoved).toBe(1);
     expect(await keys(pdfFolder(id))).toEqual([`${id}.lines.json`, `${id}.mmd`]);

@@ -7,6 +7,7 @@ import { CONVERSION_RETENTION_SECONDS, PDF_RETENTION_SECONDS, V3_ID, conversionF
 import { OPEN_PDF_STATUSES, PdfStore } from '../../core/v3/pdf-store.js';
 import type { AppContext } from '../context.js';
 import { improveFlag } from '../results/ocr-history.js';
+import { OcrHistory } from '../results/ocr-history.js';
 
 const DAY_MS = 86_400_000;
 /** Spec 8: a /v3/pdf source is kept up to 30 days. */
@@ -30,6 +31,8 @@ export interface RetentionOptions {
   now?: () => number;
   /** @default 1 hour */
   intervalMs?: number;
+  /** Stored image results (GET /v3/ocr-results), kept 30 days. */
+  ocrHistory?: OcrHistory;
 }
 
 /** What one sweep removed. */
@@ -38,6 +41,7 @@ export interface SweepReport {
   sourcesRemoved: number;
   conversionsExpired: number;
   orphanFoldersRemoved: number;
+  ocrResultsExpired: number;
 }
 
 /**
@@ -45,7 +49,8 @@ export interface SweepReport {
  * days (right after processing when metadata.improve_* is false), /v3/pdf records and outputs
  * after 90 days, /v3/converter records and outputs after 90 days, and folders whose record is
  * gone (expired in Redis, or a DELETE interrupted half-way). Redis TTLs expire the records on
- * their own; the sweeper is what removes the stored objects. Results written to a customer's
+ * their own; the sweeper is what removes the stored objects. Stored /v3/ocr-results records go
+ * after 30 days too (appliance/results/ocr-history.ts). Results written to a customer's
  * bucket (Files API, private cloud) are never touched.
  */
 export class RetentionSweeper {
@@ -78,7 +83,8 @@ export class RetentionSweeper {
   }
 
   async sweep(): Promise<SweepReport> {
-    const report: SweepReport = { pdfsExpired: 0, sourcesRemoved: 0, conversionsExpired: 0, orphanFoldersRemoved: 0 };
+    const report: SweepReport = { pdfsExpired: 0, sourcesRemoved: 0, conversionsExpired: 0, orphanFoldersRemoved: 0, ocrResultsExpired: 0 };
+    report.ocrResultsExpired = this.opts.ocrHistory?.sweep(this.now()) ?? 0;
     for (const [id, objects] of await this.folders('v3/pdf/')) await this.sweepPdf(id, objects, report);
     for (const [id, objects] of await this.folders('v3/converter/')) await this.sweepConversion(id, objects, report);
     if (Object.values(report).some((n) => n > 0)) this.opts.logger.info(report, 'retention sweep');
@@ -135,7 +141,7 @@ export class RetentionSweeper {
 
 /** The sweeper of an appliance, started; stop() it with the orchestrator. */
 export function startRetentionSweeper(ctx: AppContext, opts: Pick<RetentionOptions, 'intervalMs'> = {}): RetentionSweeper {
-  const sweeper = new RetentionSweeper({ storage: ctx.storage, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, logger: ctx.logger, now: ctx.now, ...opts });
+  const sweeper = new RetentionSweeper({ storage: ctx.storage, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, logger: ctx.logger, now: ctx.now, ocrHistory: new OcrHistory(ctx.db), ...opts });
   sweeper.start();
   return sweeper;
 }

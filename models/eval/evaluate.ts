@@ -3,6 +3,7 @@ import { openPdf } from '../../worker/document/pipeline/pdf.js';
 import {
   addTally,
   matchSymbols,
+  NO_TALLY,
   type LabelledBox,
   type ScoredFormula,
   type SymbolTally,
@@ -34,6 +35,7 @@ function selected(rendered: RenderedCorpus, formulas: readonly Formula[]): Rende
   return rendered.formulas.filter((r) => ids.has(r.formula.id));
 }
 
+const stacksShown = new Set<string>();
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
@@ -61,7 +63,11 @@ async function scoreOne(
   } catch (err) {
     row.error = `${step} threw: ${errorText(err)}`;
     console.error(`[${frontEnd}] ${formula.id} ${formula.latex}: ${row.error}`);
-    if (err instanceof Error && err.stack) console.error(err.stack.split('\n').slice(1, 4).join('\n'));
+    // The stack once per distinct error: a missing model fails every formula the same way.
+    if (!stacksShown.has(row.error) && err instanceof Error && err.stack) {
+      stacksShown.add(row.error);
+      console.error(err.stack.split('\n').slice(1, 6).join('\n'));
+    }
   }
   return row;
 }
@@ -127,7 +133,7 @@ export async function evaluateImage(
   const rows: ScoredFormula[] = [];
   for (const [index, item] of items.entries()) rows.push(await scoreOne(name, item.formula, parts, recogniseAt(index)));
 
-  let symbols: SymbolTally = { truth: 0, matched: 0, agreed: 0 };
+  let symbols = NO_TALLY;
   for (const [index, item] of items.entries()) {
     const pageSymbols = truth.ok ? truth.value.get(item.formula.id) : undefined;
     if (!pageSymbols) continue;

@@ -115,24 +115,35 @@ const code = (latex: string) => (latex === '' ? '(empty)' : `\`${latex.replaceAl
 
 export function failuresMarkdown(evaluations: readonly Evaluation[], facts: RunFacts): string {
   const ran = evaluations.filter((e) => !e.unavailable);
-  const errors = ran.flatMap((e) => e.rows.filter((r) => r.error !== undefined).map((r) => ({ e, r })));
+  // Thrown errors grouped by message: one missing model would otherwise fill hundreds of rows.
+  const errors = new Map<string, { frontEnd: string; error: string; ids: string[] }>();
+  for (const e of ran) {
+    for (const r of e.rows.filter((row) => row.error !== undefined)) {
+      const key = `${e.frontEnd}\n${r.error}`;
+      const group = errors.get(key) ?? { frontEnd: e.frontEnd, error: r.error ?? '', ids: [] };
+      group.ids.push(r.id);
+      errors.set(key, group);
+    }
+  }
   const sections: string[] = [];
-  if (errors.length > 0) {
+  if (errors.size > 0) {
+    const shownIds = (ids: string[]) => `${ids.length}: ${ids.slice(0, 8).join(', ')}${ids.length > 8 ? ', …' : ''}`;
     sections.push(
-      `## Thrown errors (${errors.length})`,
+      '## Thrown errors',
       '',
-      markdownTable(['Front end', 'id', 'Formula', 'Error'], errors.map(({ e, r }) => [e.frontEnd, r.id, code(r.source), r.error ?? ''])),
+      markdownTable(['Front end', 'Error', 'Formulas'], [...errors.values()].map((g) => [g.frontEnd, g.error, shownIds(g.ids)])),
       '',
     );
   }
   for (const construct of constructNames()) {
-    const wrong = (e: Evaluation) =>
-      e.rows.filter((r) => r.error === undefined && !isExact(r) && classifyConstruct(r.source) === construct);
-    const total = (e: Evaluation) => e.rows.filter((r) => classifyConstruct(r.source) === construct).length;
+    const inGroup = (e: Evaluation) => e.rows.filter((r) => classifyConstruct(r.source) === construct);
+    // Counts include formulas that threw; the table shows recognised ones (thrown errors have their own section).
+    const wrong = (e: Evaluation) => inGroup(e).filter((r) => !isExact(r));
     if (ran.every((e) => wrong(e).length === 0)) continue;
-    const counts = ran.map((e) => `${e.frontEnd} ${wrong(e).length}/${total(e)}`).join(', ');
+    const counts = ran.map((e) => `${e.frontEnd} ${wrong(e).length}/${inGroup(e).length}`).join(', ');
     const worst = ran.flatMap((e) =>
-      [...wrong(e)]
+      wrong(e)
+        .filter((r) => r.error === undefined)
         .sort((a, b) => rowDistance(b) - rowDistance(a))
         .slice(0, WORST_PER_GROUP)
         .map((r: ScoredFormula) => [e.frontEnd, r.id, code(r.expected), code(r.got), rowDistance(r).toFixed(2)]),
@@ -141,7 +152,7 @@ export function failuresMarkdown(evaluations: readonly Evaluation[], facts: RunF
   }
   return `# Maths recogniser: worst cases
 
-From the evaluation of ${facts.date} (commit ${facts.commit}); the figures are in RESULTS.md. Expected and got are both after \`normaliseLatex\`. Each formula is filed under the hardest construct it contains (\`classifyConstruct\` in worker/engine/math/eval-metrics.ts), and each group lists up to ${WORST_PER_GROUP} cases per front end, largest edit distance first.
+From the evaluation of ${facts.date} (commit ${facts.commit}); the figures are in RESULTS.md. Expected and got are both after \`normaliseLatex\`. Each formula is filed under the hardest construct it contains (\`classifyConstruct\` in worker/engine/math/eval-metrics.ts); a group's heading counts the wrong formulas per front end (thrown ones included) and its table lists up to ${WORST_PER_GROUP} recognised cases per front end, largest edit distance first.
 
 ${sections.length > 0 ? sections.join('\n') : 'No failures.\n'}`;
 }

@@ -225,6 +225,9 @@ describe('Files API documents and jobs against a real appliance', () => {
     const over = await files.api('POST', '/files/v1/uri', { json: { source_uri: docs.url('/paper.pdf') } });
     expect(over.status).toBe(429);
     expect(over.body).toMatchObject({ error: 'quota_exceeded', error_info: { limit_name: 'file_monthly_limit', limit_value: FILE_LIMIT, count: FILE_LIMIT } });
+    // The limits are shared with /v3/pdf, which answers http_max_requests.
+    const v3 = await files.api('POST', '/v3/pdf', { headers: { app_id: files.appId }, json: { url: docs.url('/paper.pdf') } });
+    expect(v3).toMatchObject({ status: 429, body: { error: 'http_max_requests', error_info: { limit_name: 'file_monthly_limit', limit_value: FILE_LIMIT, count: FILE_LIMIT } } });
 
     const pages = await filesClient(app.url);
     const three = await pages.api('POST', '/files/v1/uri', { json: { source_uri: docs.url('/three.pdf') } });

@@ -226,8 +226,9 @@ describe('pco jobs over file:// folders', () => {
     const files = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files`)).body.files;
     const report = files.find((f: any) => f.key.endsWith('report.docx'));
     const detail = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files/${report.document_id}`)).body;
-    expect(detail.conversion_status).toEqual({ docx: { status: 'completed' }, html: { status: 'completed' }, 'latex.pdf': { status: 'error', error_id: 'unsupported_format' } });
+    expect(detail.conversion_status).toEqual({ docx: { status: 'completed' }, html: { status: 'completed' }, 'latex.pdf': { status: 'completed' } });
     expect(detail.outputs.docx).toMatch(/report\.folio\.docx$/);
+    expect(detail.outputs['latex.pdf']).toMatch(/report\.latex\.pdf$/);
     // The scanned page has no text layer: its text comes from OCR on an inference worker.
     const scanned = await readFile(join(office, 'scan.mmd'), 'utf8');
     expect(scanned).toContain(HEADING_TEXT);

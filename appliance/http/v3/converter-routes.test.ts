@@ -60,11 +60,11 @@ describe('/v3/converter', () => {
   });
 
   it('reports formats this build cannot make as error and refuses their download with 415', async () => {
-    const { body } = await convert({ mmd: '# A', formats: { pdf: true } });
+    const { body } = await convert({ mmd: '# A', formats: { 'mmd.overlay.pdf': true } });
     await t.runConversion(body.conversion_id);
     const status = await t.call('GET', `/v3/converter/${body.conversion_id}`, { headers: key.headers });
-    expect(status.body.conversion_status.pdf).toEqual({ status: 'error', error_id: 'unsupported_format' });
-    expect((await t.call('GET', `/v3/converter/${body.conversion_id}.pdf`, { headers: key.headers })).status).toBe(415);
+    expect(status.body.conversion_status['mmd.overlay.pdf']).toEqual({ status: 'error', error_id: 'unsupported_format', error_message: 'This build cannot make mmd.overlay.pdf' });
+    expect((await t.call('GET', `/v3/converter/${body.conversion_id}.mmd.overlay.pdf`, { headers: key.headers })).status).toBe(415);
   });
 
   it('answers cnv_unknown_id with HTTP 200 for an unknown id', async () => {

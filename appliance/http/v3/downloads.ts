@@ -30,7 +30,8 @@ export function resolveDownload(
   const requested = opts.formats[ext];
   if (requested) {
     if (requested.status === 'completed') return { kind: 'object', key: opts.keyOf(ext) };
-    if (requested.error_id === 'unsupported_format') return { kind: 'unsupported', message: `This build cannot make ${ext}` };
+    if (requested.error_id === 'unsupported_format') return { kind: 'unsupported', message: requested.error_message ?? `This build cannot make ${ext}` };
+    if (requested.status === 'error') return { kind: 'not_ready', message: `The ${ext} format failed: ${requested.error_message ?? requested.error_id}` };
     return { kind: 'not_ready', message: `The ${ext} format is ${requested.status}` };
   }
   if (opts.base.includes(ext)) {

@@ -1,4 +1,4 @@
-import type { PdfPageMath } from '../../engine/math/pdf/index.js';
+import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from './math-glyphs.js';
 import type { Glyph, TextLine } from './text-layer.js';
@@ -52,11 +52,19 @@ const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min
 const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
 
 /** The ink of the page's glyphs whose centres fall in `band`, or the band itself when none do. */
-function inkOf(band: Box, math: PdfPageMath): Box {
+function inkOf(band: Box, byBaseline: PdfGlyph[]): Box {
   let box: Box | undefined;
-  for (const g of math.glyphs) {
+  // Glyphs are sorted by baseline: start at the first that can be in the band.
+  let lo = 0;
+  for (let hi = byBaseline.length; lo < hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (byBaseline[mid].baseline < band.y0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < byBaseline.length && byBaseline[i].baseline <= band.y1 + 0.3 * byBaseline[i].size; i++) {
+    const g = byBaseline[i];
     const cx = (g.box.x0 + g.box.x1) / 2;
-    if (cx >= band.x0 && cx <= band.x1 && g.baseline >= band.y0 && g.baseline <= band.y1 + 0.3 * g.size) box = box ? union(box, g.box) : g.box;
+    if (cx >= band.x0 && cx <= band.x1) box = box ? union(box, g.box) : g.box;
   }
   return box ?? band;
 }
@@ -71,48 +79,56 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   if (lines.length === 0) return lines;
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
-  const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), math)]));
-  const seeds = lines.filter((l) => hasMath(l) && !hasProse(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
+  const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
+  const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), byBaseline)]));
+  const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
+  const prose = new Set(lines.filter(hasProse));
+  const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
+  const seeds = lines.filter((l) => hasMath(l) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
   const groups: Array<{ lines: TextLine[]; box: Box }> = [];
   const taken = new Set<TextLine>();
   for (const seed of seeds) {
     if (taken.has(seed)) continue;
     const group = { lines: [seed], box: ink.get(seed)! };
     taken.add(seed);
-    grow(group, lines, ink, math, taken);
+    grow(group, lines.filter((l) => !numbers.has(l)), { ink, prose, structure: [...math.rules, ...tall] }, taken);
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
   for (const g of groups) {
     // Numbers level with the display are its equation numbers; a single one becomes its tag (the
     // rows of a multi-line display would each need their own, which one region cannot carry).
-    const numbers = out.filter((l) => EQUATION_NUMBER.test(l.text.trim()) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1);
-    for (const n of numbers) out.splice(out.indexOf(n), 1);
-    const number = numbers.length === 1 ? numbers[0] : undefined;
-    const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || math.glyphs.some((x) => x.font.family === 'extension' && contains(g.box, x.box));
+    const level = out.filter((l) => numbers.has(l) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1);
+    for (const n of level) out.splice(out.indexOf(n), 1);
+    const number = level.length === 1 ? level[0] : undefined;
+    const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || tall.some((b) => contains(g.box, b));
     out.push(displayLine(g.lines, { box: g.box, stacked, ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}) }));
   }
   return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
 /** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
-function grow(group: { lines: TextLine[]; box: Box }, lines: TextLine[], ink: Map<TextLine, Box>, math: PdfPageMath, taken: Set<TextLine>): void {
+interface PageFacts {
+  ink: Map<TextLine, Box>;
+  prose: Set<TextLine>;
+  /** Rules and extension-font glyphs. */
+  structure: Box[];
+}
+
+function grow(group: { lines: TextLine[]; box: Box }, lines: TextLine[], { ink, prose, structure }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed; ) {
     changed = false;
     // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it.
-    for (const r of math.rules) if (intersects(r, group.box) && !contains(group.box, r)) [group.box, changed] = [union(group.box, r), true];
-    for (const g of math.glyphs) {
-      if (g.font.family === 'extension' && intersects(g.box, group.box) && !contains(group.box, g.box)) [group.box, changed] = [union(group.box, g.box), true];
-    }
+    for (const b of structure) if (intersects(b, group.box) && !contains(group.box, b)) [group.box, changed] = [union(group.box, b), true];
     const near: Box = { x0: group.box.x0 - em, y0: group.box.y0 - JOIN_GAP_EM * em, x1: group.box.x1 + em, y1: group.box.y1 + JOIN_GAP_EM * em };
     for (const l of lines) {
-      if (taken.has(l) || EQUATION_NUMBER.test(l.text.trim())) continue;
+      if (taken.has(l)) continue;
       const box = ink.get(l)!;
       // A line level with the group's middle (the text of a cases row) joins whatever it says.
       const cy = (box.y0 + box.y1) / 2;
       const level = cy > group.box.y0 && cy < group.box.y1 && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
-      if (level || (!hasProse(l) && intersects(box, near))) {
+      if (level || (!prose.has(l) && intersects(box, near))) {
         group.lines.push(l);
         group.box = union(group.box, box);
         taken.add(l);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addTally,
   classifyConstruct,
+  NO_TALLY,
   latexTokens,
   levenshtein,
   markdownTable,
@@ -90,7 +92,7 @@ describe('matchSymbols', () => {
       { latex: RULE, box: box(12, 4, 22, 5) },
       { latex: 'l', box: box(24, 0, 30, 10) },
     ];
-    expect(matchSymbols(truth, found)).toEqual({ truth: 4, matched: 3, agreed: 2 });
+    expect(matchSymbols(truth, found)).toEqual({ truth: 4, matched: 3, agreed: 2, confusions: { '1 → l': 1, 'y → nothing': 1 } });
   });
 
   it('matches an ink box inside a taller font-metric box but not a box that barely touches', () => {
@@ -104,7 +106,15 @@ describe('matchSymbols', () => {
       { latex: 'i', box: box(0, 0, 4, 10) },
       { latex: 'j', box: box(0, 0, 4, 12) },
     ];
-    expect(matchSymbols(truth, [{ latex: 'i', box: box(0, 0, 4, 10) }])).toEqual({ truth: 2, matched: 1, agreed: 1 });
+    expect(matchSymbols(truth, [{ latex: 'i', box: box(0, 0, 4, 10) }])).toMatchObject({ truth: 2, matched: 1, agreed: 1 });
+  });
+});
+
+describe('addTally', () => {
+  it('sums counts and merges confusion counts', () => {
+    const a = { truth: 3, matched: 2, agreed: 1, confusions: { 'x → X': 1, 'y → nothing': 1 } };
+    const b = { truth: 2, matched: 2, agreed: 1, confusions: { 'x → X': 1 } };
+    expect(addTally(addTally(NO_TALLY, a), b)).toEqual({ truth: 5, matched: 4, agreed: 2, confusions: { 'x → X': 2, 'y → nothing': 1 } });
   });
 });
 

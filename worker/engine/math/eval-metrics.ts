@@ -105,7 +105,11 @@ export interface SymbolTally {
   matched: number;
   /** Of those, how many carried an equivalent label. */
   agreed: number;
+  /** Disagreements counted by `truth → recognised` (`truth → nothing` when no box matched). */
+  confusions: Record<string, number>;
 }
+
+export const NO_TALLY: SymbolTally = { truth: 0, matched: 0, agreed: 0, confusions: {} };
 
 /**
  * Labels that name the same ink, so a front end is not blamed for a choice no picture can make:
@@ -158,17 +162,23 @@ export function matchSymbols(truth: readonly LabelledBox[], found: readonly Labe
   const usedTruth = new Set<number>();
   const usedFound = new Set<number>();
   let agreed = 0;
+  const confusions: Record<string, number> = {};
+  const confuse = (key: string) => (confusions[key] = (confusions[key] ?? 0) + 1);
   for (const { t, f } of candidates) {
     if (usedTruth.has(t) || usedFound.has(f)) continue;
     usedTruth.add(t);
     usedFound.add(f);
     if (inkClass(truth[t].latex) === inkClass(found[f].latex)) agreed++;
+    else confuse(`${truth[t].latex} → ${found[f].latex}`);
   }
-  return { truth: truth.length, matched: usedTruth.size, agreed };
+  truth.forEach((t, i) => usedTruth.has(i) || confuse(`${t.latex} → nothing`));
+  return { truth: truth.length, matched: usedTruth.size, agreed, confusions };
 }
 
 export function addTally(a: SymbolTally, b: SymbolTally): SymbolTally {
-  return { truth: a.truth + b.truth, matched: a.matched + b.matched, agreed: a.agreed + b.agreed };
+  const confusions = { ...a.confusions };
+  for (const [key, n] of Object.entries(b.confusions)) confusions[key] = (confusions[key] ?? 0) + n;
+  return { truth: a.truth + b.truth, matched: a.matched + b.matched, agreed: a.agreed + b.agreed, confusions };
 }
 
 /**

@@ -18,7 +18,8 @@ type Relation = 'same' | 'sup' | 'sub';
 
 /** Script elements are clearly smaller than their base below this em ratio (TeX scripts are 0.7). */
 const SMALLER = 0.85;
-const PRIMES = new Set(["'", '\\prime']);
+/** Marks read as a prime when set high after a base: a comma up there is a prime whatever its label. */
+const PRIME_SHAPES = new Set(["'", '\\prime', ',']);
 const DOT_TOKENS = new Set(['.', '\\cdot']);
 
 /**
@@ -40,7 +41,7 @@ export function parseBaseline(elements: Element[]): Row {
     let group: Settled[] | null = null;
     while (i < settled.length) {
       const next = settled[i];
-      const prime = PRIMES.has(glyphOf(next.element)?.latex ?? '') ? glyphOf(next.element) : null;
+      const prime = PRIME_SHAPES.has(glyphOf(next.element)?.latex ?? '') ? glyphOf(next.element) : null;
       if (!group && prime && next.element.box.y1 < entry.base.baseline - 0.35 * entry.base.em) {
         entry.primes.push(prime);
       } else if (group && continuesGroup(next, group[group.length - 1], entry.base)) {

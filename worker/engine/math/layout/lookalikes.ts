@@ -6,6 +6,8 @@ import { verticalClass, type VerticalClass } from './metrics.js';
 const FIT_TOLERANCE_EM = 0.15;
 /** Below this fit the top label is doubted and its alternatives are weighed. */
 const DOUBT_BELOW = 0.4;
+/** Only labels at least this probable define the line a doubted symbol is measured against. */
+const SURE = 0.8;
 
 interface LineReference {
   baseline: number;
@@ -16,9 +18,9 @@ interface LineReference {
  * Picks each symbol's label. Image and stroke symbols come with runner-up labels; where the top
  * label's vertical class contradicts where the box sits on the line its neighbours define (a 'C'
  * the height of the 'a' beside it, a 'P' that drops below the baseline, a comma up at prime
- * height), the label whose class fits best, weighted by its probability, wins. Only labels whose
- * class sizes its box (letters and digits) serve as neighbours, so the line is read from the
- * evidence least likely to be wrong; a symbol without such neighbours keeps its top label.
+ * height), the label whose class fits best, weighted by its probability, wins. Only sure labels
+ * whose class sizes its box (letters and digits) serve as neighbours, so the line is read from
+ * the evidence least likely to be wrong; a symbol without such neighbours keeps its top label.
  */
 export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
   return symbols.map((symbol, index) => {
@@ -50,7 +52,7 @@ function lineAround(symbols: MathSymbol[], index: number): LineReference | null 
   const self = symbols[index].box;
   const reach = 1.5 * height(self);
   const neighbours = symbols
-    .filter((other, otherIndex) => otherIndex !== index && verticalClass(other.latex).sizes)
+    .filter((other, otherIndex) => otherIndex !== index && other.confidence >= SURE && verticalClass(other.latex).sizes)
     .filter((other) => overlap(other.box.y0, other.box.y1, self.y0, self.y1) > 0.5 * Math.min(height(other.box), height(self)))
     .map((other) => ({ other, gap: Math.max(other.box.x0 - self.x1, self.x0 - other.box.x1) }))
     .filter(({ gap }) => gap < reach)

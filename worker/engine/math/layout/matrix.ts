@@ -16,9 +16,13 @@ import {
 
 /** A delimiter is tall (encloses a grid or a fraction) above this many em. */
 const TALL_EM = 1.8;
-/** Rows of a grid are separated by more than this (em); a fraction's parts sit closer to their bar. */
-const ROW_GAP_EM = 0.2;
-/** A fraction bar in a cell has its numerator and denominator within this (em). */
+/**
+ * Rows of a grid are separated by more than this (em). Rows of cells holding fractions nearly
+ * touch (about 0.18 em), so the gaps inside a row must be smaller still: accents sit about 0.08 em
+ * above their symbol, and a rule's parts are bridged to it.
+ */
+const ROW_GAP_EM = 0.12;
+/** A rule in a cell (fraction bar, overline) has what it divides or marks within this (em). */
 const BAR_GAP_EM = 0.25;
 /** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
 const COLUMN_GAP_EM = 0.55;
@@ -85,7 +89,8 @@ function splitRows(content: Element[], em: number): Element[][] {
     const within = content.filter((e) => e !== bar && centreX(e.box) > bar.box.x0 && centreX(e.box) < bar.box.x1);
     const above = Math.max(...within.filter((e) => e.box.y1 <= bar.box.y0).map((e) => e.box.y1));
     const below = Math.min(...within.filter((e) => e.box.y0 >= bar.box.y1).map((e) => e.box.y0));
-    if (bar.box.y0 - above < BAR_GAP_EM * em && below - bar.box.y1 < BAR_GAP_EM * em) spans.push({ y0: above, y1: below });
+    if (bar.box.y0 - above < BAR_GAP_EM * em) spans.push({ y0: above, y1: bar.box.y1 });
+    if (below - bar.box.y1 < BAR_GAP_EM * em) spans.push({ y0: bar.box.y0, y1: below });
   }
   const bands = mergeIntervals(spans.map((span) => [span.y0, span.y1]), ROW_GAP_EM * em);
   return bands.map(([y0, y1]) => content.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1));

@@ -1,20 +1,22 @@
 import { RADICAL } from '../types.js';
-import { centreX, centreY, glyphOf, height, structureElement, unionBox, type Element, type Glyph, type ParseRow } from './element.js';
+import { centreX, centreY, glyphOf, height, referenceEm, structureElement, unionBox, type Element, type Glyph, type ParseRow } from './element.js';
 
 /**
  * Builds square and n-th roots. A RADICAL's box spans the sign and its vinculum, so the radicand
  * is what lies inside the box right of the hook; the index of `\sqrt[n]` is a small symbol above
- * the hook's left part, in TeX set to end about 0.55 em into the sign. Outer radicals go first,
+ * the hook's left part, in TeX set to end about 0.55 em into the sign, whose hook is about 0.85 em
+ * wide whatever its height. Outer radicals go first,
  * so a root inside a radicand is built when the radicand is parsed.
  */
 export function groupRadicals(elements: Element[], parseRow: ParseRow): Element[] {
   const radicals = elements.filter((element) => glyphOf(element, RADICAL)).sort((a, b) => area(b) - area(a));
   let pool = elements;
+  const em = referenceEm(elements);
   for (const radical of radicals) {
     if (!pool.includes(radical)) continue;
     const sign = radical.box;
     const size = height(sign);
-    const hookEnd = sign.x0 + 0.5 * size;
+    const hookEnd = sign.x0 + Math.min(0.6 * size, em);
     const others = pool.filter((element) => element !== radical);
     const index = others.filter(
       (element) =>

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { MathSymbol } from '../types.js';
+import { parseLayout } from './index.js';
+import { g, row, sup, typeset, type Item } from './test-typesetter.js';
+
+/** Image-style symbols of `item` where the symbol drawn as `drawn` is relabelled as the classifier might have. */
+function relabel(item: Item, drawn: string, top: string, runnerUp: string): MathSymbol[] {
+  return typeset(item, 'image', 7).map((symbol) =>
+    symbol.latex === drawn
+      ? { ...symbol, latex: top, confidence: 0.6, alternatives: [{ latex: runnerUp, confidence: 0.35 }] }
+      : symbol,
+  );
+}
+
+describe('parseLayout: case and look-alike ambiguity', () => {
+  it('prefers the lower-case letter when the box is x-height high', () => {
+    expect(parseLayout(relabel(row('a', 'c', 'b'), 'c', 'C', 'c')).latex).toBe('acb');
+    expect(parseLayout(relabel(row('a', 'o', 'b'), 'o', 'O', 'o')).latex).toBe('aob');
+  });
+
+  it('prefers the capital when the box reaches the ascender line', () => {
+    expect(parseLayout(relabel(row('a', 'S', 'b'), 'S', 's', 'S')).latex).toBe('aSb');
+  });
+
+  it('prefers p when the box drops below the baseline', () => {
+    expect(parseLayout(relabel(row('a', 'p', 'b'), 'p', 'P', 'p')).latex).toBe('apb');
+  });
+
+  it('prefers a bar to an l when the box spans ascender to descender', () => {
+    expect(parseLayout(relabel(row('|', 'x', '|'), '|', 'l', '|')).latex).toBe('|x|');
+  });
+
+  it('keeps a top label that fits', () => {
+    expect(parseLayout(relabel(row('a', 'x', 'b'), 'x', 'x', 'X')).latex).toBe('axb');
+  });
+
+  it('reads a high comma after a base as a prime', () => {
+    const symbols = typeset(row(sup('f', g('\\prime')), '(x)'), 'image', 3).map((symbol) =>
+      symbol.latex === '\\prime' ? { ...symbol, latex: ',' } : symbol,
+    );
+    expect(parseLayout(symbols).latex).toBe("f'(x)");
+  });
+
+  it('records the chosen label and its probability', () => {
+    const result = parseLayout(relabel(row('a', 'c', 'b'), 'c', 'C', 'c'));
+    expect(result.boxes.map((box) => box.latex)).toEqual(['a', 'c', 'b']);
+    expect(result.confidence).toBeCloseTo(0.95 * 0.35 * 0.95, 6);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { normaliseLatex } from '../latex-normalise.js';
+import { RULE, type MathSymbol } from '../types.js';
+import { parseLayout } from './index.js';
+import { accent, fenced, fn, frac, g, grid, row, scripts, sqrt, sup, typeset } from './test-typesetter.js';
+
+const pdf = (item: Parameters<typeof typeset>[0]) => parseLayout(typeset(item, 'pdf'));
+const image = (item: Parameters<typeof typeset>[0], seed = 5) => parseLayout(typeset(item, 'image', seed));
+
+describe('parseLayout: output', () => {
+  it('returns nothing for no symbols', () => {
+    expect(parseLayout([])).toEqual({ latex: '', confidence: 0, boxes: [] });
+  });
+
+  it('writes compact LaTeX with spaces only where needed', () => {
+    expect(pdf(row(sup('x', '2'), '+', '\\alpha', 'x')).latex).toBe('x^{2}+\\alpha x');
+    expect(pdf(row(sqrt('x'), '=', frac('a', 'b'))).latex).toBe('\\sqrt{x}=\\frac{a}{b}');
+  });
+
+  it('lists the symbols in reading order with the token each became', () => {
+    const result = pdf(row(frac('a', 'b'), '-', sup('c', g('\\prime'))));
+    expect(result.boxes.map((box) => box.latex)).toEqual(['\\frac', 'a', 'b', '-', 'c', "'"]);
+  });
+
+  it('multiplies the symbol probabilities into the confidence', () => {
+    const result = image(row('a', '+', 'b'));
+    expect(result.confidence).toBeCloseTo(0.95 ** 3, 6);
+  });
+
+  it('does not depend on the order the symbols arrive in', () => {
+    const symbols = typeset(row('x=', frac(row('-b', '\\pm', sqrt(row(sup('b', '2'), '-', '4ac'))), '2a')), 'pdf');
+    expect(parseLayout([...symbols].reverse()).latex).toBe(parseLayout(symbols).latex);
+  });
+});
+
+describe('parseLayout: more constructs', () => {
+  it('reads upright words as text and upright function names as commands (PDF styles)', () => {
+    expect(normaliseLatex(pdf(row('x', fn('if'), 'y', fn('max'))).latex)).toBe(normaliseLatex('x\\text{if}y\\max'));
+  });
+
+  it('keeps italic letters that spell a function name as variables', () => {
+    expect(pdf(row('s', 'i', 'n')).latex).toBe('sin');
+  });
+
+  it('reads two stacked rules as an equals sign and rule-dot-dot as division', () => {
+    const at = (x0: number, y0: number, x1: number, y1: number, latex: string): MathSymbol => ({ latex, box: { x0, y0, x1, y1 }, confidence: 1 });
+    const equals = [at(0, 10, 8, 20, 'a'), at(10, 12, 22, 13, RULE), at(10, 16, 22, 17, RULE), at(24, 10, 32, 20, 'b')];
+    expect(parseLayout(equals).latex).toBe('a=b');
+    const division = [at(0, 10, 8, 20, 'a'), at(14, 9, 16, 11, '.'), at(10, 14, 20, 15, RULE), at(14, 17, 16, 19, '.'), at(24, 10, 32, 20, 'b')];
+    expect(parseLayout(division).latex).toBe('a\\div b');
+  });
+
+  it('reads an overline over a sum of symbols and a root inside a fraction', () => {
+    expect(normaliseLatex(image(frac(sqrt(row('a', '+', 'b')), accent(RULE, row('x', 'y')))).latex)).toBe(
+      normaliseLatex('\\frac{\\sqrt{a+b}}{\\overline{xy}}'),
+    );
+  });
+
+  it('reads scripts on a tall closing parenthesis', () => {
+    expect(normaliseLatex(image(scripts(fenced('(', frac('a', 'b'), ')'), null, '2')).latex)).toBe(normaliseLatex('(\\frac{a}{b})^{2}'));
+  });
+
+  it('reads a 3×3 matrix and a matrix of fractions', () => {
+    expect(normaliseLatex(image(fenced('[', grid([['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']]), ']')).latex)).toBe(
+      normaliseLatex('\\begin{bmatrix}1&2&3\\\\4&5&6\\\\7&8&9\\end{bmatrix}'),
+    );
+    expect(normaliseLatex(pdf(fenced('(', grid([[frac('1', '2'), '0'], ['0', frac('a', 'b')]]), ')')).latex)).toBe(
+      normaliseLatex('\\begin{pmatrix}\\frac{1}{2}&0\\\\0&\\frac{a}{b}\\end{pmatrix}'),
+    );
+  });
+
+  it('reads double primes and a dotted accent pair', () => {
+    expect(pdf(row(sup('f', row(g('\\prime'), g('\\prime'))), '(x)')).latex).toBe("f''(x)");
+  });
+});
