@@ -1,0 +1,39 @@
+import { parseLayout } from './layout/index.js';
+import { symbolsFromImage } from './image/symbols-from-image.js';
+import type { SymbolClassifier } from './image/classifier.js';
+import type { MathRecognizer, MathRegion, MathResult, MathSymbol, Stroke } from './types.js';
+
+export type { MathRecognizer, MathRegion, MathResult } from './types.js';
+
+export interface MathRecognizerOptions {
+  /** Image symbol classifier; default: the shipped models/math-symbols.onnx, loaded on first use. */
+  imageClassifier?: SymbolClassifier;
+  /** The strokes front end; absent until one is configured, strokes regions are refused. */
+  strokes?: (strokes: Stroke[]) => Promise<MathResult>;
+}
+
+/**
+ * The maths recogniser behind one interface: `recognize(region) → {latex, confidence, boxes}`.
+ * Every front end ends in the same layout parser; only the way symbols are found differs:
+ * - symbols: already labelled (a born-digital PDF's glyphs and rules) → parser;
+ * - image: binarise, components, CNN classifier (worker/engine/math/image) → parser;
+ * - strokes: stroke grouping and classification (worker/engine/math/strokes), which also merges
+ *   several expressions into one array, so it returns a finished result.
+ */
+export function createMathRecognizer(opts: MathRecognizerOptions = {}): MathRecognizer {
+  return {
+    async recognize(region: MathRegion): Promise<MathResult> {
+      switch (region.kind) {
+        case 'symbols':
+          return parseLayout(region.symbols);
+        case 'image': {
+          const symbols: MathSymbol[] = await symbolsFromImage(region.image, { classifier: opts.imageClassifier });
+          return parseLayout(symbols);
+        }
+        case 'strokes':
+          if (!opts.strokes) throw new Error('no strokes front end is configured');
+          return opts.strokes(region.strokes);
+      }
+    },
+  };
+}
