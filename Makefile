@@ -19,9 +19,10 @@ TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3:libopenblas0-pthread \
   /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix
+EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console
+.PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console eval-math
 
 CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
 
@@ -48,6 +49,11 @@ test-integration: deps test-deps
 
 bench: deps test-deps
 	npx tsx bench/run.ts
+
+# Maths recogniser evaluation on the held-out set (models/eval/README.md), pinned to one core.
+eval-math: deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"
+	taskset -c 0 npx tsx models/eval/run.ts
 
 lint: deps
 	npx tsc --noEmit -p .

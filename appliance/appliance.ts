@@ -30,6 +30,8 @@ import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
 import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
 import { OcrHistory } from './results/ocr-history.js';
 import { startRetentionSweeper } from './orchestrator/retention.js';
+import { filesRoutes } from './http/files/routes.js';
+import { startFilesOrchestrator } from './files/index.js';
 import { v3NotificationHandlers, watchLostV3Pdfs } from './orchestrator/v3-notifications.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
 import { pcoNotificationHandlers } from './orchestrator/pco-notifications.js';
@@ -118,7 +120,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), consoleRoutes()]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
@@ -141,9 +143,11 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const deliveries = await startDeliveryWorker(ctx, { connection: queueConn });
     started.push({ name: 'webhook-deliveries', stop: () => deliveries.stop() });
+    const files = startFilesOrchestrator(ctx);
+    started.push({ name: 'files', stop: () => files.stop() });
     const orchestrator = await startOrchestrator(ctx, redisUrl, {
       pcoStore,
-      handlers: { ...pcoNotificationHandlers(ctx, pcoStore), ...v3NotificationHandlers(ctx) },
+      handlers: { ...pcoNotificationHandlers(ctx, pcoStore), ...files.withDocumentEnd(v3NotificationHandlers(ctx)) },
       extra: [watchLostV3Pdfs(ctx, redisUrl), startRetentionSweeper(ctx)],
     });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });

@@ -6,7 +6,7 @@ import { Resvg } from '@resvg/resvg-js';
 
 const W = 560;
 const H = 300;
-const M = { left: 64, right: 16, top: 40, bottom: 48 };
+const M = { left: 64, right: 16, top: 56, bottom: 48 };
 const COLOURS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea'];
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -39,7 +39,7 @@ function frame(title: string, yLabel: string, yMax: number, xLabels: { x: number
 }
 
 function legend(names: string[]): string[] {
-  return names.map((n, i) => `<rect x="${M.left + 8 + i * 150}" y="${M.top - 4}" width="10" height="10" fill="${COLOURS[i]}"/>` + text(M.left + 22 + i * 150, M.top + 5, n, 'font-size="11"'));
+  return names.map((n, i) => `<rect x="${M.left + 8 + i * 150}" y="${M.top - 24}" width="10" height="10" fill="${COLOURS[i]}"/>` + text(M.left + 22 + i * 150, M.top - 15, n, 'font-size="11"'));
 }
 
 const wrap = (parts: string[]) => `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="DejaVu Sans">${parts.join('')}</svg>`;

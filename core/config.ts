@@ -78,6 +78,18 @@ export const configSchema = z.object({
   FOLIO_AZURE_TENANT_ID: z.string().uuid().optional(),
   /** Service account customers grant the token-creator role to, for gcp grants. */
   FOLIO_GCP_SERVICE_ACCOUNT_EMAIL: z.string().email().optional(),
+  /** Seconds between a finalized Files API job's last document settling and job.completed (spec 6.1: one to two minutes). */
+  FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(90),
+  /** Pages per app per UTC month, shared by /v3/pdf and the Files API; 0 = unlimited. */
+  FOLIO_PAGE_MONTHLY_LIMIT: z.coerce.number().int().min(0).default(0),
+  /** Documents per app per UTC month, shared by /v3/pdf and the Files API; 0 = unlimited. */
+  FOLIO_FILE_MONTHLY_LIMIT: z.coerce.number().int().min(0).default(0),
+  /** Files API requests per minute per app key; 0 = unlimited. */
+  FOLIO_FILES_REQUESTS_PER_MINUTE_PER_KEY: z.coerce.number().int().min(0).default(600),
+  /** Files API requests per minute per client address; 0 = unlimited. */
+  FOLIO_FILES_REQUESTS_PER_MINUTE_PER_IP: z.coerce.number().int().min(0).default(1200),
+  /** Files API documents handed to the document queue and not yet settled, across all jobs. */
+  FOLIO_FILES_DISPATCH_WINDOW: z.coerce.number().int().min(1).default(64),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { createDelivery } from '../webhooks/deliveries.js';
 import { JobsLedger, type JobRow } from './jobs-ledger.js';
-import { filesSecretScope } from './settle.js';
+import { filesSecretScope } from './webhook-config/index.js';
 import type { FilesCallback } from './submission.js';
 
 /** How often due jobs are looked for; small against the one-to-two-minute delay of spec 6.1. */
@@ -49,7 +49,7 @@ export class JobCompletion {
       if (job.callback) {
         const cb = JSON.parse(job.callback) as FilesCallback;
         await createDelivery(this.ctx, {
-          scope: filesSecretScope(job.group_id), url: cb.url, headers: cb.headers, event: 'job.completed',
+          scope: filesSecretScope(job.app_id), url: cb.url, headers: cb.headers, event: 'job.completed',
           payload: jobCompletedPayload(job), dedupeKey: `job.completed:${job.job_id}`, jobId: job.job_id,
         });
       }

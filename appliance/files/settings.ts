@@ -1,9 +1,6 @@
 import type { Config } from '../../core/config.js';
 
-/**
- * Files API settings. They belong in core/config.ts's schema (one line each, see docs/files-api.md);
- * until a variable is there, ctx.config lacks it and the default below applies.
- */
+/** Files API settings, from the variables core/config.ts parses (defaults there). */
 export interface FilesSettings {
   /** Delay between a finalized job's last document settling and job.completed (spec 6.1: one to two minutes). */
   jobCompletedDelayMs: number;
@@ -19,24 +16,14 @@ export interface FilesSettings {
   dispatchWindow: number;
 }
 
-/** The optional variables as core/config.ts will parse them (numbers after z.coerce). */
-type FilesConfig = Partial<{
-  FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: number;
-  FOLIO_PAGE_MONTHLY_LIMIT: number;
-  FOLIO_FILE_MONTHLY_LIMIT: number;
-  FOLIO_FILES_REQUESTS_PER_MINUTE_PER_KEY: number;
-  FOLIO_FILES_REQUESTS_PER_MINUTE_PER_IP: number;
-  FOLIO_FILES_DISPATCH_WINDOW: number;
-}>;
-
 export function filesSettings(config: Config): FilesSettings {
-  const c = config as Config & FilesConfig;
+  const c = config;
   return {
-    jobCompletedDelayMs: (c.FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS ?? 90) * 1000,
-    pageMonthlyLimit: c.FOLIO_PAGE_MONTHLY_LIMIT ?? 0,
-    fileMonthlyLimit: c.FOLIO_FILE_MONTHLY_LIMIT ?? 0,
-    requestsPerMinutePerKey: c.FOLIO_FILES_REQUESTS_PER_MINUTE_PER_KEY ?? 600,
-    requestsPerMinutePerIp: c.FOLIO_FILES_REQUESTS_PER_MINUTE_PER_IP ?? 1200,
-    dispatchWindow: c.FOLIO_FILES_DISPATCH_WINDOW ?? 64,
+    jobCompletedDelayMs: c.FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS * 1000,
+    pageMonthlyLimit: c.FOLIO_PAGE_MONTHLY_LIMIT,
+    fileMonthlyLimit: c.FOLIO_FILE_MONTHLY_LIMIT,
+    requestsPerMinutePerKey: c.FOLIO_FILES_REQUESTS_PER_MINUTE_PER_KEY,
+    requestsPerMinutePerIp: c.FOLIO_FILES_REQUESTS_PER_MINUTE_PER_IP,
+    dispatchWindow: c.FOLIO_FILES_DISPATCH_WINDOW,
   };
 }

@@ -11,9 +11,8 @@ import { filesSettings } from './settings.js';
 import { type OpenBucketUri, storageFailure } from './sources.js';
 import type { FilesCallback } from './submission.js';
 import { BASE_OUTPUTS } from './uris.js';
+import { filesSecretScope } from './webhook-config/index.js';
 
-/** Signing-secret scope of Files API notifications: one per group (shared with webhook-config). */
-export const filesSecretScope = (groupId: string) => `files:${groupId}`;
 
 type FileEnd = { status: 'completed' | 'error'; num_pages: number; num_pages_completed: number; formats: Record<string, FormatStatus>; error?: { id: string; message: string } };
 
@@ -101,7 +100,7 @@ export class FilesSettler {
     const base = { event, file_id: row.file_id, status: row.status, num_pages: row.num_pages, num_pages_completed: row.num_pages_completed };
     const payload = event === 'file.completed' ? base : { ...base, custom_id: row.custom_id, job_id: row.job_id, error_info: { id: row.error, message: row.error_message } };
     await createDelivery(this.ctx, {
-      scope: filesSecretScope(row.group_id), url: cb.url, headers: cb.headers, event, payload,
+      scope: filesSecretScope(row.app_id), url: cb.url, headers: cb.headers, event, payload,
       dedupeKey: `${event}:${row.file_id}`, jobId: row.job_id, fileId: row.file_id,
     });
   }

@@ -111,6 +111,9 @@ ${resultsTables(evaluations, categories)}
 /** Worst cases shown per front end in each construct group. */
 const WORST_PER_GROUP = 5;
 
+/** Most frequent symbol disagreements listed per image row. */
+const TOP_CONFUSIONS = 20;
+
 const code = (latex: string) => (latex === '' ? '(empty)' : `\`${latex.replaceAll('`', "'")}\``);
 
 export function failuresMarkdown(evaluations: readonly Evaluation[], facts: RunFacts): string {
@@ -134,6 +137,15 @@ export function failuresMarkdown(evaluations: readonly Evaluation[], facts: RunF
       markdownTable(['Front end', 'Error', 'Formulas'], [...errors.values()].map((g) => [g.frontEnd, g.error, shownIds(g.ids)])),
       '',
     );
+  }
+  const confusionTables = ran.flatMap((e) => {
+    const top = Object.entries(e.symbols?.confusions ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP_CONFUSIONS);
+    return top.length === 0 ? [] : [`### ${e.frontEnd}`, '', markdownTable(['PDF glyph → image symbol', 'Count'], top.map(([k, n]) => [code(k), String(n)])), ''];
+  });
+  if (confusionTables.length > 0) {
+    sections.push('## Symbol confusions (image front end against the PDF glyphs of the same page)', '', ...confusionTables);
   }
   for (const construct of constructNames()) {
     const inGroup = (e: Evaluation) => e.rows.filter((r) => classifyConstruct(r.source) === construct);

@@ -146,9 +146,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     meta, crops, feats, labels, sources = load(os.path.join(DATA, "symbols"))
     classes = meta["classes"]
-    metrics_path = os.path.join(OUT, "metrics.json")
-    metrics = json.load(open(metrics_path)) if args.holdout_only and os.path.exists(metrics_path) else {}
-    metrics.update({"training_crops": len(labels), "fonts": meta["sources"], "epochs": args.epochs})
+    metrics = {"training_crops": len(labels), "fonts": meta["sources"], "epochs": args.epochs}
     started = time.time()
 
     if not args.skip_holdout:
@@ -158,7 +156,7 @@ def main():
         net = train(crops[keep], feats[keep], labels[keep], len(classes), args.epochs, seed=1)
         metrics["held_out_font"] = {"font": args.holdout, **evaluate(net, crops[~keep], feats[~keep], labels[~keep], classes, f"held-out font {args.holdout}")}
         if args.holdout_only:
-            json.dump(metrics, open(metrics_path, "w"), indent=1)
+            save_metrics(metrics)
             return
 
     print(f"final run: all fonts ({len(labels)} crops)")
@@ -173,8 +171,16 @@ def main():
             metrics[f"pdflatex_{dpi}dpi"] = evaluate(net, c, f, l, classes, f"pdflatex Computer Modern {dpi} dpi")
 
     export(net, classes, feats, labels, meta)
-    json.dump(metrics, open(metrics_path, "w"), indent=1)
+    save_metrics(metrics)
     print(f"done in {(time.time() - started) / 60:.1f} min")
+
+
+def save_metrics(metrics):
+    """Merges into out/metrics.json, so the two runs can be made by separate invocations."""
+    path = os.path.join(OUT, "metrics.json")
+    merged = json.load(open(path)) if os.path.exists(path) else {}
+    merged.update(metrics)
+    json.dump(merged, open(path, "w"), indent=1)
 
 
 def export(net, classes, feats, labels, meta):

@@ -86,16 +86,26 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 2_000));
     const endMemory = await memory();
 
-    const report = (await pco.call('GET', `/pco/v1/jobs/${id}/report`)).text.trim().split('\n').map((l) => JSON.parse(l) as { key: string; status: string; error_id: string | null; attempts: number });
-    const usage = await waitFor(async () => {
-      const t = (await pco.call('GET', '/pco/v1/usage')).body.totals;
-      return t.pages_billable - usageBefore.pages_billable >= done.pages.completed && t;
-    }, 30_000, 200);
+    const report = (await pco.call('GET', `/pco/v1/jobs/${id}/report`)).text.trim().split('\n').map((l) => JSON.parse(l) as { key: string; status: string; error_id: string | null; error_message: string | null; attempts: number; pages: number });
+    const byName = new Map(report.map((f) => [f.key.split('/').pop(), f]));
+    const unexpected = docs.flatMap((d, i) => {
+      const f = byName.get(name(i));
+      return f && (f.status === 'completed') !== Boolean(d.perPage) ? [{ name: name(i), status: f.status, error_id: f.error_id, error_message: f.error_message?.slice(0, 200), attempts: f.attempts }] : [];
+    });
+    // The ledger is fed asynchronously: read it once it has stopped moving.
+    let usage = (await pco.call('GET', '/pco/v1/usage')).body.totals;
+    for (let stable = 0; stable < 3; ) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      const next = (await pco.call('GET', '/pco/v1/usage')).body.totals;
+      stable = next.pages_billable === usage.pages_billable ? stable + 1 : 0;
+      usage = next;
+    }
     const retried = report.filter((f) => f.attempts > 1).length;
     console.log(JSON.stringify({
       soak: { documents: DOCUMENTS, seconds, kills, documents_processed_more_than_once: retried, status: done.status, files: done.files, pages: done.pages },
       ledger: { pages_billable: usage.pages_billable - usageBefore.pages_billable, documents_billable: usage.documents_billable - usageBefore.documents_billable },
       memory_mb: { start: startMemory, end: endMemory },
+      unexpected,
     }));
 
     assert.equal(done.status, 'completed_with_failures');
@@ -103,11 +113,11 @@ async function main(): Promise<void> {
     assert.equal(sumOfFive(done.files), DOCUMENTS);
     assert.equal(done.files.failed, expectedFailed);
     assert.equal(done.files.completed, DOCUMENTS - expectedFailed);
+    assert.deepEqual(unexpected, []);
     assert.deepEqual(done.pages, { completed: expectedPages, failed: 0 });
     assert.equal(report.length, DOCUMENTS, 'one report line per document');
     assert.equal(usage.pages_billable - usageBefore.pages_billable, expectedPages);
     assert.equal(usage.documents_billable - usageBefore.documents_billable, DOCUMENTS - expectedFailed);
-    const byName = new Map(report.map((f) => [f.key.split('/').pop(), f]));
     const problems: string[] = [];
     for (const [i, d] of docs.entries()) {
       const f = byName.get(name(i));

@@ -76,6 +76,7 @@ function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<Docu
     includePageBreaks: o.include_page_breaks as boolean | undefined,
     includeHyperlinks: o.include_hyperlinks as boolean | undefined,
     includePageInfo: o.include_page_info === true,
+    includeEquationTags: o.include_equation_tags as boolean | undefined,
   }, deps);
 }
 

@@ -42,6 +42,7 @@ export function documentOptions(o: PdfOptions): DocumentOptions {
     includePageBreaks: o.include_page_breaks,
     includeHyperlinks: o.include_hyperlinks,
     includePageInfo: o.include_page_info === true,
+    includeEquationTags: o.include_equation_tags,
   };
 }
 

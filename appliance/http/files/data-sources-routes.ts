@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { requireAppKey, type AuthEnv } from '../../auth/middleware.js';
+import type { AuthEnv } from '../../auth/middleware.js';
+import { filesGuard } from './guard.js';
 import type { AppContext } from '../../context.js';
 import { DataSources, type DataSourceOptions, viewOf } from '../../files/data-sources/index.js';
 import { dataSourceKey } from '../../files/data-sources/secret-box.js';
@@ -25,27 +26,27 @@ export function filesDataSourceRoutes(ctx: AppContext, opts: DataSourceOptions =
   }
   const app = new Hono<AuthEnv>();
   const sources = new DataSources(ctx, opts);
-  const auth = requireAppKey(ctx, { appIdRequired: false });
+  const [ipLimit, withKey, keyLimit] = filesGuard(ctx);
 
-  app.get('/files/v1/onboarding/identities', auth, (c) => c.json(sources.identities(c.get('auth').groupId)));
+  app.get('/files/v1/onboarding/identities', ipLimit, withKey, keyLimit, (c) => c.json(sources.identities(c.get('auth').groupId)));
 
-  app.post('/files/v1/data-sources', auth, async (c) => {
+  app.post('/files/v1/data-sources', ipLimit, withKey, keyLimit, async (c) => {
     const { groupId, appId } = c.get('auth');
     const source = await sources.register(groupId, appId, await readOptionalObject(c.req.raw, MAX_BODY_BYTES));
     ctx.logger.info({ data_source_id: source.data_source_id, group_id: groupId, app_id: appId, provider: source.provider, auth_method: source.auth_method }, 'data source registered');
     return c.json({ data_source_id: source.data_source_id });
   });
 
-  app.get('/files/v1/data-sources', auth, (c) => c.json({ data_sources: sources.list(c.get('auth').groupId).map(viewOf) }));
+  app.get('/files/v1/data-sources', ipLimit, withKey, keyLimit, (c) => c.json({ data_sources: sources.list(c.get('auth').groupId).map(viewOf) }));
 
-  app.delete('/files/v1/data-sources/:id', auth, (c) => {
+  app.delete('/files/v1/data-sources/:id', ipLimit, withKey, keyLimit, (c) => {
     const { groupId, appId } = c.get('auth');
     const source = sources.remove(groupId, c.req.param('id'));
     ctx.logger.info({ data_source_id: source.data_source_id, group_id: groupId, app_id: appId }, 'data source deleted');
     return c.json({ data_source_id: source.data_source_id, status: 'deleted' });
   });
 
-  app.post('/files/v1/data-sources/:id/test', auth, async (c) => c.json(await sources.test(c.get('auth').groupId, c.req.param('id'))));
+  app.post('/files/v1/data-sources/:id/test', ipLimit, withKey, keyLimit, async (c) => c.json(await sources.test(c.get('auth').groupId, c.req.param('id'))));
 
   return app as unknown as Hono;
 }

@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../../core/errors.js';
 import { deleteFolder } from '../../../core/v3/folders.js';
 import { newV3Id, pdfFolder } from '../../../core/v3/keys.js';
@@ -19,6 +19,7 @@ import { receiveMultipart } from '../v3/multipart.js';
 import { parseOptionsJson } from '../v3/submission.js';
 import { splitName } from '../v3/views.js';
 import { checkGroup, fileView, rowFormats } from './views.js';
+import type { FilesGuard } from './guard.js';
 
 /** A /files/v1/uri body holds options and one URI. */
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -34,12 +35,12 @@ export const FILE_NAME_PATTERN = ':name{[0-9]{4}_[0-9]{2}_[0-9]{2}_[0-9a-f]{20}(
  * - GET    /files/v1/{file_id}.{ext}  download, Content-Disposition <basename>.<ext>
  * - DELETE /files/v1/{file_id}        {file_id, status: 'deleted'}; 409 while pending or split
  */
-export function filesDocumentRoutes(ctx: AppContext, guard: MiddlewareHandler<AuthEnv>[], checks: CheckOptions): Hono<AuthEnv> {
+export function filesDocumentRoutes(ctx: AppContext, guard: FilesGuard, checks: CheckOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const files = new FilesLedger(ctx.db);
   const pdfs = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, ctx.now);
   const limits = filesSettings(ctx.config);
-  const [ipLimit, withKey, keyLimit] = guard as [MiddlewareHandler<AuthEnv>, MiddlewareHandler<AuthEnv>, MiddlewareHandler<AuthEnv>];
+  const [ipLimit, withKey, keyLimit] = guard;
   const license = requireLicense(ctx);
 
   /** Validates one file's submission and records it; `upload` is a source already in our store. */

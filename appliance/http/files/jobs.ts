@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '../../../core/errors.js';
 import { randomId } from '../../../core/ids.js';
 import { PdfStore } from '../../../core/v3/pdf-store.js';
@@ -16,6 +16,7 @@ import { readJson } from '../read-json.js';
 import { dateBound } from '../v3/result-query.js';
 import { planBatch } from '../../files/plan-batch.js';
 import { checkGroup, fileEntry, fileView, jobView, liveStatusOf, pageOf, parsePaging } from './views.js';
+import type { FilesGuard } from './guard.js';
 
 /** 200,000 items of a few hundred bytes each, with room to spare. */
 export const MAX_JOB_BODY_BYTES = 256 * 1024 * 1024;
@@ -30,13 +31,13 @@ const LIST_STATUSES: readonly FileStatus[] = ['pending', 'split', 'completed', '
  * - GET  /files/v1/jobs/{job_id}/files           ?status&page_size&page_token → {files, next_page_token}
  * - GET  /files/v1/jobs/{job_id}/files/{custom_id}  the file (2.8)
  */
-export function filesJobRoutes(ctx: AppContext, guard: MiddlewareHandler<AuthEnv>[], checks: CheckOptions, open: OpenBucketUri): Hono<AuthEnv> {
+export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: CheckOptions, open: OpenBucketUri): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const files = new FilesLedger(ctx.db);
   const jobs = new JobsLedger(ctx.db);
   const pdfs = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, ctx.now);
   const settings = filesSettings(ctx.config);
-  const [ipLimit, withKey, keyLimit] = guard as [MiddlewareHandler<AuthEnv>, MiddlewareHandler<AuthEnv>, MiddlewareHandler<AuthEnv>];
+  const [ipLimit, withKey, keyLimit] = guard;
 
   app.post('/files/v1/jobs', ipLimit, withKey, keyLimit, requireLicense(ctx), async (c) => {
     const auth = c.get('auth');

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { Resolver } from '../../../core/ssrf.js';
-import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
+import type { AuthEnv } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
-import { perIpRateLimit, perKeyRateLimit } from '../../files/quotas.js';
+import { filesGuard } from './guard.js';
 import { defaultOpenBucketUri, type OpenBucketUri } from '../../files/sources.js';
 import { filesDocumentRoutes } from './documents.js';
 import { filesJobRoutes } from './jobs.js';
@@ -19,7 +19,7 @@ export interface FilesRouteOptions {
  * per-minute limits per client address and per key (spec 8) before doing any work.
  */
 export function filesRoutes(ctx: AppContext, opts: FilesRouteOptions = {}): Hono {
-  const guard = [perIpRateLimit(ctx), requireAppKey(ctx, { appIdRequired: false }), perKeyRateLimit(ctx)];
+  const guard = filesGuard(ctx);
   const checks = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, azureEmulator: ctx.storageSettings.azureEmulator, resolve: opts.resolve };
   const app = new Hono<AuthEnv>();
   // Jobs first: /files/v1/jobs must never be taken for a file id (the file routes only match ids anyway).

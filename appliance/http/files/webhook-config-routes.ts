@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../../core/errors.js';
-import { requireAppKey, type AuthEnv } from '../../auth/middleware.js';
+import type { AuthEnv } from '../../auth/middleware.js';
+import { filesGuard } from './guard.js';
 import type { AppContext } from '../../context.js';
 import { countWebhookTest, filesWebhookSecrets } from '../../files/webhook-config/index.js';
 import { parseCallbackParams } from '../../webhooks/callback-params.js';
@@ -25,12 +26,12 @@ const secretBody = (s: SecretState) => ({ signing_secret: s.secret, previous_sec
  */
 export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
-  const auth = requireAppKey(ctx, { appIdRequired: false });
+  const [ipLimit, withKey, keyLimit] = filesGuard(ctx);
   const send: SendOptions = { ...opts, allowPrivate: opts.allowPrivate ?? ctx.config.FOLIO_ALLOW_PRIVATE_URLS };
 
-  app.get('/files/v1/webhook-config', auth, (c) => c.json({ signing_secret: filesWebhookSecrets(ctx, c.get('auth').appId).getOrCreate().secret }));
+  app.get('/files/v1/webhook-config', ipLimit, withKey, keyLimit, (c) => c.json({ signing_secret: filesWebhookSecrets(ctx, c.get('auth').appId).getOrCreate().secret }));
 
-  app.post('/files/v1/webhook-config/secret', auth, async (c) => {
+  app.post('/files/v1/webhook-config/secret', ipLimit, withKey, keyLimit, async (c) => {
     const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     // A present non-boolean, null included, is refused rather than read as false (spec 4.12).
     if (body && 'force' in body && typeof body.force !== 'boolean') throw new ApiError('bad_request', 'force must be a boolean', { field: 'force' });
@@ -40,7 +41,7 @@ export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}
     return c.json(secretBody(state));
   });
 
-  app.post('/files/v1/webhook-config/test', auth, async (c) => {
+  app.post('/files/v1/webhook-config/test', ipLimit, withKey, keyLimit, async (c) => {
     const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
     if (!body) throw new ApiError('bad_request', 'Body with callback_url required');
     if (typeof body.callback_url !== 'string') throw new ApiError('bad_request', 'callback_url must be a string', { field: 'callback_url' });

@@ -12,6 +12,7 @@ import { readJson } from '../read-json.js';
 import { DOCUMENT_BASE_FORMATS, resolveDownload, sendObject } from './downloads.js';
 import { receiveMultipart } from './multipart.js';
 import { dateBound, parseQuery, resultsQuery } from './result-query.js';
+import { v3MonthlyQuota } from '../../files/quotas.js';
 import { pdfStream } from './pdf-stream.js';
 import { parseOptionsJson, parseSubmission, type PdfSubmission } from './submission.js';
 import { checkOwner, isV3Id, pdfRecordView, pdfStatusView, splitName } from './views.js';
@@ -46,7 +47,7 @@ export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono
   const load = async (id: string, auth: AuthEnv['Variables']['auth']): Promise<PdfRecord> =>
     checkOwner(isV3Id(id) ? await store.get(id) : null, auth, `document ${id}`);
 
-  app.post('/v3/pdf', withKey, requireLicense(ctx), async (c) => {
+  app.post('/v3/pdf', withKey, requireLicense(ctx), v3MonthlyQuota(ctx), async (c) => {
     const pdfId = newV3Id(ctx.now());
     let submission: PdfSubmission;
     let source: PdfSource;

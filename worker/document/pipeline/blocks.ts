@@ -1,6 +1,6 @@
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
-import { BULLETS } from './math-glyphs.js';
+import { BULLETS } from '../../engine/math/unicode-latex.js';
 import { isDisplayLine } from './math-regions.js';
 import { dominantSize, type TextLine } from './text-layer.js';
 

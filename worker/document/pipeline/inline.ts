@@ -1,5 +1,5 @@
 import type { Box } from '../../engine/math/types.js';
-import { BULLETS, glyphToLatex, isMathChar, joinLatex } from './math-glyphs.js';
+import { BULLETS, glyphToLatex, isMathChar, joinLatex } from '../../engine/math/unicode-latex.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /** One line's glyphs → MMD: plain words, inline maths in delimiters, and links. */

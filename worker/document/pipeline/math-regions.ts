@@ -1,6 +1,6 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
-import { isMathChar } from './math-glyphs.js';
+import { isMathChar } from '../../engine/math/unicode-latex.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**

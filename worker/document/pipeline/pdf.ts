@@ -5,7 +5,7 @@ import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfj
 import { ApiError } from '../../../core/errors.js';
 import { readPdfMath, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
-import { isMathFontName } from './math-glyphs.js';
+import { isMathFontName } from '../../engine/math/unicode-latex.js';
 import { itemsToGlyphs, type FontInfo, type Glyph, type RawTextItem } from './text-layer.js';
 
 /** pdf.js in Node: loading with the options that keep it off the DOM, and the page facts the pipeline reads. */

@@ -160,6 +160,10 @@ class Parser {
 
   /** A brace group's items, or the next single base when the argument is unbraced (`\frac12`, `x^2`). */
   private argument(): Item[] {
+    if (this.tokens[this.position] === "'") {
+      this.position++;
+      return [PRIME];
+    }
     while (this.position < this.tokens.length) {
       const base = this.base();
       if (!base) continue;

@@ -38,14 +38,17 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
   const isDot = (c: Component, partner?: Component): boolean => {
     const size = Math.max(w(c.box), h(c.box));
     const side = Math.min(w(c.box), h(c.box));
-    const small = size <= Math.max(3, 5 * stroke) || (partner !== undefined && size <= 0.35 * Math.max(w(partner.box), h(partner.box)));
+    const small = size <= Math.max(3, 3 * stroke) || (partner !== undefined && size <= 0.35 * Math.max(w(partner.box), h(partner.box)));
     return small && size <= 1.6 * side && c.area >= 0.55 * w(c.box) * h(c.box);
   };
-  /** The nearest component above (`dir` -1) or below (+1) `c` that overlaps it horizontally. */
+  /**
+   * The nearest component above (`dir` -1) or below (+1) `c` that overlaps it horizontally, looking
+   * past flat marks narrower than `c` (the minus of an exponent next to a fraction bar).
+   */
   const nearestVertical = (c: Component, dir: -1 | 1): { other: Component; gap: number } | null => {
     let best: { other: Component; gap: number } | null = null;
     for (const o of parts) {
-      if (o === c || overlapX(o.box, c.box) <= 0) continue;
+      if (o === c || overlapX(o.box, c.box) <= 0 || (isFlat(o) && w(o.box) < w(c.box))) continue;
       const gap = dir > 0 ? o.box.y0 - c.box.y1 : c.box.y0 - o.box.y1;
       if (gap >= 0 && (!best || gap < best.gap)) best = { other: o, gap };
     }
@@ -62,7 +65,8 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     if (gap < -1 || gap > Math.max(2, 2.2 * size)) return false;
     const rows = Math.max(1, Math.round(size));
     const end = above ? rowSpan(stem, map, stem.box.y0, stem.box.y0 + rows) : rowSpan(stem, map, stem.box.y1 - rows, stem.box.y1);
-    if (!end || end.x1 - end.x0 > 2.5 * size + stroke) return false;
+    // The top of an i or a comma may curl; the foot of ! and ? is a single tapering stroke.
+    if (!end || end.x1 - end.x0 > (above ? 2.5 : 1.5) * size + stroke) return false;
     return Math.abs(cx(dot.box) - (end.x0 + end.x1) / 2) <= 0.5 * w(dot.box) + stroke;
   };
   /** The colon: two dots of a size, one over the other. */
@@ -81,13 +85,17 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     const minGap = -0.5 * Math.min(h(a.box), h(b.box));
     return Math.abs(cx(a.box) - cx(b.box)) <= 0.15 * longest && Math.min(w(a.box), w(b.box)) >= 0.55 * longest && gap >= minGap && gap <= 0.7 * longest;
   };
-  /** ‖: two upright bars of the same extent side by side, closer than they are tall. */
+  /** ‖: two upright bars of the same extent side by side, a stroke or two apart with nothing between (unlike `( x )`). */
   const twinBars = (a: Component, b: Component): boolean => {
     const tall = Math.max(h(a.box), h(b.box));
     const thick = Math.max(w(a.box), w(b.box));
     const gap = Math.max(a.box.x0, b.box.x0) - Math.min(a.box.x1, b.box.x1);
     const sameExtent = Math.abs(a.box.y0 - b.box.y0) <= 0.1 * tall + 1 && Math.abs(a.box.y1 - b.box.y1) <= 0.1 * tall + 1;
-    return sameExtent && tall >= 4 * thick && gap > 0 && gap <= Math.max(3 * thick, 0.2 * tall) && a.area <= 1.5 * b.area && b.area <= 1.5 * a.area;
+    if (!sameExtent || tall < 4 * thick || gap <= 0 || gap > 2 * thick + stroke) return false;
+    if (a.area > 1.5 * b.area || b.area > 1.5 * a.area) return false;
+    const left = Math.min(a.box.x1, b.box.x1);
+    const right = Math.max(a.box.x0, b.box.x0);
+    return !parts.some((o) => o !== a && o !== b && o.box.x0 >= left && o.box.x1 <= right && o.box.y1 > a.box.y0 && o.box.y0 < a.box.y1);
   };
   /** ÷: dots centred over and under a bar that has nothing else directly above or below it. */
   const dotsAroundBar = (dot: Component, bar: Component): boolean => {

@@ -116,15 +116,16 @@ export function longestRun(c: Component, map: ComponentMap, y: number): number {
 }
 
 /**
- * A radical sign: a vinculum across the top reaching the right edge, and no ink in the lower right
- * where the radicand sits. Whatever lies inside its box is the radicand, never part of the sign.
+ * A radical sign: a vinculum across the top reaching the right edge, and below mid-height no ink
+ * right of where the vinculum begins (the hook's point lies to its left). Whatever lies inside its
+ * box is the radicand, never part of the sign.
  */
 export function isRadicalLike(c: Component, map: ComponentMap): boolean {
   const w = width(c.box);
   const h = height(c.box);
   const topRows = Math.max(2, Math.round(h * 0.12));
   const top = rowSpan(c, map, c.box.y0, c.box.y0 + topRows);
-  if (!top || top.x1 < c.box.x1 - 1 || top.x1 - top.x0 < 0.5 * w) return false;
-  const lowerRight = rowSpan(c, map, c.box.y0 + Math.ceil(h * 0.5), c.box.y1);
-  return lowerRight === null || lowerRight.x1 <= c.box.x0 + w * 0.5;
+  if (!top || top.x1 < c.box.x1 - 1 || top.x1 - top.x0 < 0.4 * w) return false;
+  const lower = rowSpan(c, map, c.box.y0 + Math.ceil(h * 0.5), c.box.y1);
+  return lower === null || lower.x1 <= top.x0 + 0.2 * w;
 }

@@ -38,26 +38,27 @@ export function parseBaseline(elements: Element[]): Row {
   const entries: Entry[] = [];
   for (let i = 0; i < settled.length; ) {
     const entry: Entry = { base: settled[i++], primes: [], sub: [], sup: [] };
-    let group: Settled[] | null = null;
     while (i < settled.length) {
       const next = settled[i];
       const prime = PRIME_SHAPES.has(glyphOf(next.element)?.latex ?? '') ? glyphOf(next.element) : null;
-      if (!group && prime && next.element.box.y1 < entry.base.baseline - 0.35 * entry.base.em) {
+      const continued = continuedGroup(next, entry);
+      if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - 0.35 * entry.base.em) {
         entry.primes.push(prime);
-      } else if (group && continuesGroup(next, group[group.length - 1], entry.base)) {
-        group.push(next);
+      } else if (continued) {
+        continued.push(next);
       } else {
         const relation = relate(next, entry.base);
         if (relation === 'same') break;
-        group = relation === 'sup' ? entry.sup : entry.sub;
-        group.push(next);
+        (relation === 'sup' ? entry.sup : entry.sub).push(next);
       }
       i++;
     }
     entries.push(entry);
   }
-  const first = entries[0].base;
-  return { nodes: readDots(entries).map(entryNode), baseline: first.baseline, em: first.em };
+  // A structure built around this row sits on its baseline, but only a base that knows its own size
+  // can say where that is; a row of operators and structures leaves it to the structure's axis.
+  const anchor = entries.find((entry) => entry.base.element.em !== null)?.base;
+  return { nodes: readDots(entries).map(entryNode), baseline: anchor?.baseline ?? null, em: anchor?.em ?? null };
 }
 
 function entryNode(entry: Entry | Node): Node {
@@ -69,11 +70,19 @@ function entryNode(entry: Entry | Node): Node {
 }
 
 function relate(next: Settled, reference: Settled): Relation {
+  if (next.em * SMALLER > reference.em) return 'same';
   const shift = (next.baseline - reference.baseline) / reference.em;
   const smaller = next.em < SMALLER * reference.em;
   if (shift < (smaller ? -0.12 : -0.28)) return 'sup';
   if (shift > (smaller ? 0.06 : 0.18)) return 'sub';
   return 'same';
+}
+
+/** The script group `next` continues, if any; with both scripts present, the one whose last element is nearer in height. */
+function continuedGroup(next: Settled, entry: Entry): Settled[] | null {
+  const groups = [entry.sup, entry.sub].filter((group) => group.length > 0 && continuesGroup(next, group[group.length - 1], entry.base));
+  const distance = (group: Settled[]) => Math.abs(centreY(group[group.length - 1].element.box) - centreY(next.element.box));
+  return groups.sort((a, b) => distance(a) - distance(b))[0] ?? null;
 }
 
 function continuesGroup(next: Settled, last: Settled, base: Settled): boolean {

@@ -35,12 +35,6 @@ export interface Element {
   baselineFor: (em: number) => number;
 }
 
-/** An element whose em and baseline are known (borrowed where needed). */
-export interface Settled extends Element {
-  em: number;
-  baseline: number;
-}
-
 /** A parsed row and the metrics of its main baseline, which a structure built around it inherits. */
 export interface Row {
   nodes: Node[];
@@ -89,9 +83,7 @@ export function glyphOf(element: Element, latex?: string): Glyph | null {
   return node.kind === 'glyph' && (latex === undefined || node.glyph.latex === latex) ? node.glyph : null;
 }
 
-export const byLeftEdge = (a: Element, b: Element) => a.box.x0 - b.box.x0;
-
-/** A structure element whose metrics follow its main row, or its axis when the row has none. */
+/** An element built by the parser, whose metrics follow its main row, or (when it has none) its axis: minus and equals signs, fractions, matrices. */
 export function structureElement(node: Node, box: Box, row: Row | null, axisY: number): Element {
   if (row && row.baseline !== null && row.em !== null) {
     const baseline = row.baseline;

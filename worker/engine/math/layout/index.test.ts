@@ -22,6 +22,9 @@ describe('parseLayout: scripts', () => {
     expectParse(sup('e', sup('x', '2')), 'e^{x^{2}}');
     expectParse(sub('x', sup('i', '2')), 'x_{i^{2}}');
   });
+  it('keeps the scripts of scripts apart when a base has both', () =>
+    expectParse(row(bigop('\\int', sub('a', '1'), sup('b', '2'), false), 'x'), '\\int_{a_{1}}^{b^{2}}x'));
+  it('reads a negative subscript', () => expectParse(row(sub('a', row('-', '1')), '+', sub('b', 'k')), 'a_{-1}+b_{k}'));
   it('reads a multi-symbol subscript and what follows it', () => expectParse(row(sub('a', 'n+1'), '=', sub('a', 'n'), '+', '1'), 'a_{n+1}=a_{n}+1'));
   it('keeps x^{2}y apart from x^{2y}', () => {
     expectParse(row(sup('x', '2'), 'y'), 'x^{2}y');
@@ -44,6 +47,7 @@ describe('parseLayout: fractions and rules', () => {
 describe('parseLayout: roots', () => {
   it('reads a square root', () => expectParse(row(sqrt('x'), '+', '1'), '\\sqrt{x}+1'));
   it('reads an n-th root', () => expectParse(sqrt('x', '3'), '\\sqrt[3]{x}'));
+  it('reads an n-th root of a sum', () => expectParse(sqrt(row(sup('a', '2'), '+', sup('b', '2')), 'n'), '\\sqrt[n]{a^{2}+b^{2}}'));
   it('reads a root with scripts and a fraction inside', () => expectParse(sqrt(frac(sup('a', '2'), 'b')), '\\sqrt{\\frac{a^{2}}{b}}'));
 });
 
@@ -57,7 +61,8 @@ describe('parseLayout: big operators', () => {
 });
 
 describe('parseLayout: delimiters, matrices and cases', () => {
-  it('reads tall parentheses around a fraction', () => expectParse(row(fenced('(', frac('a', 'b'), ')'), sup('', '')), '\\left(\\frac{a}{b}\\right)'));
+  it('reads tall parentheses around a fraction', () => expectParse(fenced('(', frac('a', 'b'), ')'), '\\left(\\frac{a}{b}\\right)'));
+  it('reads a column vector', () => expectParse(fenced('(', grid([['x'], ['y']]), ')'), '\\begin{pmatrix}x \\\\ y\\end{pmatrix}'));
   it('reads a pmatrix', () => expectParse(fenced('(', grid([['1', '0'], ['0', '1']]), ')'), '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}'));
   it('reads a bmatrix with expressions in cells', () =>
     expectParse(fenced('[', grid([['a+b', sup('c', '2')], ['-d', '0']]), ']'), '\\begin{bmatrix}a+b & c^{2} \\\\ -d & 0\\end{bmatrix}'));
@@ -69,6 +74,7 @@ describe('parseLayout: delimiters, matrices and cases', () => {
 describe('parseLayout: accents, words and dots', () => {
   it('reads accents on single symbols', () => {
     expectParse(row(accent('\\hat', 'x'), '+', accent('\\vec', 'v')), '\\hat{x}+\\vec{v}');
+    expectParse(row(accent('.', 'x'), '=', 'v'), '\\dot{x}=v');
   });
   it('reads function names', () => expectParse(row(fn('sin'), 'x', '+', fn('log'), 'y'), '\\sin x+\\log y'));
   it('reads a function name with a script', () => expectParse(row(sup(fn('cos'), '2'), '\\theta'), '\\cos^{2}\\theta'));

@@ -8,7 +8,6 @@ import { RADICAL, RULE } from '../types.js';
  * the em is known from a neighbour. Values follow Computer Modern's glyph ink.
  */
 export interface VerticalClass {
-  name: string;
   top: number;
   bottom: number;
   /** True when the box height alone tells the em (letters and digits of fixed height). */
@@ -20,26 +19,25 @@ export interface VerticalClass {
 /** Height of the maths axis (fraction bars, centres of + and =) above the baseline, in em. */
 export const AXIS_HEIGHT = 0.25;
 
-const cls = (name: string, top: number, bottom: number, sizes: boolean, anchor: 'bottom' | 'axis'): VerticalClass => ({
-  name,
+const cls = (top: number, bottom: number, sizes: boolean, anchor: 'bottom' | 'axis'): VerticalClass => ({
   top,
   bottom,
   sizes,
   anchor,
 });
 
-export const X_HEIGHT = cls('x-height', 0.44, 0, true, 'bottom');
-export const ASCENDER = cls('ascender', 0.69, 0, true, 'bottom');
-export const DESCENDER = cls('descender', 0.44, -0.2, true, 'bottom');
-export const ASCENDER_DESCENDER = cls('ascender-descender', 0.7, -0.2, true, 'bottom');
-const CENTRED = cls('centred', 0.55, -0.05, false, 'axis');
-const THIN_CENTRED = cls('thin-centred', 0.37, 0.13, false, 'axis');
-export const TALL = cls('tall', 0.75, -0.25, false, 'axis');
-const LOW_PUNCTUATION = cls('low-punctuation', 0.1, -0.19, false, 'bottom');
-const ON_BASELINE = cls('on-baseline', 0.1, 0, false, 'bottom');
-const COLON = cls('colon', 0.43, 0, false, 'bottom');
-const RAISED = cls('raised', 0.75, 0.43, false, 'bottom');
-const CAPITAL_ITALIC_DESCENDER = cls('capital-descender', 0.69, -0.2, true, 'bottom');
+const X_HEIGHT = cls(0.44, 0, true, 'bottom');
+const ASCENDER = cls(0.69, 0, true, 'bottom');
+const DESCENDER = cls(0.44, -0.2, true, 'bottom');
+const ASCENDER_DESCENDER = cls(0.7, -0.2, true, 'bottom');
+const CENTRED = cls(0.55, -0.05, false, 'axis');
+const THIN_CENTRED = cls(0.37, 0.13, false, 'axis');
+export const TALL = cls(0.75, -0.25, false, 'axis');
+const LOW_PUNCTUATION = cls(0.1, -0.19, false, 'bottom');
+const ON_BASELINE = cls(0.1, 0, false, 'bottom');
+const COLON = cls(0.43, 0, false, 'bottom');
+const RAISED = cls(0.75, 0.43, false, 'bottom');
+const CAPITAL_ITALIC_DESCENDER = cls(0.69, -0.2, true, 'bottom');
 
 const TABLE = new Map<string, VerticalClass>();
 const assign = (vertical: VerticalClass, tokens: string[]) => tokens.forEach((token) => TABLE.set(token, vertical));
@@ -57,7 +55,7 @@ assign(ASCENDER_DESCENDER, greek('beta zeta xi phi psi emptyset'));
 assign(CAPITAL_ITALIC_DESCENDER, ['Q']);
 assign(CENTRED, [...'+<>*']);
 assign(CENTRED, greek('pm mp times div leq geq le ge neq ne in notin subset subseteq supset supseteq cup cap circ ast star'));
-assign(cls('centred-dot', 0.3, 0.2, false, 'axis'), ['\\cdot', '\\cdotp']);
+assign(cls(0.3, 0.2, false, 'axis'), ['\\cdot', '\\cdotp']);
 assign(THIN_CENTRED, ['=', '-', RULE]);
 assign(THIN_CENTRED, greek('approx equiv sim simeq cong rightarrow leftarrow leftrightarrow Rightarrow Leftarrow Leftrightarrow to mapsto'));
 assign(TALL, [...'()[]|']);
@@ -72,9 +70,6 @@ assign(RAISED, ["'", '\\prime', '^', '\\hat', '\\tilde', '\\vec', '\\dot', '\\dd
 export function verticalClass(token: string): VerticalClass {
   return TABLE.get(token) ?? TABLE.get(token.replace(/^\\math[a-z]+\{(.)\}$/u, '$1')) ?? CENTRED;
 }
-
-/** Tokens that grow with what they enclose. */
-export const GROWING_DELIMITERS = new Set(['(', ')', '[', ']', '\\{', '\\}', '|', '\\|', '\\langle', '\\rangle', '\\lfloor', '\\rfloor', '\\lceil', '\\rceil']);
 
 /** Operators that take limits above and below in display style (words like lim come from `words.ts`). */
 export const LIMIT_OPERATORS = new Set(

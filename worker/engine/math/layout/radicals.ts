@@ -1,10 +1,11 @@
-import { RADICAL } from '../types.js';
+import { RADICAL, RULE } from '../types.js';
 import { centreX, centreY, glyphOf, height, referenceEm, structureElement, unionBox, type Element, type Glyph, type ParseRow } from './element.js';
 
 /**
  * Builds square and n-th roots. A RADICAL's box spans the sign and its vinculum, so the radicand
  * is what lies inside the box right of the hook; the index of `\sqrt[n]` is a small symbol above
- * the hook's left part, in TeX set to end about 0.55 em into the sign, whose hook is about 0.85 em
+ * the hook's left part (never a rule: a fraction bar above a root is not its index), in TeX set
+ * to end about 0.55 em into the sign, whose hook is about 0.85 em
  * wide whatever its height. Outer radicals go first,
  * so a root inside a radicand is built when the radicand is parsed.
  */
@@ -20,7 +21,9 @@ export function groupRadicals(elements: Element[], parseRow: ParseRow): Element[
     const others = pool.filter((element) => element !== radical);
     const index = others.filter(
       (element) =>
+        !glyphOf(element, RULE) &&
         centreX(element.box) < hookEnd &&
+        element.box.x1 < hookEnd + 0.3 * em &&
         element.box.x1 > sign.x0 + 0.05 * size &&
         element.box.y1 < sign.y0 + 0.6 * size &&
         element.box.y0 > sign.y0 - 0.6 * size &&

@@ -12,7 +12,6 @@ import {
   type Glyph,
   type ParseRow,
 } from './element.js';
-import { AXIS_HEIGHT } from './metrics.js';
 
 /** The first thing above or below a fraction bar may sit this far from it (display fractions leave ~0.4 em). */
 const FIRST_GAP_EM = 0.9;
@@ -25,7 +24,8 @@ const ruleGlyph = (element: Element): Glyph | null => glyphOf(element, RULE);
 
 /**
  * Decides what each horizontal rule is from what lies within its width: something above and below
- * makes it a fraction bar, something just below an overline (`\bar` over one symbol), something
+ * makes it a fraction bar, something just below an overline (`\bar` when shorter than the one
+ * symbol it marks), something
  * just above an underline, nothing a minus sign. Two stacked rules of one width with nothing
  * between are '='. Wider rules are decided first, so the bar of an outer fraction takes the inner
  * fraction whole and the minus signs of its numerator are decided inside it.
@@ -50,8 +50,7 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
   const box = unionBox([rule, ...above, ...below].map((element) => element.box));
   if (isDot(above) && isDot(below)) {
     const glyphs = [bar, ...[...above, ...below].map((element) => glyphOf(element) as Glyph)];
-    const axis = centreY(rule.box);
-    return { node: { kind: 'merged', latex: '\\div', glyphs }, box, em: null, baselineFor: (size) => axis + AXIS_HEIGHT * size };
+    return structureElement({ kind: 'merged', latex: '\\div', glyphs }, box, null, centreY(rule.box));
   }
   if (above.length > 0 && below.length > 0) {
     const node = { kind: 'fraction' as const, bar, numerator: parseRow(above).nodes, denominator: parseRow(below).nodes };
@@ -61,13 +60,12 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
   const gap = below.length > 0 ? Math.min(...below.map((e) => e.box.y0)) - rule.box.y1 : rule.box.y0 - Math.max(...above.map((e) => e.box.y1));
   if (marked.length > 0 && gap < MARK_GAP_EM * em) {
     const row = parseRow(marked);
-    const single = row.nodes.length === 1 && row.nodes[0].kind === 'glyph' && width(rule.box) < 1.5 * width(marked[0].box);
-    const command = below.length > 0 ? (single ? '\\bar' : '\\overline') : '\\underline';
+    // \overline spans its body's full width; the \bar accent is a shorter mark over one symbol.
+    const accent = row.nodes.length === 1 && row.nodes[0].kind === 'glyph' && width(rule.box) < 0.9 * width(marked[0].box);
+    const command = below.length > 0 ? (accent ? '\\bar' : '\\overline') : '\\underline';
     return structureElement({ kind: 'accent', command, marks: [bar], body: row.nodes }, box, row, centreY(box));
   }
-  const minus = { kind: 'glyph' as const, glyph: bar, latex: '-' };
-  const axis = centreY(rule.box);
-  return { node: minus, box: rule.box, em: null, baselineFor: (size) => axis + AXIS_HEIGHT * size };
+  return structureElement({ kind: 'glyph', glyph: bar, latex: '-' }, rule.box, null, centreY(rule.box));
 }
 
 /**
@@ -90,7 +88,26 @@ function stack(pool: Element[], rule: Element, side: 'above' | 'below', em: numb
     taken.push(element);
     edge = side === 'above' ? Math.min(edge, element.box.y0) : Math.max(edge, element.box.y1);
   }
-  return taken;
+  return centredOn(taken, rule, em);
+}
+
+/**
+ * Numerators and denominators are centred on their bar, and a hand-drawn (or jittered) bar may
+ * overshoot onto a neighbour such as the comma after a fraction. An element at one end, set apart
+ * from the rest, that pulls the part off centre is given back.
+ */
+function centredOn(part: Element[], rule: Element, em: number): Element[] {
+  let kept = part;
+  while (kept.length > 1) {
+    const offset = centreX(unionBox(kept.map((e) => e.box))) - centreX(rule.box);
+    if (Math.abs(offset) < 0.15 * em) break;
+    const end = [...kept].sort((a, b) => (offset > 0 ? b.box.x1 - a.box.x1 : a.box.x0 - b.box.x0))[0];
+    const rest = unionBox(kept.filter((e) => e !== end).map((e) => e.box));
+    const gap = offset > 0 ? end.box.x0 - rest.x1 : rest.x0 - end.box.x1;
+    if (gap < 0.3 * em || Math.abs(centreX(rest) - centreX(rule.box)) >= Math.abs(offset)) break;
+    kept = kept.filter((e) => e !== end);
+  }
+  return kept;
 }
 
 /** A lone dot above and below a rule make '÷' (image front ends see three components). */
@@ -116,8 +133,7 @@ function mergeEqualsSigns(elements: Element[]): Element[] {
     merged.add(upper).add(lower);
     const box = unionBox([upper.box, lower.box]);
     const glyphs = [ruleGlyph(upper) as Glyph, ruleGlyph(lower) as Glyph];
-    const axis = centreY(box);
-    result.push({ node: { kind: 'merged', latex: '=', glyphs }, box, em: null, baselineFor: (size) => axis + AXIS_HEIGHT * size });
+    result.push(structureElement({ kind: 'merged', latex: '=', glyphs }, box, null, centreY(box)));
   }
   return [...elements.filter((element) => !merged.has(element)), ...result];
 }

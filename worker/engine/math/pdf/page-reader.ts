@@ -59,9 +59,9 @@ interface State {
 const RULE_MAX_THICKNESS_PT = 3;
 const RULE_ASPECT = 1.5;
 const PAINT_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke]);
+const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
-export function multiplyMatrix(m1: readonly number[], m2: readonly number[]): Matrix {
+function multiplyMatrix(m1: readonly number[], m2: readonly number[]): Matrix {
   return [
     m1[0] * m2[0] + m1[2] * m2[1],
     m1[1] * m2[0] + m1[3] * m2[1],
@@ -72,7 +72,7 @@ export function multiplyMatrix(m1: readonly number[], m2: readonly number[]): Ma
   ];
 }
 
-export function applyMatrix(m: readonly number[], x: number, y: number): [number, number] {
+function applyMatrix(m: readonly number[], x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }
 
@@ -187,7 +187,6 @@ interface PdfJsGlyph {
   originalCharCode: number;
   width: number;
   isSpace: boolean;
-  isInFont: boolean;
 }
 
 /** Records the glyphs of one showText and returns the pen advance in text space (pdf.js's canvas.showText). */
@@ -197,7 +196,8 @@ function showText(items: unknown[], state: State, textToPage: Matrix, x: number,
   if (!f || t.fontSize === 0) return 0;
   const facts = fontFacts(f);
   const hScale = t.hScale * t.fontDirection;
-  const advanceScale = t.fontSize * (f.fontMatrix?.[0] ?? 0.001);
+  // Glyph widths are in glyph units; the font matrix turns them into ems (1/1000 for most fonts).
+  const unitsToEm = f.fontMatrix?.[0] ?? 0.001;
   // Glyph space (ems, y up) → page: text matrix, pen position, rise, horizontal scaling, font size.
   const base = multiplyMatrix(textToPage, [hScale, 0, 0, 1, x, y + t.rise]);
   const size = Math.hypot(base[2], base[3]) * t.fontSize;
@@ -208,19 +208,19 @@ function showText(items: unknown[], state: State, textToPage: Matrix, x: number,
       continue;
     }
     const g = item as PdfJsGlyph;
-    const advance = g.width * advanceScale;
+    const advance = g.width * unitsToEm;
     const em = multiplyMatrix(base, [t.fontSize, 0, 0, t.fontSize, pen, 0]);
     if (g.unicode.trim() !== '') {
       const ink = glyphInk(page.commonObjs, f, g.fontChar);
-      const emBox = ink ?? { x0: 0, y0: facts.descent, x1: g.width / 1000, y1: facts.ascent };
+      const emBox = ink ?? { x0: 0, y0: facts.descent, x1: advance, y1: facts.ascent };
       const box = transformBox(em, emBox.x0, emBox.y0, emBox.x1, emBox.y1);
       const [px0, baseline] = applyMatrix(em, 0, 0);
-      const [px1] = applyMatrix(em, g.width / 1000, 0);
+      const [px1] = applyMatrix(em, advance, 0);
       if (box.x1 > box.x0) {
         out.push({ unicode: g.unicode, code: g.originalCharCode, font: facts, size, baseline, x0: Math.min(px0, px1), x1: Math.max(px0, px1), box, exactInk: ink !== undefined });
       }
     }
-    pen += advance + ((g.isSpace ? t.wordSpacing : 0) + t.charSpacing) * t.fontDirection;
+    pen += advance * t.fontSize + ((g.isSpace ? t.wordSpacing : 0) + t.charSpacing) * t.fontDirection;
   }
   return pen * hScale;
 }
@@ -231,7 +231,7 @@ function collectRule(args: unknown[], state: State, rules: Box[]): void {
   if (!PAINT_OPS.has(op) || !minMax || minMax.length < 4) return;
   const [minX, minY, maxX, maxY] = minMax;
   // A stroke paints half the line width either side of the path.
-  const half = STROKE_OPS.has(op) || op === OPS.fillStroke ? state.lineWidth / 2 : 0;
+  const half = STROKE_OPS.has(op) ? state.lineWidth / 2 : 0;
   const box = transformBox(state.ctm, minX, minY - half, maxX, maxY + half);
   const thickness = box.y1 - box.y0;
   const length = box.x1 - box.x0;

@@ -1,4 +1,4 @@
-import { glyphToLatex } from '../../../document/pipeline/math-glyphs.js';
+import { glyphToLatex } from '../unicode-latex.js';
 import type { SymbolStyle } from '../types.js';
 
 /**

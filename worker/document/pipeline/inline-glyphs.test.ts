@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
-import { glyphToLatex, isMathChar, isMathFontName, joinLatex } from './math-glyphs.js';
+import { glyphToLatex, isMathChar, isMathFontName, joinLatex } from '../../engine/math/unicode-latex.js';
 import { glyphsToLines, type Glyph } from './text-layer.js';
 
 /** Lays out `runs` left to right on one baseline; each run has its own font, size and vertical shift. */

@@ -1,0 +1,165 @@
+import { Hono } from 'hono';
+import { ApiError, toApiError } from '../../../core/errors.js';
+import { emitEvent, utcDay } from '../../../core/events.js';
+import { OCR_VERSION } from '../../../core/versions.js';
+import { newV3Id } from '../../../core/v3/keys.js';
+import { requireLicense } from '../../../license/gate.js';
+import { recognizeStrokes } from '../../../worker/engine/math/strokes/index.js';
+import type { MathResult, Stroke } from '../../../worker/engine/math/types.js';
+import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
+import type { AppContext } from '../../context.js';
+import { improveFlag, OcrHistory } from '../../results/ocr-history.js';
+import { readJson } from '../read-json.js';
+import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
+import { parseTextOptions, type TextOptions } from './text-options.js';
+
+/** Spec 8: JSON body limit of v3/strokes. */
+export const MAX_STROKES_JSON_BYTES = 512 * 1024;
+const DEFAULT_INLINE_DELIMITERS: [string, string] = ['\\(', '\\)'];
+
+export interface V3StrokesRouteOptions {
+  /** Pen strokes → LaTeX; the strokes recogniser of worker/engine/math/strokes by default. */
+  recognize?: (strokes: Stroke[]) => Promise<MathResult>;
+}
+
+/**
+ * POST /v3/strokes (spec 4.3, answer 2.1): JSON {strokes: {strokes: {x: [[…]…], y: [[…]…]}},
+ * strokes_session_id?, metadata?, …v3/text options}, app_id + app_key or an app token with the
+ * strokes_session_id it was issued with (part 5), refused while the licence is blocked.
+ *
+ * - Recognition runs in this process, behind the same in-flight limit as /v3/text
+ *   (ctx.textRequests, FOLIO_TEXT_REQUESTS_MAX → 429 http_max_requests): an expression is a few
+ *   dozen crops through a small CNN, milliseconds of CPU, cheaper than a round trip to a worker.
+ * - A malformed strokes object is 400 bad_request with `field`; a body over 512 KB is
+ *   sys_request_too_large; math_confidence (confidence_threshold) and internal errors answer
+ *   HTTP 200 with error/error_info, as /v3/text does.
+ * - text is the LaTeX in the inline delimiters; latex_styled is sent unless formats leaves it
+ *   out; several written lines come back as one array environment.
+ * - History and usage as /v3/text: usage type 'strokes', event id usage:strokes:<request_id>.
+ */
+export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {}): Hono {
+  const app = new Hono<AuthEnv>();
+  const recognize = opts.recognize ?? ((strokes: Stroke[]) => recognizeStrokes(strokes));
+  const history = new OcrHistory(ctx.db);
+  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
+
+  const usage = async (requestId: string, ok: boolean) => {
+    const deltas = ok ? { images_completed: 1, images_billable: 1 } : { images_failed: 1 };
+    await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:strokes:${requestId}`, day: utcDay(ctx.now()), deltas }).catch((err: Error) =>
+      ctx.logger.warn({ request_id: requestId, err: err.message }, 'usage event not recorded'),
+    );
+  };
+
+  app.post('/v3/strokes', requireKeyOrToken(ctx, { strokes: true }), requireLicense(ctx), async (c) => {
+    const limit = ctx.config.FOLIO_TEXT_REQUESTS_MAX;
+    if (ctx.textRequests.inFlight >= limit) {
+      throw new ApiError('http_max_requests', `Too many concurrent requests (limit ${limit})`, {
+        limit_name: 'text_requests_max', limit_value: limit, count: ctx.textRequests.inFlight + 1,
+      });
+    }
+    ctx.textRequests.inFlight++;
+    const requestId = newV3Id(ctx.now());
+    const started = ctx.now();
+    let options: TextOptions | undefined;
+    let recognising = false;
+    const remember = (result: Record<string, unknown>) => {
+      const auth = c.get('auth');
+      // The strokes are the input itself, like an image: only the options are kept as arguments.
+      const { strokes: _strokes, strokes_session_id: _session, ...requestArgs } = options ?? {};
+      try {
+        history.record({
+          requestId, appId: auth.appId, groupId: auth.groupId, endpoint: '/v3/strokes', usageType: 'strokes', requestArgs,
+          createdMs: started, durationMs: ctx.now() - started, result, improve: improveFlag(options?.metadata),
+        });
+      } catch (err) {
+        ctx.logger.warn({ request_id: requestId, err: (err as Error).message }, 'strokes history not recorded');
+      }
+    };
+    try {
+      const raw = await readJson(c.req.raw, MAX_STROKES_JSON_BYTES);
+      options = parseTextOptions(raw);
+      const strokes = parseStrokes((raw as Record<string, unknown>).strokes);
+      recognising = true;
+      const math = await recognize(strokes);
+      const body = await strokesResult(requestId, math, strokes, options);
+      await usage(requestId, true);
+      remember(body);
+      return c.json(body);
+    } catch (err) {
+      const apiErr = toApiError(err);
+      if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'strokes request failed');
+      const body = { request_id: requestId, ...apiErr.toBody() };
+      if (recognising) {
+        await usage(requestId, false);
+        remember(body);
+      }
+      // 7.1: v3 recognition failures, internal errors included, come back with HTTP 200.
+      const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
+      return c.json(body, status);
+    } finally {
+      ctx.textRequests.inFlight--;
+    }
+  });
+
+  return app as unknown as Hono;
+}
+
+/** The 4.3 strokes object → pen strokes; anything else is bad_request naming the field. */
+export function parseStrokes(value: unknown): Stroke[] {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value)) throw new ApiError('bad_request', 'strokes is required: an object {strokes: {x: [[...]], y: [[...]]}}', { field: 'strokes' });
+  const inner = value.strokes;
+  if (!isObject(inner)) throw new ApiError('bad_request', 'strokes.strokes must be an object with x and y', { field: 'strokes.strokes' });
+  const axis = (name: 'x' | 'y'): number[][] => {
+    const lists = inner[name];
+    const field = `strokes.strokes.${name}`;
+    if (!Array.isArray(lists) || lists.length === 0) throw new ApiError('bad_request', `${field} must be a non-empty array with one array of numbers per stroke`, { field });
+    lists.forEach((list, i) => {
+      if (!Array.isArray(list) || list.length === 0 || !list.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+        throw new ApiError('bad_request', `${field}[${i}] must be a non-empty array of numbers`, { field });
+      }
+    });
+    return lists as number[][];
+  };
+  const x = axis('x');
+  const y = axis('y');
+  const mismatch = x.length !== y.length ? -1 : x.findIndex((list, i) => list.length !== y[i].length);
+  if (x.length !== y.length || mismatch >= 0) {
+    const what = mismatch < 0 ? `x has ${x.length} strokes and y ${y.length}` : `stroke ${mismatch} has ${x[mismatch].length} x and ${y[mismatch].length} y coordinates`;
+    throw new ApiError('bad_request', `strokes.strokes.x and y must pair up: ${what}`, { field: 'strokes.strokes' });
+  }
+  return x.map((xs, i) => ({ x: xs, y: y[i] }));
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/**
+ * The 2.1 answer for recognised strokes. confidence is the formula's product of symbol
+ * probabilities; confidence_rate their mean (overall quality); image_width/height the extent of
+ * the writing in its own units. Throws math_confidence below confidence_threshold.
+ */
+export async function strokesResult(requestId: string, math: MathResult, strokes: Stroke[], opts: TextOptions): Promise<Record<string, unknown>> {
+  const confidence = round(math.confidence);
+  const confidenceRate = math.boxes.length ? round(math.boxes.reduce((s, b) => s + b.confidence, 0) / math.boxes.length) : 0;
+  if (opts.confidence_threshold !== undefined && confidence < opts.confidence_threshold) {
+    throw new ApiError('math_confidence', `Confidence ${confidence} is below the requested threshold ${opts.confidence_threshold}`, { confidence });
+  }
+  const f = opts.formats;
+  const listed = Array.isArray(f) ? f : f && typeof f === 'object' ? Object.keys(f).filter((k) => (f as Record<string, unknown>)[k]) : [];
+  const formats = new Set(listed.length ? listed : ['text', 'latex_styled']);
+  const [open, close] = opts.math_inline_delimiters ?? DEFAULT_INLINE_DELIMITERS;
+  const text = math.latex ? `${open} ${math.latex} ${close}` : '';
+  const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
+  if (formats.has('text')) out.text = text;
+  if (formats.has('latex_styled') && math.latex) out.latex_styled = math.latex;
+  if (formats.has('html')) out.html = await mmdToHtml(text);
+  out.data = await mmdData(text, (opts.data_options ?? {}) as DataOptions);
+  const xs = strokes.flatMap((s) => s.x);
+  const ys = strokes.flatMap((s) => s.y);
+  Object.assign(out, {
+    confidence, confidence_rate: confidenceRate, is_printed: false, is_handwritten: true,
+    auto_rotate_degrees: 0, auto_rotate_confidence: 0,
+    image_width: Math.ceil(Math.max(...xs) - Math.min(0, ...xs)), image_height: Math.ceil(Math.max(...ys) - Math.min(0, ...ys)),
+  });
+  return out;
+}

@@ -1,0 +1,83 @@
+import { cropFeatures, normaliseCrop } from '../image/normalise.js';
+import type { Classification } from '../image/classifier.js';
+import { RADICAL, RULE, type MathSymbol, type Stroke } from '../types.js';
+import { StrokeClassifier, type CropClassifier } from './classifier.js';
+import { typicalSymbolHeight } from './geometry.js';
+import { groupStrokes, type StrokeGroup } from './grouping.js';
+import { CANVAS_EM_PX, TYPICAL_SYMBOL_HEIGHT_EM } from './raster.js';
+
+export interface SymbolsFromStrokesOptions {
+  /** @default the shipped strokes classifier, loaded once on first use */
+  classifier?: CropClassifier;
+}
+
+/**
+ * Confidence a first-pass label needs before its height is trusted to measure the em; small marks
+ * (dots, commas) are left out because a wobble of the pen changes their height by half.
+ */
+const EM_VOTE_CONFIDENCE = 0.7;
+const EM_VOTE_MIN_HEIGHT_EM = 0.3;
+
+let shared: Promise<StrokeClassifier> | undefined;
+/** The shipped strokes classifier, loaded once per process; a failed load is retried on the next call. */
+export function defaultStrokeClassifier(): Promise<StrokeClassifier> {
+  shared ??= StrokeClassifier.load().catch((err: unknown) => {
+    shared = undefined;
+    throw err;
+  });
+  return shared;
+}
+
+/** Drops strokes without points and points that are not finite numbers. */
+export function cleanStrokes(strokes: readonly Stroke[]): Stroke[] {
+  return strokes
+    .map((s) => {
+      const keep = s.x.map((x, i) => Number.isFinite(x) && Number.isFinite(s.y[i]));
+      return { x: s.x.filter((_, i) => keep[i]), y: s.y.filter((_, i) => keep[i]) };
+    })
+    .filter((s) => s.x.length > 0);
+}
+
+/**
+ * The pen-strokes front end of the maths recogniser, for one expression: strokes grouped into
+ * symbols by geometry (grouping.ts), bars as RULE and radical signs as RADICAL, every other group
+ * drawn with a constant pen onto the canvas and classified from the same normalised crop the image
+ * front end uses. Box coordinates are the strokes' own. Symbols come out left to right.
+ *
+ * Classification runs twice, as for images: by shape first, then — once the confident results'
+ * heights against their classes' typical heights give the em — again knowing each symbol's size.
+ */
+export async function symbolsFromStrokes(input: readonly Stroke[], opts: SymbolsFromStrokesOptions = {}): Promise<MathSymbol[]> {
+  const strokes = cleanStrokes(input);
+  if (!strokes.length) return [];
+  const symbolHeight = typicalSymbolHeight(strokes);
+  const scale = (CANVAS_EM_PX * TYPICAL_SYMBOL_HEIGHT_EM) / symbolHeight;
+  const { canvas, groups } = groupStrokes(strokes, symbolHeight, scale);
+  const glyphs = groups.filter((g) => g.kind === 'glyph');
+  const classifier = opts.classifier ?? (await defaultStrokeClassifier());
+  const crops = glyphs.map((g) => normaliseCrop(canvas.map, g.componentIds, g.canvasBox));
+  let labels = await classifier.classify(crops);
+  const emPx = estimateEm(glyphs, labels, classifier);
+  if (emPx !== undefined) {
+    labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].canvasBox, emPx) })));
+  }
+  const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
+  return groups.map((g): MathSymbol => {
+    const label = byGroup.get(g);
+    if (label) return { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives };
+    return { latex: g.kind === 'radical' ? RADICAL : RULE, box: g.box, confidence: 1 };
+  });
+}
+
+/** Median of height / typical height (canvas pixels per em) over confident, sizeable symbols. */
+function estimateEm(glyphs: StrokeGroup[], labels: Classification[], classifier: CropClassifier): number | undefined {
+  const { classes, typicalHeightEm } = classifier.labels;
+  const votes = labels.flatMap((label, i) => {
+    const typical = typicalHeightEm[classes.indexOf(label.latex)];
+    if (label.confidence < EM_VOTE_CONFIDENCE || !(typical >= EM_VOTE_MIN_HEIGHT_EM)) return [];
+    return [(glyphs[i].canvasBox.y1 - glyphs[i].canvasBox.y0) / typical];
+  });
+  if (!votes.length) return undefined;
+  votes.sort((a, b) => a - b);
+  return votes[Math.floor(votes.length / 2)];
+}
