@@ -5,6 +5,21 @@ export const PRIORITY = { high: 1, normal: 5, low: 10 } as const;
 export type PriorityName = keyof typeof PRIORITY;
 
 /**
+ * Options of a 'page' task. Without `math` the worker reads printed text only (documents).
+ * - math 'auto' (/v3/text): every line is read as text or as maths, whichever its evidence favours;
+ * - math 'formula' (/v3/latex, batch): the whole image, turned upright, is one formula;
+ * - nBest: how many distinct candidate formulas to list (formula mode; /v3/latex n_best).
+ * Unknown keys pass, so an older worker keeps reading tasks a newer appliance queues.
+ */
+export const pageOptionsSchema = z
+  .object({
+    math: z.enum(['auto', 'formula']).optional(),
+    nBest: z.number().int().min(1).max(10).optional(),
+  })
+  .passthrough();
+export type PageOptions = z.infer<typeof pageOptionsSchema>;
+
+/**
  * Every queue Folio uses: its task payload schema, attempts and backoff. Producers go through
  * `enqueue`, consumers through `defineWorker`, and both validate against these schemas.
  */
@@ -28,7 +43,7 @@ export const TASKS = {
   /** Recognise one page image on an inference worker. */
   'page': {
     queue: 'pages',
-    payload: z.object({ imageKey: z.string(), page: z.number().int().min(1), options: z.record(z.unknown()).default({}) }),
+    payload: z.object({ imageKey: z.string(), page: z.number().int().min(1), options: pageOptionsSchema.default({}) }),
     attempts: 2,
     backoffMs: 500,
     timeoutMs: 15_000,

@@ -30,7 +30,7 @@ const entries: Entry[] = [
     version: VERSION,
     path: 'math-symbols.onnx',
     sha256: await sha256('models/math-symbols.onnx'),
-    licence: 'Apache-2.0 (trained here from MathJax font renders)',
+    licence: 'trained in this repository; data rendered from the Apache-2.0 MathJax 4 font packages',
     recipe: RECIPE,
     metrics: summary,
   },
@@ -40,7 +40,7 @@ const entries: Entry[] = [
     version: VERSION,
     path: 'math-symbols.labels.json',
     sha256: await sha256('models/math-symbols.labels.json'),
-    licence: 'Apache-2.0',
+    licence: 'trained in this repository',
   },
 ];
 manifest.models = [...manifest.models.filter((e) => !entries.some((n) => n.id === e.id)), ...entries];

@@ -1,20 +1,40 @@
+import { ApiError } from '../../core/errors.js';
 import { defineWorker } from '../../core/queue/index.js';
+import { createMathRecognizer } from '../engine/math/index.js';
+import { SymbolClassifier } from '../engine/math/image/classifier.js';
+import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
-import type { OcrPageResult } from '../document/scanned-pages.js';
+import { addMath, type MathEngines } from './math-page.js';
+import type { PageRecognition } from './page-result.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
  * page images from the 'page' queue. One task at a time: onnxruntime already uses every core.
+ *
+ * The maths recogniser is loaded beside the text recogniser. When its model is not installed the
+ * worker still reads text (documents need nothing else), and a task that asks for maths fails
+ * at once, unretried, saying so.
  */
 export const startInferenceRole: RoleStarter = async (ctx) => {
   const recognizer = await TextRecognizer.load();
-  ctx.logger.info({ providers: recognizer.executionProviders }, 'models loaded');
+  let engines: MathEngines | null = null;
+  try {
+    const classifier = await SymbolClassifier.load();
+    engines = { math: createMathRecognizer({ imageClassifier: classifier }), symbols: (image) => symbolsFromImage(image, { classifier }) };
+  } catch (err) {
+    ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');
+  }
+  ctx.logger.info({ providers: recognizer.executionProviders, maths: engines !== null }, 'models loaded');
   const worker = defineWorker(
     'page',
-    async ({ imageKey }): Promise<OcrPageResult> => {
-      const r = await recognizer.recognize(await ctx.storage.readBuffer(imageKey));
-      return { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
+    async ({ imageKey, options }): Promise<PageRecognition> => {
+      const png = await ctx.storage.readBuffer(imageKey);
+      const r = await recognizer.recognize(png);
+      const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
+      if (!options.math) return text;
+      if (!engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
+      return addMath(png, r, options, engines);
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: 1 },
   );

@@ -1,18 +1,23 @@
 import { QueueEvents } from 'bullmq';
 import { ApiError } from '../../../core/errors.js';
-import { PRIORITY } from '../../../core/queue/index.js';
-import type { OcrPageResult } from '../../../worker/document/scanned-pages.js';
+import { type PageOptions, PRIORITY, type PriorityName } from '../../../core/queue/index.js';
+import type { PageRecognition } from '../../../worker/inference/page-result.js';
 import type { AppContext } from '../../context.js';
 
 /** Longest a /v3/text request waits for the inference pool before answering sys_exception. */
 export const TEXT_WAIT_MS = 60_000;
 
-/** Reads one prepared image; the route takes any implementation (tests use a fake). */
-export type Recognize = (requestId: string, png: Buffer) => Promise<OcrPageResult>;
+export interface RecognizeOptions extends Pick<PageOptions, 'math' | 'nBest'> {
+  /** /v3/text and /v3/latex wait for the answer ahead of document pages; batch images do not. @default 'high' */
+  priority?: PriorityName;
+}
+
+/** Reads one prepared image; the routes take any implementation (tests use a fake). */
+export type Recognize = (requestId: string, png: Buffer, opts?: RecognizeOptions) => Promise<PageRecognition>;
 
 /**
  * The inference pool as /v3/text sees it: the image goes to Folio storage under
- * scratch/text/<request_id>, a 'page' task is queued at high priority (ahead of document pages),
+ * scratch/text/<request_id>, a 'page' task is queued (at high priority unless told otherwise: ahead of document pages),
  * and the request waits for the answer through QueueEvents. The image is deleted afterwards,
  * whatever happened; a task still queued when the wait ends is removed.
  */
@@ -25,14 +30,15 @@ export class InferencePool {
     private readonly waitMs = TEXT_WAIT_MS,
   ) {}
 
-  readonly recognize: Recognize = async (requestId, png) => {
+  readonly recognize: Recognize = async (requestId, png, opts = {}) => {
     const imageKey = `scratch/text/${requestId}`;
     const events = await this.queueEvents();
     await this.ctx.storage.write(imageKey, png, 'image/png');
     try {
-      const task = await this.ctx.queues.enqueue('page', { imageKey, page: 1, options: {} }, { jobId: `text-${requestId}`, priority: PRIORITY.high });
+      const { priority = 'high', ...options } = opts;
+      const task = await this.ctx.queues.enqueue('page', { imageKey, page: 1, options }, { jobId: `text-${requestId}`, priority: PRIORITY[priority] });
       try {
-        return (await task.waitUntilFinished(events, this.waitMs)) as OcrPageResult;
+        return (await task.waitUntilFinished(events, this.waitMs)) as PageRecognition;
       } catch (err) {
         await task.remove().catch(() => undefined);
         this.ctx.logger.warn({ request_id: requestId, err: (err as Error).message }, 'text recognition failed');

@@ -1,7 +1,8 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import type { OcrPageResult } from '../../../worker/document/scanned-pages.js';
+import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
+import { displayMath, linesToMmd, styleLatex } from './text-mmd.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
 
 /** 4.2: auto_rotate_confidence_threshold default; 1 disables rotation reporting. */
@@ -10,13 +11,15 @@ export const DEFAULT_AUTO_ROTATE_THRESHOLD = 0.99;
 /**
  * One entry of line_data (the spec does not show LineData; this is Folio's shape, close to the
  * hosted one):
- *   { type: 'text', cnt: [[x,y] ×4] (clockwise from top-left, pixels of the processed image,
+ *   { type: 'text' | 'math', cnt: [[x,y] ×4] (clockwise from top-left, pixels of the processed image,
  *     i.e. after the region crop), included: true, is_printed: true, is_handwritten: false,
  *     text, confidence, confidence_rate }
- * Both confidences are the recogniser's mean per-character maximum probability for the line.
+ * Text lines: both confidences are the recogniser's mean per-character maximum probability.
+ * Maths lines: text is the equation in display delimiters, confidence the product of its symbol
+ * probabilities and confidence_rate their geometric mean.
  */
 export interface LineData {
-  type: 'text';
+  type: 'text' | 'math';
   cnt: [number, number][];
   included: boolean;
   is_printed: boolean;
@@ -31,25 +34,30 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
 /**
  * confidence: the product of the line confidences — the chance that every line is right if lines
  * err independently, which is what 2.1 calls "probability that the output is entirely correct".
- * confidence_rate: the character-weighted mean of the line confidences (overall quality).
- * A line's confidence is the engine's mean per-character max probability (worker/engine/text).
+ * A text line's confidence is the text model's mean per-character max probability; a maths
+ * line's is the product of its symbol probabilities.
+ * confidence_rate: overall quality per unit read — the mean of the per-character (text) and
+ * per-symbol (maths: geometric mean) confidences, weighted by characters and symbols.
  * An image without text gets 0 for both.
  */
-export function confidences(lines: OcrPageResult['lines']): { confidence: number; confidence_rate: number } {
+export function confidences(lines: PageLine[]): { confidence: number; confidence_rate: number } {
   if (!lines.length) return { confidence: 0, confidence_rate: 0 };
   const product = lines.reduce((p, l) => p * l.confidence, 1);
-  const chars = lines.reduce((n, l) => n + Math.max(1, l.text.length), 0);
-  const mean = lines.reduce((s, l) => s + l.confidence * Math.max(1, l.text.length), 0) / chars;
+  const weight = (l: PageLine) => Math.max(1, l.math ? l.math.symbolCount : l.text.length);
+  const rate = (l: PageLine) => (l.math ? l.math.confidenceRate : l.confidence);
+  const units = lines.reduce((n, l) => n + weight(l), 0);
+  const mean = lines.reduce((s, l) => s + rate(l) * weight(l), 0) / units;
   return { confidence: round(Math.min(1, product)), confidence_rate: round(Math.min(1, mean)) };
 }
 
 /**
- * The 2.1 result of one recognised image: text holds the recognised lines as MMD; html and data
- * are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths element and table
- * the text holds gets the data_options formats. Throws math_confidence when confidence falls
- * below confidence_threshold.
+ * The 2.1 result of one recognised image: text holds the recognised lines as MMD (text-mmd.ts);
+ * html and data are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths
+ * element and table the text holds gets the data_options formats. When the whole image is one
+ * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence when
+ * confidence falls below confidence_threshold.
  */
-export async function buildTextResult(requestId: string, r: OcrPageResult, opts: TextOptions): Promise<Record<string, unknown>> {
+export async function buildTextResult(requestId: string, r: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
   const { confidence, confidence_rate } = confidences(r.lines);
   if (opts.confidence_threshold !== undefined && confidence < opts.confidence_threshold) {
@@ -63,9 +71,11 @@ export async function buildTextResult(requestId: string, r: OcrPageResult, opts:
   const rotateConfidence = turned ? round(Math.min(1, r.rotationConfidence ?? 0)) : 0;
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
-  const text = r.lines.map((l) => l.text).join('\n');
+  const single = r.lines.length === 1 && r.lines[0]!.kind === 'math' && r.formula !== undefined;
+  const text = linesToMmd(r.lines, opts, single);
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
+  if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);
   if (formats.has('html')) out.html = await mmdToHtml(text);
   out.data = await mmdData(text, (opts.data_options ?? {}) as DataOptions);
   Object.assign(out, {
@@ -73,16 +83,17 @@ export async function buildTextResult(requestId: string, r: OcrPageResult, opts:
     auto_rotate_degrees: degrees, auto_rotate_confidence: rotateConfidence,
     image_width: r.width, image_height: r.height,
   });
-  if (opts.include_line_data) out.line_data = r.lines.map(lineData);
+  if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts));
   return out;
 }
 
-function lineData(l: OcrPageResult['lines'][number]): LineData {
+function lineData(l: PageLine, opts: TextOptions): LineData {
   const { x, y, width: w, height: h } = l.box;
   return {
-    type: 'text',
+    type: l.math ? 'math' : 'text',
     cnt: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([a, b]) => [Math.round(a!), Math.round(b!)] as [number, number]),
     included: true, is_printed: true, is_handwritten: false,
-    text: l.text, confidence: round(l.confidence), confidence_rate: round(l.confidence),
+    text: l.math ? displayMath(styleLatex(l.math.latex, opts), opts) : l.text,
+    confidence: round(l.confidence), confidence_rate: round(l.math ? l.math.confidenceRate : l.confidence),
   };
 }

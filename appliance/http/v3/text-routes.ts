@@ -109,7 +109,7 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
         bytes = await imageFromSrc(options.src, fetchOpts);
       }
       const image = await prepareImage(bytes, regionOf(options));
-      const page = await read(requestId, image.png);
+      const page = await read(requestId, image.png, { math: 'auto' });
       const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
       await usage(requestId, true);
       remember(body as unknown as Record<string, unknown>);

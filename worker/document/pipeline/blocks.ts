@@ -1,6 +1,7 @@
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { BULLETS } from '../../engine/math/unicode-latex.js';
+import { CAPTION } from './figure-regions.js';
 import { isDisplayLine } from './math-regions.js';
 import { dominantSize, type TextLine } from './text-layer.js';
 
@@ -131,7 +132,7 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
         blocks.push({ kind: 'list_item', marker, depth: listIndents.length - 1, lines: [line] });
       } else if (last?.kind === 'list_item' && close && line.x0 > last.lines[0].x0 + 0.5 * line.size) {
         last.lines.push(line);
-      } else if (last?.kind === 'paragraph' && ((close && !indented(line, prev!, colLeft)) || carries)) {
+      } else if (last?.kind === 'paragraph' && ((close && !indented(line, prev!, colLeft) && !captionEnds(last, line)) || carries)) {
         last.lines.push(line);
       } else {
         blocks.push({ kind: 'paragraph', lines: [line] });
@@ -154,6 +155,20 @@ function columnBounds(lines: TextLine[], starts: Set<number>, from: number, page
   const left = Math.min(...col.map((l) => l.x0));
   if (pageWidth !== undefined) return [Math.min(left, pageWidth / 2), pageWidth - Math.min(left, pageWidth / 2)];
   return [left, Math.max(...col.map((l) => l.x1))];
+}
+
+/**
+ * A figure or table caption is its own paragraph: it starts one, and the text after it starts
+ * another once the gap is wider than the caption's own line spacing (or 1.5 lines after a
+ * one-line caption) — pages with a figure have few lines, so the page's leading is a poor guide.
+ */
+function captionEnds(block: Block, line: TextLine): boolean {
+  if (CAPTION.test(line.text)) return true;
+  const lines = block.lines;
+  if (!CAPTION.test(lines[0]!.text)) return false;
+  const prev = lines[lines.length - 1]!;
+  const spacing = lines.length > 1 ? (prev.base - lines[0]!.base) / (lines.length - 1) : 1.2 * prev.size;
+  return line.base - prev.base > 1.25 * spacing;
 }
 
 /** A first-line indent: this line starts well right of the column edge while the previous did not. */

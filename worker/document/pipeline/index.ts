@@ -10,11 +10,12 @@ import { groupDisplayMath } from './math-regions.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
+import type { FigureSink } from './page-figures.js';
 import { parseLayout } from '../../engine/math/layout/index.js';
 import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
 
 export { detectType, parsePageRanges };
-export type { DocumentType, OcrPage, PageOutcome };
+export type { DocumentType, FigureSink, OcrPage, PageOutcome };
 
 /** @defaultValue 5000 pages per document (spec 8, private-cloud policy default). */
 export const DEFAULT_MAX_PAGES = 5000;
@@ -54,6 +55,8 @@ export interface DocumentResult {
   mmd: string;
   linesJson: { pages: PageLines<LineEntry>[] };
   linesMmdJson: { pages: PageLines<MmdLineEntry>[] };
+  /** Names of the figures cropped and stored through the sink, in document order. */
+  figures: string[];
 }
 
 /** Seams for tests and the worker: LibreOffice location, and a hook run before each page. */
@@ -68,6 +71,8 @@ export interface PipelineDeps {
   afterPage?: (outcome: PageOutcome, mmd: string) => Promise<void> | void;
   /** The 2-D maths parser for born-digital glyphs. @defaultValue parseLayout */
   parseMath?: ParseMath;
+  /** Where figure crops go and how the MMD links them. Without it figures are not looked for. */
+  figures?: FigureSink;
 }
 
 const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']);
@@ -119,7 +124,8 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       await deps.onSplit?.(selected.length, doc.numPages);
       const results: PageResult[] = [];
       const running = new RunningLines();
-      const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath) };
+      const figures = deps.figures ? { pdfPath, sink: deps.figures } : undefined;
+      const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
       for (const n of selected) {
         const result = await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout), pageOpts);
         results.push(result);
@@ -140,6 +146,7 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
     inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],
     display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
     links: content.links,
+    figures: content.figures,
     ...(content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : {}),
   });
 }
@@ -167,5 +174,6 @@ function assemble(numPagesPdf: number, results: PageResult[], opts: DocumentOpti
     }
     if (opts.includePageBreaks) append(PAGE_BREAK_MARKER);
   }
-  return { numPagesPdf, pages: results.map((r) => r.outcome), mmd, linesJson: { pages: lines }, linesMmdJson: { pages: mmdLines } };
+  const figures = results.flatMap((r) => r.rendered?.figures ?? []);
+  return { numPagesPdf, pages: results.map((r) => r.outcome), mmd, linesJson: { pages: lines }, linesMmdJson: { pages: mmdLines }, figures };
 }

@@ -1,10 +1,11 @@
 import type { Block, PageLayout } from './blocks.js';
 import { lineToLatex, lineToMmd, type LinkArea, type RegionLatex } from './inline.js';
+import type { PlacedFigure } from './page-figures.js';
 import type { TextLine } from './text-layer.js';
 
 /** Blocks → the page's MMD, remembering which characters each line produced. */
 
-export type LineType = 'text' | 'section_header' | 'list_item' | 'math' | 'page_info';
+export type LineType = 'text' | 'section_header' | 'list_item' | 'math' | 'page_info' | 'image';
 
 export interface RenderedLine {
   line: TextLine;
@@ -19,6 +20,8 @@ export interface RenderedPage {
   mmd: string;
   lines: RenderedLine[];
   pageInfo: TextLine[];
+  /** Names of the figures the MMD shows, in order. */
+  figures: string[];
 }
 
 export interface RenderOptions {
@@ -29,6 +32,8 @@ export interface RenderOptions {
   inlineLatex?: RegionLatex;
   /** A display equation's LaTeX through the 2-D parser. @defaultValue the line glyph by glyph */
   displayLatex?: (line: TextLine) => string | undefined;
+  /** Cropped figures, each written as its own paragraph where it sits in the reading order. */
+  figures?: PlacedFigure[];
 }
 
 const TYPE_OF: Record<Block['kind'], LineType> = { heading: 'section_header', paragraph: 'text', list_item: 'list_item', display_math: 'math' };
@@ -43,8 +48,19 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     rendered.push({ line, type, mmd: text, start: mmd.length, end: mmd.length + text.length });
     mmd += text;
   };
+  const shown: string[] = [];
+  const figuresBefore = placeFigures(layout.blocks, opts.figures ?? []);
+  const emitFigures = (figures: PlacedFigure[]) => {
+    for (const f of figures) {
+      if (mmd) mmd += '\n\n';
+      emit(figureLine(f), 'image', f.mmd);
+      shown.push(f.name);
+    }
+  };
   layout.blocks.forEach((block, b) => {
-    if (b > 0) mmd += sameList(layout.blocks[b - 1], block) ? '\n' : '\n\n';
+    const figures = figuresBefore[b]!;
+    emitFigures(figures);
+    if (mmd) mmd += b > 0 && !figures.length && sameList(layout.blocks[b - 1]!, block) ? '\n' : '\n\n';
     const type = TYPE_OF[block.kind];
     if (block.kind === 'display_math') {
       const latex = opts.displayLatex?.(block.lines[0]) || lineToLatex(block.lines[0]);
@@ -63,7 +79,31 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
       if (next && !joinsWord) mmd += ' ';
     });
   });
-  return { mmd, lines: rendered, pageInfo: layout.pageInfo };
+  emitFigures(figuresBefore[layout.blocks.length]!);
+  return { mmd, lines: rendered, pageInfo: layout.pageInfo, figures: shown };
+}
+
+/**
+ * Which block each figure is written before (index blocks.length: after the last): the first
+ * block, in reading order, that starts below the figure's top in the figure's column — so a
+ * caption under a figure follows it, and a figure in the left column does not land in the right.
+ */
+function placeFigures(blocks: Block[], figures: PlacedFigure[]): PlacedFigure[][] {
+  const before: PlacedFigure[][] = Array.from({ length: blocks.length + 1 }, () => []);
+  for (const f of figures) {
+    const at = blocks.findIndex((block) => {
+      const first = block.lines[0]!;
+      const overlaps = Math.min(...block.lines.map((l) => l.x0)) < f.box.x1 && Math.max(...block.lines.map((l) => l.x1)) > f.box.x0;
+      return overlaps && first.top >= f.box.y0;
+    });
+    before[at < 0 ? blocks.length : at]!.push(f);
+  }
+  return before;
+}
+
+/** A figure as a line of lines.json: its region, no text. */
+function figureLine(f: PlacedFigure): TextLine {
+  return { glyphs: [], x0: f.box.x0, x1: f.box.x1, top: f.box.y0, bottom: f.box.y1, base: f.box.y1, size: 0, bold: false, text: '' };
 }
 
 /** Consecutive items of one list (bullets, or numbers) sit on adjacent lines; a change of marker starts a new list. */

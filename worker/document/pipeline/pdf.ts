@@ -6,6 +6,7 @@ import { ApiError } from '../../../core/errors.js';
 import { readPdfMath, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import { isMathFontName } from '../../engine/math/unicode-latex.js';
+import { readPageGraphics, type PageGraphics } from './page-graphics.js';
 import { itemsToGlyphs, type FontInfo, type Glyph, type RawTextItem } from './text-layer.js';
 
 /** pdf.js in Node: loading with the options that keep it off the DOM, and the page facts the pipeline reads. */
@@ -63,9 +64,11 @@ export interface PageContent {
   hasImages: boolean;
   /** Every glyph with its font and ink box, and the vector rules: what the maths parser reads. */
   math: PdfPageMath;
+  /** Where images and vector paths are painted: what figures are found from. */
+  graphics: PageGraphics;
 }
 
-/** Reads one page: glyphs from the text layer, the maths front end's glyphs and rules, link annotations, and whether it paints images. */
+/** Reads one page: glyphs from the text layer, the maths front end's glyphs and rules, link annotations, and what it paints. */
 export async function readPage(page: PDFPageProxy, wantLinks: boolean): Promise<PageContent> {
   const viewport = page.getViewport({ scale: 1 });
   const text = await page.getTextContent();
@@ -88,7 +91,8 @@ export async function readPage(page: PDFPageProxy, wantLinks: boolean): Promise<
   const glyphs = itemsToGlyphs(items, viewport.transform, font);
   const links = wantLinks ? await readLinks(page, viewport.transform) : [];
   const math = await readPdfMath(page, ops);
-  return { width: viewport.width, height: viewport.height, glyphs, links, hasImages, math };
+  const graphics = readPageGraphics(ops, viewport.transform);
+  return { width: viewport.width, height: viewport.height, glyphs, links, hasImages, math, graphics };
 }
 
 const LINK_SCHEME = /^(https?:|mailto:)/i;

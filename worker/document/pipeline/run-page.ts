@@ -2,6 +2,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError } from '../../../core/errors.js';
 import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
+import { extractFigures, type FigureSink, type PlacedFigure } from './page-figures.js';
 import type { RenderedPage } from './page-mmd.js';
 import { readPage } from './pdf.js';
 import { type Glyph, glyphsToLines, type TextLine } from './text-layer.js';
@@ -24,6 +25,8 @@ export interface PageContentLines {
   height: number;
   /** Glyph boxes and rules of a born-digital page; absent for OCR'd pages. */
   math?: PdfPageMath;
+  /** Cropped figures, top to bottom; their text lines are no longer in `lines`. */
+  figures: PlacedFigure[];
 }
 
 export interface PageResult {
@@ -47,7 +50,7 @@ export async function runPage(
   n: number,
   timeoutMs: number,
   convert: (content: PageContentLines) => RenderedPage,
-  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void; ocrPage?: OcrPage },
+  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void; ocrPage?: OcrPage; figures?: { pdfPath: string; sink: FigureSink } },
 ): Promise<PageResult> {
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
@@ -68,9 +71,14 @@ export async function runPage(
         kind = 'scanned';
         lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height));
       }
-      if (lines.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
+      let figures: PlacedFigure[] = [];
+      if (opts.figures) {
+        const graphics = kind === 'text' ? content.graphics : undefined;
+        ({ figures, lines } = await extractFigures({ ...opts.figures, page: n, width: content.width, height: content.height, lines, graphics }));
+      }
+      if (lines.length === 0 && figures.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
       const math = kind === 'text' ? content.math : undefined;
-      const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math });
+      const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math, figures });
       return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
     } finally {
       page.cleanup();

@@ -67,6 +67,14 @@ describe('normaliseLatex', () => {
     different('\\text{ab}', 'ab');
   });
 
+  it('reads \\mathrm as upright maths whose scripts stay scripts', () => {
+    expect(normaliseLatex('\\mathrm{H_2SO_4}')).toBe('H_{2}\\text{SO}_{4}');
+    same('\\mathrm{N_2+3H_2\\rightleftharpoons 2NH_3}', 'N_{2}+3H_{2}⇌2\\text{NH}_{3}');
+    same('g=9.81\\,\\mathrm{m/s^{2}}', 'g=9.81m/s^{2}');
+    same('\\mathrm{sin}\\,x', '\\sin x');
+    same('\\Delta G^{\\circ}', '\\Delta G^{◦}');
+  });
+
   it('keeps distinctions that change the formula', () => {
     different('\\bar{x}', '\\overline{x}');
     different('\\frac{a}{b}c', '\\frac{a}{bc}');

@@ -16,10 +16,12 @@
  * - synonyms: `\dfrac` `\tfrac` → `\frac`; `\dbinom` `\tbinom` → `\binom`; `\to` → `\rightarrow`,
  *   `\gets` → `\leftarrow`, `\le` → `\leq`, `\ge` → `\geq`, `\ne` → `\neq`, `\dots` → `\ldots`,
  *   `...` → `\ldots`, `\lbrace` `\rbrace` → `\{` `\}`, `\vert` `\lvert` `\rvert` → `|`,
- *   `\Vert` `\lVert` `\rVert` → `\|`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ±);
+ *   `\Vert` `\lVert` `\rVert` → `\|`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
  * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
- * - upright text: `\mathrm{d}` → `d` (one letter), and `\mathrm{…}` `\textrm{…}` `\text{…}` of
- *   several characters → `\text{…}` with the spaces inside removed.
+ * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed;
+ *   `\mathrm{…}` is maths in an upright font, so its scripts stay scripts and its letters read as
+ *   a person would type them: `\mathrm{d}` → `d`, `\mathrm{H_2SO_4}` → `H_{2}\text{SO}_{4}`,
+ *   `\mathrm{sin}` → `\sin` (the layout parser writes upright runs the same way);
  * A space is written only where LaTeX needs one: after a control word followed by a letter.
  */
 
@@ -66,6 +68,9 @@ const SYNONYMS: Record<string, string> = {
   '→': '\\rightarrow',
   '∞': '\\infty',
   '±': '\\pm',
+  '∘': '\\circ',
+  '◦': '\\circ',
+  '⇌': '\\rightleftharpoons',
   '′': '\\prime',
 };
 
@@ -75,7 +80,7 @@ for (const name of 'sqrt hat widehat bar overline underline vec overrightarrow o
   ' ',
 ))
   ARITY[`\\${name}`] = 1;
-const TEXT_COMMANDS = new Set(['\\text', '\\textrm', '\\mathrm', '\\operatorname', '\\operatorname*', '\\hspace']);
+const TEXT_COMMANDS = new Set(['\\text', '\\textrm', '\\operatorname', '\\operatorname*', '\\hspace']);
 
 type Node =
   | { kind: 'token'; value: string }
@@ -150,6 +155,7 @@ class Parser {
     }
     if (token === '}') return null;
     if (token === '\\begin') return this.environment();
+    if (token === '\\mathrm') return { kind: 'group', items: uprightWords(this.argument()) };
     if (TEXT_COMMANDS.has(token)) return this.textCommand(token);
     const arity = ARITY[token];
     if (arity === undefined) return { kind: 'token', value: token };
@@ -199,7 +205,6 @@ class Parser {
     if (name.startsWith('\\operatorname')) {
       return FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(text);
     }
-    if (name === '\\mathrm' && /^[a-zA-Z]$/u.test(text)) return { kind: 'token', value: text };
     return textNode(text);
   }
 
@@ -211,6 +216,29 @@ class Parser {
     this.rawGroup();
     return { kind: 'environment', name, spec, body };
   }
+}
+
+/**
+ * `\mathrm{…}` is maths in an upright font: its scripts stay scripts (`\mathrm{H_2SO_4}`), a lone
+ * letter is that letter, and a run of letters is a word (`\text{SO}_{4}`), or a function name.
+ */
+function uprightWords(items: Item[]): Item[] {
+  const isLetter = (item: Item | undefined) => item?.base.kind === 'token' && /^[a-zA-Z]$/u.test(item.base.value);
+  const words: Item[] = [];
+  for (let i = 0; i < items.length; ) {
+    let end = i;
+    while (isLetter(items[end]) && !items[end].sub && !items[end].sup && isLetter(items[end + 1])) end++;
+    if (end === i || !isLetter(items[i])) {
+      words.push(items[i++]);
+      continue;
+    }
+    const run = items.slice(i, end + 1);
+    const text = run.map((item) => (item.base.kind === 'token' ? item.base.value : '')).join('');
+    const base: Node = FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(text);
+    words.push({ base, sub: run[run.length - 1].sub, sup: run[run.length - 1].sup });
+    i = end + 1;
+  }
+  return words;
 }
 
 function textNode(text: string): Node {

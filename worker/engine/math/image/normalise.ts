@@ -46,20 +46,25 @@ export function normaliseCrop(map: ComponentMap, ids: readonly number[], box: Bo
   const scale = inner / Math.max(width, height);
   const offsetX = (CROP_SIZE - width * scale) / 2;
   const offsetY = (CROP_SIZE - height * scale) / 2;
+  // Source column and row of every sub-sample, -1 outside the box: computed once, not per pixel.
+  const samples = CROP_SIZE * SUPERSAMPLE;
+  const sourceX = new Int32Array(samples);
+  const sourceY = new Int32Array(samples);
+  for (let k = 0; k < samples; k++) {
+    const x = Math.floor(box.x0 + ((k + 0.5) / SUPERSAMPLE - offsetX) / scale);
+    const y = Math.floor(box.y0 + ((k + 0.5) / SUPERSAMPLE - offsetY) / scale);
+    sourceX[k] = x >= box.x0 && x < box.x1 ? x : -1;
+    sourceY[k] = y >= box.y0 && y < box.y1 ? y * map.width : -1;
+  }
   const pixels = new Float32Array(CROP_SIZE * CROP_SIZE);
   const weight = 1 / (SUPERSAMPLE * SUPERSAMPLE);
-  for (let v = 0; v < CROP_SIZE; v++) {
-    for (let u = 0; u < CROP_SIZE; u++) {
-      let ink = 0;
-      for (let sy = 0; sy < SUPERSAMPLE; sy++) {
-        const y = Math.floor(box.y0 + (v + (sy + 0.5) / SUPERSAMPLE - offsetY) / scale);
-        if (y < box.y0 || y >= box.y1) continue;
-        for (let sx = 0; sx < SUPERSAMPLE; sx++) {
-          const x = Math.floor(box.x0 + (u + (sx + 0.5) / SUPERSAMPLE - offsetX) / scale);
-          if (x >= box.x0 && x < box.x1 && member[map.labels[y * map.width + x]]) ink += weight;
-        }
-      }
-      pixels[v * CROP_SIZE + u] = ink;
+  for (let sy = 0; sy < samples; sy++) {
+    const row = sourceY[sy];
+    if (row < 0) continue;
+    const out = ((sy / SUPERSAMPLE) | 0) * CROP_SIZE;
+    for (let sx = 0; sx < samples; sx++) {
+      const col = sourceX[sx];
+      if (col >= 0 && member[map.labels[row + col]]) pixels[out + ((sx / SUPERSAMPLE) | 0)] += weight;
     }
   }
   return { pixels, features: cropFeatures(box, emPx) };

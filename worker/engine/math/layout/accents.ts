@@ -1,4 +1,4 @@
-import { centreX, glyphOf, height, width, type Element, type Glyph, type ParseRow } from './element.js';
+import { glyphOf, height, overlap, unionBox, width, type Element, type Glyph, type ParseRow } from './element.js';
 
 /** Accent marks by the labels front ends give them (control words, and the ASCII/Unicode spacing forms). */
 const ACCENTS: Record<string, string> = {
@@ -58,11 +58,15 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
   return pool;
 }
 
-/** The element right below a mark: under its centre and at most about half its own height away. */
+/**
+ * The element right below a mark: sharing most of the narrower one's width (accents on italic or
+ * narrow letters sit off centre) and at most about half its own height away.
+ */
 function markedElement(mark: Element, pool: Element[]): Element | null {
-  const x = centreX(mark.box);
+  const shares = (element: Element) =>
+    overlap(element.box.x0, element.box.x1, mark.box.x0, mark.box.x1) > 0.4 * Math.min(width(element.box), width(mark.box));
   const below = pool
-    .filter((element) => element !== mark && element.box.x0 <= x && element.box.x1 >= x && element.box.y0 >= mark.box.y0 + 0.5 * height(mark.box))
+    .filter((element) => element !== mark && shares(element) && element.box.y0 >= mark.box.y0 + 0.5 * height(mark.box))
     .sort((a, b) => a.box.y0 - b.box.y0)[0];
   if (!below) return null;
   const gap = below.box.y0 - mark.box.y1;
@@ -73,4 +77,26 @@ function markedElement(mark: Element, pool: Element[]): Element | null {
 function fitsAsAccent(mark: Element, target: Element): boolean {
   const gap = target.box.y0 - mark.box.y1;
   return width(mark.box) < 1.6 * width(target.box) && height(mark.box) < 0.5 * height(target.box) && gap < 0.35 * height(target.box);
+}
+
+/** Negated relations with a command of their own; any other `\not X` stays `\not X`. */
+const NEGATED: Record<string, string> = { '=': '\\neq', '\\in': '\\notin', '\\equiv': '\\not\\equiv', '\\exists': '\\nexists' };
+
+/** Merges a `\not` slash with the symbol it is struck through (`\not` + `=` → `\neq`). */
+export function groupNegations(elements: Element[]): Element[] {
+  let pool = elements;
+  for (const slash of elements.filter((element) => glyphOf(element, '\\not'))) {
+    const struck = pool
+      .filter((element) => element !== slash && glyphOf(element))
+      .map((element) => ({ element, shared: overlap(element.box.x0, element.box.x1, slash.box.x0, slash.box.x1) }))
+      .filter(({ shared }) => shared > 0.5 * width(slash.box))
+      .sort((a, b) => b.shared - a.shared)[0]?.element;
+    if (!struck) continue;
+    const glyph = glyphOf(struck) as Glyph;
+    const latex = NEGATED[glyph.latex] ?? (/^[a-zA-Z]/u.test(glyph.latex) ? `\\not ${glyph.latex}` : `\\not${glyph.latex}`);
+    const node = { kind: 'merged' as const, latex, glyphs: [glyphOf(slash) as Glyph, glyph] };
+    pool = pool.filter((element) => element !== slash && element !== struck);
+    pool.push({ node, box: unionBox([slash.box, struck.box]), em: struck.em, baselineFor: struck.baselineFor });
+  }
+  return pool;
 }

@@ -18,6 +18,8 @@ type Relation = 'same' | 'sup' | 'sub';
 
 /** Script elements are clearly smaller than their base below this em ratio (TeX scripts are 0.7). */
 const SMALLER = 0.85;
+/** Operators and arrows a prescripted nuclide may follow (a reaction equation); other bases keep their scripts. */
+const JOINERS = new Set(['+', '-', '=', '\\rightarrow', '\\leftarrow', '\\rightleftharpoons', '\\longrightarrow', '\\leftrightarrow']);
 /** Marks read as a prime when set high after a base: a comma up there is a prime whatever its label. */
 const PRIME_SHAPES = new Set(["'", '\\prime', ',']);
 const DOT_TOKENS = new Set(['.', '\\cdot']);
@@ -48,7 +50,7 @@ export function parseBaseline(elements: Element[]): Row {
         continued.push(next);
       } else {
         const relation = relate(next, entry.base);
-        if (relation === 'same') break;
+        if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
         (relation === 'sup' ? entry.sup : entry.sub).push(next);
       }
       i++;
@@ -58,7 +60,26 @@ export function parseBaseline(elements: Element[]): Row {
   // A structure built around this row sits on its baseline, but only a base that knows its own size
   // can say where that is; a row of operators and structures leaves it to the structure's axis.
   const anchor = entries.find((entry) => entry.base.element.em !== null)?.base;
-  return { nodes: readDots(entries).map(entryNode), baseline: anchor?.baseline ?? null, em: anchor?.em ?? null };
+  return { nodes: prescripts(readDots(entries)).map(entryNode), baseline: anchor?.baseline ?? null, em: anchor?.em ?? null };
+}
+
+/**
+ * A clearly smaller entry set raised or lowered just before a larger base is that base's
+ * prescript (a nuclide's mass and atomic numbers, `{}^{14}_{6}C`), not a base of its own.
+ */
+function prescripts(items: Array<Entry | Node>): Array<Entry | Node> {
+  return items.map((entry, index) => {
+    const following = items[index + 1];
+    if ('kind' in entry || !following || 'kind' in following) return entry;
+    const next = following.base;
+    if (entry.primes.length > 0 || entry.base.em >= SMALLER * next.em) return entry;
+    const gap = next.element.box.x0 - Math.max(entry.base.element.box.x1, ...[...entry.sub, ...entry.sup].map((s) => s.element.box.x1));
+    const relation = relate(entry.base, next);
+    if (relation === 'same' || gap > 0.3 * next.em) return entry;
+    const own = parseBaseline([entry.base, ...(relation === 'sup' ? entry.sup : entry.sub)].map((s) => s.element)).nodes;
+    const other = parseBaseline((relation === 'sup' ? entry.sub : entry.sup).map((s) => s.element)).nodes;
+    return { kind: 'scripts', base: null, primes: [], sub: relation === 'sub' ? own : other, sup: relation === 'sup' ? own : other };
+  });
 }
 
 function entryNode(entry: Entry | Node): Node {
@@ -67,6 +88,20 @@ function entryNode(entry: Entry | Node): Node {
   if (primes.length === 0 && sub.length === 0 && sup.length === 0) return base.element.node;
   const script = (group: Settled[]) => parseBaseline(group.map((settled) => settled.element)).nodes;
   return { kind: 'scripts', base: base.element.node, primes, sub: script(sub), sup: script(sup) };
+}
+
+/**
+ * A small element set a space after an operator or arrow and just before a larger letter is that
+ * letter's prescript (`\rightarrow {}^{14}_{7}N`).
+ */
+function isPrescript(small: Settled, base: Settled, following: Settled[]): boolean {
+  const node = base.element.node;
+  if (!JOINERS.has(node.kind === 'glyph' || node.kind === 'merged' ? node.latex : '')) return false;
+  const host = following.find((other) => other.element.em !== null && small.em < SMALLER * other.em);
+  if (!host) return false;
+  const fromBase = small.element.box.x0 - base.element.box.x1;
+  // TeX puts a thick space (0.28 em) after a relation; prescripts start together and their nucleus follows the wider one.
+  return fromBase > 0.22 * base.em && host.element.box.x0 - small.element.box.x0 < 1.5 * small.em;
 }
 
 function relate(next: Settled, reference: Settled): Relation {

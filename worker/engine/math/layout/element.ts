@@ -20,7 +20,8 @@ export type Node =
   /** A mark above (`\hat`, `\bar`, `\overline`) or below (`\underline`) its body. */
   | { kind: 'accent'; command: string; marks: Glyph[]; body: Node[] }
   | { kind: 'limits'; operator: Node; under: Node[]; over: Node[] }
-  | { kind: 'scripts'; base: Node; primes: Glyph[]; sub: Node[]; sup: Node[] }
+  /** `base` is null for prescripts (`{}^{14}_{6}C`), written before an empty group. */
+  | { kind: 'scripts'; base: Node | null; primes: Glyph[]; sub: Node[]; sup: Node[] }
   | { kind: 'matrix'; environment: string; open: Glyph; close: Glyph | null; rows: Node[][][] };
 
 /**

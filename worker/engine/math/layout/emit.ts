@@ -1,4 +1,4 @@
-import type { MathResult } from '../types.js';
+import type { MathResult, SymbolStyle } from '../types.js';
 import type { Glyph, Node } from './element.js';
 
 /** Environments whose delimiters are part of the environment; any other pair is written around a plain `matrix`. */
@@ -17,9 +17,11 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
 
   function node(item: Node): string {
     switch (item.kind) {
-      case 'glyph':
-        record(item.glyph, item.latex);
-        return item.latex;
+      case 'glyph': {
+        const latex = styled(item.latex, item.glyph.style);
+        record(item.glyph, latex);
+        return latex;
+      }
       case 'merged':
         item.glyphs.forEach((glyph) => record(glyph, item.latex));
         return item.latex;
@@ -37,11 +39,17 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
       case 'limits':
         return join([node(item.operator), scripts(item.under, item.over)]);
       case 'scripts': {
-        const base = node(item.base);
+        const base = item.base ? node(item.base) : '{}';
         item.primes.forEach((prime) => record(prime, "'"));
         return join([base, "'".repeat(item.primes.length) + scripts(item.sub, item.sup)]);
       }
       case 'matrix': {
+        if (item.environment === 'binom') {
+          record(item.open, '\\binom');
+          const [upper, lower] = item.rows.map((cells) => row(cells[0]));
+          if (item.close) record(item.close, '\\binom');
+          return `\\binom{${upper}}{${lower}}`;
+        }
         const delimited = DELIMITED_ENVIRONMENTS.has(item.environment);
         record(item.open, delimited ? `\\begin{${item.environment}}` : `\\left${item.open.latex}`);
         const body = item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
@@ -52,6 +60,22 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
     }
   }
   return { latex: row(nodes), boxes };
+}
+
+/** Font commands for the styles a PDF reports; italic and upright are the defaults of letters and need none. */
+const STYLE_COMMANDS: Partial<Record<SymbolStyle, string>> = {
+  bold: '\\mathbf',
+  blackboard: '\\mathbb',
+  calligraphic: '\\mathcal',
+  fraktur: '\\mathfrak',
+};
+
+/** A letter in its font (`\mathbf{x}`, `\mathbb{R}`); a bold Greek letter is `\boldsymbol`. */
+function styled(latex: string, style: SymbolStyle | undefined): string {
+  const command = style && STYLE_COMMANDS[style];
+  if (!command) return latex;
+  if (/^[A-Za-z0-9]$/u.test(latex)) return `${command}{${latex}}`;
+  return style === 'bold' && /^\\[a-zA-Z]+$/u.test(latex) ? `\\boldsymbol{${latex}}` : latex;
 }
 
 /** Concatenates pieces with a space only between a control word and a following letter (`\alpha x`). */

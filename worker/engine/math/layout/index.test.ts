@@ -38,9 +38,10 @@ describe('parseLayout: fractions and rules', () => {
   it('reads nested fractions', () => expectParse(frac(frac('1', 'x'), row('1', '-', frac('1', 'y'))), '\\frac{\\frac{1}{x}}{1-\\frac{1}{y}}'));
   it('reads a fraction inside a script', () => expectParse(sup('e', frac('1', '2')), 'e^{\\frac{1}{2}}'));
   it('tells a minus sign from a fraction bar', () => expectParse(row('a', '-', frac('b', 'c'), '-', 'd'), 'a-\\frac{b}{c}-d'));
-  it('reads an overline over several symbols and a bar over one', () => {
+  it('reads an overline as wide as its body and a shorter bar over one symbol', () => {
     expectParse(row(accent(RULE, 'AB'), '=', 'c'), '\\overline{AB}=c');
-    expectParse(row(accent(RULE, 'x'), '+', 'y'), '\\bar{x}+y');
+    expectParse(row(accent(RULE, 'x'), '+', 'y'), '\\overline{x}+y');
+    expectParse(row(accent('\\bar', 'x'), '+', 'y'), '\\bar{x}+y');
   });
 });
 

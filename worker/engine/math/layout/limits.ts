@@ -1,4 +1,4 @@
-import { height, overlap, referenceEm, unionBox, type Element, type ParseRow } from './element.js';
+import { glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type ParseRow } from './element.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
 /** Limits start within this distance (em) of their operator. */
@@ -17,7 +17,7 @@ const operatorLatex = (element: Element): string | null =>
  * numerator is no longer a loose element that could be mistaken for an upper limit.
  */
 export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] {
-  let pool = elements;
+  let pool = mergeIntegrals(elements);
   const operators = elements.filter((element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? ''));
   for (const operator of operators) {
     const em = operator.em ?? referenceEm(pool);
@@ -59,4 +59,28 @@ function limitLine(pool: Element[], operator: Element, side: 'under' | 'over', e
     }
   }
   return line;
+}
+
+const MULTIPLE_INTEGRALS = ['\\int', '\\iint', '\\iiint'];
+
+/** TeX sets `\iint` and `\iiint` as integral signs pulled together; glyphs that close are one operator. */
+function mergeIntegrals(elements: Element[]): Element[] {
+  const signs = elements.filter((element) => glyphOf(element, '\\int')).sort((a, b) => a.box.x0 - b.box.x0);
+  const runs: Element[][] = [];
+  for (const sign of signs) {
+    const run = runs[runs.length - 1];
+    const last = run?.[run.length - 1];
+    const close = last && sign.box.x0 - last.box.x1 < 0.15 * height(sign.box) && overlap(sign.box.y0, sign.box.y1, last.box.y0, last.box.y1) > 0.8 * height(sign.box);
+    if (close && run.length < MULTIPLE_INTEGRALS.length) run.push(sign);
+    else runs.push([sign]);
+  }
+  const merged = runs.filter((run) => run.length > 1);
+  const inRun = new Set(merged.flat());
+  return [
+    ...elements.filter((element) => !inRun.has(element)),
+    ...merged.map((run) => {
+      const node = { kind: 'merged' as const, latex: MULTIPLE_INTEGRALS[run.length - 1], glyphs: run.map((sign) => glyphOf(sign) as Glyph) };
+      return { node, box: unionBox(run.map((sign) => sign.box)), em: run[0].em, baselineFor: run[0].baselineFor };
+    }),
+  ];
 }

@@ -4,6 +4,7 @@ import {
   centreY,
   glyphOf,
   height,
+  median,
   overlap,
   referenceEm,
   structureElement,
@@ -13,17 +14,24 @@ import {
   type Node,
   type ParseRow,
 } from './element.js';
+import { LIMIT_OPERATORS } from './metrics.js';
 
 /** A delimiter is tall (encloses a grid or a fraction) above this many em. */
 const TALL_EM = 1.8;
+/** Rules and big operators hold what sits just above and below them (numerator, limits) in their row. */
+const bridgesRows = (element: Element) => glyphOf(element, RULE) !== null || LIMIT_OPERATORS.has(glyphOf(element)?.latex ?? '');
+
 /**
  * Rows of a grid are separated by more than this (em). Rows of cells holding fractions nearly
  * touch (about 0.18 em), so the gaps inside a row must be smaller still: accents sit about 0.08 em
- * above their symbol, and a rule's parts are bridged to it.
+ * above their symbol, and a rule's or a big operator's parts are bridged to it.
  */
 const ROW_GAP_EM = 0.12;
-/** A rule in a cell (fraction bar, overline) has what it divides or marks within this (em). */
-const BAR_GAP_EM = 0.25;
+/**
+ * A fraction bar has its numerator and denominator within this (em; display fractions leave up to
+ * 0.5 em), while a minus sign in one row is farther (0.7 em or more) from the row above or below.
+ */
+const BAR_GAP_EM = 0.6;
 /** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
 const COLUMN_GAP_EM = 0.55;
 
@@ -33,7 +41,8 @@ const ENVIRONMENTS: Record<string, string> = { '(': 'pmatrix', '[': 'bmatrix', '
 /**
  * Finds matrices and cases: a tall opening delimiter, the matching closing one of about the same
  * span, and between them a grid of at least two rows (pmatrix, bmatrix, vmatrix, Vmatrix,
- * Bmatrix); a tall left brace with rows and no closing brace is `cases`. Rows come from gaps in
+ * Bmatrix; a two-row column set as far apart as a fraction's parts is `\binom`); a tall left
+ * brace with rows and no closing brace is `cases`. Rows come from gaps in
  * the vertical projection (fraction bars bridge to their numerator and denominator), columns from
  * wide gaps in the horizontal projection of all rows. Runs before everything else so that a
  * fraction in one cell cannot take the cell above as its numerator.
@@ -64,13 +73,27 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
     const columns = splitColumns(content, em);
     const cells = rows.map((row) => columns.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes));
     const closeGlyph = close ? (glyphOf(close) as Glyph) : null;
-    const environment = closeGlyph ? (ENVIRONMENTS[openGlyph.latex] ?? 'matrix') : 'cases';
+    const environment = !closeGlyph ? 'cases' : isBinomial(openGlyph, rows, columns, em) ? 'binom' : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');
     const node: Node = { kind: 'matrix', environment, open: openGlyph, close: closeGlyph, rows: cells };
     const claimed = new Set([open, ...content, ...(close ? [close] : [])]);
     pool = pool.filter((element) => !claimed.has(element));
     pool.push(structureElement(node, unionBox([...claimed].map((element) => element.box)), null, centreY(open.box)));
   }
   return pool;
+}
+
+/** Baselines of `\binom`'s two parts are about 1.36 em apart (a fraction's shifts); a pmatrix's rows 1.2 em. */
+const BINOMIAL_ROW_DISTANCE_EM = 1.28;
+
+/**
+ * A two-row, one-column grid in parentheses is `\binom` when its rows sit as far apart as a
+ * fraction's parts rather than on matrix struts, judged on the rows' letters and digits.
+ */
+function isBinomial(open: Glyph, rows: Element[][], columns: Array<[number, number]>, em: number): boolean {
+  if (open.latex !== '(' || rows.length !== 2 || columns.length !== 1) return false;
+  const baselines = rows.map((row) => median(row.flatMap((e) => (e.em === null ? [] : [e.baselineFor(e.em)]))));
+  if (baselines[0] === null || baselines[1] === null) return false;
+  return baselines[1] - baselines[0] > BINOMIAL_ROW_DISTANCE_EM * em;
 }
 
 function matchingCloser(pool: Element[], open: Element, latex: string): Element | null {
@@ -85,7 +108,7 @@ function matchingCloser(pool: Element[], open: Element, latex: string): Element 
 /** Groups elements into rows by gaps in their vertical projection. */
 function splitRows(content: Element[], em: number): Element[][] {
   const spans = content.map((element) => ({ y0: element.box.y0, y1: element.box.y1 }));
-  for (const bar of content.filter((element) => glyphOf(element, RULE))) {
+  for (const bar of content.filter(bridgesRows)) {
     const within = content.filter((e) => e !== bar && centreX(e.box) > bar.box.x0 && centreX(e.box) < bar.box.x1);
     const above = Math.max(...within.filter((e) => e.box.y1 <= bar.box.y0).map((e) => e.box.y1));
     const below = Math.min(...within.filter((e) => e.box.y0 >= bar.box.y1).map((e) => e.box.y0));

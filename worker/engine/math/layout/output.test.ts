@@ -69,6 +69,35 @@ describe('parseLayout: more constructs', () => {
     );
   });
 
+  it('writes the fonts a PDF reports', () => {
+    const symbols = typeset(row('x', '\\in', 'R', '+', 'L'), 'pdf').map((symbol) =>
+      symbol.latex === 'x' ? { ...symbol, style: 'bold' as const } : symbol.latex === 'R' ? { ...symbol, style: 'blackboard' as const } : symbol.latex === 'L' ? { ...symbol, style: 'calligraphic' as const } : symbol,
+    );
+    expect(parseLayout(symbols).latex).toBe('\\mathbf{x}\\in\\mathbb{R}+\\mathcal{L}');
+  });
+
+  it('merges a \\not slash with the relation it strikes and close integral signs into one', () => {
+    const at = (x0: number, y0: number, x1: number, y1: number, latex: string): MathSymbol => ({ latex, box: { x0, y0, x1, y1 }, confidence: 1 });
+    expect(parseLayout([at(0, 10, 8, 20, 'a'), at(10, 13, 22, 17, '='), at(13, 8, 19, 22, '\\not'), at(24, 10, 32, 20, '0')]).latex).toBe('a\\neq0');
+    expect(normaliseLatex(pdf(row(g('\\int'), g('\\int'), 'f')).latex)).toBe(normaliseLatex('\\iint f'));
+  });
+
+  it('tells a binomial from a column vector by the distance of its rows', () => {
+    expect(normaliseLatex(pdf(fenced('(', grid([['n'], ['k']], 'centre', 1.36 / 1.2), ')')).latex)).toBe(normaliseLatex('\\binom{n}{k}'));
+    expect(normaliseLatex(pdf(fenced('(', grid([['n'], ['k']]), ')')).latex)).toBe(normaliseLatex('\\begin{pmatrix}n\\\\k\\end{pmatrix}'));
+  });
+
+  it('reads nuclide prescripts at the start and after an arrow', () => {
+    const nuclide = (mass: string, number: string, element: string) => row(scripts(row(), number, mass), g(element, true));
+    expect(normaliseLatex(image(row(nuclide('14', '6', 'C'), '\\rightarrow', nuclide('14', '7', 'N'))).latex)).toBe(
+      normaliseLatex('{}^{14}_{6}C\\rightarrow{}^{14}_{7}N'),
+    );
+  });
+
+  it('does not take a fraction bar above a root for its index', () => {
+    expect(normaliseLatex(image(frac('1', row('\\sigma', sqrt(row('2', '\\pi'))))).latex)).toBe(normaliseLatex('\\frac{1}{\\sigma\\sqrt{2\\pi}}'));
+  });
+
   it('reads double primes and a dotted accent pair', () => {
     expect(pdf(row(sup('f', row(g('\\prime'), g('\\prime'))), '(x)')).latex).toBe("f''(x)");
   });

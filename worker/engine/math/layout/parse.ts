@@ -1,4 +1,4 @@
-import { groupAccents } from './accents.js';
+import { groupAccents, groupNegations } from './accents.js';
 import { parseBaseline } from './baseline.js';
 import type { Element, Row } from './element.js';
 import { groupLimits } from './limits.js';
@@ -11,13 +11,14 @@ import { groupWords } from './words.js';
  * Parses a set of elements into a row. Structures that claim a region are built first, each
  * parsing its parts by calling back into this function; the order matters: matrices isolate their
  * cells, radicals own what is under their vinculum, rules (widest first) own what is above and
- * below them, accents own the one symbol under them, words form before `\lim` takes its limits,
+ * below them, a `\not` slash and accents own the one symbol they mark, words form before `\lim` takes its limits,
  * and what is left is one baseline with scripts.
  */
 export function parseRow(elements: Element[]): Row {
   let pool = groupMatrices(elements, parseRow);
   pool = groupRadicals(pool, parseRow);
   pool = groupRules(pool, parseRow);
+  pool = groupNegations(pool);
   pool = groupAccents(pool, parseRow);
   pool = groupWords(pool);
   pool = groupLimits(pool, parseRow);

@@ -239,14 +239,13 @@ export function grid(rows: Array<Array<Item | string>>, align: 'centre' | 'left'
   };
 }
 
-/** An accent mark (or, for `RULE`, an overline) centred above its body. */
+/** An accent mark centred above its body; `RULE` is an overline as wide as the body, `\\bar` a shorter rule. */
 export function accent(token: string, body: Item | string): Item {
   return (size, display) => {
     const inner = asItem(body)(size, display);
-    const mark: Laid =
-      token === RULE
-        ? { width: inner.width, height: RULE_THICKNESS * size, depth: 0, draw: (x, y, out) => out.push({ latex: RULE, x0: x, x1: x + inner.width, top: y + RULE_THICKNESS * size, bottom: y, size }) }
-        : shifted(g(token)(size * (token === '\\vec' ? 0.7 : 1), false), token);
+    const length = inner.width * (token === RULE ? 1 : 0.6);
+    const rule: Laid = { width: length, height: RULE_THICKNESS * size, depth: 0, draw: (x, y, out) => out.push({ latex: RULE, x0: x, x1: x + length, top: y + RULE_THICKNESS * size, bottom: y, size }) };
+    const mark = token === RULE || token === '\\bar' ? rule : shifted(g(token)(size * (token === '\\vec' ? 0.7 : 1), false), token);
     const lift = inner.height + 0.08 * size;
     return {
       width: inner.width,

@@ -210,8 +210,11 @@ function showText(items: unknown[], state: State, textToPage: Matrix, x: number,
     const g = item as PdfJsGlyph;
     const advance = g.width * unitsToEm;
     const em = multiplyMatrix(base, [t.fontSize, 0, 0, t.fontSize, pen, 0]);
-    if (g.unicode.trim() !== '') {
-      const ink = glyphInk(page.commonObjs, f, g.fontChar);
+    // Extension-font glyphs without Unicode come back as their raw codes, and codes 9–13 and 32
+    // (the big |, ‖, ⟨, ⟩ and the largest parenthesis) are whitespace characters: such a glyph is a
+    // space only when it draws nothing.
+    const ink = glyphInk(page.commonObjs, f, g.fontChar);
+    if (g.unicode.trim() !== '' || ink !== undefined) {
       const emBox = ink ?? { x0: 0, y0: facts.descent, x1: advance, y1: facts.ascent };
       const box = transformBox(em, emBox.x0, emBox.y0, emBox.x1, emBox.y1);
       const [px0, baseline] = applyMatrix(em, 0, 0);

@@ -25,16 +25,19 @@ export function strokesBox(strokes: readonly Stroke[]): Box {
 /**
  * The height of a typical symbol: the median height of the strokes that are neither flat (bars)
  * nor dots. Every other threshold scales with it, so the same writing at any zoom groups alike.
+ * Dots are judged against the upper-quartile stroke, not the largest: one long fraction bar must
+ * not make every letter look like a dot, nor a row of dots make a letter look large.
  */
 export function typicalSymbolHeight(strokes: readonly Stroke[]): number {
   const boxes = strokes.map(strokeBox);
-  const extent = Math.max(...boxes.map((b) => Math.max(boxWidth(b), boxHeight(b))), 1e-6);
+  const extents = boxes.map((b) => Math.max(boxWidth(b), boxHeight(b))).sort((a, b) => a - b);
+  const upperQuartile = extents[Math.floor(extents.length * 0.75)];
   const heights = boxes
-    .filter((b) => boxHeight(b) >= 0.4 * boxWidth(b) && Math.max(boxWidth(b), boxHeight(b)) >= 0.15 * extent)
+    .filter((b) => boxHeight(b) >= 0.4 * boxWidth(b) && Math.max(boxWidth(b), boxHeight(b)) >= 0.3 * upperQuartile)
     .map(boxHeight)
     .sort((a, b) => a - b);
-  if (!heights.length) return Math.max(extent / 3, 1e-6);
-  return heights[Math.floor(heights.length / 2)];
+  if (!heights.length) return Math.max(extents[extents.length - 1] / 3, 1e-6);
+  return Math.max(heights[Math.floor(heights.length / 2)], 1e-6);
 }
 
 function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
@@ -98,7 +101,7 @@ export function isStraightBar(strokes: readonly Stroke[], symbolHeight: number):
   if (Math.abs(slope) > 0.21) return false;
   const norm = Math.hypot(1, slope);
   const deviation = Math.max(...xs.map((x, i) => Math.abs(ys[i] - my - slope * (x - mx)) / norm));
-  return deviation <= 0.07 * width + 0.03 * symbolHeight;
+  return deviation <= 0.05 * width + 0.02 * symbolHeight;
 }
 
 /**

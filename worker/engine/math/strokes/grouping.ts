@@ -17,8 +17,13 @@ export interface StrokeGroup {
   box: Box;
 }
 
-/** Strokes closer than this (in symbol heights) belong to one symbol: the bars of +, the arms of x, the legs of π. */
-const TOUCH_DISTANCE = 0.08;
+/** Strokes closer than this (in symbol heights) belong to one symbol: the arms of x, the foot of 1. */
+const TOUCH_DISTANCE = 0.15;
+/**
+ * A straight bar joins only what all but touches it (the legs of π, the stem of T): a numerator
+ * or an overlined letter sits a small gap away from its bar.
+ */
+const BAR_TOUCH_DISTANCE = 0.05;
 /**
  * A straight bar at least this wide (in symbol heights) is a fraction bar or overline and joins only
  * what crosses it (the bars of + ± ≠): a numerator written onto it stays apart. π's bar is shorter.
@@ -34,7 +39,8 @@ const LONG_BAR = 1.5;
  */
 export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, canvasScale: number): { canvas: StrokeCanvas; groups: StrokeGroup[] } {
   const radicalStroke = strokes.map((s) => isRadicalStroke([s], symbolHeight));
-  const longBar = strokes.map((s) => isStraightBar([s], symbolHeight) && boxWidth(strokeBox(s)) >= LONG_BAR * symbolHeight);
+  const straight = strokes.map((s) => isStraightBar([s], symbolHeight));
+  const longBar = strokes.map((s, i) => straight[i] && boxWidth(strokeBox(s)) >= LONG_BAR * symbolHeight);
   const root = strokes.map((_, i) => i);
   const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i])));
   const boxes = strokes.map(strokeBox);
@@ -46,7 +52,8 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
       const b = boxes[j];
       if (a.x0 - b.x1 > reach || b.x0 - a.x1 > reach || a.y0 - b.y1 > reach || b.y0 - a.y1 > reach) continue;
       const distance = strokeDistance(strokes[i], strokes[j]);
-      if (distance === 0 || (distance <= reach && !longBar[i] && !longBar[j])) root[find(i)] = find(j);
+      const near = (straight[i] || straight[j] ? BAR_TOUCH_DISTANCE : TOUCH_DISTANCE) * symbolHeight;
+      if (distance === 0 || (distance <= near && !longBar[i] && !longBar[j])) root[find(i)] = find(j);
     }
   }
   const members = new Map<number, number[]>();

@@ -1,4 +1,5 @@
 import { cropFeatures, normaliseCrop } from '../image/normalise.js';
+import { DOT_TOKENS } from '../image/vocabulary.js';
 import type { Classification } from '../image/classifier.js';
 import { RADICAL, RULE, type MathSymbol, type Stroke } from '../types.js';
 import { StrokeClassifier, type CropClassifier } from './classifier.js';
@@ -62,11 +63,26 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
     labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].canvasBox, emPx) })));
   }
   const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
-  return groups.map((g): MathSymbol => {
+  const symbols = groups.map((g): MathSymbol => {
     const label = byGroup.get(g);
     if (label) return { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives };
     return { latex: g.kind === 'radical' ? RADICAL : RULE, box: g.box, confidence: 1 };
   });
+  return symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
+}
+
+/**
+ * The classifier has one class for the dot shape; a full stop sits on the baseline of its nearest
+ * neighbour, a \cdot near its middle. (A dot over a symbol is joined to it by dots.ts or read as
+ * an accent by the parser.)
+ */
+function placeDot(dot: MathSymbol, symbols: MathSymbol[]): MathSymbol {
+  const distance = (s: MathSymbol) => Math.max(s.box.x0 - dot.box.x1, dot.box.x0 - s.box.x1, 0);
+  const nearest = symbols.filter((s) => s !== dot && s.latex !== DOT_TOKENS.period && s.latex !== RULE).sort((a, b) => distance(a) - distance(b))[0];
+  if (!nearest) return dot;
+  // 0 at the neighbour's top, 1 at its bottom: a full stop sits near 0.9, a \cdot near 0.5.
+  const relative = ((dot.box.y0 + dot.box.y1) / 2 - nearest.box.y0) / (nearest.box.y1 - nearest.box.y0 || 1);
+  return relative < 0.72 ? { ...dot, latex: DOT_TOKENS.centred } : dot;
 }
 
 /** Median of height / typical height (canvas pixels per em) over confident, sizeable symbols. */

@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import type { Box } from '../../engine/math/types.js';
+import { FIGURE_DPI, type PixelRegion } from './figure-links.js';
+import type { GrayImage } from './figure-scan.js';
+
+/**
+ * Figure pixels, with Debian's pdftoppm as for scanned pages (scanned-pages.ts): a born-digital
+ * figure is rendered straight from the PDF, only its region; a scanned page is rendered whole
+ * once, its ink searched for figures and the figures cut out of it with sharp.
+ */
+
+const run = promisify(execFile);
+const SCALE = FIGURE_DPI / 72;
+/** White margin kept around a figure's ink, in points. */
+const MARGIN_PT = 2;
+const JPEG_QUALITY = 85;
+const RENDER_TIMEOUT_MS = 30_000;
+
+/** The figure's box (points), padded and clipped to the page, in pixels at FIGURE_DPI. */
+export function pixelRegion(box: Box, pageWidth: number, pageHeight: number): PixelRegion {
+  const x0 = Math.max(0, Math.floor((box.x0 - MARGIN_PT) * SCALE));
+  const y0 = Math.max(0, Math.floor((box.y0 - MARGIN_PT) * SCALE));
+  const x1 = Math.min(Math.floor(pageWidth * SCALE), Math.ceil((box.x1 + MARGIN_PT) * SCALE));
+  const y1 = Math.min(Math.floor(pageHeight * SCALE), Math.ceil((box.y1 + MARGIN_PT) * SCALE));
+  return { top_left_x: x0, top_left_y: y0, width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
+}
+
+async function inTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-figure-'));
+  try {
+    return await use(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Renders one region of a page of `pdfPath` to JPEG. */
+export function renderRegion(pdfPath: string, page: number, r: PixelRegion): Promise<Buffer> {
+  return inTempDir(async (dir) => {
+    const area = ['-x', String(r.top_left_x), '-y', String(r.top_left_y), '-W', String(r.width), '-H', String(r.height)];
+    const args = ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), ...area, '-jpeg', '-jpegopt', `quality=${JPEG_QUALITY}`, '-singlefile', pdfPath, join(dir, 'fig')];
+    await run('pdftoppm', args, { timeout: RENDER_TIMEOUT_MS });
+    return readFile(join(dir, 'fig.jpg'));
+  });
+}
+
+/** A whole page rendered at FIGURE_DPI: its PNG (to cut crops from) and its gray pixels (to find them). */
+export interface PageImage {
+  png: Buffer;
+  gray: GrayImage;
+}
+
+export function renderPage(pdfPath: string, page: number): Promise<PageImage> {
+  return inTempDir(async (dir) => {
+    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: RENDER_TIMEOUT_MS });
+    const png = await readFile(join(dir, 'page.png'));
+    const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+    return { png, gray: { data, width: info.width, height: info.height, scale: SCALE } };
+  });
+}
+
+/** Cuts one region out of a rendered page as JPEG. */
+export function cropPage(image: PageImage, r: PixelRegion): Promise<Buffer> {
+  const width = Math.min(r.width, image.gray.width - r.top_left_x);
+  const height = Math.min(r.height, image.gray.height - r.top_left_y);
+  return sharp(image.png).extract({ left: r.top_left_x, top: r.top_left_y, width, height }).flatten({ background: '#ffffff' }).jpeg({ quality: JPEG_QUALITY }).toBuffer();
+}

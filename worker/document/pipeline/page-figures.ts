@@ -1,0 +1,53 @@
+import type { Box } from '../../engine/math/types.js';
+import { cropPage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
+import { figureName, type PixelRegion } from './figure-links.js';
+import { acceptFigures, bornDigitalCandidates } from './figure-regions.js';
+import { scannedCandidates } from './figure-scan.js';
+import type { PageGraphics } from './page-graphics.js';
+import type { TextLine } from './text-layer.js';
+
+/** One page's figures: found, cropped, stored through the sink, and linked for the MMD. */
+
+/** Where crops go and how the MMD refers to them; the caller (v3/pdf, private cloud) decides both. */
+export interface FigureSink {
+  /** Crop names start with this (the pdf_id, or a private-cloud document id): `<prefix>-<page>-<n>`. */
+  prefix: string;
+  /** Stores one crop (JPEG). */
+  save(name: string, jpeg: Buffer): Promise<void>;
+  /** The address the MMD gives the crop: a CDN URL, or a path relative to the MMD. */
+  link(name: string, region: PixelRegion): string;
+}
+
+export interface PlacedFigure {
+  name: string;
+  /** Region on the page in points, origin top-left. */
+  box: Box;
+  /** The MMD that shows it: `![](<link>)`. */
+  mmd: string;
+}
+
+export interface PageFigureInput {
+  pdfPath: string;
+  page: number;
+  width: number;
+  height: number;
+  lines: TextLine[];
+  /** Painted images and paths of a born-digital page; absent for a scanned page, which is rendered instead. */
+  graphics?: PageGraphics;
+  sink: FigureSink;
+}
+
+/** Finds and stores the page's figures; returns them in top-to-bottom order and the lines left as text. */
+export async function extractFigures(p: PageFigureInput): Promise<{ figures: PlacedFigure[]; lines: TextLine[] }> {
+  const image = p.graphics ? undefined : await renderPage(p.pdfPath, p.page);
+  const candidates = p.graphics ? bornDigitalCandidates(p.graphics, p.width, p.height, p.lines) : scannedCandidates(image!.gray, p.lines);
+  const found = acceptFigures(candidates, p.lines);
+  const figures: PlacedFigure[] = [];
+  for (const [i, box] of found.figures.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0).entries()) {
+    const name = figureName(p.sink.prefix, p.page, i + 1);
+    const region = pixelRegion(box, p.width, p.height);
+    await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region));
+    figures.push({ name, box, mmd: `![](${p.sink.link(name, region)})` });
+  }
+  return { figures, lines: found.lines };
+}

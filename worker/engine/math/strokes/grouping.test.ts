@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Stroke } from '../types.js';
+import { isRadicalStroke, isStraightBar, typicalSymbolHeight } from './geometry.js';
+import { groupStrokes } from './grouping.js';
+import { splitLines } from './lines.js';
+import { at, bar, radical } from './test-pen.js';
+
+const SIZE = 40;
+
+/** Groups as `kind:strokeCount`, left to right. */
+function groups(strokes: Stroke[]): string[] {
+  const h = typicalSymbolHeight(strokes);
+  return groupStrokes(strokes, h, 38 / h).groups.map((g) => `${g.kind}:${g.strokes.length}`);
+}
+
+const dot = (x: number, y: number): Stroke => ({ x: [x, x + 1], y: [y, y + 1] });
+
+describe('groupStrokes', () => {
+  it('joins crossing strokes (+, x) and stacked bars (=) into one glyph each', () => {
+    expect(groups([...at('x', 0, 0, SIZE), ...at('+', 40, 0, SIZE), ...at('=', 80, 0, SIZE), ...at('1', 120, 0, SIZE)])).toEqual(['glyph:2', 'glyph:2', 'glyph:2', 'glyph:1']);
+  });
+
+  it('gives a lone straight bar as RULE and keeps a fraction in three parts', () => {
+    const fraction = [...at('a', 5, 0, SIZE), bar(0, 36, 46), ...at('b', 5, 52, SIZE)];
+    expect(groups([...at('1', -50, 26, SIZE), bar(-28, -10, 46), ...fraction])).toEqual(['glyph:1', 'rule:1', 'rule:1', 'glyph:1', 'glyph:1']);
+  });
+
+  it('keeps a radical drawn in one stroke apart from the radicand under its vinculum', () => {
+    const strokes = [radical(0, 0, 44, 70), ...at('x', 28, 4, SIZE)];
+    const h = typicalSymbolHeight(strokes);
+    const { groups: found } = groupStrokes(strokes, h, 38 / h);
+    expect(found.map((g) => g.kind)).toEqual(['radical', 'glyph']);
+    expect(found[0].box.x1).toBeGreaterThanOrEqual(70);
+    expect(found[0].box.x0).toBeLessThanOrEqual(0);
+  });
+
+  it('joins pen dots to their symbols: i, the colon, ÷', () => {
+    const i = [{ x: [3, 4, 4], y: [18, 16, 40] }, dot(3.5, 8)];
+    const colon = [dot(30, 18), dot(30, 34)];
+    const divide = [dot(67, 12), bar(55, 80, 25), dot(67, 38)];
+    expect(groups([...at('1', -40, 0, SIZE), ...i, ...colon, ...divide])).toEqual(['glyph:1', 'glyph:2', 'glyph:2', 'glyph:3']);
+  });
+});
+
+describe('stroke shapes', () => {
+  it('tells a straight bar from a wave and an arrow', () => {
+    expect(isStraightBar([bar(0, 40, 10)], 40)).toBe(true);
+    const wave = { x: [0, 10, 20, 30, 40], y: [5, 0, 5, 10, 5] };
+    expect(isStraightBar([wave], 40)).toBe(false);
+    expect(isStraightBar([bar(0, 40, 10), { x: [32, 40, 32], y: [4, 10, 16] }], 40)).toBe(false);
+  });
+
+  it('tells a radical from Γ and 7', () => {
+    expect(isRadicalStroke([radical(0, 0, 40, 80)], 40)).toBe(true);
+    expect(isRadicalStroke([{ x: [0, 0, 30], y: [40, 0, 0] }], 40)).toBe(false);
+    expect(isRadicalStroke([{ x: [0, 30, 10], y: [0, 0, 40] }], 40)).toBe(false);
+  });
+});
+
+describe('splitLines', () => {
+  it('splits expressions written a line apart, but not a fraction', () => {
+    const fraction = [...at('a', 5, 0, SIZE), bar(0, 36, 46), ...at('b', 5, 52, SIZE)];
+    expect(splitLines(fraction, SIZE)).toHaveLength(1);
+    const second = at('x', 0, 140, SIZE);
+    const lines = splitLines([...fraction, ...second], SIZE);
+    expect(lines.map((l) => l.length)).toEqual([fraction.length, second.length]);
+  });
+});

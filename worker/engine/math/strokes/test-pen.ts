@@ -1,0 +1,52 @@
+import type { Stroke } from '../types.js';
+
+/**
+ * Hand-made pen strokes for tests: a few glyphs drawn as a person would, on a 1-unit symbol
+ * height, placed with `at(glyph, x, y, size)` (top-left corner, in canvas units).
+ */
+
+type Glyph = Stroke[];
+
+const line = (x0: number, y0: number, x1: number, y1: number): Stroke => ({ x: [x0, (x0 + x1) / 2, x1], y: [y0, (y0 + y1) / 2, y1] });
+
+/** An arc of the ellipse centred (cx, cy) with radii (rx, ry), from angle a0 to a1 (radians, y down). */
+function arc(cx: number, cy: number, rx: number, ry: number, a0: number, a1: number, steps = 16): Stroke {
+  const angles = Array.from({ length: steps + 1 }, (_, k) => a0 + ((a1 - a0) * k) / steps);
+  return { x: angles.map((a) => cx + rx * Math.cos(a)), y: angles.map((a) => cy + ry * Math.sin(a)) };
+}
+
+const join = (...parts: Stroke[]): Stroke => ({ x: parts.flatMap((p) => p.x), y: parts.flatMap((p) => p.y) });
+
+export const PEN: Record<string, Glyph> = {
+  x: [line(0, 0, 0.6, 0.6), line(0.6, 0, 0, 0.6)].map((s) => shift(s, 0, 0.4)),
+  '1': [join(line(0.1, 0.2, 0.35, 0), line(0.35, 0, 0.35, 1))],
+  '2': [join(arc(0.3, 0.28, 0.28, 0.28, Math.PI * 1.1, Math.PI * 2.2), line(0.55, 0.4, 0, 1), line(0, 1, 0.62, 1))],
+  a: [join(arc(0.28, 0.7, 0.26, 0.3, -0.3, 2 * Math.PI - 0.3), line(0.52, 0.4, 0.55, 1))],
+  b: [join(line(0.05, 0, 0.05, 1), arc(0.3, 0.7, 0.25, 0.3, Math.PI, 3 * Math.PI))],
+  '+': [line(0, 0.5, 0.7, 0.5), line(0.35, 0.15, 0.35, 0.85)],
+  '=': [line(0, 0.38, 0.7, 0.38), line(0, 0.62, 0.7, 0.62)],
+  '-': [line(0, 0.5, 0.6, 0.5)],
+};
+
+function shift(s: Stroke, dx: number, dy: number, size = 1): Stroke {
+  return { x: s.x.map((x) => x * size + dx), y: s.y.map((y) => y * size + dy) };
+}
+
+/** The glyph `name` with its 1-unit box's top-left at (x, y), scaled by `size`. */
+export function at(name: string, x: number, y: number, size = 1): Stroke[] {
+  const glyph = PEN[name];
+  if (!glyph) throw new Error(`no pen glyph ${name}`);
+  return glyph.map((s) => shift(s, x, y, size));
+}
+
+/** A horizontal pen line (minus, fraction bar) from x0 to x1 at height y. */
+export const bar = (x0: number, x1: number, y: number): Stroke => line(x0, y, x1, y + 0.01 * (x1 - x0));
+
+/**
+ * A radical sign written in one stroke: a short up-tick, down to the bottom, up to the top, and a
+ * vinculum across to x1.
+ */
+export const radical = (x0: number, top: number, bottom: number, x1: number): Stroke => {
+  const h = bottom - top;
+  return { x: [x0, x0 + 0.15 * h, x0 + 0.35 * h, x0 + 0.6 * h, x1], y: [top + 0.6 * h, top + 0.5 * h, bottom, top, top] };
+};

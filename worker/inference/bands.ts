@@ -1,0 +1,74 @@
+import type { InkMask } from '../engine/math/image/binarise.js';
+
+/**
+ * Rows of a page image found from its ink: runs of pixel rows holding ink, separated by blank
+ * rows. A display formula is one such run in most cases (a fraction bar, an integral sign or a
+ * tall bracket spans its parts), but a limit under a sum, or a lone fraction whose parts stand
+ * clear of the bar, leaves a short run close to a tall one; those are joined to their neighbour.
+ * A line of text never is: its neighbours are about as tall as it is and a line gap away.
+ */
+
+export interface Band {
+  y0: number;
+  /** Exclusive. */
+  y1: number;
+  x0: number;
+  /** Exclusive. */
+  x1: number;
+}
+
+/** A run shorter than this share of its neighbour's height may be a script, limit or bar of it. */
+export const SCRIPT_HEIGHT_RATIO = 0.6;
+/** …and is joined to it only when the blank gap between them is under this share of the neighbour's height. */
+export const SCRIPT_GAP_RATIO = 0.35;
+
+const height = (b: Band) => b.y1 - b.y0;
+
+/** Ink rows of `mask`, top to bottom, with scripts, limits and bars joined to their row. */
+export function inkBands(mask: InkMask): Band[] {
+  const runs: Band[] = [];
+  let open: Band | null = null;
+  for (let y = 0; y < mask.height; y++) {
+    let x0 = -1;
+    let x1 = -1;
+    const row = y * mask.width;
+    for (let x = 0; x < mask.width; x++) {
+      if (!mask.data[row + x]) continue;
+      if (x0 < 0) x0 = x;
+      x1 = x + 1;
+    }
+    if (x0 < 0) {
+      open = null;
+      continue;
+    }
+    if (open) {
+      open.y1 = y + 1;
+      open.x0 = Math.min(open.x0, x0);
+      open.x1 = Math.max(open.x1, x1);
+    } else {
+      open = { y0: y, y1: y + 1, x0, x1 };
+      runs.push(open);
+    }
+  }
+  return joinScripts(runs);
+}
+
+/** Joins short runs to a close, taller neighbour, shortest first, until none qualifies. */
+export function joinScripts(bands: Band[]): Band[] {
+  const out = bands.map((b) => ({ ...b }));
+  for (;;) {
+    let best: { i: number; j: number; h: number } | null = null;
+    out.forEach((b, i) => {
+      for (const j of [i - 1, i + 1]) {
+        const n = out[j];
+        if (!n) continue;
+        const gap = j < i ? b.y0 - n.y1 : n.y0 - b.y1;
+        if (height(b) < SCRIPT_HEIGHT_RATIO * height(n) && gap < SCRIPT_GAP_RATIO * height(n) && (!best || height(b) < best.h)) best = { i, j, h: height(b) };
+      }
+    });
+    if (!best) return out;
+    const { i, j } = best;
+    const [a, b] = [out[Math.min(i, j)]!, out[Math.max(i, j)]!];
+    out.splice(Math.min(i, j), 2, { y0: a.y0, y1: b.y1, x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1) });
+  }
+}

@@ -1,0 +1,70 @@
+import type { MathRead } from './page-result.js';
+
+/**
+ * Is a line of an image maths or text? Two recognisers read it and each leaves evidence:
+ * - the text read: words. Prose holds words (runs of three or more letters that are not a maths
+ *   function name, and the common two-letter words); a display formula almost never holds two.
+ *   The text model's own confidence does not separate the two: on a formula it reads the pieces it
+ *   can (`f(x) dx =`) with 0.9 and more, and simply misses the rest (∑, ∫, bars, limits).
+ * - the maths read: structure. A formula's parse holds scripts, fractions, radicals, big operators
+ *   or relations; prose forced through the maths parser comes out as long runs of letters and
+ *   symbols with a low confidence per symbol.
+ * Rules (measured on rendered pages, see inference/line-kind.test.ts and test/integration/v3-text-math.test.ts):
+ * 1. a line whose text read is wordy (WORDY_MIN_WORDS words, or words covering half its characters) is text;
+ * 2. otherwise, a line the text model read nothing of is maths, if the maths parse found symbols;
+ * 3. otherwise it is maths when the maths parse has structure and either its per-symbol confidence
+ *    is at least MIN_MATH_RATE or the text read itself holds maths characters (operators,
+ *    superscript digits, Greek letters: the text model saw maths too); text when not.
+ */
+
+export const WORDY_MIN_WORDS = 2;
+export const WORDY_CHAR_SHARE = 0.5;
+/** Per-symbol (geometric mean) confidence below which a maths read is not trusted over a text read. */
+export const MIN_MATH_RATE = 0.5;
+
+const SHORT_WORDS = new Set('a an as at be by do he if in is it me my no of on or so to up us we'.split(' '));
+const MATH_NAMES = new Set('sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim max min sup inf det arg gcd deg dim ker hom mod'.split(' '));
+
+export interface WordCount {
+  words: number;
+  wordChars: number;
+  chars: number;
+}
+
+/** Words of a text read, and how many of its non-space characters they cover. */
+export function countWords(text: string): WordCount {
+  let words = 0;
+  let wordChars = 0;
+  let chars = 0;
+  for (const token of text.split(/\s+/).filter(Boolean)) {
+    chars += token.length;
+    const bare = token.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/g, '');
+    const lower = bare.toLowerCase();
+    const isWord = /^[A-Za-z][a-z]*(?:-[a-z]+)*$/.test(bare) && ((bare.length >= 3 && !MATH_NAMES.has(lower)) || SHORT_WORDS.has(lower));
+    if (isWord) {
+      words++;
+      wordChars += bare.length;
+    }
+  }
+  return { words, wordChars, chars };
+}
+
+export function isWordy(text: string): boolean {
+  const c = countWords(text);
+  return c.words >= WORDY_MIN_WORDS || (c.words >= 1 && c.wordChars >= WORDY_CHAR_SHARE * c.chars);
+}
+
+/** Scripts, fractions, radicals, big operators, relations or binary operators between operands. */
+export function hasMathStructure(latex: string): boolean {
+  return /[\^_]|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists)(?![A-Za-z])|[=<>+]|\S-\S/.test(latex);
+}
+
+const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;
+
+/** The rules above, for one line: its text read (possibly '') and its maths read. */
+export function chooseKind(text: string, math: MathRead | undefined): 'text' | 'math' {
+  if (isWordy(text)) return 'text';
+  if (!math || !math.latex) return 'text';
+  if (!text.trim()) return 'math';
+  return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text)) ? 'math' : 'text';
+}

@@ -1,0 +1,121 @@
+import sharp from 'sharp';
+import type { PageOptions } from '../../core/queue/catalog.js';
+import { binarise } from '../engine/math/image/binarise.js';
+import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
+import { boxToInput, type Box, type Rotation } from '../engine/text/image.js';
+import type { OcrResult } from '../engine/text/index.js';
+import { type Band, inkBands } from './bands.js';
+import { nBestFormulas } from './candidates.js';
+import { chooseKind, isWordy } from './line-kind.js';
+import type { FormulaRead, MathRead, PageLine, PageRecognition } from './page-result.js';
+
+/** White kept around a line's ink when it is cut out for the maths recogniser. */
+const BAND_MARGIN_PX = 4;
+
+export interface MathEngines {
+  math: MathRecognizer;
+  /** The image front end alone, so candidates can be built from the classifier's alternatives. */
+  symbols: (image: GrayImage) => Promise<MathSymbol[]>;
+}
+
+/**
+ * Adds maths to a printed-text read of `png` (its OcrResult):
+ * - 'formula': the whole image, turned upright, is read as one formula (with n-best candidates
+ *   when asked); the text lines stay, labelled text, as evidence of what else the image holds;
+ * - 'auto': the upright image is cut into ink bands (bands.ts); a band whose text read is wordy
+ *   stays text, any other band is also read as maths and line-kind.ts picks the reading. When the
+ *   image is a single maths band, that read is the formula of the whole image.
+ */
+export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, engines: MathEngines): Promise<PageRecognition> {
+  const gray = await uprightGray(png, read.rotation);
+  const bands = inkBands(binarise(gray));
+  const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
+  const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
+  if (options.math === 'formula') {
+    return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
+  }
+  const toInput = (b: Box) => boxToInput(b, read.rotation, gray.width, gray.height);
+  const owner = textLines.map((l) => bandOf(bands, boxToUpright(l.box, read.rotation, gray.width, gray.height)));
+  const lines: PageLine[] = [];
+  let formula: FormulaRead | undefined;
+  for (const [index, band] of bands.entries()) {
+    const mine = textLines.filter((_, i) => owner[i] === index);
+    const text = mine.map((l) => l.text).join(' ');
+    if (isWordy(text)) {
+      lines.push(...mine);
+      continue;
+    }
+    const math = await readFormula(crop(gray, band), engines);
+    if (chooseKind(text, math) === 'text') {
+      lines.push(...mine);
+      continue;
+    }
+    const box = toInput({ x: band.x0, y: band.y0, width: band.x1 - band.x0, height: band.y1 - band.y0 });
+    lines.push({ text, confidence: math.confidence, box, kind: 'math', math });
+    if (bands.length === 1) formula = math;
+  }
+  // Text lines no band holds (a detector box over faint ink) keep their place at the end.
+  lines.push(...textLines.filter((_, i) => owner[i] === -1));
+  return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
+  const symbols = await engines.symbols(image);
+  const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
+  const best = await parse(symbols);
+  const read: FormulaRead = { latex: best.latex, confidence: best.confidence, confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)), symbolCount: best.boxes.length };
+  if (nBest) read.candidates = await nBestFormulas(symbols, nBest, parse);
+  return read;
+}
+
+/** Geometric mean: the per-symbol confidence that multiplies up to the product. */
+export function perSymbol(confidences: number[]): number {
+  if (!confidences.length) return 0;
+  return Math.exp(confidences.reduce((s, c) => s + Math.log(Math.max(c, 1e-12)), 0) / confidences.length);
+}
+
+async function uprightGray(png: Buffer, rotation: Rotation): Promise<GrayImage> {
+  const { data, info } = await sharp(png).rotate(rotation).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+/** The band's rows and ink columns of the upright image, with a white margin. */
+function crop(gray: GrayImage, band: Band): GrayImage {
+  const w = band.x1 - band.x0 + 2 * BAND_MARGIN_PX;
+  const h = band.y1 - band.y0 + 2 * BAND_MARGIN_PX;
+  const data = new Uint8Array(w * h).fill(255);
+  for (let y = band.y0; y < band.y1; y++) {
+    const from = y * gray.width;
+    data.set(gray.data.subarray(from + band.x0, from + band.x1), (y - band.y0 + BAND_MARGIN_PX) * w + BAND_MARGIN_PX);
+  }
+  return { data, width: w, height: h };
+}
+
+/** The band holding most of the box's height, or -1. */
+function bandOf(bands: Band[], box: Box): number {
+  let best = -1;
+  let most = 0;
+  bands.forEach((b, i) => {
+    const overlap = Math.min(b.y1, box.y + box.height) - Math.max(b.y0, box.y);
+    if (overlap > most) [best, most] = [i, overlap];
+  });
+  return best;
+}
+
+/**
+ * The inverse of boxToInput: a box in the input's pixels → the upright image's (the input turned
+ * by `rotation`; `uprightWidth`/`uprightHeight` are the upright image's size).
+ */
+export function boxToUpright(box: Box, rotation: Rotation, uprightWidth: number, uprightHeight: number): Box {
+  const { x, y, width, height } = box;
+  switch (rotation) {
+    case 0:
+      return box;
+    case 180:
+      return { x: uprightWidth - x - width, y: uprightHeight - y - height, width, height };
+    case 90:
+      return { x: uprightWidth - y - height, y: x, width: height, height: width };
+    case -90:
+      return { x: y, y: uprightHeight - x - width, width: height, height: width };
+  }
+}

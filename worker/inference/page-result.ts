@@ -1,0 +1,51 @@
+import type { OcrPageResult } from '../document/scanned-pages.js';
+
+/**
+ * What the inference worker answers for a 'page' task. Without maths options it is exactly the
+ * printed-text OcrPageResult the document pipeline reads; with them, lines gain a kind and maths
+ * lines their LaTeX, and a formula read of the whole image may be attached.
+ */
+
+export interface MathRead {
+  /** LaTeX without delimiters; '' when nothing was recognised. */
+  latex: string;
+  /** Product of the symbol probabilities: the chance every symbol is right. */
+  confidence: number;
+  /** Geometric mean of the symbol probabilities: quality per symbol, independent of length. */
+  confidenceRate: number;
+  /** Symbols the formula was built from. */
+  symbolCount: number;
+}
+
+export interface PageLine {
+  /** The printed-text read ('' for a maths line no text line overlapped). */
+  text: string;
+  /** For text lines the text recogniser's mean per-character probability; for maths lines the formula's product confidence. */
+  confidence: number;
+  /** In pixels of the input image, whatever the rotation. */
+  box: { x: number; y: number; width: number; height: number };
+  /** Present when maths was asked for: which reading the line's evidence chose. */
+  kind?: 'text' | 'math';
+  /** The maths read of a maths line. */
+  math?: MathRead;
+}
+
+export interface Candidate {
+  latex: string;
+  /** Product of the chosen symbol probabilities. */
+  confidence: number;
+}
+
+/** The whole (upright) image read as one formula. */
+export interface FormulaRead extends MathRead {
+  /** Best distinct LaTeX strings by product probability, best first; only when n_best was asked. */
+  candidates?: Candidate[];
+}
+
+export interface PageRecognition extends OcrPageResult {
+  lines: PageLine[];
+  /** Filled in formula mode, and in auto mode when the whole image is one maths line. */
+  formula?: FormulaRead;
+  /** No ink at all after binarisation. */
+  blank?: boolean;
+}
