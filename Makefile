@@ -50,6 +50,11 @@ test-integration: deps test-deps
 bench: deps test-deps
 	npx tsx bench/run.ts
 
+# 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.
+.PHONY: soak
+soak: deps test-deps
+	npx tsx test/reliability/soak.ts
+
 # Maths recogniser evaluation on the held-out set (models/eval/README.md), pinned to one core.
 eval-math: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"

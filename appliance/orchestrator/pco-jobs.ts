@@ -6,6 +6,7 @@ import { PRIORITY } from '../../core/queue/index.js';
 import { type JobSpec, TERMINAL_JOB_STATUSES, identityOf } from '../../core/pco/job-spec.js';
 import { settleJob } from '../../core/pco/settle.js';
 import type { JobRecord, PcoStore } from '../../core/pco/store.js';
+import { checkUrl } from '../../core/ssrf.js';
 import { openLocation } from '../../core/storage/index.js';
 import type { AppContext } from '../context.js';
 import { parseCreateBody, type RawCallback } from '../http/pco/create-body.js';
@@ -43,6 +44,10 @@ export class PcoJobs {
   async checkStorage(spec: JobSpec): Promise<void> {
     const settings = this.ctx.storageSettings;
     const inputUri = spec.input.folder ?? spec.input.files![0]!;
+    // An Azure blob URL names its host: it passes the SSRF guard before any connection is made
+    // (S3 and GCS hosts come from the operator's configuration, not from the request).
+    await this.checkBlobHost(inputUri, 'input_folder_unreadable', 'read');
+    await this.checkBlobHost(spec.output.folder, 'output_folder_unwritable', 'write to');
     try {
       const { storage, location } = openLocation(inputUri, settings);
       if (location.scheme === 'file' && spec.input.folder && !(await stat(fileURLToPath(inputUri))).isDirectory()) throw new Error('not a folder');
@@ -61,6 +66,15 @@ export class PcoJobs {
     } catch (err) {
       throw new ApiError('output_folder_unwritable', `Cannot write to ${spec.output.folder}: ${(err as Error).message}`);
     }
+  }
+
+  private async checkBlobHost(uri: string, id: 'input_folder_unreadable' | 'output_folder_unwritable', verb: string): Promise<void> {
+    const settings = this.ctx.storageSettings;
+    const { location } = openLocation(uri, settings);
+    if (location.scheme !== 'azure' || settings.azureEmulator) return;
+    await checkUrl(location.endpoint!, { allowPrivate: this.ctx.config.FOLIO_ALLOW_PRIVATE_URLS }).catch((err: Error) => {
+      throw new ApiError(id, `Cannot ${verb} ${uri}: ${err.message}`);
+    });
   }
 
   async get(jobId: string): Promise<JobRecord> {

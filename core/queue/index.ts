@@ -66,6 +66,7 @@ export class Queues {
 
 export const LOCK_MS = 10_000;
 export const STALLED_CHECK_MS = 5_000;
+export const MAX_STALLED_COUNT = 8;
 
 export interface WorkerOptions {
   connection: Redis;
@@ -99,8 +100,10 @@ export function defineWorker<T extends TaskName>(
     {
       connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 1, autorun: true,
       // A worker killed mid-task loses its lock within LOCK_MS; the stalled check hands the task
-      // to another worker within STALLED_CHECK_MS after that.
-      lockDuration: LOCK_MS, stalledInterval: STALLED_CHECK_MS, maxStalledCount: 2,
+      // to another worker within STALLED_CHECK_MS after that. A task is failed only after
+      // MAX_STALLED_COUNT such losses: workers die for reasons of their own (OOM kills, restarts,
+      // the soak's random kills), and a good document must survive several of them.
+      lockDuration: LOCK_MS, stalledInterval: STALLED_CHECK_MS, maxStalledCount: MAX_STALLED_COUNT,
     },
   );
 }

@@ -60,6 +60,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
       return code;
     },
   };
+  // A start that never becomes healthy must not leave the appliance (and its children) running.
   const ready = await waitFor(async () => {
     if (proc.exitCode !== null) return 'exited';
     const res = await fetch(`${url}/health`);
@@ -67,7 +68,10 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
     // Up means healthy with every expected worker beating, so tests never race a slow child.
     const h = (await res.json()) as { status: string; document_workers_alive: number; document_workers_expected: number };
     return res.status === 200 && h.document_workers_alive >= h.document_workers_expected && 'ready';
-  }, 30_000, 100);
+  }, 60_000, 100).catch(async (err: Error) => {
+    await app.stop('SIGKILL');
+    throw new Error(`${err.message}\n${out}`);
+  });
   if (ready === 'exited') {
     running.delete(proc);
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });

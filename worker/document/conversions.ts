@@ -1,12 +1,15 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FormatStatus } from '../../core/v3/pdf-store.js';
 import { printHtmlPdf } from './convert-html-pdf.js';
 import { type LatexBuild, TEX_NAME, compileLatex, writeLatexSource } from './convert-latex.js';
-import { SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js';
+import { type FigureFiles, LINKED_SOURCE_NAME, figurePaths, stageFigures } from './convert-figures.js';
+import { PANDOC_FROM, SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
+
+export type { FigureFiles };
 
 type Put = (ext: string, body: string | Buffer, contentType: string) => Promise<void>;
 
@@ -30,18 +33,28 @@ export const CONTENT_TYPES: Record<string, string> = {
 /** pandoc's standalone HTML: maths as MathML, a <title> but no visible title block. */
 const HTML_ARGS = ['--standalone', '--mathml', '--metadata', 'pagetitle=Document'];
 
+/** What one format is made from: the MMD as sent, the scratch folder, the shared LaTeX build, the staged crops. */
+interface Sources {
+  mmd: string;
+  dir: string;
+  latex: () => Promise<LatexBuild>;
+  figures: string[];
+}
+
 /**
- * What each format is, made from the MMD in `dir`:
- * - docx, pptx: pandoc; maths become native Office equations (OMML)
- * - html: pandoc with MathML; html.zip, md.zip, mmd.zip: that one file zipped
+ * What each format is, made from the MMD in `dir` (figure links made relative to images/ there):
+ * - docx, pptx: pandoc; maths become native Office equations (OMML); figures embedded
+ * - html: pandoc with MathML, figures linked as in the MMD (the CDN); md: the MMD itself
+ * - html.zip, md.zip, mmd.zip: that one file with relative links, and images/ with the crops
  * - latex.pdf: pandoc's standalone LaTeX with a Unicode preamble, compiled with pdflatex (the
  *   LaTeX rendering); formulas pdflatex cannot set are shown as their source
- * - tex.zip: that document.tex, after the compile, so it compiles as it is
- * - pdf: the HTML rendering printed by headless Chromium (convert-html-pdf.ts)
+ * - tex.zip: that document.tex, after the compile, so it compiles as it is, and images/
+ * - pdf: the HTML rendering printed by headless Chromium (convert-html-pdf.ts), figures inlined
  * - xlsx: one sheet per table (convert-xlsx.ts)
  * - mmd.overlay.pdf: needs the source pages under the text, which a conversion does not have
  */
-async function make(ext: string, mmd: string, dir: string, latex: () => Promise<LatexBuild>): Promise<Buffer> {
+async function make(ext: string, { mmd, dir, latex, figures }: Sources): Promise<Buffer> {
+  const images = figurePaths(figures);
   switch (ext) {
     case 'md':
       return Buffer.from(mmd);
@@ -50,27 +63,27 @@ async function make(ext: string, mmd: string, dir: string, latex: () => Promise<
     case 'pptx':
       return pandoc(dir, 'pptx', 'document.pptx');
     case 'html':
-      return pandoc(dir, 'html', 'document.html', HTML_ARGS);
+      return pandoc(dir, 'html', 'document.linked.html', HTML_ARGS, PANDOC_FROM, LINKED_SOURCE_NAME);
     case 'tex.zip':
       await latex(); // a compile failure still leaves a source worth having
-      return zipFiles(dir, 'document.tex.zip', [TEX_NAME]);
+      return zipFiles(dir, 'document.tex.zip', [TEX_NAME, ...images]);
     case 'latex.pdf': {
       const build = await latex();
       if ('failure' in build) throw build.failure;
       return build.pdf;
     }
     case 'pdf':
-      return printHtmlPdf(dir);
+      return printHtmlPdf(dir, figures);
     case 'xlsx':
       return writeXlsx(dir);
     case 'mmd.zip':
-      return zipFiles(dir, 'document.mmd.zip', [SOURCE_NAME]);
+      return zipFiles(dir, 'document.mmd.zip', [SOURCE_NAME, ...images]);
     case 'md.zip':
-      await writeFile(join(dir, 'document.md'), mmd);
-      return zipFiles(dir, 'document.md.zip', ['document.md']);
+      await copyFile(join(dir, SOURCE_NAME), join(dir, 'document.md'));
+      return zipFiles(dir, 'document.md.zip', ['document.md', ...images]);
     case 'html.zip':
       await pandoc(dir, 'html', 'document.html', HTML_ARGS);
-      return zipFiles(dir, 'document.html.zip', ['document.html']);
+      return zipFiles(dir, 'document.html.zip', ['document.html', ...images]);
     default:
       throw new FormatError('unsupported_format', `This build cannot make ${ext}`);
   }
@@ -81,21 +94,25 @@ async function make(ext: string, mmd: string, dir: string, latex: () => Promise<
  * build cannot make is error unsupported_format; one whose converter fails (a LaTeX error, a
  * timeout) is error sys_exception; either way error_message says why, and nothing is written
  * for it. Neither fails the document (spec 6.1: a failed conversion does not turn
- * file.completed into file.error).
+ * file.completed into file.error). With `figureFiles`, the crops the MMD links are read through
+ * it and carried into the formats (convert-figures.ts); without, links stay as they are.
  */
-export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put): Promise<Record<string, FormatStatus>> {
+export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles): Promise<Record<string, FormatStatus>> {
   const status: Record<string, FormatStatus> = {};
   const wanted = Object.entries(formats).filter(([, on]) => on).map(([ext]) => ext);
   if (!wanted.length) return status;
   const dir = await mkdtemp(join(tmpdir(), 'folio-convert-'));
   try {
-    await writeFile(join(dir, SOURCE_NAME), mmd);
+    const staged = await stageFigures(mmd, dir, figureFiles);
+    await writeFile(join(dir, SOURCE_NAME), staged.mmd);
+    await writeFile(join(dir, LINKED_SOURCE_NAME), mmd);
     let build: Promise<LatexBuild> | undefined;
     // tex.zip and latex.pdf share one source and one compile.
-    const latex = () => (build ??= writeLatexSource(mmd, dir).then(() => compileLatex(dir)));
+    const latex = () => (build ??= writeLatexSource(staged.mmd, dir).then(() => compileLatex(dir)));
+    const sources: Sources = { mmd, dir, latex, figures: staged.names };
     for (const ext of wanted) {
       try {
-        await put(ext, await make(ext, mmd, dir, latex), CONTENT_TYPES[ext] ?? 'application/octet-stream');
+        await put(ext, await make(ext, sources), CONTENT_TYPES[ext] ?? 'application/octet-stream');
         status[ext] = { status: 'completed' };
       } catch (err) {
         status[ext] = err instanceof FormatError

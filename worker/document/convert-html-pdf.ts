@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inlineFigures } from './convert-figures.js';
 import { CONVERT_TIMEOUT_MS, PANDOC_FROM, pandoc } from './convert-pandoc.js';
 import { FormatError, hasTool, runTool } from './convert-tool.js';
 
@@ -39,12 +40,14 @@ function chromiumArgs(dir: string): string[] {
 /**
  * The `pdf` format: the MMD's HTML rendering (pandoc, maths as MathML) printed to A4 by headless
  * Chromium, as the hosted service's "PDF file with HTML rendering". `latex.pdf` is the LaTeX
- * rendering (convert-latex.ts).
+ * rendering (convert-latex.ts). `figures` are the crops staged in images/ (convert-figures.ts).
  */
-export async function printHtmlPdf(dir: string): Promise<Buffer> {
+export async function printHtmlPdf(dir: string, figures: string[] = []): Promise<Buffer> {
   if (!hasTool(CHROMIUM)) throw new FormatError('unsupported_format', `This build cannot make pdf: ${CHROMIUM} is not installed`);
   await writeFile(join(dir, 'print-head.html'), PRINT_HEAD);
   await pandoc(dir, 'html', PRINT_NAME, ['--standalone', '--mathml', '--metadata', 'pagetitle=Document', '--include-in-header', 'print-head.html'], `${PANDOC_FROM}-raw_html`);
+  // The page may load nothing but data: (PRINT_HEAD), so the staged crops go in as data: URIs.
+  await inlineFigures(dir, PRINT_NAME, figures);
   // HOME in the scratch folder: Chromium writes caches and crash reports there, not in the worker's home.
   const run = await runTool(CHROMIUM, chromiumArgs(dir), { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS, env: { ...process.env, HOME: dir } });
   if (run.timedOut) throw new FormatError('sys_exception', `printing the HTML took longer than ${CONVERT_TIMEOUT_MS / 1000} s`);

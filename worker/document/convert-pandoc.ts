@@ -10,11 +10,11 @@ export const CONVERT_TIMEOUT_MS = 120_000;
 export const SOURCE_NAME = 'document.mmd';
 
 /**
- * Runs pandoc on the MMD in `dir` and returns the file it wrote. `from` narrows the reader (the
- * printed HTML turns raw HTML off, see convert-html-pdf.ts).
+ * Runs pandoc on the MMD in `dir` (`source`, by default SOURCE_NAME) and returns the file it
+ * wrote. `from` narrows the reader (the printed HTML turns raw HTML off, see convert-html-pdf.ts).
  */
-export async function pandoc(dir: string, to: string, out: string, extra: string[] = [], from = PANDOC_FROM): Promise<Buffer> {
-  const run = await runTool('pandoc', ['-f', from, '-t', to, ...extra, '-o', out, SOURCE_NAME], { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS });
+export async function pandoc(dir: string, to: string, out: string, extra: string[] = [], from = PANDOC_FROM, source = SOURCE_NAME): Promise<Buffer> {
+  const run = await runTool('pandoc', ['-f', from, '-t', to, ...extra, '-o', out, source], { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS });
   if (run.code !== 0) {
     const why = run.timedOut ? `took longer than ${CONVERT_TIMEOUT_MS / 1000} s` : run.output.trim().split('\n').slice(-3).join(' ');
     throw new FormatError('sys_exception', `pandoc could not write ${to}: ${why}`);
@@ -22,10 +22,10 @@ export async function pandoc(dir: string, to: string, out: string, extra: string
   return readFile(join(dir, out));
 }
 
-/** Zips files of `dir` flat (no folders) into `name` with Debian's zip and returns the archive. */
+/** Zips files of `dir` (paths relative to it, so images/x.jpg stays in images/) into `name` with Debian's zip and returns the archive. */
 export async function zipFiles(dir: string, name: string, files: string[]): Promise<Buffer> {
   // -X: no extra attributes, so the same files give the same archive.
-  const run = await runTool('zip', ['-q', '-X', '-j', name, ...files], { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS });
+  const run = await runTool('zip', ['-q', '-X', name, ...files], { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS });
   if (run.code !== 0) throw new FormatError('sys_exception', `zip failed: ${run.output.trim()}`);
   return readFile(join(dir, name));
 }

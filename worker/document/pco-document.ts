@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Job } from 'bullmq';
 import { addCounters, observePageSeconds } from '../../core/counters.js';
@@ -14,9 +14,10 @@ import type { FileRecord, JobRecord, PcoStore } from '../../core/pco/store.js';
 import type { Payload } from '../../core/queue/index.js';
 import { StorageError, joinUri, openLocation } from '../../core/storage/index.js';
 import type { WorkerContext } from '../context.js';
-import { convertDocument, type DocumentResult, type PipelineDeps } from './pipeline/index.js';
+import { relativeFigurePath } from './pipeline/figure-links.js';
+import { convertDocument, type DocumentResult, type FigureSink, type PipelineDeps } from './pipeline/index.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
-import { writeConversions } from './conversions.js';
+import { type FigureFiles, writeConversions } from './conversions.js';
 
 const STORAGE_ERROR_IDS: Record<StorageError['kind'], ErrorId> = {
   not_found: 'not_found',
@@ -43,8 +44,10 @@ export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p:
   const dir = await mkdtemp(join(tmpdir(), 'folio-doc-'));
   try {
     const source = join(dir, `source.${extensionOf(file.key) || 'bin'}`);
-    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`) }));
-    const outputs = await writeOutputs(ctx, job, file, result);
+    const target = outputTarget(ctx, job, file);
+    const figures = figureSink(target, p.documentId);
+    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }));
+    const outputs = await writeOutputs(ctx, job, file, target, result);
     await finish(ctx, store, job, file, p, result, outputs);
   } catch (err) {
     const lastAttempt = task.attemptsMade + 1 >= (task.opts.attempts ?? 1);
@@ -80,11 +83,40 @@ function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<Docu
   }, deps);
 }
 
-async function writeOutputs(ctx: WorkerContext, job: JobRecord, file: FileRecord, r: DocumentResult): Promise<{ outputs: Record<string, string>; conversion: FileRecord['conversion_status'] }> {
+/** The output bucket and the key, without extension, of one document's outputs (the job's layout). */
+interface OutputTarget {
+  out: ReturnType<typeof openLocation>;
+  base: string;
+}
+
+function outputTarget(ctx: WorkerContext, job: JobRecord, file: FileRecord): OutputTarget {
   const spec = job.spec;
   const out = openLocation(spec.output.folder, ctx.storageSettings);
   const inputPrefix = spec.input.folder ? openLocation(spec.input.folder, ctx.storageSettings).location.key : '';
-  const base = outputBaseKey(spec, file.key, inputPrefix, out.location.key);
+  return { out, base: outputBaseKey(spec, file.key, inputPrefix, out.location.key) };
+}
+
+/**
+ * Crops of a private-cloud document: the output bucket has no CDN in front of it, so they are
+ * written to a sibling folder `<basename>.images/` beside the MMD and linked by that relative path,
+ * which resolves wherever the outputs are copied together. (Job inputs are documents only, so an
+ * `alongside` layout never takes the crops as sources.)
+ */
+function figureSink({ out, base }: OutputTarget, documentId: string): FigureSink & FigureFiles {
+  const folder = `${posix.basename(base)}.images/`;
+  const key = (name: string) => `${base}.images/${name}.jpg`;
+  return {
+    prefix: documentId,
+    save: (name, jpeg) => out.storage.write(key(name), jpeg, 'image/jpeg'),
+    link: (name) => relativeFigurePath(name, folder),
+    read: (name) => out.storage.readBuffer(key(name)),
+  };
+}
+
+async function writeOutputs(
+  ctx: WorkerContext, job: JobRecord, file: FileRecord, { out, base }: OutputTarget, r: DocumentResult,
+): Promise<{ outputs: Record<string, string>; conversion: FileRecord['conversion_status'] }> {
+  const spec = job.spec;
   const outputs: Record<string, string> = {};
   const put = async (ext: string, body: string | Buffer, type: string) => {
     // Never overwrite the customer's source (report.docx converted to docx alongside it).
@@ -96,7 +128,7 @@ async function writeOutputs(ctx: WorkerContext, job: JobRecord, file: FileRecord
   await put('mmd', r.mmd, 'text/markdown; charset=utf-8');
   await put('lines.json', JSON.stringify(r.linesJson), 'application/json');
   if (spec.options.extra_outputs.includes('.lines.mmd.json')) await put('lines.mmd.json', JSON.stringify(r.linesMmdJson), 'application/json');
-  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put);
+  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put, figureSink({ out, base }, ''));
   return { outputs, conversion };
 }
 

@@ -13,7 +13,8 @@ import { pdfFolder } from '../../core/v3/keys.js';
 import { OPEN_PDF_STATUSES, type FormatStatus, type PdfRecord, type PdfStore } from '../../core/v3/pdf-store.js';
 import type { WorkerContext } from '../context.js';
 import { CONTENT_TYPES, writeConversions } from './conversions.js';
-import { convertDocument, type DocumentOptions, type DocumentResult, type OcrPage } from './pipeline/index.js';
+import { cdnFigureUrl, relativeFigurePath } from './pipeline/figure-links.js';
+import { convertDocument, type DocumentOptions, type DocumentResult, type FigureSink, type OcrPage } from './pipeline/index.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { sourceExtension } from '../../core/v3/source.js';
 import { fetchSource } from './v3-source.js';
@@ -69,6 +70,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
     if (!(await store.transition(id, OPEN_PDF_STATUSES, 'loaded', reset))) throw new Deleted();
     if (rec.streaming) await store.clearPages(id);
     const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions), {
+      figures: figureSink(ctx, id),
       ocr: seams.ocr === undefined ? ocrThroughInferencePool(ctx, `v3-${id}`) : (seams.ocr ?? undefined),
       onSplit: async (numPages, numPagesPdf) => {
         if (!(await store.transition(id, ['loaded'], 'split', { num_pages: numPages, num_pages_pdf: numPagesPdf }))) throw new Deleted();
@@ -114,7 +116,25 @@ async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord,
   if (!wanted.length) return {};
   const processing = Object.fromEntries(wanted.map((ext) => [ext, { status: 'processing' } as FormatStatus]));
   if (!(await store.update(rec.pdf_id, { conversion_status: processing }))) throw new Deleted();
-  return (await writeConversions(r.mmd, rec.conversion_formats, put)) as Record<string, FormatStatus>;
+  const figures = { read: (name: string) => ctx.storage.readBuffer(figureKey(rec.pdf_id, name)) };
+  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures)) as Record<string, FormatStatus>;
+}
+
+const figureKey = (pdfId: string, name: string) => `${pdfFolder(pdfId)}${relativeFigurePath(name)}`;
+
+/**
+ * Crops of a /v3/pdf (and Files API) document: stored in its folder under images/, so retention
+ * and DELETE take them with it, and linked by the appliance's unauthenticated CDN route
+ * (`{cdn_url}` = FOLIO_PUBLIC_URL/cdn, appliance/http/cdn-routes.ts), whose names carry the
+ * unguessable pdf_id.
+ */
+function figureSink(ctx: WorkerContext, pdfId: string): FigureSink {
+  const cdnUrl = `${ctx.config.publicUrl}/cdn`;
+  return {
+    prefix: pdfId,
+    save: (name, jpeg) => ctx.storage.write(figureKey(pdfId, name), jpeg, 'image/jpeg'),
+    link: (name, region) => cdnFigureUrl(cdnUrl, name, region),
+  };
 }
 
 /**

@@ -28,6 +28,48 @@ const SYMBOLS: Record<string, string> = {
   'ℚ': '\\mathbb{Q}', 'ℂ': '\\mathbb{C}', 'ℓ': '\\ell', 'ℏ': '\\hbar', '℘': '\\wp', 'ℵ': '\\aleph',
   '…': '\\ldots', '⋯': '\\cdots', '⋮': '\\vdots', '⋱': '\\ddots', '∖': '\\setminus', '∣': '\\mid',
   '≪': '\\ll', '≫': '\\gg', '≺': '\\prec', '≻': '\\succ', '⊢': '\\vdash', '⊨': '\\models',
+  // Letters and ordinary symbols of the TeX and AMS fonts.
+  'ℜ': '\\Re', 'ℑ': '\\Im', 'ℶ': '\\beth', 'ℷ': '\\gimel', 'ℸ': '\\daleth', '℧': '\\mho', '∁': '\\complement',
+  '∄': '\\nexists', '⊤': '\\top', '‵': '\\backprime', '∡': '\\measuredangle',
+  // Binary operators.
+  '⋆': '\\star', '⊎': '\\uplus', '⊓': '\\sqcap', '⊔': '\\sqcup', '≀': '\\wr', '⋄': '\\diamond',
+  '⊖': '\\ominus', '⊘': '\\oslash', '⊙': '\\odot', '\u20DD': '\\bigcirc', '⨿': '\\amalg', '⋉': '\\ltimes', '⋊': '\\rtimes',
+  '⊞': '\\boxplus', '⊟': '\\boxminus', '⊠': '\\boxtimes', '⊡': '\\boxdot', '⊛': '\\circledast', '⊚': '\\circledcirc',
+  '⋎': '\\curlyvee', '⋏': '\\curlywedge', '⊺': '\\intercal', '∔': '\\dotplus', '⊼': '\\barwedge', '⊻': '\\veebar',
+  // Relations, negated ones included (the AMS fonts draw each as one glyph).
+  '≃': '\\simeq', '≍': '\\asymp', '⌣': '\\smile', '⌢': '\\frown', '⊣': '\\dashv', '⊏': '\\sqsubset', '⊐': '\\sqsupset',
+  '⊑': '\\sqsubseteq', '⊒': '\\sqsupseteq', '⪯': '\\preceq', '⪰': '\\succeq', '≼': '\\preccurlyeq', '≽': '\\succcurlyeq',
+  '⩽': '\\leqslant', '⩾': '\\geqslant', '≦': '\\leqq', '≧': '\\geqq', '≲': '\\lesssim', '≳': '\\gtrsim',
+  '≶': '\\lessgtr', '≷': '\\gtrless', '≊': '\\approxeq', '≐': '\\doteq', '≑': '\\doteqdot', '≜': '\\triangleq',
+  '⊜': '\\circeq', '⊲': '\\lhd', '⊳': '\\rhd', '⊴': '\\unlhd', '⊵': '\\unrhd', '⊩': '\\Vdash', '⊪': '\\Vvdash',
+  '⊫': '\\VDash', '⊧': '\\models', '⊸': '\\multimap', '⋈': '\\bowtie', '≬': '\\between', '⋔': '\\pitchfork',
+  '∴': '\\therefore', '∵': '\\because', '≰': '\\nleq', '≱': '\\ngeq', '≮': '\\nless', '≯': '\\ngtr',
+  '⊈': '\\nsubseteq', '⊉': '\\nsupseteq', '⊊': '\\subsetneq', '⊋': '\\supsetneq', '∤': '\\nmid', '∦': '\\nparallel',
+  '≇': '\\ncong', '≁': '\\nsim', '⊀': '\\nprec', '⊁': '\\nsucc', '⊬': '\\nvdash', '⊭': '\\nvDash',
+  // Arrows and harpoons.
+  '↑': '\\uparrow', '↓': '\\downarrow', '⇑': '\\Uparrow', '⇓': '\\Downarrow', '↕': '\\updownarrow', '⇕': '\\Updownarrow',
+  '↗': '\\nearrow', '↘': '\\searrow', '↙': '\\swarrow', '↖': '\\nwarrow', '↼': '\\leftharpoonup', '↽': '\\leftharpoondown',
+  '⇀': '\\rightharpoonup', '⇁': '\\rightharpoondown', '↾': '\\upharpoonright', '↿': '\\upharpoonleft',
+  '⇂': '\\downharpoonright', '⇃': '\\downharpoonleft', '⇌': '\\rightleftharpoons', '⇋': '\\leftrightharpoons',
+  '⇄': '\\rightleftarrows', '⇆': '\\leftrightarrows', '⇉': '\\rightrightarrows', '⇇': '\\leftleftarrows',
+  '⇝': '\\rightsquigarrow', '↠': '\\twoheadrightarrow', '↞': '\\twoheadleftarrow', '↣': '\\rightarrowtail',
+  '↢': '\\leftarrowtail', '↺': '\\circlearrowleft', '⟲': '\\circlearrowleft', '↻': '\\circlearrowright',
+  '⟳': '\\circlearrowright', '↛': '\\nrightarrow', '↚': '\\nleftarrow', '↮': '\\nleftrightarrow', '⇏': '\\nRightarrow',
+  '⇍': '\\nLeftarrow', '⇎': '\\nLeftrightarrow', '↪': '\\hookrightarrow', '↩': '\\hookleftarrow', '↰': '\\Lsh', '↱': '\\Rsh',
+  '⟶': '\\longrightarrow', '⟵': '\\longleftarrow', '⟷': '\\longleftrightarrow', '⟹': '\\Longrightarrow',
+  '⟸': '\\Longleftarrow', '⟺': '\\Longleftrightarrow', '⟼': '\\longmapsto', '⇛': '\\Rrightarrow', '⇚': '\\Lleftarrow',
+};
+
+/**
+ * Symbols that prose uses too (footnote daggers, check marks, boxes, suits, dotless i): maths
+ * commands when a maths font draws them, but no sign of maths by themselves (see isMathChar).
+ */
+const SHARED_SYMBOLS: Record<string, string> = {
+  'ı': '\\imath', 'ȷ': '\\jmath', 'ð': '\\eth', '△': '\\triangle', '▽': '\\triangledown', '◁': '\\triangleleft',
+  '▷': '\\triangleright', '◯': '\\bigcirc', '†': '\\dagger', '‡': '\\ddagger', '♣': '\\clubsuit', '♢': '\\diamondsuit',
+  '♡': '\\heartsuit', '♠': '\\spadesuit', '♭': '\\flat', '♯': '\\sharp', '♮': '\\natural', '✓': '\\checkmark',
+  '■': '\\blacksquare', '∎': '\\blacksquare', '□': '\\square', '◊': '\\lozenge', '⌜': '\\ulcorner', '⌝': '\\urcorner',
+  '⌞': '\\llcorner', '⌟': '\\lrcorner',
 };
 
 /** Characters LaTeX treats specially when they appear as maths glyphs. */
@@ -50,7 +92,7 @@ export function isMathChar(ch: string): boolean {
 
 /** One glyph as LaTeX: Greek and symbols by the table, maths alphanumerics folded to ASCII, the rest as is. */
 export function glyphToLatex(ch: string): string {
-  const mapped = GREEK[ch] ?? SYMBOLS[ch] ?? ESCAPED[ch];
+  const mapped = GREEK[ch] ?? SYMBOLS[ch] ?? SHARED_SYMBOLS[ch] ?? ESCAPED[ch];
   if (mapped) return mapped;
   const cp = ch.codePointAt(0) ?? 0;
   if (cp >= 0x1d400 && cp <= 0x1d6a3) {

@@ -68,18 +68,35 @@ export function parseBaseline(elements: Element[]): Row {
  * prescript (a nuclide's mass and atomic numbers, `{}^{14}_{6}C`), not a base of its own.
  */
 function prescripts(items: Array<Entry | Node>): Array<Entry | Node> {
-  return items.map((entry, index) => {
-    const following = items[index + 1];
-    if ('kind' in entry || !following || 'kind' in following) return entry;
-    const next = following.base;
-    if (entry.primes.length > 0 || entry.base.em >= SMALLER * next.em) return entry;
-    const gap = next.element.box.x0 - Math.max(entry.base.element.box.x1, ...[...entry.sub, ...entry.sup].map((s) => s.element.box.x1));
-    const relation = relate(entry.base, next);
-    if (relation === 'same' || gap > 0.3 * next.em) return entry;
-    const own = parseBaseline([entry.base, ...(relation === 'sup' ? entry.sup : entry.sub)].map((s) => s.element)).nodes;
-    const other = parseBaseline((relation === 'sup' ? entry.sub : entry.sup).map((s) => s.element)).nodes;
-    return { kind: 'scripts', base: null, primes: [], sub: relation === 'sub' ? own : other, sup: relation === 'sup' ? own : other };
-  });
+  const result: Array<Entry | Node> = [];
+  for (let i = 0; i < items.length; i++) {
+    // The run of small entries (digits of a mass number set one by one) up to the first larger base.
+    const first = items[i];
+    let end = i;
+      const isSmall = (item: Entry | Node | undefined): item is Entry =>
+      item !== undefined && !('kind' in item) && item.primes.length === 0 && !('kind' in first) && item.base.em * SMALLER < first.base.em;
+    while (isSmall(items[end])) end++;
+    const host = items[end];
+    const run = items.slice(i, end) as Entry[];
+    const prescript = run.length > 0 && host && !('kind' in host) ? prescriptNode(run, host.base) : null;
+    if (prescript) {
+      result.push(prescript);
+      i = end - 1;
+    } else result.push(items[i]);
+  }
+  return result;
+}
+
+/** The run's elements split into what sits raised and what sits lowered against the host, or null when the run is not a prescript. */
+function prescriptNode(run: Entry[], host: Settled): Node | null {
+  const elements = run.flatMap((entry) => [entry.base, ...entry.sub, ...entry.sup]);
+  if (elements.some((element) => element.em >= SMALLER * host.em)) return null;
+  const right = Math.max(...elements.map((element) => element.element.box.x1));
+  if (host.element.box.x0 - right > 0.3 * host.em) return null;
+  const relations = elements.map((element) => relate(element, host));
+  if (relations.includes('same')) return null;
+  const part = (relation: Relation) => parseBaseline(elements.filter((_, k) => relations[k] === relation).map((e) => e.element)).nodes;
+  return { kind: 'scripts', base: null, primes: [], sub: part('sub'), sup: part('sup') };
 }
 
 function entryNode(entry: Entry | Node): Node {
@@ -101,7 +118,7 @@ function isPrescript(small: Settled, base: Settled, following: Settled[]): boole
   if (!host) return false;
   const fromBase = small.element.box.x0 - base.element.box.x1;
   // TeX puts a thick space (0.28 em) after a relation; prescripts start together and their nucleus follows the wider one.
-  return fromBase > 0.22 * base.em && host.element.box.x0 - small.element.box.x0 < 1.5 * small.em;
+  return fromBase > 0.22 * base.em && host.element.box.x0 - small.element.box.x0 < 2.5 * small.em;
 }
 
 function relate(next: Settled, reference: Settled): Relation {

@@ -98,7 +98,7 @@ describe('parseLayout: more constructs', () => {
     expect(normaliseLatex(image(frac('1', row('\\sigma', sqrt(row('2', '\\pi'))))).latex)).toBe(normaliseLatex('\\frac{1}{\\sigma\\sqrt{2\\pi}}'));
   });
 
-  it('reads double primes and a dotted accent pair', () => {
+  it('reads double primes', () => {
     expect(pdf(row(sup('f', row(g('\\prime'), g('\\prime'))), '(x)')).latex).toBe("f''(x)");
   });
 });

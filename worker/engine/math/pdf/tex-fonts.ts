@@ -71,6 +71,10 @@ const TEX_OVERRIDES: Record<string, string> = {
   '\u03F5': '\\epsilon',
   '\u03B5': '\\varepsilon',
   '\u00B0': '\\circ',
+  // CMSY's openbullet and bullet are \circ and \bullet; its backslash glyph is mostly \setminus.
+  '\u25E6': '\\circ',
+  '\u2022': '\\bullet',
+  '\\': '\\setminus',
   // Type 1 names Delta, Omega and mu map to the increment, ohm and micro signs.
   '\u2206': '\\Delta',
   '\u2126': '\\Omega',
@@ -146,10 +150,11 @@ export function glyphToken(unicode: string, family: FontFamily): GlyphToken | un
   const cp = ch.codePointAt(0) ?? 0;
   const big = BIG_OPERATORS[ch];
   if (big) return { latex: big };
-  // TeX's glyph names phi/phi1 map to U+03C6/U+03D5 the other way round from unicode-math's use.
-  if (ch === '\u03C6' || ch === '\u03D5') return { latex: (ch === '\u03D5') === (family === 'unicode-math') ? '\\phi' : '\\varphi' };
+  // pdf.js names TeX's phi glyphs by shape, as unicode-math does: the straight \phi is U+03D5,
+  // the curly \varphi U+03C6 (the reverse of the Adobe glyph list's phi/phi1).
+  if (ch === '\u03C6' || ch === '\u03D5') return { latex: ch === '\u03D5' ? '\\phi' : '\\varphi', style: letterStyle(family, '\\phi') };
   const override = TEX_OVERRIDES[ch];
-  if (override) return { latex: override };
+  if (override) return { latex: override, style: letterStyle(family, override) };
   const mapped = glyphToLatex(ch);
   if (mapped.startsWith('\\mathbb{')) return { latex: mapped.slice(8, -1), style: 'blackboard' };
   const style = alphanumericStyle(cp) ?? letterStyle(family, mapped);

@@ -1,0 +1,116 @@
+import { Hono } from 'hono';
+import { ApiError, toApiError } from '../../../core/errors.js';
+import type { Resolver } from '../../../core/ssrf.js';
+import { newV3Id } from '../../../core/v3/keys.js';
+import { requireLicense } from '../../../license/gate.js';
+import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
+import type { AppContext } from '../../context.js';
+import { OcrHistory } from '../../results/ocr-history.js';
+import { readJson } from '../read-json.js';
+import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
+import { buildLatexResult } from './latex-result.js';
+import { type LatexOptions, parseLatexOptions } from './latex-options.js';
+import { checkLegacyCallback, deliverLegacyCallback } from './legacy-callback.js';
+import { receiveMultipart } from './multipart.js';
+import { parseOptionsJson } from './submission.js';
+import { collect, imageFromSrc, MAX_UPLOAD_IMAGE_BYTES, prepareImage } from './text-image.js';
+import { InferencePool, type Recognize } from './text-inference.js';
+import { regionOf, type TextOptions } from './text-options.js';
+
+/** Spec 8: JSON body limit of v3/latex. */
+const MAX_JSON_BYTES = 5 * 1024 * 1024;
+
+export interface V3LatexRouteOptions {
+  /** DNS for the src and callback URL checks (tests). */
+  resolve?: Resolver;
+  /** Reads a prepared image; defaults to the inference pool through the 'page' queue. */
+  recognize?: Recognize;
+  onPool?: (pool: InferencePool) => void;
+}
+
+/**
+ * POST /v3/latex (4.4, deprecated; answer 2.2), app_id + app_key only (part 5), refused while the
+ * licence is blocked. JSON {src, formats, ...} or multipart file + options_json.
+ *
+ * - The image is read by the inference pool at high priority: with ocr [math] (default) the whole
+ *   image, turned upright, as one formula; with ocr [math, text] line by line (latex-result.ts).
+ * - beam_size and n_best: the answer lists `candidates`, the n_best best distinct formulas built
+ *   from the symbol classifier's runner-up labels (beam_size only bounds n_best: the search is
+ *   exhaustive best-first, not a beam).
+ * - Limits, errors, usage and history as /v3/text: the in-flight cap it shares with /v3/text,
+ *   image errors with HTTP 200, usage event usage:latex:<request_id>, history with usage type image.
+ * - callback (6.3): the answer is {session_id} at once; the result (or error body) is POSTed to
+ *   callback.post as {reply, result}.
+ */
+export function v3LatexRoutes(ctx: AppContext, opts: V3LatexRouteOptions = {}): Hono {
+  const app = new Hono<AuthEnv>();
+  let recognize = opts.recognize;
+  if (!recognize) {
+    const pool = new InferencePool(ctx);
+    opts.onPool?.(pool);
+    recognize = pool.recognize;
+  }
+  const read = recognize;
+  const history = new OcrHistory(ctx.db);
+  const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
+
+  app.post('/v3/latex', requireAppKey(ctx, { appIdRequired: true }), requireLicense(ctx), async (c) => {
+    const release = takeImageSlot(ctx);
+    const requestId = newV3Id(ctx.now());
+    const started = ctx.now();
+    const auth = c.get('auth');
+    let options: LatexOptions | undefined;
+    let bytes: Buffer | undefined;
+    let background = false;
+    const answer = async (): Promise<Record<string, unknown>> => {
+      try {
+        const image = await prepareImage(bytes ?? (await imageFromSrc(options!.src!, fetchOpts)), regionOf(options as TextOptions));
+        const math = options!.ocr.includes('text') ? 'auto' : 'formula';
+        const page = await read(requestId, image.png, { math, nBest: options!.n_best });
+        const body = await buildLatexResult(requestId, page, image.png, options!, regionOf(options as TextOptions));
+        await emitImageUsage(ctx, 'latex', requestId, true);
+        recordImage(ctx, history, { requestId, auth, endpoint: '/v3/latex', usageType: 'image', args: options!, startedMs: started, result: body });
+        return body;
+      } catch (err) {
+        if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'latex request failed');
+        const apiErr = toApiError(err);
+        const body = { request_id: requestId, ...apiErr.toBody() };
+        if (apiErr.id !== 'bad_request') {
+          await emitImageUsage(ctx, 'latex', requestId, false);
+          recordImage(ctx, history, { requestId, auth, endpoint: '/v3/latex', usageType: 'image', args: options!, startedMs: started, result: body });
+        }
+        throw Object.assign(apiErr, { body });
+      }
+    };
+    try {
+      if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        const form = await receiveMultipart(c.req.raw, { maxFileBytes: MAX_UPLOAD_IMAGE_BYTES, store: async (_n, body) => void (bytes = await collect(body)) });
+        options = parseLatexOptions(parseOptionsJson(form.fields.options_json));
+        if (!bytes) throw new ApiError('bad_request', 'The multipart body needs a part named file', { field: 'file' });
+      } else {
+        options = parseLatexOptions(await readJson(c.req.raw, MAX_JSON_BYTES));
+        if (options.src === undefined) throw new ApiError('bad_request', 'src is required, or upload the image as multipart/form-data', { field: 'src' });
+      }
+      if (options.callback) {
+        const callback = options.callback;
+        await checkLegacyCallback(callback, fetchOpts);
+        background = true;
+        void answer()
+          .catch((err: ApiError & { body: Record<string, unknown> }) => err.body)
+          .then((result) => deliverLegacyCallback(callback, result, { ...fetchOpts, logger: ctx.logger }))
+          .finally(release);
+        return c.json({ session_id: requestId });
+      }
+      return c.json(await answer());
+    } catch (err) {
+      const apiErr = toApiError(err);
+      const body = (err as { body?: Record<string, unknown> }).body ?? { request_id: requestId, ...apiErr.toBody() };
+      // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
+      return c.json(body, apiErr.id === 'sys_exception' ? 200 : apiErr.status);
+    } finally {
+      if (!background) release();
+    }
+  });
+
+  return app as unknown as Hono;
+}
