@@ -103,7 +103,8 @@ function outputTarget(ctx: WorkerContext, job: JobRecord, file: FileRecord): Out
  * `alongside` layout never takes the crops as sources.)
  */
 function figureSink({ out, base }: OutputTarget, documentId: string): FigureSink & FigureFiles {
-  const folder = `${posix.basename(base)}.images/`;
+  // Percent-encoded: a basename with spaces or parentheses would otherwise end the Markdown link.
+  const folder = `${encodeURIComponent(posix.basename(base)).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}.images/`;
   const key = (name: string) => `${base}.images/${name}.jpg`;
   return {
     prefix: documentId,

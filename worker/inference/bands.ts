@@ -53,9 +53,22 @@ export function inkBands(mask: InkMask): Band[] {
   return joinScripts(runs);
 }
 
-/** Joins short runs to a close, taller neighbour, shortest first, until none qualifies. */
+/** A run this much shorter than both its neighbours, close to both, is a bar between them (a fraction's). */
+export const BAR_HEIGHT_RATIO = 0.25;
+
+const join = (a: Band, b: Band): Band => ({ y0: a.y0, y1: b.y1, x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1) });
+const close = (upper: Band, lower: Band, ref: Band) => lower.y0 - upper.y1 < SCRIPT_GAP_RATIO * height(ref);
+
+/** Joins bars to both neighbours, then short runs to a close, taller neighbour, shortest first, until none qualifies. */
 export function joinScripts(bands: Band[]): Band[] {
   const out = bands.map((b) => ({ ...b }));
+  for (let i = 1; i + 1 < out.length; i++) {
+    const [above, bar, below] = [out[i - 1]!, out[i]!, out[i + 1]!];
+    if (height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above), height(below)) && close(above, bar, above) && close(bar, below, below)) {
+      out.splice(i - 1, 3, join(join(above, bar), below));
+      i--;
+    }
+  }
   for (;;) {
     let best: { i: number; j: number; h: number } | null = null;
     out.forEach((b, i) => {
@@ -68,7 +81,6 @@ export function joinScripts(bands: Band[]): Band[] {
     });
     if (!best) return out;
     const { i, j } = best;
-    const [a, b] = [out[Math.min(i, j)]!, out[Math.max(i, j)]!];
-    out.splice(Math.min(i, j), 2, { y0: a.y0, y1: b.y1, x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1) });
+    out.splice(Math.min(i, j), 2, join(out[Math.min(i, j)]!, out[Math.max(i, j)]!));
   }
 }

@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
 
+/**
+ * The options of POST /v3/text (4.2). How the maths options act (text-mmd.ts, text-result.ts):
+ * - math_inline_delimiters / math_display_delimiters wrap equations; a whole-image equation gets
+ *   the inline pair, an equation line among other lines the display pair;
+ * - rm_spaces (default true), rm_fonts, idiomatic_braces (single-character scripts) and
+ *   idiomatic_eqn_arrays (cases kept as cases; otherwise a braced array) rewrite each equation;
+ * - numbers_default_to_math puts a line that is only a number in inline maths;
+ * - confidence_threshold answers math_confidence below it.
+ * Accepted and without effect, and why:
+ * - include_equation_tags forces idiomatic_eqn_arrays, but the recogniser finds no equation
+ *   numbers to turn into \tag (a number right of a formula is read as part of it);
+ * - math_fonts_default_to_math: images carry no font information to act on;
+ * - confidence_rate_threshold: Folio reports confidence_rate but drops nothing by it;
+ * - inline maths inside a text line is not detected: a line is text or maths as a whole.
+ */
+
 /** The data_options keys of spec 2.1; any other key is opts_unknown_data_option. */
 export const DATA_OPTION_KEYS = ['include_svg', 'include_table_html', 'include_latex', 'include_tsv', 'include_asciimath', 'include_mathml', 'include_sub_math'] as const;
 

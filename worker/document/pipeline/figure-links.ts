@@ -52,10 +52,10 @@ export const relativeFigurePath = (name: string, folder = FIGURES_FOLDER) => `${
 
 /**
  * A crop URL anywhere in text (MMD link, HTML src attribute, JSON string): any address ending in
- * /cropped/<name>.jpg with an optional query, or an already relative images/<name>.jpg. HTML
- * escapes the query's & as &amp;, which the query part accepts.
+ * /cropped/<name>.jpg with an optional query, or a relative one in a folder named images/ or
+ * <basename>.images/. HTML escapes the query's & as &amp;, which the query part accepts.
  */
-const FIGURE_URL = new RegExp(`(?:[^\\s()"'<>]*/cropped/|(?<![\\w/.-])images/)(${NAME})\\.jpg(?:\\?[^\\s()"'<>]*)?`, 'g');
+const FIGURE_URL = new RegExp(`(?:[^\\s()"'<>]*/cropped/|[^\\s()"'<>]*?\\bimages/)(${NAME})\\.jpg(?:\\?[^\\s()"'<>]*)?`, 'g');
 
 /** Names of the crops a text links to, in order of first appearance. */
 export function linkedFigures(text: string): string[] {

@@ -37,8 +37,7 @@ describe('maths in a born-digital PDF', () => {
     expect(inlineRuns().slice(0, 3)).toEqual(['x^{2}+y_{i}', '\\alpha\\leq\\beta', "f'(x)"].map(normaliseLatex));
   });
 
-  // The front end marks the R blackboard; the layout parser does not write \mathbb from styles yet.
-  it.fails('writes the blackboard R inline as \\mathbb{R}', () => {
+  it('writes the blackboard R inline as \\mathbb{R}', () => {
     expect(inlineRuns()[3]).toBe(normaliseLatex('\\mathbb{R}'));
   });
 

@@ -73,7 +73,7 @@ function prescripts(items: Array<Entry | Node>): Array<Entry | Node> {
     // The run of small entries (digits of a mass number set one by one) up to the first larger base.
     const first = items[i];
     let end = i;
-      const isSmall = (item: Entry | Node | undefined): item is Entry =>
+    const isSmall = (item: Entry | Node | undefined): item is Entry =>
       item !== undefined && !('kind' in item) && item.primes.length === 0 && !('kind' in first) && item.base.em * SMALLER < first.base.em;
     while (isSmall(items[end])) end++;
     const host = items[end];

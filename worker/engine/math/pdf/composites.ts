@@ -11,7 +11,9 @@ import type { FontFamily } from './tex-fonts.js';
  */
 
 /** Arrow pieces with no meaning of their own; pdf.js hands back their character codes as ASCII. */
-type ArrowPiece = '@mapstochar' | '@lhook' | '@rhook';
+const ARROW_PIECES = ['@mapstochar', '@lhook', '@rhook'] as const;
+type ArrowPiece = (typeof ARROW_PIECES)[number];
+const isArrowPiece = (latex: string) => (ARROW_PIECES as readonly string[]).includes(latex);
 
 /** CMSY's mapstochar (code 55) and CMMI's hooks (codes 44, 45), which TeX only sets against an arrow. */
 export function arrowPiece(family: FontFamily, code: number): ArrowPiece | undefined {
@@ -33,6 +35,15 @@ function sameLine(a: MathSymbol, b: MathSymbol): boolean {
   return a.baseline !== undefined && b.baseline !== undefined && Math.abs(a.baseline - b.baseline) < 0.1 * size;
 }
 
+/**
+ * `b` continues `a` to the right with their ink overlapping or all but touching: TeX's `\joinrel`
+ * backs a piece 3 mu into the previous one, while symbols set side by side keep a gap of at least
+ * 0.1 em between their ink.
+ */
+function touches(a: MathSymbol, b: MathSymbol): boolean {
+  return b.box.x1 > a.box.x1 && b.box.x0 < a.box.x1 + 0.03 * Math.max(sizeOf(a), sizeOf(b));
+}
+
 /** The token of a chain of arrow glyphs, left to right, or undefined when it is not one arrow. */
 function arrowOf(chain: string[]): string | undefined {
   const [first, last] = [chain[0], chain[chain.length - 1]];
@@ -52,7 +63,7 @@ function arrowOf(chain: string[]): string | undefined {
   return undefined;
 }
 
-const CHAIN_TOKENS = new Set(['-', '=', '|', '\\rightarrow', '\\leftarrow', '\\Rightarrow', '\\Leftarrow', '@mapstochar', '@lhook', '@rhook', '\\triangleright', '\\triangleleft']);
+const CHAIN_TOKENS = new Set<string>(['-', '=', '|', '\\rightarrow', '\\leftarrow', '\\Rightarrow', '\\Leftarrow', '\\triangleright', '\\triangleleft', ...ARROW_PIECES]);
 
 /** The symbol standing for `parts`: their joint ink, the line and size of the widest. */
 function joined(latex: string, parts: MathSymbol[]): MathSymbol {
@@ -74,7 +85,7 @@ export function joinArrows(symbols: MathSymbol[]): MathSymbol[] {
     const chain = [start];
     for (;;) {
       const last = chain[chain.length - 1];
-      const next = candidates.find((c) => !used.has(c) && !chain.includes(c) && c.box.x0 > last.box.x0 && c.box.x0 < last.box.x1 && sameLine(last, c));
+      const next = candidates.find((c) => !used.has(c) && !chain.includes(c) && touches(last, c) && sameLine(last, c));
       if (!next) break;
       chain.push(next);
     }
@@ -83,7 +94,7 @@ export function joinArrows(symbols: MathSymbol[]): MathSymbol[] {
     chain.forEach((s) => used.add(s));
     out.push(joined(latex, chain));
   }
-  const rest = symbols.filter((s) => !used.has(s) && !s.latex.startsWith('@') || s.latex === '@rule');
+  const rest = symbols.filter((s) => !used.has(s) && !isArrowPiece(s.latex));
   return [...rest, ...out];
 }
 

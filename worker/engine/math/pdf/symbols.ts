@@ -1,12 +1,14 @@
 import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
+import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
 import { glyphToken } from './tex-fonts.js';
 
 /**
  * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
- * of extensible delimiters stacked back into one tall delimiter, each radical sign joined with
- * the rule that continues it, and every other thin horizontal rule as RULE.
+ * of extensible delimiters stacked back into one tall delimiter, symbols TeX composes from several
+ * glyphs joined into one (composites.ts), each radical sign joined with the rule that continues
+ * it, and every other thin horizontal rule as RULE.
  */
 
 type Part = CmexGlyph['part'];
@@ -32,6 +34,8 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
   const piece = UNICODE_PIECES[g.unicode];
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
+  const arrowPart = arrowPiece(g.font.family, g.code);
+  if (arrowPart) return { ...common, latex: arrowPart, part: 'whole' };
   const token = glyphToken(g.unicode, g.font.family);
   if (!token) return undefined;
   return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };
@@ -52,11 +56,13 @@ export function symbolsInRegion(page: PdfPageMath, region: Box): MathSymbol[] {
   return symbolsFrom(glyphs, rules);
 }
 
-/** Glyphs and rules → symbols, pieces stacked and radicals merged, in left-to-right order. */
+/** Glyphs and rules → symbols, pieces stacked, composites joined and radicals merged, in left-to-right order. */
 export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const pieces = glyphs.map(glyphSymbol).filter((s): s is Piece => s !== undefined);
   const stacked = stackPieces(pieces);
-  const merged = mergeRadicals(stacked, rules);
+  // Arrows first: a slash may strike a long arrow, and the '=' of a \Longrightarrow is no \cong's.
+  const composed = joinStacked(joinNegations(joinArrows(stacked)));
+  const merged = mergeRadicals(composed, rules);
   return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
 }
 
@@ -85,10 +91,19 @@ function stackPieces(symbols: Piece[]): MathSymbol[] {
   for (const st of stacks) {
     const named = st.find((p) => p.part !== 'extender') ?? st[0];
     const box = st.map((p) => p.box).reduce(union);
-    out.push({ latex: named.latex, box, confidence: 1, baseline: box.y1, size: named.size });
+    out.push({ latex: bracketKind(named.latex, st), box, confidence: 1, baseline: box.y1, size: named.size });
   }
   for (const s of symbols) if (s.part === 'whole') out.push(withoutPart(s));
   return out;
+}
+
+/** Tall floors and ceilings are a bracket's extender with only its bottom or only its top piece. */
+function bracketKind(latex: string, stack: Piece[]): string {
+  if (latex !== '[' && latex !== ']') return latex;
+  const has = (part: Part) => stack.some((p) => p.part === part);
+  if (has('bottom') && !has('top')) return latex === '[' ? '\\lfloor' : '\\rfloor';
+  if (has('top') && !has('bottom')) return latex === '[' ? '\\lceil' : '\\rceil';
+  return latex;
 }
 
 function withoutPart(p: Piece): MathSymbol {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { chooseKind, countWords, hasMathStructure, isWordy } from './line-kind.js';
+import type { MathRead } from './page-result.js';
+
+const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
+
+describe('line kind', () => {
+  it('counts words: letters runs of three or more that are not function names, and common short words', () => {
+    expect(countWords('The quick brown fox.')).toEqual({ words: 4, wordChars: 16, chars: 17 });
+    expect(countWords('sin x + cos y = 1').words).toBe(0);
+    expect(countWords('f(x) dx = n2 n=1').words).toBe(0);
+    expect(countWords('if x is odd').words).toBe(3);
+  });
+
+  it('calls prose wordy and formulas not', () => {
+    expect(isWordy('holds for every real number in the interval.')).toBe(true);
+    expect(isWordy('Introduction')).toBe(true);
+    expect(isWordy('Let x = 5')).toBe(true); // one word covering half the characters
+    expect(isWordy('α² + b² = c2')).toBe(false);
+    expect(isWordy('')).toBe(false);
+  });
+
+  it('sees structure in scripts, fractions, big operators and relations, not in a bare run of letters', () => {
+    for (const l of ['x^{2}', 'a_{n}', '\\frac{a}{b}', '\\sqrt{x}', '\\sum x', 'a=b', 'a<b', 'a+b']) expect(hasMathStructure(l), l).toBe(true);
+    for (const l of ['Thequick', 'xyz', '42']) expect(hasMathStructure(l), l).toBe(false);
+  });
+
+  it('chooses: wordy → text; nothing read as text → maths; else structure with a sure maths read, or maths characters in the text read', () => {
+    expect(chooseKind('The quick brown fox', read('x^{2}', 0.99))).toBe('text');
+    expect(chooseKind('', read('\\sum', 0.2))).toBe('math');
+    expect(chooseKind('', read('', 0))).toBe('text');
+    expect(chooseKind('u x² + y² = b', read('x^{2}+y^{2}=\\frac{a}{b}', 0.93))).toBe('math');
+    expect(chooseKind('α² + b² = c2', read('a^{2}+\\iota^{2}=P', 0.4))).toBe('math'); // weak maths read, but the text model saw maths too
+    expect(chooseKind('ABC 123', read('ABC123', 0.9))).toBe('text'); // no structure
+    expect(chooseKind('x y z', read('x^{y}z', 0.3))).toBe('text'); // structure, but an unsure read and no maths characters
+  });
+});
