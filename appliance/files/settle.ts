@@ -1,7 +1,11 @@
+import type { Readable } from 'node:stream';
 import { ApiError } from '../../core/errors.js';
 import type { FolioEvent } from '../../core/events.js';
+import { streamToBuffer } from '../../core/storage/index.js';
 import { pdfFolder } from '../../core/v3/keys.js';
 import { type FormatStatus, PdfStore, type PdfRecord } from '../../core/v3/pdf-store.js';
+import { FIGURES_FOLDER, relativeFigurePath, relinkFigures } from '../../worker/document/pipeline/figure-links.js';
+import { relinkLinesMmd } from '../../worker/document/pipeline/lines-json.js';
 import type { AppContext } from '../context.js';
 import { createDelivery } from '../webhooks/deliveries.js';
 import { FilesLedger, type FileRow } from './ledger.js';
@@ -13,6 +17,8 @@ import type { FilesCallback } from './submission.js';
 import { BASE_OUTPUTS } from './uris.js';
 import { filesSecretScope } from './webhook-config/index.js';
 
+/** Outputs whose text links figures (docx, pdf and the zips carry the images themselves). */
+const LINKING_FORMATS = new Set(['mmd', 'md', 'html']);
 
 type FileEnd = { status: 'completed' | 'error'; num_pages: number; num_pages_completed: number; formats: Record<string, FormatStatus>; error?: { id: string; message: string } };
 
@@ -79,15 +85,40 @@ export class FilesSettler {
     return { status: 'completed', ...pages };
   }
 
-  /** Writes <destination_uri>/<basename>.<ext> for the MMD, its line data and each completed format. */
+  /**
+   * Writes <destination_uri>/<basename>.<ext> for the MMD, its line data and each completed
+   * format. With image_output_mode local the crops go to <destination_uri>/images/ and the
+   * outputs that link them (MMD, md, html, lines.mmd.json) link images/<name>.jpg instead of the CDN.
+   */
   private async copyToDestination(row: FileRow, rec: PdfRecord): Promise<void> {
     const { storage, key } = await this.open(this.ctx, row.group_id, row.destination_uri!);
     const prefix = key === '' || key.endsWith('/') ? key : `${key}/`;
+    const folder = pdfFolder(row.file_id);
+    const local = this.files.submission(row.submission_id).image_output_mode === 'local';
+    const figures = local ? await this.copyFigures(folder, (name, body) => storage.write(`${prefix}${relativeFigurePath(name)}`, body, 'image/jpeg')) : new Set<string>();
+    const toLocal = (name: string) => relativeFigurePath(name);
     const done = Object.entries(rec.conversion_status).filter(([, s]) => s.status === 'completed').map(([ext]) => ext);
+    const mmdKey = `${folder}${row.file_id}.mmd`;
+    const doc = figures.size ? relinkFigures((await this.ctx.storage.readBuffer(mmdKey)).toString('utf8'), figures, toLocal) : undefined;
     for (const ext of [...BASE_OUTPUTS, ...done]) {
-      const body = await this.ctx.storage.read(`${pdfFolder(row.file_id)}${row.file_id}.${ext}`);
+      const source = `${folder}${row.file_id}.${ext}`;
+      let body: Readable | string = await this.ctx.storage.read(source);
+      if (doc && ext === 'lines.mmd.json') body = relinkLinesMmd((await streamToBuffer(body)).toString('utf8'), doc, figures, toLocal);
+      else if (doc && LINKING_FORMATS.has(ext)) body = relinkFigures((await streamToBuffer(body)).toString('utf8'), figures, toLocal).text;
       await storage.write(`${prefix}${row.output_basename}.${ext}`, body);
     }
+  }
+
+  /** Copies the document's crops with `write`; returns their names. */
+  private async copyFigures(folder: string, write: (name: string, body: Readable) => Promise<void>): Promise<Set<string>> {
+    const names = new Set<string>();
+    for await (const o of this.ctx.storage.list({ prefix: `${folder}${FIGURES_FOLDER}` })) {
+      const name = /([A-Za-z0-9_-]+)\.jpg$/.exec(o.key)?.[1];
+      if (!name) continue;
+      await write(name, await this.ctx.storage.read(o.key));
+      names.add(name);
+    }
+    return names;
   }
 
   /** Sends file.completed / file.error when the file's submission subscribed (spec 6.1). */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { waitFor } from '../support/ports.js';
 import { scannedPdf } from '../support/scanned-fixtures.js';
+import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
 
 const run = promisify(execFile);
 
@@ -174,10 +175,17 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     expect(await readFile(join(pptx, 'ppt/presentation.xml'), 'utf8')).toContain('<p:presentation');
   });
 
-  // The maths recogniser is being rebuilt (worker/engine/math); today display equations of a
-  // born-digital PDF come out as fragments. These turn into real tests once it lands.
-  it.todo('reads display equation (1) as \\[ \\frac{\\partial u}{\\partial t}=\\kappa \\frac{\\partial^{2} u}{\\partial x^{2}} \\]');
-  it.todo('reads k_n = \\frac{n \\pi}{L} and the sum \\sum_{n=1}^{\\infty} a_n^2 e^{-2\\kappa k_n^2 t} as LaTeX');
+  it('reads the display equations and inline sums of the paper as LaTeX (PDF glyphs → layout parser)', async () => {
+    const { mmd } = await read(fx.pdf, 'paper.pdf');
+    const displays = [...mmd.matchAll(/\\\[([\s\S]*?)\\\]/g)].map((m) => normaliseLatex(m[1]!));
+    const inline = [...mmd.matchAll(/\\\(([\s\S]*?)\\\)/g)].map((m) => normaliseLatex(m[1]!));
+    const has = (list: string[], latex: string) => expect(list.some((l) => l.includes(normaliseLatex(latex))), `${latex} in ${JSON.stringify(list)}`).toBe(true);
+    has(displays, String.raw`\frac{\partial u}{\partial t}=\kappa\frac{\partial^{2}u}{\partial x^{2}}`);
+    has(displays, String.raw`k_{n}=\frac{n\pi}{L}`);
+    has(inline, String.raw`u(x,t)=e^{-\kappa k^{2}t}\sin(kx)`);
+    has(inline, String.raw`\sum_{n=1}^{\infty}a_{n}^{2}e^{-2\kappa k_{n}^{2}t}`);
+  });
+
   it.todo('reads the measurements tabular as an MMD table (and so into xlsx)');
 
   it('reads the scanned copy through the inference pool', async () => {

@@ -1,3 +1,4 @@
+import { type Relinked, relinkFigures } from './figure-links.js';
 import type { RenderedLine } from './page-mmd.js';
 import type { TextLine } from './text-layer.js';
 
@@ -74,4 +75,18 @@ export function pageLines(
 /** An empty entry for a page that produced no lines (blank, scanned, failed). */
 export function emptyPageLines(page: number, size: { width: number; height: number }): PageLines<never> {
   return { page, page_width: r2(size.width), page_height: r2(size.height), lines: [] };
+}
+
+/**
+ * lines.mmd.json after the document's MMD had its figure links rewritten (`doc`, from
+ * relinkFigures on the MMD): offsets moved to the new MMD, and each entry's MMD rewritten alike.
+ */
+export function relinkLinesMmd(json: string, doc: Relinked, names: ReadonlySet<string>, to: (name: string) => string): string {
+  const parsed = JSON.parse(json) as { pages: PageLines<MmdLineEntry>[] };
+  for (const page of parsed.pages)
+    for (const l of page.lines) {
+      l.text = relinkFigures(l.text, names, to).text;
+      [l.mmd_start, l.mmd_end] = [doc.offset(l.mmd_start), doc.offset(l.mmd_end)];
+    }
+  return JSON.stringify(parsed);
 }

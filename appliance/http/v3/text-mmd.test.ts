@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { PageLine } from '../../../worker/inference/page-result.js';
+import { linesToMmd, styleLatex } from './text-mmd.js';
+import { buildTextResult, confidences } from './text-result.js';
+
+const box = { x: 0, y: 0, width: 10, height: 10 };
+const text = (t: string, confidence = 0.9): PageLine => ({ text: t, confidence, box, kind: 'text' });
+const math = (latex: string, confidence = 0.5, confidenceRate = 0.8, symbolCount = 4): PageLine => ({ text: '', confidence, box, kind: 'math', math: { latex, confidence, confidenceRate, symbolCount } });
+
+describe('maths in /v3/text answers', () => {
+  it('puts maths lines between display delimiters among text lines, the caller’s pair when given', () => {
+    const lines = [text('We have'), math('x^{2} = 1'), text('for all x.')];
+    expect(linesToMmd(lines, {}, false)).toBe('We have\n\\[\nx^{2}=1\n\\]\nfor all x.');
+    expect(linesToMmd(lines, { math_display_delimiters: ['$$', '$$'], rm_spaces: false }, false)).toBe('We have\n$$\nx^{2} = 1\n$$\nfor all x.');
+  });
+
+  it('gives a whole-image equation inline delimiters and latex_styled when asked for', async () => {
+    const r = await buildTextResult('id', { lines: [math('\\frac{a}{b}')], width: 10, height: 10, formula: { latex: '\\frac{a}{b}', confidence: 0.5, confidenceRate: 0.8, symbolCount: 4 } }, { formats: ['text', 'latex_styled'], math_inline_delimiters: ['$', '$'] });
+    expect(r).toMatchObject({ text: '$ \\frac{a}{b} $', latex_styled: '\\frac{a}{b}', confidence: 0.5, confidence_rate: 0.8 });
+  });
+
+  it('applies rm_fonts, idiomatic_braces, idiomatic_eqn_arrays (and include_equation_tags) to equations', () => {
+    expect(styleLatex('\\mathbf{x}^{2}_{i} + \\mathrm{d}', { rm_fonts: true, idiomatic_braces: true })).toBe('x^2_i+d');
+    const cases = '|x|=\\begin{cases}x & x>0 \\\\ -x & x\\leq 0\\end{cases}';
+    expect(styleLatex(cases, {})).toBe('|x|=\\left\\{\\begin{array}{ll}x&x>0 \\\\-x&x\\leq0\\end{array}\\right.');
+    expect(styleLatex(cases, { idiomatic_eqn_arrays: true })).toContain('\\begin{cases}');
+    expect(styleLatex(cases, { include_equation_tags: true })).toContain('\\begin{cases}');
+  });
+
+  it('puts number-only lines in inline maths with numbers_default_to_math', () => {
+    expect(linesToMmd([text('42'), text('Page 3')], { numbers_default_to_math: true }, false)).toBe('\\( 42 \\)\nPage 3');
+  });
+
+  it('weights confidence_rate by characters and symbols; confidence is the product of the lines', () => {
+    const c = confidences([text('abcd', 0.9), math('x', 0.5, 0.8, 6)]);
+    expect(c.confidence).toBeCloseTo(0.45, 6);
+    expect(c.confidence_rate).toBeCloseTo((0.9 * 4 + 0.8 * 6) / 10, 6);
+  });
+});
