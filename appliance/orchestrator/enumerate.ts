@@ -7,10 +7,10 @@ import { settleJob } from '../../core/pco/settle.js';
 import type { PcoStore } from '../../core/pco/store.js';
 import type { JobSpec } from '../../core/pco/job-spec.js';
 import { type ObjectInfo, type Storage, joinUri, openLocation } from '../../core/storage/index.js';
+import { existingKeys } from './existing-outputs.js';
 import type { AppContext } from '../context.js';
 
 const BATCH = 500;
-const EXISTS_CONCURRENCY = 32;
 const CANCEL_CHECK_EVERY = 1000;
 
 export interface DiscoveredObject {
@@ -63,51 +63,59 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
   let excluded = 0;
   let seen = 0;
 
-  /** Records and queues one listing batch: existence checks in parallel, records in one round trip. */
-  const flush = async () => {
-    const docs = batch.map(({ storage, object }) => {
+  /**
+   * Records and queues one listing batch: output existence from listings of the output folder,
+   * records in one round trip, tasks in one bulk add.
+   */
+  const flush = async (items: DiscoveredObject[], excludedCount: number) => {
+    const docs = items.map(({ storage, object }) => {
       const sourceUri = joinUri(storage.rootUri, object.key);
-      return { object, sourceUri, documentId: documentIdOf(jobId, sourceUri), base: outputBaseKey(spec, object.key, inputPrefix, out.location.key) };
+      return { object, sourceUri, documentId: documentIdOf(jobId, sourceUri), output: `${outputBaseKey(spec, object.key, inputPrefix, out.location.key)}.mmd` };
     });
-    const exists = spec.output.on_existing === 'skip' ? await mapLimit(docs, EXISTS_CONCURRENCY, (d) => out.storage.exists(`${d.base}.mmd`)) : docs.map(() => false);
-    const moves = docs.map((d, i) => ({
-      jobId, documentId: d.documentId, from: '-' as const, to: exists[i] ? ('skipped' as const) : ('queued' as const),
-      fields: { key: d.object.key, source_uri: d.sourceUri, size: d.object.size, generation: 0, attempts: 0, ...(exists[i] ? { error_message: 'output exists (on_existing: skip)' } : {}) },
-    }));
+    const existing = spec.output.on_existing === 'skip' ? await existingKeys(out.storage, docs.map((d) => d.output)) : new Set<string>();
+    const moves = docs.map((d) => {
+      const skip = existing.has(d.output);
+      return {
+        jobId, documentId: d.documentId, from: '-' as const, to: skip ? ('skipped' as const) : ('queued' as const),
+        fields: { key: d.object.key, source_uri: d.sourceUri, size: d.object.size, generation: 0, attempts: 0, ...(skip ? { error_message: 'output exists (on_existing: skip)' } : {}) },
+      };
+    });
     const results = await store.transitionMany(moves);
     const tasks = docs.flatMap((d, i) => (moves[i]!.to === 'queued' && results[i]!.moved ? [{ payload: { jobId, documentId: d.documentId, sourceUri: d.sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${d.documentId}-0` } }] : []));
     await ctx.queues.enqueueBulk('pco-document', tasks);
-    await store.redis.multi().hincrby(store.keys.job(jobId), 'files_listed', batch.length + excluded).hincrby(store.keys.job(jobId), 'files_excluded', excluded).exec();
+    await store.redis.multi().hincrby(store.keys.job(jobId), 'files_listed', items.length + excludedCount).hincrby(store.keys.job(jobId), 'files_excluded', excludedCount).exec();
+  };
+  // One batch is recorded while the listing fetches the next: the two wait on different services.
+  let recording: Promise<void> | null = null;
+  const startFlush = async () => {
+    const items = batch;
+    const excludedCount = excluded;
     batch = [];
     excluded = 0;
+    await recording;
+    recording = flush(items, excludedCount);
+    // Its failure is raised where it is awaited; this only keeps Node from calling it unhandled meanwhile.
+    recording.catch(() => undefined);
   };
   // A re-run after a crash recounts from zero; records and queue ids are idempotent.
   await store.updateJob(jobId, { files_listed: 0, files_excluded: 0 });
-  for await (const item of discover(spec, ctx.storageSettings)) {
-    seen++;
-    if (accept(item.relative)) batch.push(item);
-    else excluded++;
-    if (batch.length + excluded >= BATCH) await flush();
-    if (seen % CANCEL_CHECK_EVERY === 0 && (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1') break;
+  try {
+    for await (const item of discover(spec, ctx.storageSettings)) {
+      seen++;
+      if (accept(item.relative)) batch.push(item);
+      else excluded++;
+      if (batch.length + excluded >= BATCH) await startFlush();
+      if (seen % CANCEL_CHECK_EVERY === 0 && (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1') break;
+    }
+    await startFlush();
+    await recording;
+  } finally {
+    // Never leave a batch being written behind a failed listing.
+    await (recording as Promise<void> | null)?.catch(() => undefined);
   }
-  await flush();
   const cancelled = (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1';
   await store.updateJob(jobId, { enum_status: cancelled ? 'cancelled' : 'completed', ...(cancelled ? {} : { status: 'processing' }) });
   if (await store.claimSettle(jobId)) {
     await settleJob({ store, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, settings: ctx.storageSettings, now: ctx.now }, jobId);
   }
-}
-
-/** Maps with at most `limit` calls in flight, keeping order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
 }

@@ -17,7 +17,7 @@ import type { Formula } from './corpus.js';
  */
 
 /** Bump when the tracing or the distortion changes, so the cache is rebuilt. */
-const SET_VERSION = 1;
+const SET_VERSION = 2;
 const FONT: MathJaxFontName = 'newcm';
 const EM_PX = 48;
 const STRENGTH = 0.8;

@@ -90,7 +90,14 @@ export function traceSkeleton(skeleton: Uint8Array, width: number, height: numbe
     clusters++;
   }
   const visited = new Uint8Array(skeleton.length);
-  const point = (i: number): [number, number] => [(i % width) + 0.5, Math.floor(i / width) + 0.5];
+  // Paths into one junction end at different pixels of its cluster; ending them all at the
+  // cluster's centre makes strokes that meet in the type meet in the trace.
+  const centre = Array.from({ length: clusters }, () => [0, 0, 0]);
+  for (const [i] of degree) if (cluster[i] >= 0) centre[cluster[i]][0] += i % width, centre[cluster[i]][1] += Math.floor(i / width), centre[cluster[i]][2]++;
+  const point = (i: number): [number, number] => {
+    const c = cluster[i] >= 0 ? centre[cluster[i]] : null;
+    return c ? [c[0] / c[2] + 0.5, c[1] / c[2] + 0.5] : [(i % width) + 0.5, Math.floor(i / width) + 0.5];
+  };
   const walk = (from: number, first: number): Path => {
     const points = [point(from), point(first)];
     let previous = from;

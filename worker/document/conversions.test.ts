@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeConversions } from './conversions.js';
+import sharp from 'sharp';
+import { type FigureFiles, writeConversions } from './conversions.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'folio-conversions-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -16,11 +17,11 @@ function unzipMember(zip: Buffer, member: string): string {
 
 const MMD = '# Results\n\nThe energy is \\(E = mc^2\\) and\n\n\\[\n\\frac{a}{b} = \\sqrt{x}\n\\]\n\n| n | \\(n^2\\) |\n|---|---|\n| 3 | 9 |\n';
 
-async function convert(mmd: string, formats: Record<string, boolean>) {
+async function convert(mmd: string, formats: Record<string, boolean>, figures?: FigureFiles) {
   const out: Record<string, Buffer> = {};
   const status = await writeConversions(mmd, formats, async (ext, body) => {
     out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  });
+  }, figures);
   return { status, out };
 }
 
@@ -79,5 +80,44 @@ describe('writeConversions', () => {
     expect(status['mmd.overlay.pdf']).toEqual({ status: 'error', error_id: 'unsupported_format', error_message: 'This build cannot make mmd.overlay.pdf' });
     expect(status.xlsx).toMatchObject({ status: 'error', error_id: 'unsupported_format', error_message: expect.stringContaining('has none') });
     expect(out).toEqual({});
+  });
+
+  it('carries figures into every format from storage, never over HTTP', async () => {
+    const name = '2025_06_01_0123456789abcdef0123-1-1';
+    // An address nothing answers at: a format that fetched it would fail or lose the figure.
+    const url = `http://127.0.0.1:9/cdn/cropped/${name}.jpg?height=120&width=200&top_left_y=30&top_left_x=40`;
+    const mmd = `# Results\n\n![](${url})\n\nFigure 1: Red square.\n\nThe energy is \\(E = mc^2\\).\n`;
+    const jpeg = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#cc2222' } }).jpeg().toBuffer();
+    const reads: string[] = [];
+    const files: FigureFiles = { read: async (n) => (reads.push(n), jpeg) };
+    const formats = { md: true, html: true, docx: true, 'tex.zip': true, 'md.zip': true, 'mmd.zip': true, 'html.zip': true, 'latex.pdf': true, pdf: true };
+    const { status, out } = await convert(mmd, formats, files);
+    for (const ext of Object.keys(formats)) expect(status[ext], ext).toEqual({ status: 'completed' });
+    expect(reads).toEqual([name]);
+    const member = `images/${name}.jpg`;
+    for (const ext of ['tex.zip', 'md.zip', 'mmd.zip', 'html.zip']) {
+      writeFileSync(join(scratch, 'a.zip'), out[ext]!);
+      expect(execFileSync('unzip', ['-Z1', join(scratch, 'a.zip')]).toString(), ext).toContain(member);
+    }
+    expect(unzipMember(out['md.zip']!, 'document.md')).toContain(`![](${member})`);
+    expect(unzipMember(out['mmd.zip']!, 'document.mmd')).toContain(`![](${member})`);
+    expect(unzipMember(out['html.zip']!, 'document.html')).toContain(`src="${member}"`);
+    expect(unzipMember(out['tex.zip']!, 'document.tex')).toContain(`\\includegraphics{${member}}`);
+    // md and html link out as the MMD does (the CDN).
+    expect(out.md!.toString()).toBe(mmd);
+    expect(out.html!.toString()).toContain(`/cdn/cropped/${name}.jpg`);
+    writeFileSync(join(scratch, 'a.docx'), out.docx!);
+    expect(execFileSync('unzip', ['-Z1', join(scratch, 'a.docx')]).toString()).toMatch(/word\/media\/.+\.jpg/);
+    for (const ext of ['latex.pdf', 'pdf']) {
+      writeFileSync(join(scratch, `fig.${ext}`), out[ext]!);
+      const images = execFileSync('pdfimages', ['-list', join(scratch, `fig.${ext}`)]).toString().trim().split('\n').slice(2);
+      expect(images.length, ext).toBeGreaterThanOrEqual(1);
+    }
+    // The tex.zip compiles on its own, its image resolved from images/.
+    const dir = mkdtempSync(join(scratch, 'figtex-'));
+    writeFileSync(join(dir, 'paper.tex.zip'), out['tex.zip']!);
+    execFileSync('unzip', ['-q', 'paper.tex.zip'], { cwd: dir });
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'document.tex'], { cwd: dir, stdio: 'ignore' });
+    expect(execFileSync('pdfimages', ['-list', join(dir, 'document.pdf')]).toString().trim().split('\n').length).toBeGreaterThan(2);
   });
 });

@@ -33,3 +33,11 @@ describe('joinScripts', () => {
     expect(joinScripts(bands)).toEqual(bands);
   });
 });
+
+describe('inkBands on a display formula between lines of prose', () => {
+  it('does not take a full-width text line as a script of the taller formula row', () => {
+    // Prose (24 px, full width), 20 px gap, a 50 px formula row in the middle columns, 20 px gap, prose.
+    const bands = inkBands(mask(600, 200, [[20, 10, 580, 34], [300, 54, 500, 104], [20, 124, 560, 148]]));
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[10, 34], [54, 104], [124, 148]]);
+  });
+});

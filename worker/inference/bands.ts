@@ -4,8 +4,9 @@ import type { InkMask } from '../engine/math/image/binarise.js';
  * Rows of a page image found from its ink: runs of pixel rows holding ink, separated by blank
  * rows. A display formula is one such run in most cases (a fraction bar, an integral sign or a
  * tall bracket spans its parts), but a limit under a sum, or a lone fraction whose parts stand
- * clear of the bar, leaves a short run close to a tall one; those are joined to their neighbour.
- * A line of text never is: its neighbours are about as tall as it is and a line gap away.
+ * clear of the bar, leaves a short run close to a tall one, lying within its columns; those are
+ * joined to their neighbour. A line of text is not: its neighbours are about as tall as it is, a
+ * line gap away, and a line of prose is wider than the formula it introduces.
  */
 
 export interface Band {
@@ -56,6 +57,9 @@ export function inkBands(mask: InkMask): Band[] {
 /** A run this much shorter than both its neighbours, close to both, is a bar between them (a fraction's). */
 export const BAR_HEIGHT_RATIO = 0.25;
 
+/** Whether `inner` lies within `outer`'s columns, give or take `slack` pixels (a limit may overhang its sum a little). */
+const within = (inner: Band, outer: Band, slack: number) => inner.x0 >= outer.x0 - slack && inner.x1 <= outer.x1 + slack;
+
 const join = (a: Band, b: Band): Band => ({ y0: a.y0, y1: b.y1, x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1) });
 const close = (upper: Band, lower: Band, ref: Band) => lower.y0 - upper.y1 < SCRIPT_GAP_RATIO * height(ref);
 
@@ -64,7 +68,8 @@ export function joinScripts(bands: Band[]): Band[] {
   const out = bands.map((b) => ({ ...b }));
   for (let i = 1; i + 1 < out.length; i++) {
     const [above, bar, below] = [out[i - 1]!, out[i]!, out[i + 1]!];
-    if (height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above), height(below)) && close(above, bar, above) && close(bar, below, below)) {
+    const short = height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above), height(below));
+    if (short && close(above, bar, above) && close(bar, below, below) && within(above, bar, height(above)) && within(below, bar, height(below))) {
       out.splice(i - 1, 3, join(join(above, bar), below));
       i--;
     }
@@ -76,7 +81,8 @@ export function joinScripts(bands: Band[]): Band[] {
         const n = out[j];
         if (!n) continue;
         const gap = j < i ? b.y0 - n.y1 : n.y0 - b.y1;
-        if (height(b) < SCRIPT_HEIGHT_RATIO * height(n) && gap < SCRIPT_GAP_RATIO * height(n) && (!best || height(b) < best.h)) best = { i, j, h: height(b) };
+        const script = height(b) < SCRIPT_HEIGHT_RATIO * height(n) && gap < SCRIPT_GAP_RATIO * height(n) && within(b, n, height(b));
+        if (script && (!best || height(b) < best.h)) best = { i, j, h: height(b) };
       }
     });
     if (!best) return out;

@@ -11,7 +11,9 @@ import type { MathRead } from './page-result.js';
  *   symbols with a low confidence per symbol.
  * Rules (measured on rendered pages, see inference/line-kind.test.ts and test/integration/v3-text-math.test.ts):
  * 1. a line whose text read is wordy (WORDY_MIN_WORDS words, or words covering half its characters) is text;
- * 2. otherwise, a line the text model read nothing of is maths, if the maths parse found symbols;
+ * 2. otherwise, a line the text model read nothing of is maths if the maths parse found symbols
+ *    with a per-symbol confidence of at least MIN_MATH_RATE (ink neither model reads surely — a
+ *    line cut by the image's edge, a speck, a rule — is left out, as the text model leaves it);
  * 3. otherwise it is maths when the maths parse has structure and either its per-symbol confidence
  *    is at least MIN_MATH_RATE or the text read itself holds maths characters (operators,
  *    superscript digits, Greek letters: the text model saw maths too); text when not.
@@ -61,10 +63,10 @@ export function hasMathStructure(latex: string): boolean {
 
 const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;
 
-/** The rules above, for one line: its text read (possibly '') and its maths read. */
+/** The rules above, for one line: its text read (possibly '') and its maths read. 'text' with an empty read drops the line. */
 export function chooseKind(text: string, math: MathRead | undefined): 'text' | 'math' {
   if (isWordy(text)) return 'text';
   if (!math || !math.latex) return 'text';
-  if (!text.trim()) return 'math';
+  if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
   return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text)) ? 'math' : 'text';
 }

@@ -33,7 +33,7 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   let gate: Promise<void> = Promise.resolve();
   const hooks: any[] = [];
 
-  const call = async (method: string, path: string, json?: unknown, headers = key.headers) => {
+  const call = async (method: string, path: string, json?: unknown, headers: Record<string, string> = key.headers) => {
     const res = await app.request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: json === undefined ? undefined : JSON.stringify(json) });
     return { status: res.status, body: (await res.json()) as any };
   };
@@ -61,7 +61,10 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
       if (req.url === '/hook') {
         let body = '';
         req.on('data', (d) => (body += d));
-        req.on('end', () => void hooks.push(JSON.parse(body)) ?? res.end());
+        req.on('end', () => {
+          hooks.push(JSON.parse(body));
+          res.end();
+        });
         return;
       }
       if (req.url === '/missing.png') return void res.writeHead(404).end();

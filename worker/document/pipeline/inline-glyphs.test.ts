@@ -26,6 +26,19 @@ describe('glyph map', () => {
     expect(isMathChar('β') && isMathChar('∫') && !isMathChar('a')).toBe(true);
   });
 
+  it('maps arrows, AMS relations and negations to their commands, never to raw Unicode', () => {
+    const glyphs = ['⇌', '↦', '⟶', '↪', '≰', '⊊', '∤', '≃', '⊎', '∴', 'ℜ', '⊤'];
+    expect(glyphs.map(glyphToLatex)).toEqual(
+      ['\\rightleftharpoons', '\\mapsto', '\\longrightarrow', '\\hookrightarrow', '\\nleq', '\\subsetneq', '\\nmid', '\\simeq', '\\uplus', '\\therefore', '\\Re', '\\top'],
+    );
+    expect(glyphs.every(isMathChar)).toBe(true);
+  });
+
+  it('maps symbols prose uses too without taking them for maths by themselves', () => {
+    expect(['†', '✓', 'ı', '♣'].map(glyphToLatex)).toEqual(['\\dagger', '\\checkmark', '\\imath', '\\clubsuit']);
+    expect(['†', '✓', 'ı', '♣'].some(isMathChar)).toBe(false);
+  });
+
   it('knows TeX and Symbol maths fonts by name, subset prefix or not', () => {
     expect(['ABCDEF+CMMI10', 'CMSY7', 'CMEX10', 'Symbol'].every(isMathFontName)).toBe(true);
     expect(isMathFontName('Helvetica-Bold')).toBe(false);

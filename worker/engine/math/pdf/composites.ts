@@ -123,7 +123,7 @@ export function joinNegations(symbols: MathSymbol[]): MathSymbol[] {
     );
     if (!struck) continue;
     used.add(slash).add(struck);
-    out.push({ ...joined(NEGATED[struck.latex], [struck]), box: union(slash.box, struck.box) });
+    out.push({ ...struck, latex: NEGATED[struck.latex], box: union(slash.box, struck.box) });
   }
   return [...symbols.filter((s) => !used.has(s)), ...out];
 }
@@ -148,7 +148,7 @@ export function joinStacked(symbols: MathSymbol[]): MathSymbol[] {
     );
     if (!upper) continue;
     used.add(upper).add(equals);
-    out.push({ ...joined(STACKED[upper.latex], [equals]), box: union(upper.box, equals.box) });
+    out.push({ ...equals, latex: STACKED[upper.latex], box: union(upper.box, equals.box) });
   }
   return [...symbols.filter((s) => !used.has(s)), ...out];
 }

@@ -2,7 +2,7 @@ import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
-import { glyphToken } from './tex-fonts.js';
+import { glyphToken, tokenByCode } from './tex-fonts.js';
 
 /**
  * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
@@ -34,8 +34,8 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
   const piece = UNICODE_PIECES[g.unicode];
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
-  const arrowPart = arrowPiece(g.font.family, g.code);
-  if (arrowPart) return { ...common, latex: arrowPart, part: 'whole' };
+  const known = tokenByCode(g.font.family, g.code) ?? arrowPiece(g.font.family, g.code);
+  if (known) return { ...common, latex: known, part: 'whole' };
   const token = glyphToken(g.unicode, g.font.family);
   if (!token) return undefined;
   return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };

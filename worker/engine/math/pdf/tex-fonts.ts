@@ -143,6 +143,16 @@ function alphanumericStyle(cp: number): SymbolStyle | undefined {
   return (['bold', 'italic', 'bold', 'calligraphic', 'calligraphic', 'fraktur', 'blackboard', 'fraktur'] as const)[block] ?? 'upright';
 }
 
+/**
+ * Glyphs of the AMS fonts pdf.js can only name by their character code, which it hands back as
+ * ASCII: MSBM's wide hats and tildes (codes 0x5B–0x60), which amssymb uses for `\widehat` and
+ * `\widetilde` over two or more letters.
+ */
+export function tokenByCode(family: FontFamily, code: number): string | undefined {
+  if (family !== 'blackboard' || code < 0x5b || code > 0x60) return undefined;
+  return code < 0x5e ? '\\widehat' : '\\widetilde';
+}
+
 /** One glyph's LaTeX token and style. Returns undefined for glyphs with no maths meaning (spaces). */
 export function glyphToken(unicode: string, family: FontFamily): GlyphToken | undefined {
   const ch = unicode.normalize('NFC');

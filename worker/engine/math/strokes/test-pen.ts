@@ -18,10 +18,16 @@ function arc(cx: number, cy: number, rx: number, ry: number, a0: number, a1: num
 const join = (...parts: Stroke[]): Stroke => ({ x: parts.flatMap((p) => p.x), y: parts.flatMap((p) => p.y) });
 
 export const PEN: Record<string, Glyph> = {
-  x: [line(0, 0, 0.6, 0.6), line(0.6, 0, 0, 0.6)].map((s) => shift(s, 0, 0.4)),
-  '1': [join(line(0.1, 0.2, 0.35, 0), line(0.35, 0, 0.35, 1))],
+  // The cursive x: a ⊃-like curl and its mirror image, touching in the middle (two straight
+  // diagonals would be ×).
+  x: [
+    { x: [0.02, 0.12, 0.22, 0.3, 0.38, 0.5, 0.6], y: [0.5, 0.42, 0.44, 0.7, 0.95, 0.98, 0.9] },
+    { x: [0.62, 0.5, 0.38, 0.3, 0.22, 0.1, 0], y: [0.5, 0.42, 0.44, 0.7, 0.95, 0.98, 0.9] },
+  ],
+  '1': [join(line(0, 0.3, 0.35, 0), line(0.35, 0, 0.35, 1)), line(0.1, 1, 0.6, 1)],
   '2': [join(arc(0.3, 0.28, 0.28, 0.28, Math.PI * 1.1, Math.PI * 2.2), line(0.55, 0.4, 0, 1), line(0, 1, 0.62, 1))],
-  a: [join(arc(0.28, 0.7, 0.26, 0.3, -0.3, 2 * Math.PI - 0.3), line(0.52, 0.4, 0.55, 1))],
+  // Drawn as a hand does: round anticlockwise from the top right, then up and down the stem.
+  a: [join(arc(0.28, 0.7, 0.26, 0.3, -0.6, -0.6 - 2 * Math.PI), line(0.54, 0.4, 0.54, 1))],
   b: [join(line(0.05, 0, 0.05, 1), arc(0.3, 0.7, 0.25, 0.3, Math.PI, 3 * Math.PI))],
   '+': [line(0, 0.5, 0.7, 0.5), line(0.35, 0.15, 0.35, 0.85)],
   '=': [line(0, 0.38, 0.7, 0.38), line(0, 0.62, 0.7, 0.62)],

@@ -1,0 +1,112 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
+import { dataUrl, median, renderLatex, startMathStack } from './v3-math-support.js';
+
+/**
+ * /v3/text with maths, read by the real inference worker (text and maths models) from pages
+ * typeset by pdflatex. The maths-vs-text decision is scored over every line of these pages.
+ */
+
+const FORMULA = 'x^{2}+y^{2}=\\frac{a}{b}';
+const PROSE = [
+  'The quick brown fox jumps over the lazy dog while the committee',
+  'considers a proposal to reorganise the library and its reading rooms.',
+];
+const MIXED = [
+  { kind: 'text', tex: 'We consider the following relation between the two quantities' },
+  { kind: 'math', tex: '\\[ x^{2}+y^{2}=\\frac{a}{b} \\]' },
+  { kind: 'text', tex: 'which holds for every pair of real numbers, and the identity' },
+  { kind: 'math', tex: '\\[ \\sqrt{x+1}=\\frac{y}{2} \\]' },
+  { kind: 'text', tex: 'follows from it by a change of variables.' },
+] as const;
+
+describe('POST /v3/text with maths (real inference worker)', () => {
+  let s: Awaited<ReturnType<typeof startMathStack>>;
+  let formula: Buffer;
+  let prose: Buffer;
+  let mixed: Buffer;
+  const decisions = { right: 0, total: 0 };
+
+  beforeAll(async () => {
+    s = await startMathStack();
+    formula = await renderLatex(`\\[ ${FORMULA} \\]`);
+    prose = await renderLatex(`\\noindent ${PROSE.join('\\\\\n')}`, 150, 7.5);
+    mixed = await renderLatex(`\\noindent ${MIXED.map((l) => (l.kind === 'math' ? l.tex : `${l.tex}\\\\`)).join('\n')}`, 150, 7);
+    const warm = await s.call('POST', '/v3/text', { src: dataUrl(formula) });
+    expect(warm.status, JSON.stringify(warm.body) + s.workerLog()).toBe(200);
+  }, 120_000);
+  afterAll(async () => {
+    console.log(`maths-vs-text decisions: ${decisions.right}/${decisions.total} lines right`);
+    await s?.stop();
+  });
+
+  it('reads a one-formula image as one equation: latex_styled, text in inline delimiters', async () => {
+    const times: number[] = [];
+    let r!: Awaited<ReturnType<typeof s.call>>;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      r = await s.call('POST', '/v3/text', { src: dataUrl(formula), formats: ['text', 'latex_styled', 'data'], data_options: { include_asciimath: true }, include_line_data: true });
+      times.push(performance.now() - t0);
+    }
+    console.log(`/v3/text one formula: median ${Math.round(median(times))} ms`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(normaliseLatex(r.body.latex_styled)).toBe(normaliseLatex(FORMULA));
+    expect(r.body.text).toBe(`\\( ${r.body.latex_styled} \\)`);
+    expect(r.body.data).toEqual([{ type: 'asciimath', value: expect.stringContaining('/') }]);
+    expect(r.body.line_data.map((l: { type: string }) => l.type)).toEqual(['math']);
+    expect(r.body.confidence).toBeGreaterThan(0.1);
+    expect(r.body.confidence_rate).toBeGreaterThan(0.8);
+    decisions.total++;
+    if (r.body.line_data[0].type === 'math') decisions.right++;
+  });
+
+  it('keeps prose as text: no maths lines, no latex_styled', async () => {
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(prose), formats: ['text', 'latex_styled'], include_line_data: true });
+    expect(r.status).toBe(200);
+    expect(r.body.latex_styled).toBeUndefined();
+    expect(r.body.text).not.toMatch(/\\\(|\\\[/);
+    expect(r.body.text).toContain('quick brown fox');
+    for (const l of r.body.line_data) {
+      decisions.total++;
+      if (l.type === 'text') decisions.right++;
+    }
+    expect(r.body.line_data.every((l: { type: string }) => l.type === 'text')).toBe(true);
+  });
+
+  it('reads a mixed page: display maths between text lines, in the caller’s delimiters', async () => {
+    const times: number[] = [];
+    let r!: Awaited<ReturnType<typeof s.call>>;
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      r = await s.call('POST', '/v3/text', { src: dataUrl(mixed), include_line_data: true, math_display_delimiters: ['$$', '$$'] });
+      times.push(performance.now() - t0);
+    }
+    console.log(`/v3/text mixed page (${MIXED.length} lines): median ${Math.round(median(times))} ms`);
+    expect(r.status).toBe(200);
+    const kinds = r.body.line_data.map((l: { type: string }) => l.type);
+    MIXED.forEach((l, i) => {
+      decisions.total++;
+      if (kinds[i] === l.kind) decisions.right++;
+    });
+    expect(kinds, JSON.stringify(r.body.line_data.map((l: { type: string; text: string }) => [l.type, l.text]))).toEqual(MIXED.map((l) => l.kind));
+    const maths = (r.body.text as string).split('\n').filter((_, i, all) => all[i - 1] === '$$' && all[i + 1] === '$$');
+    expect(maths.map(normaliseLatex)).toContain(normaliseLatex('\\sqrt{x+1}=\\frac{y}{2}'));
+    expect(r.body.text).toContain('by a change of variables.');
+    expect(r.body.latex_styled).toBeUndefined();
+  });
+
+  it('turns a rotated page upright before reading text and maths', async () => {
+    const turned = await sharp(mixed).rotate(90).png().toBuffer();
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(turned), include_line_data: true, auto_rotate_confidence_threshold: 0 });
+    expect(r.status).toBe(200);
+    expect(r.body.auto_rotate_degrees).toBe(-90);
+    expect(r.body.text).toContain('by a change of variables.');
+    const kinds = r.body.line_data.map((l: { type: string }) => l.type);
+    MIXED.forEach((l, i) => {
+      decisions.total++;
+      if (kinds[i] === l.kind) decisions.right++;
+    });
+    expect(kinds, JSON.stringify(r.body.line_data.map((l: { type: string; text: string }) => [l.type, l.text]))).toEqual(MIXED.map((l) => l.kind));
+  });
+});
