@@ -26,6 +26,9 @@ import { v3PdfRoutes } from './http/v3/pdf-routes.js';
 import { v3ConverterRoutes } from './http/v3/converter-routes.js';
 import { v3TextRoutes } from './http/v3/text-routes.js';
 import { v3ResultsRoutes } from './http/v3/results-routes.js';
+import { v3LatexRoutes } from './http/v3/latex-routes.js';
+import { cdnRoutes } from './http/cdn-routes.js';
+import { v3BatchRoutes } from './http/v3/batch-routes.js';
 import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
 import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
 import { OcrHistory } from './results/ocr-history.js';
@@ -120,12 +123,15 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
+    const v3Batch = v3BatchRoutes(ctx);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3LatexRoutes(ctx), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
     const port = (server.address() as { port: number }).port;
     started.push({ name: 'http', stop: () => new Promise<void>((r) => server.close(() => r())) });
+    await v3Batch.start();
+    started.push({ name: 'v3-batch', stop: () => v3Batch.stop() });
 
     const license = new LicenseChecker({
       redis, prefix: config.FOLIO_QUEUE_PREFIX, mode: config.FOLIO_LICENSE_MODE, deploymentId: config.FOLIO_DEPLOYMENT_ID,

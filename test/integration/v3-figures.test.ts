@@ -64,8 +64,8 @@ describe('figures through a real appliance', () => {
       FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1', FOLIO_ALLOW_PRIVATE_URLS: 'true',
       FOLIO_DATA_SOURCE_KEY: randomBytes(32).toString('hex'), FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '0',
     });
-    const made = await (await fetch(`${app.url}/pco/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `figs-${Date.now()}` }) })).json();
-    const key = await (await fetch(`${app.url}/pco/v1/apps/${made.app_id}/keys`, { method: 'POST' })).json();
+    const made: any = await (await fetch(`${app.url}/pco/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `figs-${Date.now()}` }) })).json();
+    const key: any = await (await fetch(`${app.url}/pco/v1/apps/${made.app_id}/keys`, { method: 'POST' })).json();
     headers = { app_id: made.app_id, app_key: key.app_key };
   }, 90_000);
   afterAll(async () => {

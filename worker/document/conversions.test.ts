@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,5 +121,26 @@ describe('writeConversions', () => {
     execFileSync('unzip', ['-q', 'paper.tex.zip'], { cwd: dir });
     execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'document.tex'], { cwd: dir, stdio: 'ignore' });
     expect(execFileSync('pdfimages', ['-list', join(dir, 'document.pdf')]).toString().trim().split('\n').length).toBeGreaterThan(2);
+  });
+
+  it('never fetches an image the MMD points at, remote or local, into docx or pptx', async () => {
+    let requests = 0;
+    const server = createServer((_req, res) => (requests++, res.end(readFileSync(join(scratch, 'secret.png')))));
+    writeFileSync(join(scratch, 'secret.png'), await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).png().toBuffer());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const mmd = `Remote ![chart](http://127.0.0.1:${port}/x.png) and local ![key](${join(scratch, 'secret.png')}) and ref ![r][img]\n\n[img]: http://127.0.0.1:${port}/y.png\n`;
+      const { status, out } = await convert(mmd, { docx: true, pptx: true });
+      expect(status).toEqual({ docx: { status: 'completed' }, pptx: { status: 'completed' } });
+      expect(requests).toBe(0);
+      for (const ext of ['docx', 'pptx'] as const) {
+        writeFileSync(join(scratch, `a.${ext}`), out[ext]!);
+        expect(execFileSync('unzip', ['-Z1', join(scratch, `a.${ext}`)]).toString(), ext).not.toMatch(/media\/.*\.png/);
+      }
+      expect(unzipMember(out.docx!, 'word/document.xml')).toContain('chart'); // kept as a link
+    } finally {
+      server.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FormatStatus } from '../../core/v3/pdf-store.js';
 import { printHtmlPdf } from './convert-html-pdf.js';
 import { type LatexBuild, TEX_NAME, compileLatex, writeLatexSource } from './convert-latex.js';
-import { type FigureFiles, LINKED_SOURCE_NAME, figurePaths, stageFigures } from './convert-figures.js';
+import { type FigureFiles, LINKED_SOURCE_NAME, figurePaths, stageFigures, unfetchableImages } from './convert-figures.js';
 import { PANDOC_FROM, SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
@@ -103,7 +103,8 @@ export async function writeConversions(mmd: string, formats: Record<string, bool
   if (!wanted.length) return status;
   const dir = await mkdtemp(join(tmpdir(), 'folio-convert-'));
   try {
-    const staged = await stageFigures(mmd, dir, figureFiles);
+    const figures = await stageFigures(mmd, dir, figureFiles);
+    const staged = { ...figures, mmd: unfetchableImages(figures.mmd, figures.names) };
     await writeFile(join(dir, SOURCE_NAME), staged.mmd);
     await writeFile(join(dir, LINKED_SOURCE_NAME), mmd);
     let build: Promise<LatexBuild> | undefined;

@@ -49,3 +49,16 @@ export async function inlineFigures(dir: string, htmlName: string, names: string
   for (const n of names) uris.set(n, `data:image/jpeg;base64,${(await readFile(join(dir, relativeFigurePath(n)))).toString('base64')}`);
   await writeFile(path, relinkFigures(html, new Set(names), (n) => uris.get(n)!).text);
 }
+
+/**
+ * Turns every Markdown image that is not a staged crop into a plain link. pandoc's docx, pptx
+ * and embedding writers fetch image sources — URLs (a server-side request to wherever the MMD
+ * points) and local paths (a file of the worker's disk inside the output) — so the MMD a
+ * converter reads may only show the crops copied into its own images/ folder.
+ */
+export function unfetchableImages(mmd: string, staged: string[]): string {
+  const allowed = new Set(staged.map((n) => relativeFigurePath(n)));
+  return mmd
+    .replace(/!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?([^)]*)\)/g, (whole, alt: string, target: string, rest: string) => (allowed.has(target) ? whole : `[${alt}](${target}${rest})`))
+    .replace(/!\[([^\]]*)\]\[([^\]]*)\]/g, '[$1][$2]');
+}
