@@ -36,6 +36,12 @@ export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p:
   const job = await store.getJob(p.jobId);
   const file = await store.getFile(p.jobId, p.documentId);
   if (!job || !file || file.generation !== p.generation) return 'stale';
+  if (file.status === 'completed' || file.status === 'failed') {
+    // A worker killed between the status move and its events left them unsent: send them now
+    // (both are idempotent by event id, and counters are guarded by recordEnd's marker).
+    await recordEnd(ctx, p, file.status, file.pages - file.pages_failed, file.pages_failed, []);
+    return `already ${file.status}`;
+  }
   if (file.status !== 'queued' && file.status !== 'processing') return `already ${file.status}`;
   const startedAt = new Date().toISOString();
   const claim = await store.transition(p.jobId, p.documentId, ['queued', 'processing'], 'processing', { attempts: file.attempts + 1, started_at: startedAt });
@@ -149,21 +155,34 @@ async function finish(
   }, { completed: okPages, failed: failedPages.length });
   if (!moved.moved) return;
 
+  await recordEnd(ctx, p, to, okPages, failedPages.length, pages);
+  if (moved.settleNow) {
+    await settleJob({ store, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, settings: ctx.storageSettings, now: Date.now }, p.jobId);
+  }
+}
+
+/**
+ * Counters, usage and the file event of a document that reached `to`. Usage and the event are
+ * idempotent by id (the ledger and the delivery table ignore repeats); the Redis counters and
+ * page timings are added once, under a marker, so a re-run after a crash neither loses nor
+ * doubles them.
+ */
+async function recordEnd(ctx: WorkerContext, p: Payload<'pco-document'>, to: 'completed' | 'failed', okPages: number, failedPages: number, pages: DocumentResult['pages']): Promise<void> {
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
   const billable = to === 'completed';
   const deltas = {
-    pages_completed: okPages, pages_failed: failedPages.length,
+    pages_completed: okPages, pages_failed: failedPages,
     documents_completed: billable ? 1 : 0, documents_failed: billable ? 0 : 1,
     pages_billable: billable ? okPages : 0, documents_billable: billable ? 1 : 0,
   };
-  await addCounters(ctx.redis, prefix, deltas);
-  await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:${p.documentId}:${p.generation}`, day: utcDay(Date.now()), deltas });
-  for (const pg of pages) await observePageSeconds(ctx.redis, prefix, pg.seconds);
-  await recordRate(ctx, pages.reduce((s, pg) => s + pg.seconds, 0), pages.length);
-  await emitEvent(ctx.redis, prefix, { type: 'pco.file', eventId: `file:${p.documentId}:${p.generation}`, jobId: p.jobId, documentId: p.documentId, status: to });
-  if (moved.settleNow) {
-    await settleJob({ store, redis: ctx.redis, prefix, settings: ctx.storageSettings, now: Date.now }, p.jobId);
+  const marker = `${prefix}:pco:counted:${p.documentId}:${p.generation}`;
+  if (await ctx.redis.set(marker, '1', 'EX', 7 * 86_400, 'NX')) {
+    await addCounters(ctx.redis, prefix, deltas);
+    for (const pg of pages) await observePageSeconds(ctx.redis, prefix, pg.seconds);
+    await recordRate(ctx, pages.reduce((sum, pg) => sum + pg.seconds, 0), pages.length);
   }
+  await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:${p.documentId}:${p.generation}`, day: utcDay(Date.now()), deltas });
+  await emitEvent(ctx.redis, prefix, { type: 'pco.file', eventId: `file:${p.documentId}:${p.generation}`, jobId: p.jobId, documentId: p.documentId, status: to });
 }
 
 /** Keeps a moving average of one worker's pages per minute, for dry-run estimates. */
