@@ -50,6 +50,17 @@ test-integration: deps test-deps
 bench: deps test-deps
 	npx tsx bench/run.ts
 
+# The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders; see models/training/README.md.
+.PHONY: models
+models: deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
+	npx tsx models/training/generate-symbols.ts
+	npx tsx models/training/generate-latex-heldout.ts
+	/usr/bin/python3 models/training/train_symbols.py --skip-holdout
+	/usr/bin/python3 models/training/train_symbols.py --holdout-only --epochs 3
+	npx tsx models/training/update-manifest.ts
+	npx tsx models/training/evaluate-onnx.ts
+
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.
 .PHONY: soak
 soak: deps test-deps

@@ -30,7 +30,8 @@ export type MathJaxFontName = keyof typeof MATHJAX_FONTS;
 const adaptor = liteAdaptor();
 RegisterHTMLHandler(adaptor);
 
-type Converter = (tex: string, display: boolean) => Promise<string>;
+/** Inline-style TeX → SVG markup (display style, where wanted, comes from `\displaystyle` in the recipe). */
+type Converter = (tex: string) => Promise<string>;
 const converters = new Map<MathJaxFontName, Converter>();
 
 function converter(font: MathJaxFontName): Converter {
@@ -47,8 +48,8 @@ function converter(font: MathJaxFontName): Converter {
         linebreaks: { inline: false },
       }),
     });
-    convert = async (tex, display) => {
-      const node = await doc.convertPromise(tex, { display });
+    convert = async (tex) => {
+      const node = await doc.convertPromise(tex, { display: false });
       return adaptor.innerHTML(node);
     };
     converters.set(font, convert);
@@ -71,7 +72,7 @@ export interface RenderOptions {
  */
 export async function renderTexSvg(tex: string, font: MathJaxFontName, opts: RenderOptions): Promise<string> {
   const { emPx, rotateDeg = 0, marginPx = 4 } = opts;
-  const svg = await converter(font)(tex, false);
+  const svg = await converter(font)(tex);
   if (/data-mjx-error|merror/.test(svg)) throw new Error(`MathJax could not typeset ${tex} with ${font}`);
   const viewBox = /viewBox="([-\d.e]+) ([-\d.e]+) ([-\d.e]+) ([-\d.e]+)"/.exec(svg);
   if (!viewBox) throw new Error(`MathJax produced no viewBox for ${tex}`);

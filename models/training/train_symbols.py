@@ -136,7 +136,7 @@ def evaluate(net, crops, feats, labels, class_names, name):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--holdout", default="termes", help="font family left out of the generalisation run")
     parser.add_argument("--skip-holdout", action="store_true", help="only train and export the shipped model")
     parser.add_argument("--holdout-only", action="store_true", help="only the generalisation run; adds to metrics.json")

@@ -28,11 +28,16 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
       return undefined;
     }
   };
+  // Pieces set apart by a wide space are read one by one: the parser sees no spaces.
+  const readPieces = (pieces: Box[] | undefined): string | undefined => {
+    const latex = pieces?.map(read);
+    return latex?.every(Boolean) ? latex.join(' \\qquad ') : undefined;
+  };
   return {
     inlineLatex: read,
     displayLatex: (line) => {
       if (!isDisplayLine(line)) return undefined;
-      const latex = read(line.display.box);
+      const latex = readPieces(line.display.pieces) ?? read(line.display.box);
       if (latex && includeTags && line.display.tag) return `${latex} \\tag{${line.display.tag}}`;
       return latex;
     },

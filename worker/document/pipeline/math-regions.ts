@@ -1,6 +1,7 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
+import { findGutter } from './columns.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**
@@ -12,6 +13,10 @@ import type { Glyph, TextLine } from './text-layer.js';
 
 /** Maths lines closer than this many ems (ink to ink) belong to one display. */
 const JOIN_GAP_EM = 0.45;
+/** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
+const SPLIT_GAP_EM = 1.5;
+/** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
+const SPACED_GAP_EM = 3.5;
 /** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's). */
 const MAX_DISPLAY_SHARE = 0.85;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
@@ -39,6 +44,8 @@ export interface DisplayRegion {
   tag?: string;
   /** Built from several text lines or around rules and tall glyphs: 2-D, so a display whatever its position. */
   stacked: boolean;
+  /** Left to right, the parts of a display set apart by a wide space (\qquad); absent when it is one piece. */
+  pieces?: Box[];
 }
 
 /** A text line that stands for a whole display equation. */
@@ -84,14 +91,15 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
   const prose = new Set(lines.filter(hasProse));
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
+  const gutter = findGutter(lines, math.width);
   const seeds = lines.filter((l) => hasMath(l) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
-  const groups: Array<{ lines: TextLine[]; box: Box }> = [];
+  const groups: Group[] = [];
   const taken = new Set<TextLine>();
   for (const seed of seeds) {
     if (taken.has(seed)) continue;
-    const group = { lines: [seed], box: ink.get(seed)! };
+    const group: Group = { lines: [seed], box: ink.get(seed)!, parts: [ink.get(seed)!] };
     taken.add(seed);
-    grow(group, lines.filter((l) => !numbers.has(l)), { ink, prose, structure: [...math.rules, ...tall] }, taken);
+    grow(group, lines.filter((l) => !numbers.has(l)), { ink, prose, structure: [...math.rules, ...tall], gutter }, taken);
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
@@ -102,7 +110,8 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     for (const n of level) out.splice(out.indexOf(n), 1);
     const number = level.length === 1 ? level[0] : undefined;
     const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || tall.some((b) => contains(g.box, b));
-    out.push(displayLine(g.lines, { box: g.box, stacked, ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}) }));
+    const pieces = spacedPieces(g);
+    out.push(displayLine(g.lines, { box: g.box, stacked, ...(pieces.length > 1 ? { pieces } : {}), ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}) }));
   }
   return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
@@ -113,29 +122,70 @@ interface PageFacts {
   prose: Set<TextLine>;
   /** Rules and extension-font glyphs. */
   structure: Box[];
+  /** The x of a two-column page's gutter: nothing joins across it. */
+  gutter?: number;
 }
 
-function grow(group: { lines: TextLine[]; box: Box }, lines: TextLine[], { ink, prose, structure }: PageFacts, taken: Set<TextLine>): void {
+const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
+const acrossGutter = (a: Box, b: Box, gutter: number | undefined) => gutter !== undefined && Math.min(a.x1, b.x1) <= gutter && Math.max(a.x0, b.x0) >= gutter;
+
+interface Group {
+  lines: TextLine[];
+  box: Box;
+  /** The ink boxes of its lines, rules and tall glyphs. */
+  parts: Box[];
+}
+
+function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed; ) {
     changed = false;
     // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it.
-    for (const b of structure) if (intersects(b, group.box) && !contains(group.box, b)) [group.box, changed] = [union(group.box, b), true];
+    for (const b of structure) {
+      if (!intersects(b, group.box) || group.parts.includes(b)) continue;
+      group.parts.push(b);
+      if (!contains(group.box, b)) [group.box, changed] = [union(group.box, b), true];
+    }
     const near: Box = { x0: group.box.x0 - em, y0: group.box.y0 - JOIN_GAP_EM * em, x1: group.box.x1 + em, y1: group.box.y1 + JOIN_GAP_EM * em };
     for (const l of lines) {
       if (taken.has(l)) continue;
       const box = ink.get(l)!;
       // A line level with the group's middle (the text of a cases row) joins whatever it says.
       const cy = (box.y0 + box.y1) / 2;
-      const level = cy > group.box.y0 && cy < group.box.y1 && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
-      if (level || (!prose.has(l) && intersects(box, near))) {
+      const levelWith = cy > group.box.y0 && cy < group.box.y1;
+      const level = levelWith && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
+      // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
+      const spaced = levelWith && !prose.has(l) && hasMath(l) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
+      if (level || spaced || (!prose.has(l) && intersects(box, near))) {
         group.lines.push(l);
         group.box = union(group.box, box);
+        group.parts.push(box);
         taken.add(l);
         changed = true;
       }
     }
   }
+}
+
+/**
+ * The display cut at empty vertical strips at least SPLIT_GAP_EM wide: the parts of a display set
+ * apart by \qquad, each read on its own so the space survives. Narrower strips (matrix and cases
+ * columns, relation spacing) do not cut.
+ */
+function spacedPieces(g: Group): Box[] {
+  const em = Math.max(...g.lines.map((l) => l.size));
+  const spans = g.parts.map((b) => [b.x0, b.x1] as const).sort((a, b) => a[0] - b[0]);
+  const pieces: Box[] = [];
+  let [x0, x1] = spans[0]!;
+  for (const [a, b] of spans.slice(1)) {
+    if (a - x1 >= SPLIT_GAP_EM * em) {
+      pieces.push({ ...g.box, x0, x1 });
+      x0 = a;
+    }
+    x1 = Math.max(x1, b);
+  }
+  pieces.push({ ...g.box, x0, x1 });
+  return pieces;
 }
 
 const contains = (outer: Box, inner: Box) => inner.x0 >= outer.x0 && inner.x1 <= outer.x1 && inner.y0 >= outer.y0 && inner.y1 <= outer.y1;

@@ -1,3 +1,5 @@
+import { classifyFont } from '../../engine/math/pdf/tex-fonts.js';
+
 /**
  * pdf.js text items → glyphs → lines. Pure geometry: no pdf.js import, so it is unit-testable.
  * Coordinates are PDF points in the page's viewport with the origin top-left.
@@ -83,30 +85,67 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
 
 const isSpace = (g: Glyph) => /\s/.test(g.ch);
 
-/** Groups glyphs into lines: by baseline (tolerating raised and lowered scripts), then by horizontal gaps. */
+/**
+ * Groups glyphs into lines: by baseline (tolerating raised and lowered scripts), then by horizontal gaps.
+ * Big operators and delimiters from TeX's extension font hang below their baseline, so they do
+ * not take part in the baseline grouping: each joins the line its ink sits on afterwards.
+ */
 export function glyphsToLines(glyphs: Glyph[]): TextLine[] {
-  const sorted = glyphs.filter((g) => !isSpace(g) || g.w > 0).sort((a, b) => a.base - b.base || a.x - b.x);
-  const clusters: Glyph[][] = [];
-  let current: Glyph[] = [];
-  let ref: Glyph | undefined;
+  const kept = glyphs.filter((g) => !isSpace(g) || g.w > 0);
+  const hanging = kept.filter(isHanging);
+  const sorted = kept.filter((g) => !isHanging(g)).sort((a, b) => a.base - b.base || a.x - b.x);
+  const clusters: Cluster[] = [];
+  let current: Cluster | undefined;
   for (const g of sorted) {
-    if (ref && Math.abs(g.base - ref.base) > 0.5 * Math.max(ref.size, g.size)) {
-      clusters.push(current);
-      current = [];
-      ref = undefined;
-    }
-    current.push(g);
-    if (!isSpace(g) && (!ref || g.size > ref.size)) ref = g;
+    if (current?.ref && Math.abs(g.base - current.ref.base) > 0.5 * Math.max(current.ref.size, g.size)) current = undefined;
+    if (!current) clusters.push((current = { glyphs: [] }));
+    current.glyphs.push(g);
+    if (!isSpace(g) && (!current.ref || g.size > current.ref.size)) current.ref = g;
   }
-  if (current.length) clusters.push(current);
+  for (const g of hanging) {
+    const home = clusterUnder(g, clusters);
+    if (home) home.glyphs.push(g);
+    else clusters.push({ glyphs: [g], ref: g });
+  }
   const lines: TextLine[] = [];
   for (const cluster of clusters) {
-    for (const fragment of splitFragments(cluster.sort((a, b) => a.x - b.x))) {
+    for (const fragment of splitFragments(cluster.glyphs.sort((a, b) => a.x - b.x))) {
       const line = makeLine(fragment);
       if (line) lines.push(line);
     }
   }
   return lines.sort((a, b) => a.top - b.top || a.x0 - b.x0);
+}
+
+interface Cluster {
+  glyphs: Glyph[];
+  /** The largest glyph: its baseline is the cluster's. */
+  ref?: Glyph;
+}
+
+const extensionFonts = new Map<string, boolean>();
+/** A glyph of TeX's extension font (CMEX): its ink hangs from its baseline down. */
+function isHanging(g: Glyph): boolean {
+  let hanging = extensionFonts.get(g.font);
+  if (hanging === undefined) extensionFonts.set(g.font, (hanging = classifyFont(g.font) === 'extension'));
+  return hanging;
+}
+
+/**
+ * The cluster whose maths axis (a quarter em above its baseline) is nearest the middle of a
+ * hanging glyph's ink — at least one em deep, a text-size big operator — among clusters with a
+ * glyph within two ems sideways; undefined when none is within half an em.
+ */
+function clusterUnder(g: Glyph, clusters: Cluster[]): Cluster | undefined {
+  const middle = g.base + 0.5 * g.size;
+  let best: { cluster: Cluster; distance: number } | undefined;
+  for (const cluster of clusters) {
+    if (!cluster.ref) continue;
+    const distance = Math.abs(cluster.ref.base - 0.25 * cluster.ref.size - middle);
+    if (distance > 0.5 * g.size || (best && distance >= best.distance)) continue;
+    if (cluster.glyphs.some((o) => o.x < g.x + g.w + 2 * g.size && o.x + o.w > g.x - 2 * g.size)) best = { cluster, distance };
+  }
+  return best?.cluster;
 }
 
 function splitFragments(row: Glyph[]): Glyph[][] {
@@ -149,14 +188,14 @@ function makeLine(fragment: Glyph[]): TextLine | undefined {
   const ink = glyphs.filter((g) => !isSpace(g));
   if (ink.length === 0) return undefined;
   const size = dominantSize(ink);
-  const main = ink.filter((g) => Math.abs(g.size - size) < 0.5);
-  const base = main[Math.floor(main.length / 2)].base;
+  const main = ink.filter((g) => Math.abs(g.size - size) < 0.5 && !isHanging(g));
+  const base = (main.length ? main : ink)[Math.floor((main.length || ink.length) / 2)].base;
   return {
     glyphs,
     x0: ink[0].x,
     x1: Math.max(...ink.map((g) => g.x + g.w)),
-    top: Math.min(...ink.map((g) => g.base - 0.8 * g.size)),
-    bottom: Math.max(...ink.map((g) => g.base + 0.2 * g.size)),
+    top: Math.min(...ink.map((g) => (isHanging(g) ? g.base : g.base - 0.8 * g.size))),
+    bottom: Math.max(...ink.map((g) => g.base + (isHanging(g) ? 1 : 0.2) * g.size)),
     base,
     size,
     bold: ink.filter((g) => g.bold).length > ink.length / 2,
