@@ -1,4 +1,6 @@
-import { classifyFont } from '../../engine/math/pdf/tex-fonts.js';
+import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
+
+export { dominantSize };
 
 /**
  * pdf.js text items → glyphs → lines. Pure geometry: no pdf.js import, so it is unit-testable.
@@ -86,66 +88,18 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
 const isSpace = (g: Glyph) => /\s/.test(g.ch);
 
 /**
- * Groups glyphs into lines: by baseline (tolerating raised and lowered scripts), then by horizontal gaps.
- * Big operators and delimiters from TeX's extension font hang below their baseline, so they do
- * not take part in the baseline grouping: each joins the line its ink sits on afterwards.
+ * Groups glyphs into lines: by baseline, with scripts, inline fractions and big operators joining
+ * the line they belong to (baseline-clusters.ts), then cut at wide horizontal gaps.
  */
 export function glyphsToLines(glyphs: Glyph[]): TextLine[] {
-  const kept = glyphs.filter((g) => !isSpace(g) || g.w > 0);
-  const hanging = kept.filter(isHanging);
-  const sorted = kept.filter((g) => !isHanging(g)).sort((a, b) => a.base - b.base || a.x - b.x);
-  const clusters: Cluster[] = [];
-  let current: Cluster | undefined;
-  for (const g of sorted) {
-    if (current?.ref && Math.abs(g.base - current.ref.base) > 0.5 * Math.max(current.ref.size, g.size)) current = undefined;
-    if (!current) clusters.push((current = { glyphs: [] }));
-    current.glyphs.push(g);
-    if (!isSpace(g) && (!current.ref || g.size > current.ref.size)) current.ref = g;
-  }
-  for (const g of hanging) {
-    const home = clusterUnder(g, clusters);
-    if (home) home.glyphs.push(g);
-    else clusters.push({ glyphs: [g], ref: g });
-  }
   const lines: TextLine[] = [];
-  for (const cluster of clusters) {
+  for (const cluster of clusterByBaseline(glyphs.filter((g) => !isSpace(g) || g.w > 0))) {
     for (const fragment of splitFragments(cluster.glyphs.sort((a, b) => a.x - b.x))) {
       const line = makeLine(fragment);
       if (line) lines.push(line);
     }
   }
   return lines.sort((a, b) => a.top - b.top || a.x0 - b.x0);
-}
-
-interface Cluster {
-  glyphs: Glyph[];
-  /** The largest glyph: its baseline is the cluster's. */
-  ref?: Glyph;
-}
-
-const extensionFonts = new Map<string, boolean>();
-/** A glyph of TeX's extension font (CMEX): its ink hangs from its baseline down. */
-function isHanging(g: Glyph): boolean {
-  let hanging = extensionFonts.get(g.font);
-  if (hanging === undefined) extensionFonts.set(g.font, (hanging = classifyFont(g.font) === 'extension'));
-  return hanging;
-}
-
-/**
- * The cluster whose maths axis (a quarter em above its baseline) is nearest the middle of a
- * hanging glyph's ink — at least one em deep, a text-size big operator — among clusters with a
- * glyph within two ems sideways; undefined when none is within half an em.
- */
-function clusterUnder(g: Glyph, clusters: Cluster[]): Cluster | undefined {
-  const middle = g.base + 0.5 * g.size;
-  let best: { cluster: Cluster; distance: number } | undefined;
-  for (const cluster of clusters) {
-    if (!cluster.ref) continue;
-    const distance = Math.abs(cluster.ref.base - 0.25 * cluster.ref.size - middle);
-    if (distance > 0.5 * g.size || (best && distance >= best.distance)) continue;
-    if (cluster.glyphs.some((o) => o.x < g.x + g.w + 2 * g.size && o.x + o.w > g.x - 2 * g.size)) best = { cluster, distance };
-  }
-  return best?.cluster;
 }
 
 function splitFragments(row: Glyph[]): Glyph[][] {
@@ -201,17 +155,4 @@ function makeLine(fragment: Glyph[]): TextLine | undefined {
     bold: ink.filter((g) => g.bold).length > ink.length / 2,
     text: glyphs.map((g) => g.ch).join(''),
   };
-}
-
-/** The font size carrying the most glyphs (rounded to a quarter point). */
-export function dominantSize(glyphs: Glyph[]): number {
-  const counts = new Map<number, number>();
-  for (const g of glyphs) {
-    const k = Math.round(g.size * 4) / 4;
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  let best = 0;
-  let bestCount = -1;
-  for (const [k, c] of counts) if (c > bestCount || (c === bestCount && k > best)) [best, bestCount] = [k, c];
-  return best;
 }
