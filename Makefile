@@ -58,6 +58,8 @@ models: deps
 	npx tsx models/training/generate-latex-heldout.ts
 	/usr/bin/python3 models/training/train_symbols.py --skip-holdout
 	/usr/bin/python3 models/training/train_symbols.py --holdout-only --epochs 3
+	npx tsx models/training/strokes-generate.ts
+	/usr/bin/python3 models/training/strokes-train.py --skip-holdout
 	npx tsx models/training/update-manifest.ts
 	npx tsx models/training/evaluate-onnx.ts
 

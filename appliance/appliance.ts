@@ -28,6 +28,7 @@ import { v3TextRoutes } from './http/v3/text-routes.js';
 import { v3ResultsRoutes } from './http/v3/results-routes.js';
 import { v3LatexRoutes } from './http/v3/latex-routes.js';
 import { cdnRoutes } from './http/cdn-routes.js';
+import { v3StrokesRoutes } from './http/v3/strokes-routes.js';
 import { v3BatchRoutes } from './http/v3/batch-routes.js';
 import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
 import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
@@ -124,7 +125,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
     const v3Batch = v3BatchRoutes(ctx);
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3LatexRoutes(ctx), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3StrokesRoutes(ctx), v3LatexRoutes(ctx), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });

@@ -37,8 +37,6 @@ export interface LoadedParts {
   core: Loaded<Parts>;
   pdf: Loaded<PdfFrontEnd>;
   image: Loaded<ImageFrontEnd>;
-  /** Why the strokes row cannot be scored. */
-  strokesUnavailable: string;
 }
 
 const MATH_DIR = new URL('../../worker/engine/math/', import.meta.url);
@@ -66,16 +64,5 @@ export async function loadParts(): Promise<LoadedParts> {
     core,
     pdf: await load<PdfFrontEnd>(['pdf/index.ts'], ['readPdfMath', 'symbolsInRegion']),
     image: await load<ImageFrontEnd>(['image/index.ts', 'image/symbols-from-image.ts'], ['symbolsFromImage']),
-    strokesUnavailable: await strokesUnavailable(),
   };
-}
-
-/**
- * Pen strokes need both a front end and a synthetic handwriting set of these formulas to score
- * it on; neither is in the repository yet, and the row says which is missing.
- */
-async function strokesUnavailable(): Promise<string> {
-  const frontEnd = await load<unknown>(['strokes/index.ts'], ['symbolsFromStrokes']);
-  const state = frontEnd.ok ? 'the strokes front end exists' : frontEnd.reason;
-  return `${state}, and there is no synthetic handwriting set of the corpus to score it on`;
 }

@@ -9,6 +9,8 @@ import { evaluateImage, evaluatePdf, type Evaluation, type GroundTruth } from '.
 import { loadParts, type Loaded } from './front-ends.js';
 import { failuresMarkdown, resultsMarkdown, resultsTables, type RunFacts } from './report.js';
 import { RESOLUTIONS_DPI, renderCorpus } from './render.js';
+import { handwritingSet } from './strokes-set.js';
+import { evaluateStrokes } from './strokes-evaluate.js';
 
 /**
  * `make eval-math`: renders the held-out corpus, runs every front end over it, prints the table
@@ -70,7 +72,13 @@ async function main(): Promise<number> {
       else evaluations.push({ frontEnd: `image ${dpi} dpi`, unavailable: parts.image.reason, rows: [] });
     }
   }
-  evaluations.push({ frontEnd: 'strokes', unavailable: parts.strokesUnavailable, rows: [] });
+  if (parts.core.ok) {
+    const { recognizeStrokes } = await import('../../worker/engine/math/strokes/index.js');
+    const set = await handwritingSet(corpus.formulas, here('.cache'));
+    const ids = new Set(formulas.map((f) => f.id));
+    set.formulas = set.formulas.filter((h) => ids.has(h.formula.id));
+    evaluations.push(await evaluateStrokes(set, parts.core.value, (strokes) => recognizeStrokes(strokes)));
+  } else evaluations.push({ frontEnd: 'strokes', unavailable: parts.core.reason, rows: [] });
 
   const facts: RunFacts = {
     ...machineFacts(),

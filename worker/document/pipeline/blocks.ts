@@ -2,10 +2,13 @@ import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { BULLETS } from '../../engine/math/unicode-latex.js';
 import { CAPTION } from './figure-regions.js';
+import { pageFurniture, RunningLines } from './furniture.js';
 import { isDisplayLine } from './math-regions.js';
 import { dominantSize, type TextLine } from './text-layer.js';
 
 /** Lines of one page → blocks: headings, paragraphs, list items, display maths, and page info set aside. */
+
+export { RunningLines };
 
 export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'display_math';
 
@@ -26,43 +29,11 @@ export interface PageLayout {
   bodySize: number;
 }
 
-/** Header and footer bands, as a fraction of the page height. */
-const PAGE_INFO_BAND = 0.08;
-const PAGE_NUMBER = /^(page\s+)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|\/)\s*\d{1,4})?$/i;
 const NUMBERED = /^(\d{1,3})[.)]\s/;
 
 export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
 }
-
-/**
- * Remembers header and footer candidates across the pages of one document, digits folded, so a
- * running header is recognised by repetition even when it sits close to the body.
- */
-export class RunningLines {
-  private readonly seen = new Set<string>();
-  has(line: TextLine): boolean {
-    return this.seen.has(RunningLines.key(line));
-  }
-  add(line: TextLine): void {
-    this.seen.add(RunningLines.key(line));
-  }
-  private static key(line: TextLine): string {
-    return line.text.replace(/\d+/g, '#').toLowerCase();
-  }
-}
-
-/** A line in the top or bottom band that is a page number, repeats from an earlier page, or stands apart from the body. */
-function isPageInfo(line: TextLine, lines: TextLine[], height: number, body: number, running: RunningLines): boolean {
-  const inTop = line.bottom < height * PAGE_INFO_BAND;
-  const inBottom = line.top > height * (1 - PAGE_INFO_BAND);
-  if (!inTop && !inBottom) return false;
-  if (PAGE_NUMBER.test(line.text.trim()) || running.has(line)) return true;
-  if (line.text.split(' ').length > 12) return false;
-  return lines.every((o) => o === line || (inTop ? o.top - line.bottom > body : line.top - o.bottom > body) || isBand(o, height));
-}
-
-const isBand = (l: TextLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);
 
 function listMarker(line: TextLine): string | undefined {
   const first = line.glyphs[0]?.ch ?? '';
@@ -90,8 +61,7 @@ function median(xs: number[]): number | undefined {
 /** Lays out one page. `width`/`height` are the viewport's, in points. */
 export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean, running = new RunningLines()): PageLayout {
   const body = bodySizeOf(all);
-  const pageInfo = keepPageInfo ? [] : all.filter((l) => isPageInfo(l, all, height, body, running));
-  for (const l of all) if (isBand(l, height)) running.add(l);
+  const pageInfo = pageFurniture(all, height, body, running, keepPageInfo);
   const lines = all.filter((l) => !pageInfo.includes(l));
   const bodyBold = lines.filter((l) => l.bold).length > lines.length / 2;
   const sections = readingOrder(lines, width);

@@ -123,7 +123,7 @@ function splitFragments(row: Glyph[]): Glyph[][] {
 }
 
 /** Normalises spacing (one space per gap, none at the ends) and measures the line. */
-function makeLine(fragment: Glyph[]): TextLine | undefined {
+export function makeLine(fragment: Glyph[]): TextLine | undefined {
   const glyphs: Glyph[] = [];
   let prev: Glyph | undefined;
   for (const g of fragment) {

@@ -38,36 +38,48 @@ export function strokeWidth(map: ComponentMap): number {
   return 1;
 }
 
-/** Per column of the component's box: how many of its pixels it holds and their mean row. */
-function columnProfile(c: Component, map: ComponentMap): { count: Float64Array; centre: Float64Array } {
+/** Per column of the component's box: how many of its pixels it holds, their mean row, and the rows they span. */
+function columnProfile(c: Component, map: ComponentMap): { count: Float64Array; centre: Float64Array; span: Float64Array } {
   const count = new Float64Array(width(c.box));
   const centre = new Float64Array(width(c.box));
+  const first = new Float64Array(width(c.box)).fill(Infinity);
+  const last = new Float64Array(width(c.box)).fill(-Infinity);
   for (let y = c.box.y0; y < c.box.y1; y++) {
     for (let x = c.box.x0; x < c.box.x1; x++) {
       if (map.labels[y * map.width + x] !== c.id) continue;
-      count[x - c.box.x0]++;
-      centre[x - c.box.x0] += y;
+      const i = x - c.box.x0;
+      count[i]++;
+      centre[i] += y;
+      if (y < first[i]) first[i] = y;
+      last[i] = y;
     }
   }
-  for (let i = 0; i < count.length; i++) centre[i] /= count[i] || 1;
-  return { count, centre };
+  const span = new Float64Array(width(c.box));
+  for (let i = 0; i < count.length; i++) {
+    centre[i] /= count[i] || 1;
+    span[i] = count[i] ? last[i] - first[i] + 1 : 0;
+  }
+  return { count, centre, span };
 }
 
 /**
- * A rule is a straight bar: long against its thickness, every column about as thick as the others,
- * and column centres on a line within a few degrees of horizontal. A tilde is as flat but its
- * centres wave; an arrow is flat but its head thickens some columns.
+ * A rule is a straight filled bar: long against its thickness, every column one unbroken run about
+ * as thick as the others, and column centres on a line within a few degrees of horizontal. A tilde
+ * is as flat but its centres wave; an arrow is flat but its head thickens some columns; ∞ and a
+ * small `>` can pass the thickness and centre tests at 150 dpi, but their columns cross two strokes
+ * with background between.
  */
 export function isRule(c: Component, map: ComponentMap): boolean {
   const w = width(c.box);
   const thickness = c.area / w;
   if (w < 4 || w < 3 * Math.max(thickness, 1.5)) return false;
-  const { count, centre } = columnProfile(c, map);
+  const { count, centre, span } = columnProfile(c, map);
   // The end columns of an anti-aliased or rounded bar are thinner; judge the inner 80 %.
   const from = Math.floor(w * 0.1);
   const to = Math.ceil(w * 0.9);
   let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, sc = 0, scc = 0;
   for (let i = from; i < to; i++) {
+    if (span[i] > count[i]) return false;
     n++;
     sx += i;
     sy += centre[i];

@@ -27,18 +27,21 @@ export const PEN: Record<string, Glyph> = {
   '1': [join(line(0, 0.3, 0.35, 0), line(0.35, 0, 0.35, 1)), line(0.1, 1, 0.6, 1)],
   '2': [join(arc(0.3, 0.28, 0.28, 0.28, Math.PI * 1.1, Math.PI * 2.2), line(0.55, 0.4, 0, 1), line(0, 1, 0.62, 1))],
   // Drawn as a hand does: round anticlockwise from the top right, then up and down the stem.
-  a: [join(arc(0.28, 0.7, 0.26, 0.3, -0.6, -0.6 - 2 * Math.PI), line(0.54, 0.4, 0.54, 1))],
+  a: [join(arc(0.28, 0.7, 0.26, 0.3, -0.6, -0.6 - 2 * Math.PI), line(0.56, 0.4, 0.56, 0.95), line(0.56, 0.95, 0.66, 0.98))],
   b: [join(line(0.05, 0, 0.05, 1), arc(0.3, 0.7, 0.25, 0.3, Math.PI, 3 * Math.PI))],
   '+': [line(0, 0.5, 0.7, 0.5), line(0.35, 0.15, 0.35, 0.85)],
   '=': [line(0, 0.38, 0.7, 0.38), line(0, 0.62, 0.7, 0.62)],
   '-': [line(0, 0.5, 0.6, 0.5)],
 };
 
+/** The forward lean of most handwriting, as x shift per unit of height above the glyph's foot. */
+const SLANT = 0.2;
+
 function shift(s: Stroke, dx: number, dy: number, size = 1): Stroke {
-  return { x: s.x.map((x) => x * size + dx), y: s.y.map((y) => y * size + dy) };
+  return { x: s.x.map((x, i) => (x + SLANT * (1 - s.y[i])) * size + dx), y: s.y.map((y) => y * size + dy) };
 }
 
-/** The glyph `name` with its 1-unit box's top-left at (x, y), scaled by `size`. */
+/** The glyph `name`, leaning forward, with its 1-unit box's top-left at (x, y), scaled by `size`. */
 export function at(name: string, x: number, y: number, size = 1): Stroke[] {
   const glyph = PEN[name];
   if (!glyph) throw new Error(`no pen glyph ${name}`);

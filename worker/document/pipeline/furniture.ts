@@ -1,0 +1,71 @@
+import type { TextLine } from './text-layer.js';
+
+/**
+ * Page furniture: running headers, running footers and page numbers. Hosted MMD leaves them out
+ * (include_page_info false); lines.json still lists them as page_info.
+ */
+
+/** Header and footer bands, as a fraction of the page height. */
+const PAGE_INFO_BAND = 0.08;
+/**
+ * A page number may sit this far into the page (LaTeX's article class puts it about 17 % above
+ * the foot of an A4 page) when it is the outermost line and stands apart from the body.
+ */
+const PAGE_NUMBER_ZONE = 0.22;
+/** Ink gap between such a page number and the nearest body line, in body-text ems (text lines leave about 0.2 em). */
+const PAGE_NUMBER_GAP_EM = 1.5;
+const PAGE_NUMBER = /^(page\s+)?[-–]?\s*\d{1,4}\s*[-–]?(\s*(of|\/)\s*\d{1,4})?$/i;
+/** Lines with more words than this are body text, wherever they sit. */
+const MAX_FURNITURE_WORDS = 12;
+
+/**
+ * Remembers header and footer candidates across the pages of one document, digits folded, so a
+ * running header is recognised by repetition even when it sits close to the body.
+ */
+export class RunningLines {
+  private readonly seen = new Set<string>();
+  has(line: TextLine): boolean {
+    return this.seen.has(RunningLines.key(line));
+  }
+  add(line: TextLine): void {
+    this.seen.add(RunningLines.key(line));
+  }
+  private static key(line: TextLine): string {
+    return line.text.replace(/\d+/g, '#').toLowerCase();
+  }
+}
+
+/**
+ * The page's furniture lines, and the page's band lines remembered in `running` for the pages after.
+ * @param keep include_page_info: nothing is furniture, but band lines are still remembered
+ */
+export function pageFurniture(lines: TextLine[], height: number, body: number, running: RunningLines, keep: boolean): TextLine[] {
+  const found = keep ? [] : lines.filter((l) => inBandFurniture(l, lines, height, body, running) || isLonePageNumber(l, lines, height, body));
+  for (const l of lines) if (isBand(l, height)) running.add(l);
+  return found;
+}
+
+const isBand = (l: TextLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);
+
+/** A line in the top or bottom band that is a page number, repeats from an earlier page, or stands apart from the body. */
+function inBandFurniture(line: TextLine, lines: TextLine[], height: number, body: number, running: RunningLines): boolean {
+  const inTop = line.bottom < height * PAGE_INFO_BAND;
+  const inBottom = line.top > height * (1 - PAGE_INFO_BAND);
+  if (!inTop && !inBottom) return false;
+  if (PAGE_NUMBER.test(line.text.trim()) || running.has(line)) return true;
+  if (line.text.split(' ').length > MAX_FURNITURE_WORDS) return false;
+  return lines.every((o) => o === line || (inTop ? o.top - line.bottom > body : line.top - o.bottom > body) || isBand(o, height));
+}
+
+/**
+ * A page number outside the narrow bands: in the outer part of the page, with no line beyond it
+ * and a clear gap to the body (a table's last row of numbers has its rows close above it).
+ */
+function isLonePageNumber(line: TextLine, lines: TextLine[], height: number, body: number): boolean {
+  if (!PAGE_NUMBER.test(line.text.trim())) return false;
+  const atFoot = line.top > height * (1 - PAGE_NUMBER_ZONE);
+  const atHead = line.bottom < height * PAGE_NUMBER_ZONE;
+  if (!atFoot && !atHead) return false;
+  const gap = PAGE_NUMBER_GAP_EM * body;
+  return lines.every((o) => o === line || isBand(o, height) || (atFoot ? line.top - o.bottom > gap : o.top - line.bottom > gap));
+}
