@@ -186,7 +186,17 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     has(inline, String.raw`\sum_{n=1}^{\infty}a_{n}^{2}e^{-2\kappa k_{n}^{2}t}`);
   });
 
-  it.todo('reads the measurements tabular as an MMD table (and so into xlsx)');
+  it('reads the measurements tabular as an MMD table (and so into xlsx)', async () => {
+    const { id, mmd } = await read(fx.pdf, 'paper.pdf', { conversion_formats: { xlsx: true } });
+    const rows = ['Mode & Decay time & Error', '1 & 12.5 & 0.3', '2 & 3.1 & 0.1', '3 & 1.4 & 0.1'].map((r) => `\\hline ${r} \\\\`);
+    expect(mmd).toContain(['\\begin{tabular}{|l|c|c|}', ...rows, '\\hline', '\\end{tabular}'].join('\n'));
+    expect(mmd).not.toMatch(/^[12]$/m); // the page numbers are page furniture
+    expect((await call('GET', `/v3/converter/${id}`)).json.conversion_status).toEqual({ xlsx: { status: 'completed' } });
+    const xlsx = await unzip(dir, (await call('GET', `/v3/pdf/${id}.xlsx`)).buf, 'paper.xlsx');
+    const sheet = await readFile(join(xlsx, 'xl/worksheets/sheet1.xml'), 'utf8');
+    expect(sheet).toContain('<c r="B2"><v>12.5</v></c>');
+    expect(sheet).toContain('<c r="C4"><v>0.1</v></c>');
+  });
 
   it('reads the scanned copy through the inference pool', async () => {
     const { done, mmd } = await read(fx.scanned, 'scan.pdf', {}, 150_000);

@@ -4,13 +4,14 @@ import { BULLETS } from '../../engine/math/unicode-latex.js';
 import { CAPTION } from './figure-regions.js';
 import { pageFurniture, RunningLines } from './furniture.js';
 import { isDisplayLine } from './math-regions.js';
+import { isTableLine } from './tables.js';
 import { dominantSize, type TextLine } from './text-layer.js';
 
 /** Lines of one page → blocks: headings, paragraphs, list items, display maths, and page info set aside. */
 
 export { RunningLines };
 
-export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'display_math';
+export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'display_math' | 'table';
 
 export interface Block {
   kind: BlockKind;
@@ -90,7 +91,9 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred = Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
       // A display gathered from stacked lines (fractions, limits, tall delimiters) needs no centring test.
-      if ((isDisplayLine(line) && (centred || line.display.stacked)) || (centred && isMathOnly(line))) {
+      if (isTableLine(line)) {
+        blocks.push({ kind: 'table', lines: [line] });
+      } else if ((isDisplayLine(line) && (centred || line.display.stacked)) || (centred && isMathOnly(line))) {
         blocks.push({ kind: 'display_math', lines: [line] });
       } else if (level !== undefined) {
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);

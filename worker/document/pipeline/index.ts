@@ -7,6 +7,7 @@ import { officeToPdf, type OfficeOptions } from './office.js';
 import { epubToPdf } from './epub.js';
 import { pageMathLatex, type ParseMath } from './math-latex.js';
 import { groupDisplayMath } from './math-regions.js';
+import { findTables } from './tables.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
@@ -139,8 +140,10 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
 }
 
 function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
-  // Born-digital pages: stacked maths lines become one display, read by the 2-D parser.
-  const lines = content.math ? groupDisplayMath(content.lines, content.math) : content.lines;
+  // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
+  // maths lines become one display, read by the 2-D parser.
+  const { tables, rest } = findTables(content.lines, content.math?.rules ?? []);
+  const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
   const layout = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
   return renderPage(layout, {
     inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],

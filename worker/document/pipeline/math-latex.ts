@@ -1,5 +1,6 @@
 import { symbolsInRegion, type PdfPageMath } from '../../engine/math/pdf/index.js';
-import type { Box, MathResult, MathSymbol } from '../../engine/math/types.js';
+import { glyphSymbol, inside } from '../../engine/math/pdf/symbols.js';
+import { type Box, type MathResult, type MathSymbol, RADICAL } from '../../engine/math/types.js';
 import type { RegionLatex } from './inline.js';
 import { isDisplayLine } from './math-regions.js';
 import type { TextLine } from './text-layer.js';
@@ -19,8 +20,11 @@ export interface PageMathLatex {
  * @param includeTags write a display's equation number as `\tag{n}` (spec 4.7 include_equation_tags)
  */
 export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: boolean): PageMathLatex {
+  const radicals = radicalOfVinculum(math);
   const read = (box: Box): string | undefined => {
-    const symbols = symbolsInRegion(math, box);
+    // A vinculum belongs with its radical sign: the root of the line below must not underline this region.
+    const rules = math.rules.filter((r) => !radicals.has(r) || inside(radicals.get(r)!, box));
+    const symbols = symbolsInRegion({ ...math, rules }, box);
     if (symbols.length === 0) return undefined;
     try {
       return parse(symbols).latex || undefined;
@@ -42,4 +46,16 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
       return latex;
     },
   };
+}
+
+/** Each rule that starts at a radical sign's top right (its vinculum), with the sign's ink box. */
+function radicalOfVinculum(math: PdfPageMath): Map<Box, Box> {
+  const owners = new Map<Box, Box>();
+  for (const g of math.glyphs) {
+    if (glyphSymbol(g)?.latex !== RADICAL) continue;
+    const reach = Math.max(1, 0.3 * g.size);
+    const rule = math.rules.find((r) => Math.abs(r.x0 - g.box.x1) <= reach && Math.abs(r.y0 - g.box.y0) <= reach);
+    if (rule) owners.set(rule, g.box);
+  }
+  return owners;
 }

@@ -1,11 +1,13 @@
 import type { Block, PageLayout } from './blocks.js';
 import { lineToLatex, lineToMmd, type LinkArea, type RegionLatex } from './inline.js';
 import type { PlacedFigure } from './page-figures.js';
+import { isTableLine } from './tables.js';
+import { tableToMmd } from './tables-mmd.js';
 import type { TextLine } from './text-layer.js';
 
 /** Blocks → the page's MMD, remembering which characters each line produced. */
 
-export type LineType = 'text' | 'section_header' | 'list_item' | 'math' | 'page_info' | 'image';
+export type LineType = 'text' | 'section_header' | 'list_item' | 'math' | 'table' | 'page_info' | 'image';
 
 export interface RenderedLine {
   line: TextLine;
@@ -36,7 +38,7 @@ export interface RenderOptions {
   figures?: PlacedFigure[];
 }
 
-const TYPE_OF: Record<Block['kind'], LineType> = { heading: 'section_header', paragraph: 'text', list_item: 'list_item', display_math: 'math' };
+const TYPE_OF: Record<Block['kind'], LineType> = { heading: 'section_header', paragraph: 'text', list_item: 'list_item', display_math: 'math', table: 'table' };
 
 /** A line ending in letter + hyphen whose successor starts in lower case: the hyphen only broke the word. */
 const HYPHEN_END = /\p{L}-$/u;
@@ -62,6 +64,11 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     emitFigures(figures);
     if (mmd) mmd += b > 0 && !figures.length && sameList(layout.blocks[b - 1]!, block) ? '\n' : '\n\n';
     const type = TYPE_OF[block.kind];
+    const line = block.lines[0]!;
+    if (block.kind === 'table' && isTableLine(line)) {
+      emit(line, type, tableToMmd(line.table, (cell) => lineToMmd(cell, opts.links, opts.inline, opts.inlineLatex)));
+      return;
+    }
     if (block.kind === 'display_math') {
       const latex = opts.displayLatex?.(block.lines[0]) || lineToLatex(block.lines[0]);
       emit(block.lines[0], type, `${opts.display[0]}\n${latex}\n${opts.display[1]}`);

@@ -120,7 +120,10 @@ function surviving(gaps: Gap[], words: Word[], size: number): Gap[] {
   });
 }
 
-/** The seed and its neighbours above and below whose words leave every column gap open. */
+/** True when the row has words on both sides of one of the gaps: cells in two columns, not a short line of prose. */
+const straddles = (row: Row, gaps: Gap[]) => gaps.some(([a, b]) => row.words.some((w) => w.x1 <= a) && row.words.some((w) => w.x0 >= b));
+
+/** The seed and its neighbours above and below that fill two columns and leave every column gap open. */
 function grow(seed: Row, rows: Row[], used: Set<Row>): Row[] {
   const run = [seed];
   let gaps = gapsOf(seed.words, seed.size);
@@ -131,7 +134,7 @@ function grow(seed: Row, rows: Row[], used: Set<Row>): Row[] {
       const pitch = Math.abs(row.base - prev.base);
       if (used.has(row) || pitch < MIN_ROW_PITCH_EM * seed.size || pitch > MAX_ROW_PITCH_EM * seed.size || Math.abs(row.size - seed.size) > 0.2 * seed.size) break;
       const left = surviving(gaps, row.words, seed.size);
-      if (left.length < gaps.length) break;
+      if (left.length < gaps.length || !straddles(row, gaps)) break;
       gaps = left;
       if (dir < 0) run.unshift(row);
       else run.push(row);

@@ -1,11 +1,12 @@
-import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
-
-export { dominantSize };
-
 /**
  * pdf.js text items → glyphs → lines. Pure geometry: no pdf.js import, so it is unit-testable.
  * Coordinates are PDF points in the page's viewport with the origin top-left.
  */
+
+import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
+import { gutterStrip } from './gutter-strip.js';
+
+export { dominantSize };
 
 /** The fields of a pdf.js TextItem this module reads. */
 export interface RawTextItem {
@@ -89,12 +90,15 @@ const isSpace = (g: Glyph) => /\s/.test(g.ch);
 
 /**
  * Groups glyphs into lines: by baseline, with scripts, inline fractions and big operators joining
- * the line they belong to (baseline-clusters.ts), then cut at wide horizontal gaps.
+ * the line they belong to (baseline-clusters.ts), then cut at wide horizontal gaps and at a
+ * two-column page's gutter.
  */
 export function glyphsToLines(glyphs: Glyph[]): TextLine[] {
   const lines: TextLine[] = [];
-  for (const cluster of clusterByBaseline(glyphs.filter((g) => !isSpace(g) || g.w > 0))) {
-    for (const fragment of splitFragments(cluster.glyphs.sort((a, b) => a.x - b.x))) {
+  const rows = clusterByBaseline(glyphs.filter((g) => !isSpace(g) || g.w > 0)).map((c) => c.glyphs.sort((a, b) => a.x - b.x));
+  const gutter = gutterStrip(rows);
+  for (const row of rows) {
+    for (const fragment of splitFragments(row, gutter)) {
       const line = makeLine(fragment);
       if (line) lines.push(line);
     }
@@ -102,7 +106,8 @@ export function glyphsToLines(glyphs: Glyph[]): TextLine[] {
   return lines.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
-function splitFragments(row: Glyph[]): Glyph[][] {
+/** Cuts a row at gaps wider than FRAGMENT_GAP_EM, and at any gap over the page's gutter. */
+function splitFragments(row: Glyph[], gutter: number | undefined): Glyph[][] {
   const out: Glyph[][] = [];
   let frag: Glyph[] = [];
   let lastEnd = -Infinity;
@@ -111,7 +116,7 @@ function splitFragments(row: Glyph[]): Glyph[][] {
       frag.push(g);
       continue;
     }
-    if (frag.length && g.x - lastEnd > FRAGMENT_GAP_EM * g.size) {
+    if (frag.length && (g.x - lastEnd > FRAGMENT_GAP_EM * g.size || (gutter !== undefined && lastEnd <= gutter && g.x >= gutter))) {
       out.push(frag);
       frag = [];
     }

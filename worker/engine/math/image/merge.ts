@@ -79,6 +79,8 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
   /** = ≡ Ξ: flat bars of similar length stacked with their centres aligned (Ξ's serifs make its middle bar less flat). */
   const stackedBars = (a: Component, b: Component): boolean => {
     if (!(isFlat(a) || isFlat(b)) || w(a.box) < 1.8 * h(a.box) || w(b.box) < 1.8 * h(b.box)) return false;
+    // A fraction bar over a short wide radical (\frac{1}{\sqrt{2\pi}}) is stacked the same way.
+    if (traits(a).radical || traits(b).radical) return false;
     const longest = Math.max(w(a.box), w(b.box));
     const gap = Math.max(a.box.y0, b.box.y0) - Math.min(a.box.y1, b.box.y1);
     // The two waves of a small ≈ interleave: a slightly negative gap.
@@ -131,16 +133,38 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     }
     return false;
   };
+  /**
+   * A radical that TeX builds from a sign plus a rule (any radical taller than the font's biggest
+   * one-piece sign, and the extended vinculum of wide radicands): the rule starts where the sign's
+   * top-right tip ends. At 150 dpi the two may miss each other by a pixel.
+   */
+  const signAndVinculum = (sign: Component, bar: Component): boolean => {
+    if (!traits(bar).rule || isFlat(sign) || h(sign.box) < 2 * h(bar.box)) return false;
+    const reach = stroke + 1;
+    if (Math.abs(bar.box.x0 - sign.box.x1) > reach || Math.abs(bar.box.y0 - sign.box.y0) > reach) return false;
+    // The sign's top is its tip alone: ink only in the right half (an n beside a minus has its
+    // left stem up there too).
+    const tip = rowSpan(sign, map, sign.box.y0, Math.min(sign.box.y1, bar.box.y1 + 1));
+    return tip !== null && tip.x1 >= sign.box.x1 - 1 && tip.x0 >= sign.box.x0 + 0.5 * w(sign.box);
+  };
   /** % ≠ ∉ Θ: a part lying mostly inside another's box, unless that box is a radical's. */
   const inside = (small: Component, big: Component): boolean => {
     if (small.area > big.area || traits(big).radical) return false;
+    // Θ's bar lies wholly within the O; a minus that pokes out of a big sign is a limit or a term.
+    if (traits(small).rule && (small.box.x0 < big.box.x0 || small.box.x1 > big.box.x1)) return false;
     const ix = overlapX(small.box, big.box);
     const iy = Math.min(small.box.y1, big.box.y1) - Math.max(small.box.y0, big.box.y0);
-    return ix > 0 && iy > 0 && ix * iy >= 0.5 * w(small.box) * h(small.box);
+    if (!(ix > 0 && iy > 0 && ix * iy >= 0.5 * w(small.box) * h(small.box))) return false;
+    // A display integral's lower limit sits in the sign's box too, tucked under its tail: it hangs
+    // below the sign, and the sign's ink does not reach past it on the right as Θ's O or the slash
+    // across = does.
+    if (small.box.y1 <= big.box.y1) return true;
+    const span = rowSpan(big, map, small.box.y0, small.box.y1);
+    return span !== null && span.x1 >= cx(small.box) - stroke;
   };
   const belong = (a: Component, b: Component): boolean =>
     dotAndStem(a, b) || dotAndStem(b, a) || twoDots(a, b) || stackedBars(a, b) || twinBars(a, b) || dotsAroundBar(a, b) || dotsAroundBar(b, a) ||
-    barAndGlyph(a, b) || barAndGlyph(b, a) || inside(a, b) || inside(b, a);
+    barAndGlyph(a, b) || barAndGlyph(b, a) || signAndVinculum(a, b) || signAndVinculum(b, a) || inside(a, b) || inside(b, a);
 
   const root = parts.map((_, i) => i);
   const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i])));

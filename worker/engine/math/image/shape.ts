@@ -73,6 +73,8 @@ export function isRule(c: Component, map: ComponentMap): boolean {
   const w = width(c.box);
   const thickness = c.area / w;
   if (w < 4 || w < 3 * Math.max(thickness, 1.5)) return false;
+  // The inner columns alone would pass a radical whose vinculum touches its sign: the box must be flat too.
+  if (height(c.box) > 0.1 * w + 2 * thickness + 2) return false;
   const { count, centre, span } = columnProfile(c, map);
   // The end columns of an anti-aliased or rounded bar are thinner; judge the inner 80 %.
   const from = Math.floor(w * 0.1);

@@ -8,6 +8,11 @@ const FIT_TOLERANCE_EM = 0.15;
 const DOUBT_BELOW = 0.4;
 /** Only labels at least this probable define the line a doubted symbol is measured against. */
 const SURE = 0.8;
+/**
+ * An alternative the classifier gives less than this is a different shape, not a look-alike: a
+ * sure `A` whose line is misread from its superscript must not become `\mu`.
+ */
+const PLAUSIBLE = 0.05;
 
 interface LineReference {
   baseline: number;
@@ -32,6 +37,7 @@ export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
     if (topFit >= DOUBT_BELOW) return glyph;
     let best = { latex: symbol.latex, confidence: symbol.confidence, score: symbol.confidence * topFit };
     for (const alternative of symbol.alternatives) {
+      if (alternative.confidence < PLAUSIBLE) continue;
       const score = alternative.confidence * fit(symbol, verticalClass(alternative.latex), line);
       if (score > best.score) best = { ...alternative, score };
     }

@@ -1,0 +1,111 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normaliseLatex } from '../../engine/math/latex-normalise.js';
+import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { extractTables } from '../convert-tables.js';
+import { SOURCE_NAME } from '../convert-pandoc.js';
+import { convertDocument, type DocumentResult } from './index.js';
+
+/**
+ * A pdflatex page read the way a person reads it: a display split by \qquad stays one display,
+ * inline sums and fractions stay in their text line, the page number is furniture, a tabular is
+ * a table, and each row of an align is a display with its own tag.
+ */
+
+const PAGE = String.raw`\thispagestyle{plain}
+With both ends held at zero temperature the admissible wave numbers are
+\[ k_n = \frac{n \pi}{L}, \qquad n = 1, 2, 3, \ldots \]
+and the energy decays as $\sum_{n=1}^{\infty} a_n^2 e^{-2\kappa k_n^2 t}$.
+An inline fraction $\frac{a}{b}$ sits in this line, as does $\tfrac{1}{2}x$ and the root $\sqrt{x^2+1}$ here.
+
+Table~1 lists the measured decay times of the first three modes.
+\begin{center}
+\begin{tabular}{lcc}
+Mode & Decay time & Error \\ \hline
+1 & 12.5 & 0.3 \\
+2 & 3.1 & 0.1 \\
+3 & 1.4 & 0.1 \\
+\end{tabular}
+\end{center}
+The rows of an alignment:
+\begin{align}
+x + y &= 1 \\
+x - y &= 3
+\end{align}
+end the page.`;
+
+let pdf: LatexPdf;
+let plain: DocumentResult;
+let tagged: DocumentResult;
+
+beforeAll(async () => {
+  pdf = await compileLatex(PAGE);
+  plain = await convertDocument(pdf.path);
+  tagged = await convertDocument(pdf.path, { includeEquationTags: true, includePageInfo: true });
+}, 60_000);
+
+afterAll(() => pdf?.cleanup());
+
+const displays = (mmd: string) => [...mmd.matchAll(/\\\[\n(.*?)\n\\\]/g)].map((m) => m[1]!);
+const paragraphs = (mmd: string) => mmd.split('\n\n');
+
+describe('reading a born-digital page', () => {
+  it('keeps a display whose parts a \\qquad sets apart as one display, the space kept', () => {
+    expect(displays(plain.mmd)[0]).toBe(String.raw`k_{n}=\frac{n\pi}{L}, \qquad n=1,2,3,\ldots`);
+    expect(plain.mmd).not.toMatch(/2, 3/);
+  });
+
+  /** The paragraph after the display: the sum's line and the fractions' lines, joined. */
+  const inlineRuns = () => {
+    const paragraph = paragraphs(plain.mmd).find((p) => p.startsWith('and the energy decays as \\('));
+    return [...(paragraph ?? '').matchAll(/\\\((.*?)\\\)/g)].map((m) => normaliseLatex(m[1]!));
+  };
+
+  it('keeps an inline sum with limits in its text line, as one inline run', () => {
+    expect(inlineRuns()[0]).toBe(normaliseLatex(String.raw`\sum_{n=1}^{\infty}a_{n}^{2}e^{-2\kappa k_{n}^{2}t}`));
+    expect(plain.mmd).not.toContain('\\text{');
+  });
+
+  it('keeps inline fractions and roots in their text line, no rule of one line read into another', () => {
+    expect(inlineRuns().slice(1)).toEqual([String.raw`\frac{a}{b}`, String.raw`\frac{1}{2}x`, String.raw`\sqrt{x^{2}+1}`].map(normaliseLatex));
+  });
+
+  it('writes the tabular as an MMD tabular that reads back as a 3 × 4 grid', async () => {
+    const table = String.raw`\begin{tabular}{|l|c|c|}
+\hline Mode & Decay time & Error \\
+\hline 1 & 12.5 & 0.3 \\
+\hline 2 & 3.1 & 0.1 \\
+\hline 3 & 1.4 & 0.1 \\
+\hline
+\end{tabular}`;
+    expect(paragraphs(plain.mmd)).toContain(table);
+    expect(plain.mmd.match(/\\begin\{tabular\}/g)).toHaveLength(1);
+    const dir = await mkdtemp(join(tmpdir(), 'folio-table-'));
+    try {
+      await writeFile(join(dir, SOURCE_NAME), plain.mmd);
+      const [grid] = await extractTables(dir);
+      expect(grid).toMatchObject({ rows: 4, cols: 3 });
+      expect(grid!.cells.find((c) => c.row === 1 && c.col === 1)?.text).toBe('12.5');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const lines = plain.linesJson.pages[0]!.lines;
+    expect(lines.filter((l) => l.type === 'table')).toHaveLength(1);
+  });
+
+  it('leaves the page number out of the MMD, as page info in lines.json, unless include_page_info', () => {
+    expect(plain.mmd.trimEnd().endsWith('end the page.')).toBe(true);
+    const info = plain.linesJson.pages[0]!.lines.filter((l) => l.type === 'page_info');
+    expect(info).toMatchObject([{ text: '1', conversion_output: false }]);
+    expect(tagged.mmd.trimEnd().endsWith('\n\n1')).toBe(true);
+  });
+
+  it('writes each row of a numbered align as its own display with its own tag', () => {
+    const rows = displays(tagged.mmd).slice(1);
+    expect(rows.map((r) => normaliseLatex(r.replace(/ \\tag\{\d\}$/, '')))).toEqual(['x+y=1', 'x-y=3'].map(normaliseLatex));
+    expect(rows.map((r) => r.match(/\\tag\{(\d)\}$/)?.[1])).toEqual(['1', '2']);
+    expect(displays(plain.mmd).slice(1).join(' ')).not.toContain('\\tag');
+  });
+});
