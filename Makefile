@@ -9,7 +9,7 @@ export npm_config_audit := false
 # command:debian-package pairs the appliance needs at run time, and those only the tests need.
 # A pair whose first half starts with / names a file instead of a command.
 RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils pandoc:pandoc zip:zip \
-  soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui chromium:chromium \
+  soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui chromium:chromium ddjvu:djvulibre-bin \
   pdflatex:texlive-latex-base /usr/share/texlive/texmf-dist/tex/latex/booktabs/booktabs.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/tex/latex/txfonts/txfonts.sty:texlive-fonts-recommended \
   /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern
