@@ -44,6 +44,22 @@ describe('detectType', () => {
     expect(await detectType(zipEntry('mimetype', 'application/vnd.oasis.opendocument.spreadsheet'))).toBe('unknown');
   });
 
+  it('knows WordPerfect, PalmDB ebooks, KFX and DjVu by their magic', async () => {
+    expect(await detectType(Buffer.from([0xff, 0x57, 0x50, 0x43, 16, 0, 0, 0, 1, 10, 0, 0]))).toBe('wpd');
+    const palmDb = Buffer.alloc(78);
+    palmDb.write('BOOKMOBI', 60, 'latin1');
+    expect(await detectType(palmDb)).toBe('mobi');
+    palmDb.write('TEXtREAd', 60, 'latin1'); // a PalmDOC text, not a Mobipocket book
+    expect(await detectType(palmDb)).toBe('unknown');
+    expect(await detectType(Buffer.from('CONT\x02\x00', 'latin1'))).toBe('kfx');
+    expect(await detectType(Buffer.from('\xeaDRMION\xee...', 'latin1'))).toBe('kfx');
+    expect(await detectType(Buffer.concat([zipEntry('B00TEST_EBOK.kfx', 'CONT'), zipEntry('metadata.kfx', 'CONT')]))).toBe('kfx');
+    const iff = (type: string) => Buffer.concat([Buffer.from('AT&TFORM'), Buffer.from([0, 0, 0, 64]), Buffer.from(type)]);
+    expect(await detectType(iff('DJVU'))).toBe('djvu');
+    expect(await detectType(iff('DJVM'))).toBe('djvu');
+    expect(await detectType(iff('AIFF'))).toBe('unknown');
+  });
+
   it('calls anything else unknown', async () => {
     expect(await detectType(Buffer.from('GIF89a'))).toBe('unknown');
     expect(await detectType(Buffer.alloc(0))).toBe('unknown');

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { constants, inflateRawSync } from 'node:zlib';
 
-export type DocumentType = 'pdf' | 'docx' | 'doc' | 'pptx' | 'odt' | 'rtf' | 'epub' | 'unknown';
+export type DocumentType = 'pdf' | 'docx' | 'doc' | 'pptx' | 'odt' | 'rtf' | 'epub' | 'wpd' | 'mobi' | 'kfx' | 'djvu' | 'unknown';
 
 /** How many leading bytes `detectFileType` reads; zip containers keep their type entries first. */
 export const HEAD_BYTES = 64 * 1024;
@@ -9,17 +9,29 @@ export const HEAD_BYTES = 64 * 1024;
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const ZIP_LOCAL = 0x04034b50;
 const LOCAL_SIG = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** WordPerfect 5.0 and later (4.x files have no signature and are not recognised). */
+const WORDPERFECT = Buffer.from([0xff, 0x57, 0x50, 0x43]);
+/** Amazon KFX: the container ('CONT') and its DRM-wrapped form ('\xeaDRMION\xee'). */
+const KFX_CONTAINER = Buffer.from('CONT', 'latin1');
+const KFX_DRMION = Buffer.from([0xea, 0x44, 0x52, 0x4d, 0x49, 0x4f, 0x4e, 0xee]);
 
 /**
  * The document type from the first bytes of a file: magic numbers, and for zip containers the
  * `mimetype` entry (ODF, EPUB) or `[Content_Types].xml` and part names (OOXML).
  * OLE2 compound files are all reported as 'doc' (legacy .xls/.ppt share the magic).
+ * Ebooks: a PalmDB whose type/creator at offset 60 is 'BOOKMOBI' is 'mobi' (MOBI, AZW and AZW3/KF8
+ * all are); KFX containers, bare or zipped as .kfx-zip, are 'kfx'; DjVu ('AT&TFORM') is 'djvu'.
  */
 export async function detectType(head: Buffer): Promise<DocumentType> {
   // pdf.js, like Acrobat, accepts a header anywhere in the first kilobyte.
   if (head.subarray(0, 1024).includes('%PDF-')) return 'pdf';
   if (head.subarray(0, 8).equals(OLE2)) return 'doc';
   if (head.subarray(0, 5).toString('latin1') === '{\\rtf') return 'rtf';
+  if (head.subarray(0, 4).equals(WORDPERFECT)) return 'wpd';
+  if (head.subarray(60, 68).toString('latin1') === 'BOOKMOBI') return 'mobi';
+  if (isKfx(head)) return 'kfx';
+  // DjVu files start with the IFF85 'AT&T' prefix, then a FORM chunk of type DJVU (one page) or DJVM.
+  if (head.subarray(0, 8).toString('latin1') === 'AT&TFORM' && /^DJV[UM]$/.test(head.subarray(12, 16).toString('latin1'))) return 'djvu';
   if (head.length >= 4 && head.readUInt32LE(0) === ZIP_LOCAL) return zipType(head);
   return 'unknown';
 }
@@ -36,10 +48,17 @@ export async function detectFileType(path: string): Promise<DocumentType> {
   }
 }
 
+function isKfx(head: Buffer): boolean {
+  return head.subarray(0, 4).equals(KFX_CONTAINER) || head.subarray(0, 8).equals(KFX_DRMION);
+}
+
 function zipType(head: Buffer): DocumentType {
   const names: string[] = [];
   for (const entry of zipEntries(head)) {
     names.push(entry.name);
+    // A .kfx-zip (Kindle downloads, Kindle Previewer output) holds the book as .kfx containers or a
+    // .kdf database: no other format we know of uses those member names.
+    if (/\.(kfx|kdf)$/i.test(entry.name)) return 'kfx';
     if (entry.name === 'mimetype') {
       const mime = entry.data().toString('latin1').trim();
       if (mime === 'application/epub+zip') return 'epub';

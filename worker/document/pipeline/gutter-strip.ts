@@ -8,10 +8,10 @@ import type { Glyph } from './text-layer.js';
  */
 
 /** Half the strip's width, in points: the gap must be at least this wide on each side of x. */
-const HALF_STRIP_PT = 3;
+const HALF_STRIP_PT = 2;
 /** Rows that must jump the strip, and the share of the rows reaching it that may have ink in it (titles, wide figures' captions). */
 const MIN_BRIDGING_ROWS = 5;
-const MAX_CROSSING_SHARE = 0.1;
+const MAX_CROSSING_SHARE = 0.15;
 
 export function gutterStrip(rows: Glyph[][]): number | undefined {
   const ink = rows.map((row) => row.filter((g) => !/\s/.test(g.ch)).map((g) => [g.x, g.x + g.w] as const)).filter((spans) => spans.length > 0);

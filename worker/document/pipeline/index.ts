@@ -142,7 +142,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
 function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
-  const { tables, rest } = findTables(content.lines, content.math?.rules ?? []);
+  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width);
   const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
   const layout = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
   return renderPage(layout, {

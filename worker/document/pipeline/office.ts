@@ -40,7 +40,7 @@ export async function findOnPath(name: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Converts `path` (of type `ext`: docx, doc, pptx, odt, rtf) to PDF in a fresh temporary directory. */
+/** Converts `path` (of type `ext`: docx, doc, pptx, odt, rtf, wpd — WordPerfect through libwpd) to PDF in a fresh temporary directory. */
 export async function officeToPdf(path: string, ext: string, opts: OfficeOptions = {}): Promise<ConvertedPdf> {
   const soffice = opts.soffice ?? (await findOnPath('soffice'));
   if (!soffice || !(await isExecutable(soffice))) {

@@ -1,4 +1,5 @@
 import type { Box } from '../../engine/math/types.js';
+import { findGutter } from './columns.js';
 import { type Glyph, makeLine, type TextLine } from './text-layer.js';
 
 /**
@@ -52,10 +53,19 @@ interface Row {
 type Gap = [number, number];
 
 /**
- * Splits the page's lines into tables (one TableLine each) and the lines left.
+ * Splits the page's lines into tables (one TableLine each) and the lines left. On a two-column
+ * page each column is searched on its own: side by side, the columns' lines would look like cells.
  * @param rules the page's horizontal rules, in the lines' coordinates
  */
-export function findTables(lines: TextLine[], rules: Box[]): { tables: TableLine[]; rest: TextLine[] } {
+export function findTables(lines: TextLine[], rules: Box[], pageWidth: number): { tables: TableLine[]; rest: TextLine[] } {
+  const gutter = findGutter(lines, pageWidth);
+  if (gutter === undefined) return tablesIn(lines, rules);
+  const sides = [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
+  const found = sides.map((side) => tablesIn(side, rules));
+  return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
+}
+
+function tablesIn(lines: TextLine[], rules: Box[]): { tables: TableLine[]; rest: TextLine[] } {
   const rows = toRows(lines);
   const used = new Set<Row>();
   const tables: TableLine[] = [];
@@ -134,7 +144,7 @@ function grow(seed: Row, rows: Row[], used: Set<Row>): Row[] {
       const pitch = Math.abs(row.base - prev.base);
       if (used.has(row) || pitch < MIN_ROW_PITCH_EM * seed.size || pitch > MAX_ROW_PITCH_EM * seed.size || Math.abs(row.size - seed.size) > 0.2 * seed.size) break;
       const left = surviving(gaps, row.words, seed.size);
-      if (left.length < gaps.length || !straddles(row, gaps)) break;
+      if (left.length < gaps.length || !straddles(row, left)) break;
       gaps = left;
       if (dir < 0) run.unshift(row);
       else run.push(row);
@@ -168,7 +178,7 @@ function buildTable(run: Row[], rules: Box[]): TableLine | undefined {
     size,
     bold: false,
     text: rows.map((cells) => cells.map((c) => c?.text ?? '').join('\t')).join('\n'),
-    table: { rows, align: alignments(rows, size) },
+    table: { rows, align: alignments(rows) },
   };
 }
 
@@ -185,12 +195,16 @@ function looksLikeTable(rows: Array<Array<TextLine | undefined>>, box: Box, rule
   return ruled || numeric >= MIN_NUMERIC_ROWS;
 }
 
-/** Left when the column's cells share a left edge, right when they share a right edge, centred otherwise. */
-function alignments(rows: Array<Array<TextLine | undefined>>, size: number): ColumnAlign[] {
+/** Each column's alignment: the edge (left, right) or centre its cells agree on best. */
+function alignments(rows: Array<Array<TextLine | undefined>>): ColumnAlign[] {
   return rows[0]!.map((_, col) => {
     const cells = rows.map((r) => r[col]).filter((c): c is TextLine => c !== undefined);
     const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
-    if (cells.length < 2 || spread(cells.map((c) => c.x0)) <= 0.3 * size) return 'l';
-    return spread(cells.map((c) => c.x1)) <= 0.3 * size ? 'r' : 'c';
+    const by: Array<[ColumnAlign, number]> = [
+      ['l', spread(cells.map((c) => c.x0))],
+      ['r', spread(cells.map((c) => c.x1))],
+      ['c', spread(cells.map((c) => (c.x0 + c.x1) / 2))],
+    ];
+    return by.reduce((best, next) => (next[1] < best[1] - 0.5 ? next : best))[0];
   });
 }

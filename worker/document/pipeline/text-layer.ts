@@ -50,6 +50,8 @@ export interface TextLine {
 
 /** A word gap wider than this many ems splits a baseline into separate lines (columns, table cells). */
 const FRAGMENT_GAP_EM = 1.2;
+/** A gap over the gutter this many ems wide splits a row; a word space there is a centred title's. */
+const GUTTER_GAP_EM = 0.6;
 /** A gap wider than this many ems between glyphs that carry no space becomes a space. */
 const SPACE_GAP_EM = 0.2;
 
@@ -106,7 +108,7 @@ export function glyphsToLines(glyphs: Glyph[]): TextLine[] {
   return lines.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
-/** Cuts a row at gaps wider than FRAGMENT_GAP_EM, and at any gap over the page's gutter. */
+/** Cuts a row at gaps wider than FRAGMENT_GAP_EM, and at a narrower one over the page's gutter. */
 function splitFragments(row: Glyph[], gutter: number | undefined): Glyph[][] {
   const out: Glyph[][] = [];
   let frag: Glyph[] = [];
@@ -116,7 +118,7 @@ function splitFragments(row: Glyph[], gutter: number | undefined): Glyph[][] {
       frag.push(g);
       continue;
     }
-    if (frag.length && (g.x - lastEnd > FRAGMENT_GAP_EM * g.size || (gutter !== undefined && lastEnd <= gutter && g.x >= gutter))) {
+    if (frag.length && (g.x - lastEnd > FRAGMENT_GAP_EM * g.size || (gutter !== undefined && lastEnd <= gutter && g.x >= gutter && g.x - lastEnd > GUTTER_GAP_EM * g.size))) {
       out.push(frag);
       frag = [];
     }
