@@ -30,7 +30,7 @@ export function extensionOf(key: string): string {
 }
 
 /** Input types a job processes; anything else is excluded at enumeration. */
-export const DOCUMENT_EXTENSIONS = new Set(['pdf', 'docx', 'doc', 'pptx', 'odt', 'odp', 'rtf', 'epub']);
+export const DOCUMENT_EXTENSIONS = new Set(['pdf', 'docx', 'doc', 'pptx', 'odt', 'odp', 'rtf', 'epub', 'wpd', 'mobi', 'azw', 'azw3', 'kfx', 'djvu']);
 
 /** Keys Folio itself writes into customer folders, never to be taken as inputs. */
 export function isFolioOutput(key: string): boolean {

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GrayImage } from '../../worker/engine/math/types.js';
-import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
+import { IMAGE_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
 import { CropWriter, cropOfSingleSymbol } from './dataset.js';
 import { allRecipes } from './recipes.js';
 
@@ -31,7 +31,7 @@ export function parsePgm(bytes: Buffer): GrayImage {
 
 const pages: Array<{ label: number; pt: number; source: number }> = [];
 const body: string[] = [];
-for (const { label, recipes } of allRecipes()) {
+for (const { label, recipes } of allRecipes(IMAGE_CLASSES)) {
   for (const [source, size] of SIZES.entries()) {
     for (const tex of recipes) {
       pages.push({ label, pt: size.pt, source });
@@ -64,7 +64,7 @@ try {
       if (result) writer.add(result.crop, label, source);
       else empty++;
     }
-    await writer.write(join(out, `latex-${dpi}`), { classes: SYMBOL_CLASSES, sources: SIZES.map((s) => `pdflatex-cm-${s.pt}pt`), dpi });
+    await writer.write(join(out, `latex-${dpi}`), { classes: IMAGE_CLASSES, sources: SIZES.map((s) => `pdflatex-cm-${s.pt}pt`), dpi });
     console.log(`${dpi} dpi: ${writer.count} crops (${empty} blank pages)`);
   }
 } finally {

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
+import { IMAGE_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
 import { degrade, seededRandom } from './augment.js';
 import { CropWriter, cropOfSingleSymbol, grayFromRgba } from './dataset.js';
 import { allRecipes } from './recipes.js';
@@ -28,7 +28,7 @@ const splitRenders: Record<string, number> = {};
 const started = Date.now();
 
 for (const [source, font] of fonts.entries()) {
-  for (const { label, token, recipes } of allRecipes()) {
+  for (const { label, token, recipes } of allRecipes(IMAGE_CLASSES)) {
     for (let k = 0; k < SAMPLES_PER_CLASS_AND_FONT; k++) {
       const tex = recipes[k % recipes.length];
       const emPx = EM_PX_RANGE[0] * (EM_PX_RANGE[1] / EM_PX_RANGE[0]) ** random();
@@ -46,5 +46,5 @@ for (const [source, font] of fonts.entries()) {
 }
 
 await mkdir(dirname(out), { recursive: true });
-await writer.write(out, { classes: SYMBOL_CLASSES, sources: fonts, seed: SEED, samplesPerClassAndFont: SAMPLES_PER_CLASS_AND_FONT, emPxRange: EM_PX_RANGE, splitRenders });
+await writer.write(out, { classes: IMAGE_CLASSES, sources: fonts, seed: SEED, samplesPerClassAndFont: SAMPLES_PER_CLASS_AND_FONT, emPxRange: EM_PX_RANGE, splitRenders });
 console.log(`wrote ${writer.count} crops to ${out}.bin in ${((Date.now() - started) / 1000).toFixed(0)} s; renders split by the merge step: ${Object.keys(splitRenders).length}`);

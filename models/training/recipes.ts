@@ -14,12 +14,6 @@ const DELIMITER_PAIRS: Record<string, 'left' | 'right' | 'both'> = {
 };
 const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap']);
 const TALL = '\\vphantom{\\dfrac{A}{B}}';
-/**
- * Latin letters are drawn italic as variables and upright in function names (\sin, \lim), units
- * and chemistry (\mathrm{H_2O}); both shapes share the letter's class because the layout parser
- * finds function names from letter sequences and the compared LaTeX spells letters, not their style.
- */
-const LATIN_LETTER = /^[A-Za-z]$/;
 
 export function recipesFor(token: string): string[] {
   const side = DELIMITER_PAIRS[token];
@@ -28,7 +22,6 @@ export function recipesFor(token: string): string[] {
     return [token, `\\big${token}`, `\\Big${token}`, `\\bigg${token}`, stretched];
   }
   if (BIG_OPERATORS.has(token)) return [token, `\\displaystyle${token}`];
-  if (LATIN_LETTER.test(token)) return [token, `\\mathrm{${token}}`];
   switch (token) {
     case '.':
       return ['.', '\\cdot', '\\dot{\\phantom{x}}'];
@@ -45,7 +38,10 @@ export function recipesFor(token: string): string[] {
   }
 }
 
-/** Every class with its recipes, in vocabulary order (the order of the classifier's outputs). */
-export function allRecipes(): Array<{ label: number; token: string; recipes: string[] }> {
-  return SYMBOL_CLASSES.map((token, label) => ({ label, token, recipes: recipesFor(token) }));
+/**
+ * Every class with its recipes, in vocabulary order (the order of the classifier's outputs). The
+ * image classifier's upright letters (`\mathrm{x}`) are their own recipe.
+ */
+export function allRecipes(classes: readonly string[] = SYMBOL_CLASSES): Array<{ label: number; token: string; recipes: string[] }> {
+  return classes.map((token, label) => ({ label, token, recipes: recipesFor(token) }));
 }

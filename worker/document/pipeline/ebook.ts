@@ -32,10 +32,21 @@ interface MobiHeaderFacts {
   encryption: number;
   /** Declared length of the uncompressed text, before anything is decoded. */
   textLength: number;
+  /** Number of text records; each decodes to at most TEXT_RECORD_BYTES in a well-formed book. */
+  textRecords: number;
   /** KF8 (AZW3), alone (version 8) or after a MOBI 6 part (EXTH 121, the KF8 boundary). */
   kf8: boolean;
 }
 
+/**
+ * Largest declared text of a MOBI/AZW book. The MOBI 6 parser decodes the whole text at once into
+ * a JS array with one element per byte (8 bytes of heap each), so this bounds it to about 130 MB;
+ * the complete works of Shakespeare are 5.5 MB of text.
+ */
+export const MAX_EBOOK_TEXT_BYTES = 16 * 1024 * 1024;
+
+/** PalmDOC's fixed text record size (the MOBI format never changed it). */
+const TEXT_RECORD_BYTES = 4096;
 const NO_RECORD = 0xffffffff;
 const EXTH_PRESENT = 0x40;
 const EXTH_KF8_BOUNDARY = 121;
@@ -48,7 +59,7 @@ export function mobiHeaderFacts(book: Buffer): MobiHeaderFacts {
   const rec1 = book.readUInt16BE(76) > 1 ? book.readUInt32BE(86) : book.length;
   const r = book.subarray(rec0, Math.min(rec1, book.length));
   if (r.length < 132 || r.toString('latin1', 16, 20) !== 'MOBI') throw bad();
-  const facts = { encryption: r.readUInt16BE(12), textLength: r.readUInt32BE(4), kf8: r.readUInt32BE(36) >= 8 };
+  const facts = { encryption: r.readUInt16BE(12), textLength: r.readUInt32BE(4), textRecords: r.readUInt16BE(8), kf8: r.readUInt32BE(36) >= 8 };
   if (!facts.kf8 && r.readUInt32BE(128) & EXTH_PRESENT) facts.kf8 = hasKf8Boundary(r.subarray(16 + r.readUInt32BE(20)));
   return facts;
 }
@@ -73,7 +84,9 @@ export async function mobiToPdf(path: string, opts: OfficeOptions = {}): Promise
   if (facts.encryption !== 0) {
     throw new ApiError('unsupported_format', 'This Kindle book is DRM-protected and cannot be read; upload a DRM-free MOBI, AZW3, EPUB or PDF', {}, false);
   }
-  if (facts.textLength > MAX_OFFICE_EXPANDED_BYTES) throw tooLarge();
+  // The parser decodes every text record whatever the declared length says: bound both. A forged
+  // record that decodes to more is caught after decoding, by the bound in bookHtml.
+  if (Math.max(facts.textLength, facts.textRecords * TEXT_RECORD_BYTES) > MAX_EBOOK_TEXT_BYTES) throw tooLarge(MAX_EBOOK_TEXT_BYTES);
   const dir = await mkdtemp(join(tmpdir(), 'folio-ebook-'));
   try {
     const html = join(dir, 'book.html');
@@ -96,20 +109,18 @@ async function bookHtml(book: Buffer, kf8: boolean, resources: string): Promise<
   } catch (err) {
     throw new ApiError('unsupported_format', `This ${kf8 ? 'AZW3' : 'MOBI'} file could not be read: ${(err as Error).message}`, {}, false);
   }
-  try {
-    const parts: string[] = [];
-    let total = 0;
-    for (const { id } of reader.getSpine()) {
-      const chapter = reader.loadChapter(id)?.html ?? '';
-      total += chapter.length;
-      if (total > MAX_OFFICE_EXPANDED_BYTES) throw tooLarge();
-      parts.push(`<section>${chapter}</section>`);
-    }
-    const title = escapeHtml(reader.getMetadata().title);
-    return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head><body>\n${parts.join('\n')}\n</body></html>`;
-  } finally {
-    reader.destroy();
+  // No reader.destroy(): it unlinks the saved images, which pandoc has yet to read; they go with
+  // the temporary directory.
+  const parts: string[] = [];
+  let total = 0;
+  for (const { id } of reader.getSpine()) {
+    const chapter = reader.loadChapter(id)?.html ?? '';
+    total += chapter.length;
+    if (total > MAX_EBOOK_TEXT_BYTES) throw tooLarge(MAX_EBOOK_TEXT_BYTES); // the header understated it
+    parts.push(`<section>${chapter}</section>`);
   }
+  const title = escapeHtml(reader.getMetadata().title);
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title></head><body>\n${parts.join('\n')}\n</body></html>`;
 }
 
 /** Reads the book, refusing files the office path would also refuse as too large. */
@@ -117,15 +128,15 @@ async function readBounded(path: string): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
     const { size } = await fh.stat();
-    if (size > MAX_OFFICE_EXPANDED_BYTES) throw tooLarge();
+    if (size > MAX_OFFICE_EXPANDED_BYTES) throw tooLarge(MAX_OFFICE_EXPANDED_BYTES);
     return await fh.readFile();
   } finally {
     await fh.close();
   }
 }
 
-function tooLarge(): ApiError {
-  return new ApiError('content_too_large', `This ebook expands to more than ${MAX_OFFICE_EXPANDED_BYTES} bytes`, { max_limit: MAX_OFFICE_EXPANDED_BYTES }, false);
+function tooLarge(limit: number): ApiError {
+  return new ApiError('content_too_large', `This ebook is larger than ${limit} bytes`, { max_limit: limit }, false);
 }
 
 function escapeHtml(s: string): string {

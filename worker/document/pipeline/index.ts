@@ -3,8 +3,10 @@ import { ApiError } from '../../../core/errors.js';
 import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
-import { officeToPdf, type OfficeOptions } from './office.js';
+import { officeToPdf, type ConvertedPdf, type OfficeOptions } from './office.js';
 import { epubToPdf } from './epub.js';
+import { kfxUnsupported, mobiToPdf } from './ebook.js';
+import { djvuToPdf } from './djvu.js';
 import { pageMathLatex, type ParseMath } from './math-latex.js';
 import { groupDisplayMath } from './math-regions.js';
 import { findTables } from './tables.js';
@@ -76,14 +78,25 @@ export interface PipelineDeps {
   figures?: FigureSink;
 }
 
-const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf']);
+const OFFICE_TYPES = new Set<DocumentType>(['docx', 'doc', 'pptx', 'odt', 'rtf', 'wpd']);
 
-/** Resolves the input to a PDF path (converting office documents), runs `use`, then cleans up. */
+/** How each non-PDF input type Folio reads becomes a PDF; undefined for types it does not read. */
+function converterFor(type: DocumentType): ((path: string, office?: OfficeOptions) => Promise<ConvertedPdf>) | undefined {
+  if (type === 'epub') return epubToPdf;
+  if (type === 'mobi') return mobiToPdf;
+  if (type === 'djvu') return djvuToPdf;
+  if (OFFICE_TYPES.has(type)) return (path, office) => officeToPdf(path, type, office);
+  return undefined;
+}
+
+/** Resolves the input to a PDF path (converting other documents), runs `use`, then cleans up. */
 async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string) => Promise<T>): Promise<T> {
   const type = await detectFileType(path);
   if (type === 'pdf') return use(path);
-  if (type === 'epub' || OFFICE_TYPES.has(type)) {
-    const converted = type === 'epub' ? await epubToPdf(path, deps.office) : await officeToPdf(path, type, deps.office);
+  if (type === 'kfx') throw kfxUnsupported();
+  const convert = converterFor(type);
+  if (convert) {
+    const converted = await convert(path, deps.office);
     try {
       return await use(converted.pdfPath);
     } finally {
@@ -94,7 +107,7 @@ async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: strin
   const { size } = await stat(path);
   if (size === 0) throw new ApiError('pdf_content_type', 'The file is empty (zero bytes)', {}, false);
   if (/\.pdf$/i.test(path)) throw new ApiError('pdf_content_type', 'The file is named .pdf but does not start like a PDF', {}, false);
-  throw new ApiError('unsupported_format', 'Input type not supported (expected PDF, DOCX, DOC, PPTX, ODT, RTF or EPUB)', {}, false);
+  throw new ApiError('unsupported_format', 'Input type not supported (expected PDF, DOCX, DOC, PPTX, ODT, RTF, WPD, EPUB, MOBI, AZW, AZW3 or DJVU)', {}, false);
 }
 
 /** Page count of a document, for dry-run sampling. Office documents are converted first (slow). */

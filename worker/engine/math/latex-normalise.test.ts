@@ -97,6 +97,19 @@ describe('normaliseLatex', () => {
     same("f'(x) = \\lim_{h \\to 0} \\dfrac{f(x+h) - f(x)}{h}", "f^{\\prime}(x)=\\lim_{h\\rightarrow 0}\\frac{f(x+h)-f(x)}{h}");
   });
 
+  it('unifies commands that draw the same glyph', () => {
+    same('P(A\\mid B)', 'P(A|B)');
+    same('f\\colon X\\to Y', 'f:X\\rightarrow Y');
+    same('a\\equiv b\\pmod{n}', 'a\\equiv b(\\text{mod}n)');
+    different('a\\pmod{n}', 'a(n)');
+  });
+
+  it('reads extensible arrows with their labels as arguments', () => {
+    same('\\xrightarrow\\Delta', '\\xrightarrow{\\Delta}');
+    expect(normaliseLatex('\\xrightarrow[T]{abc}x')).toBe('\\xrightarrow[T]{abc}x');
+    different('\\xrightarrow{ab}c', '\\xrightarrow{abc}');
+  });
+
   it('is idempotent', () => {
     for (const source of ["x_{i}^{2}+\\frac{a}{b}", "\\begin{cases}x & \\text{if } x>0\\end{cases}", "f''(x)"]) {
       const once = normaliseLatex(source);

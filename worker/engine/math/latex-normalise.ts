@@ -16,7 +16,8 @@
  * - synonyms: `\dfrac` `\tfrac` → `\frac`; `\dbinom` `\tbinom` → `\binom`; `\to` → `\rightarrow`,
  *   `\gets` → `\leftarrow`, `\le` → `\leq`, `\ge` → `\geq`, `\ne` → `\neq`, `\dots` → `\ldots`,
  *   `...` → `\ldots`, `\lbrace` `\rbrace` → `\{` `\}`, `\vert` `\lvert` `\rvert` → `|`,
- *   `\Vert` `\lVert` `\rVert` → `\|`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
+ *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
+ *   apart), `\pmod{n}` → `(\text{mod}n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
  * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
  * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed;
  *   `\mathrm{…}` is maths in an upright font, so its scripts stay scripts and its letters read as
@@ -59,6 +60,8 @@ const SYNONYMS: Record<string, string> = {
   '\\Vert': '\\|',
   '\\lVert': '\\|',
   '\\rVert': '\\|',
+  '\\mid': '|',
+  '\\colon': ':',
   '−': '-',
   '×': '\\times',
   '·': '\\cdot',
@@ -74,9 +77,10 @@ const SYNONYMS: Record<string, string> = {
   '′': '\\prime',
 };
 
-/** Commands taking brace arguments, by argument count; `\sqrt` also takes an optional `[…]`. */
+/** Commands taking brace arguments, by argument count; some also take an optional `[…]` first. */
+const OPTIONAL_ARGUMENT = new Set(['\\sqrt', '\\xrightarrow', '\\xleftarrow']);
 const ARITY: Record<string, number> = { '\\frac': 2, '\\binom': 2, '\\overset': 2, '\\underset': 2, '\\stackrel': 2 };
-for (const name of 'sqrt hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
+for (const name of 'sqrt xrightarrow xleftarrow hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
   ' ',
 ))
   ARITY[`\\${name}`] = 1;
@@ -94,6 +98,8 @@ interface Item {
 }
 
 const PRIME: Item = { base: { kind: 'token', value: '\\prime' } };
+const PAREN_OPEN: Item = { base: { kind: 'token', value: '(' } };
+const PAREN_CLOSE: Item = { base: { kind: 'token', value: ')' } };
 
 /** Normalises LaTeX (without math delimiters) to the form the evaluation compares; see the rules above. */
 export function normaliseLatex(latex: string): string {
@@ -156,10 +162,11 @@ class Parser {
     if (token === '}') return null;
     if (token === '\\begin') return this.environment();
     if (token === '\\mathrm') return { kind: 'group', items: uprightWords(this.argument()) };
+    if (token === '\\pmod') return { kind: 'group', items: [PAREN_OPEN, { base: textNode('mod') }, ...this.argument(), PAREN_CLOSE] };
     if (TEXT_COMMANDS.has(token)) return this.textCommand(token);
     const arity = ARITY[token];
     if (arity === undefined) return { kind: 'token', value: token };
-    const optional = token === '\\sqrt' && this.tokens[this.position] === '[' ? this.optionalArgument() : undefined;
+    const optional = OPTIONAL_ARGUMENT.has(token) && this.tokens[this.position] === '[' ? this.optionalArgument() : undefined;
     const args = Array.from({ length: arity }, () => this.argument());
     return { kind: 'command', name: token, optional, args };
   }

@@ -51,7 +51,7 @@ export function otsuThreshold(image: GrayImage): number {
 
 /**
  * Dark-on-light greyscale → ink mask; an image without contrast yields an empty mask. Hysteresis:
- * pixels at or below Otsu's threshold are ink, and so are pixels halfway to the paper grey that
+ * pixels a little lighter than Otsu's threshold are ink, and so are pixels halfway to the paper grey that
  * touch ink — the faint anti-aliased middle of a hairline stroke — so thin strokes stay connected
  * without isolated grey noise turning into ink.
  */
@@ -67,9 +67,12 @@ export function binarise(image: GrayImage): InkMask {
   if (lightest - darkest >= MIN_CONTRAST) {
     const strong = otsuThreshold(image);
     const weak = Math.round((strong + lightest) / 2);
+    // A hairline that falls between two pixel rows (a script-size `=` bar at 150 dpi) has no pixel
+    // as dark as Otsu's level: seed a quarter of the way towards the paper so it is not lost.
+    const seed = Math.round(strong + (lightest - strong) / 4);
     const stack: number[] = [];
     for (let i = 0; i < mask.length; i++) {
-      if (image.data[i] <= strong) {
+      if (image.data[i] <= seed) {
         mask[i] = 1;
         stack.push(i);
       }

@@ -39,7 +39,8 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     const size = Math.max(w(c.box), h(c.box));
     const side = Math.min(w(c.box), h(c.box));
     const small = size <= Math.max(3, 3 * stroke) || (partner !== undefined && size <= 0.35 * Math.max(w(partner.box), h(partner.box)));
-    return small && size <= 1.6 * side && c.area >= 0.55 * w(c.box) * h(c.box);
+    // A 1×2 pixel dot at 150 dpi is as round as a raster allows.
+    return small && size <= Math.max(1.6 * side, side + 1) && c.area >= 0.55 * w(c.box) * h(c.box);
   };
   /**
    * The nearest component above (`dir` -1) or below (+1) `c` that overlaps it horizontally, looking
@@ -65,8 +66,10 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     if (gap < -1 || gap > Math.max(2, 2.2 * size)) return false;
     const rows = Math.max(1, Math.round(size));
     const end = above ? rowSpan(stem, map, stem.box.y0, stem.box.y0 + rows) : rowSpan(stem, map, stem.box.y1 - rows, stem.box.y1);
-    // The top of an i or a comma may curl; the foot of ! and ? is a single tapering stroke.
+    // The top of an i or a comma may curl, but the stem stays narrow (a \dot over q is no i); the
+    // foot of ! and ? is a single tapering stroke.
     if (!end || end.x1 - end.x0 > (above ? 2.5 : 1.5) * size + stroke) return false;
+    if (above && w(stem.box) > 4 * size + stroke) return false;
     return Math.abs(cx(dot.box) - (end.x0 + end.x1) / 2) <= 0.5 * w(dot.box) + stroke;
   };
   /** The colon: two dots of a size, one over the other. */
@@ -145,7 +148,9 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     // The sign's top is its tip alone: ink only in the right half (an n beside a minus has its
     // left stem up there too).
     const tip = rowSpan(sign, map, sign.box.y0, Math.min(sign.box.y1, bar.box.y1 + 1));
-    return tip !== null && tip.x1 >= sign.box.x1 - 1 && tip.x0 >= sign.box.x0 + 0.5 * w(sign.box);
+    if (!tip || tip.x1 < sign.box.x1 - 1 || tip.x0 < sign.box.x0 + 0.5 * w(sign.box)) return false;
+    // A vinculum covers a radicand (a minus after the curl of an f, as in f^{-1}, covers nothing).
+    return parts.some((o) => o !== sign && o !== bar && cx(o.box) > bar.box.x0 && cx(o.box) < bar.box.x1 && o.box.y0 >= bar.box.y1 && o.box.y0 < sign.box.y1);
   };
   /** % ≠ ∉ Θ: a part lying mostly inside another's box, unless that box is a radical's. */
   const inside = (small: Component, big: Component): boolean => {

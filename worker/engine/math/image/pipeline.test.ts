@@ -107,6 +107,26 @@ describe('mergeComponents', () => {
     expect(groupsOf(image).map((g) => g.rule)).toEqual([false]);
   });
 
+  it('does not call a flat shape with holes (∞ at 150 dpi) or a flat-topped tall shape a RULE', () => {
+    const infinity = canvas(50, 12).rect(4, 4, 44, 9).rect(5, 5, 23, 8, 255).rect(25, 5, 43, 8, 255).image();
+    expect(groupsOf(infinity).map((g) => g.rule)).toEqual([false]);
+    // A radical sign touching a long vinculum: the inner columns alone look like a bar.
+    const radical = canvas(160, 34).line(10, 2, 4, 30).rect(10, 2, 150, 4).image();
+    expect(groupsOf(radical).map((g) => g.rule)).toEqual([false]);
+  });
+
+  it('joins a radical sign to the vinculum TeX sets beside it as a rule', () => {
+    const groups = groupsOf(canvas(90, 34).line(10, 3, 4, 30).rect(13, 3, 80, 5).line(30, 12, 44, 26).line(44, 12, 30, 26).image());
+    expect(groups.map((g) => [g.parts.length, g.rule])).toEqual([[2, false], [1, false]]);
+  });
+
+  it('keeps a minus beside an n apart, and a dot over a q apart from it', () => {
+    const nMinus = canvas(30, 24).rect(4, 10, 6, 20).rect(4, 10, 12, 12).rect(10, 10, 12, 20).rect(14, 14, 24, 16).image();
+    expect(groupsOf(nMinus).map((g) => [g.parts.length, g.rule])).toEqual([[1, false], [1, true]]);
+    const dottedQ = canvas(24, 30).rect(4, 10, 14, 18).rect(6, 12, 12, 16, 255).rect(12, 10, 14, 26).disc(9, 6, 1.5).image();
+    expect(groupsOf(dottedQ)).toHaveLength(2);
+  });
+
   it('returns symbols left to right', () => {
     const groups = groupsOf(canvas(60, 20).rect(40, 2, 44, 18).rect(4, 2, 8, 18).rect(22, 2, 26, 18).image());
     expect(groups.map((g) => g.box.x0)).toEqual([4, 22, 40]);

@@ -4,7 +4,8 @@ import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents } from './components.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
-import { DOT_TOKENS } from './vocabulary.js';
+import { splitTouching } from './split.js';
+import { DOT_TOKENS, uprightLetter } from './vocabulary.js';
 
 export interface SymbolsFromImageOptions {
   /** @default the shipped classifier, loaded once on first use */
@@ -29,7 +30,8 @@ function defaultClassifier(): Promise<SymbolClassifier> {
 
 /**
  * The image front end of the maths recogniser: ink → connected components → multi-part symbols
- * joined → straight bars as RULE, everything else classified. Symbols come out left to right.
+ * joined → straight bars as RULE, everything else classified, unsure blobs tried as two touching
+ * glyphs. Symbols come out left to right.
  *
  * Classification runs twice. Shape alone cannot tell `o` from `O` or `\Sigma` from `\sum`, and
  * an image does not say its font size; so the first pass classifies by shape, the heights of the
@@ -47,12 +49,55 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   if (emPx !== undefined) {
     labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
   }
+  if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
-  const symbols = groups.map((g): MathSymbol => {
-    const label = byGroup.get(g);
-    return label ? { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives } : { latex: RULE, box: g.box, confidence: 1 };
-  });
+  const classified = await splitTouching(map, groups.map((group) => ({ group, label: byGroup.get(group) })), classifier, emPx);
+  const symbols = classified
+    .map(({ group, label }): MathSymbol =>
+      label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 },
+    )
+    .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
   return symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
+}
+
+/** Largest side of a dot (full stop, `\cdot`, `\dot`) in em: a 150 dpi `\cdot` is a 2×2 blob the CNN cannot read. */
+const DOT_MAX_EM = 0.2;
+
+/** A single round filled blob no bigger than a dot: nothing else in the vocabulary is that small (a comma is taller). */
+function isSpeck(group: SymbolGroup, emPx: number): boolean {
+  const width = group.box.x1 - group.box.x0;
+  const height = group.box.y1 - group.box.y0;
+  const area = group.parts.reduce((sum, part) => sum + part.area, 0);
+  return group.parts.length === 1 && Math.max(width, height) <= DOT_MAX_EM * emPx && Math.max(width, height) <= Math.max(Math.min(width, height) + 1, 1.4 * Math.min(width, height)) && area >= 0.55 * width * height;
+}
+
+/** The dot class on top, keeping the classifier's other readings as alternatives. */
+function asDot(label: Classification): Classification {
+  if (label.latex === DOT_TOKENS.period) return label;
+  const dot = label.alternatives.find((alternative) => alternative.latex === DOT_TOKENS.period)?.confidence ?? 0;
+  const others = [label, ...label.alternatives].filter((candidate) => candidate.latex !== DOT_TOKENS.period).map(({ latex, confidence }) => ({ latex, confidence }));
+  return { latex: DOT_TOKENS.period, confidence: Math.max(dot, label.confidence), alternatives: others.slice(0, label.alternatives.length) };
+}
+
+/**
+ * The symbol a classification names. An upright letter class is its letter with style 'upright';
+ * the letter's probability is that of both its shapes together (italic or upright is a detail of
+ * the letter), and the runners-up are pooled the same way. A letter read as italic keeps no style,
+ * so the parser still finds function names in it, as in any picture whose style is unknown.
+ */
+function symbolOf(label: Classification, box: Box): MathSymbol {
+  const pooled = new Map<string, { confidence: number; upright: number }>();
+  for (const { latex, confidence } of [label, ...label.alternatives]) {
+    const letter = uprightLetter(latex);
+    const entry = pooled.get(letter ?? latex) ?? { confidence: 0, upright: 0 };
+    entry.confidence += confidence;
+    if (letter) entry.upright += confidence;
+    pooled.set(letter ?? latex, entry);
+  }
+  const [[latex, best], ...rest] = [...pooled].sort((a, b) => b[1].confidence - a[1].confidence);
+  const alternatives = rest.map(([token, entry]) => ({ latex: token, confidence: entry.confidence }));
+  const style = best.upright > best.confidence / 2 ? { style: 'upright' as const } : {};
+  return { latex, box, confidence: best.confidence, alternatives, ...style };
 }
 
 /** Median of height / typical height over confidently recognised symbols, or undefined if none qualify. */
@@ -81,7 +126,10 @@ function placeDot(dot: MathSymbol, symbols: MathSymbol[]): MathSymbol {
   const under = others.some((s) => overlap(s.box, dot.box) >= 0.5 * (dot.box.x1 - dot.box.x0) && s.box.y0 >= dot.box.y1 && s.box.y0 - dot.box.y1 <= 3 * size);
   if (under) return { ...dot, latex: DOT_TOKENS.accent };
   const distance = (s: MathSymbol): number => Math.max(s.box.x0 - dot.box.x1, dot.box.x0 - s.box.x1, 0);
-  const nearest = [...others].sort((a, b) => distance(a) - distance(b))[0];
+  // Only neighbours on the dot's line measure it: not the arrow of a \vec beside it, nor a script.
+  const middle = (dot.box.y0 + dot.box.y1) / 2;
+  const onLine = others.filter((s) => s.box.y0 <= middle + size && s.box.y1 >= middle - size);
+  const nearest = [...onLine].sort((a, b) => distance(a) - distance(b))[0];
   if (!nearest) return dot;
   // 0 at the neighbour's top, 1 at its bottom; a full stop sits near 0.9, a \cdot near 0.5.
   const relative = ((dot.box.y0 + dot.box.y1) / 2 - nearest.box.y0) / (nearest.box.y1 - nearest.box.y0);

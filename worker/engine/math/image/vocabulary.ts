@@ -33,6 +33,19 @@ export const SYMBOL_CLASSES: readonly string[] = [
   ...PUNCTUATION, ...ACCENTS,
 ];
 
+/**
+ * The image classifier also tells upright (roman) letters from italic ones, as classes of their
+ * own: chemistry, units and `\text{…}` are upright, variables italic, and only the picture says
+ * which. The stroke classifier shares SYMBOL_CLASSES alone (handwriting has no such style).
+ */
+export const UPRIGHT_LATIN: readonly string[] = LATIN.map((letter) => `\\mathrm{${letter}}`);
+export const IMAGE_CLASSES: readonly string[] = [...SYMBOL_CLASSES, ...UPRIGHT_LATIN];
+
+/** The letter an upright class draws (`\mathrm{H}` → `H`), or null for any other class. */
+export function uprightLetter(token: string): string | null {
+  return /^\\mathrm\{([A-Za-z])\}$/u.exec(token)?.[1] ?? null;
+}
+
 /** Tokens the classifier never outputs because they share the shape of the class '.'. */
 export const DOT_TOKENS = { period: '.', centred: '\\cdot', accent: '\\dot' } as const;
 

@@ -20,15 +20,29 @@ const ACCENTS: Record<string, string> = {
   '\\breve': '\\breve',
   '\\acute': '\\acute',
   '\\grave': '\\grave',
+  '\\widehat': '\\widehat',
+  '\\widetilde': '\\widetilde',
+};
+/** Marks that stretch over several elements, by the command they become there (`\widehat{ABC}`, `\overrightarrow{AB}`). */
+const WIDE: Record<string, string> = {
+  '\\hat': '\\widehat',
+  '\\widehat': '\\widehat',
+  '\\tilde': '\\widetilde',
+  '\\widetilde': '\\widetilde',
+  '\\vec': '\\overrightarrow',
+  '\\rightarrow': '\\overrightarrow',
+  '\\longrightarrow': '\\overrightarrow',
 };
 const DOTS = new Set(['.', '\\cdot']);
-const ARROW = '\\rightarrow';
-const isDot = (element: Element) => DOTS.has(glyphOf(element)?.latex ?? '');
+const ARROWS = new Set(['\\rightarrow', '\\longrightarrow']);
+/** A dot that may pair into `\ddot`: a free dot, or one a front end already placed as `\dot`. */
+const isDot = (element: Element) => DOTS.has(glyphOf(element)?.latex ?? '') || glyphOf(element, '\\dot') !== null;
 
 /**
  * Puts accents on what they mark: an accent mark, a dot (or two side by side: `\ddot`) or a
- * small right arrow (`\vec`) that sits just above one element and within its width. A dot or an
- * arrow that is not above a nearby symbol stays what it was.
+ * small right arrow (`\vec`) that sits just above one element and within its width; a hat, tilde
+ * or arrow spanning several elements is the wide form over all of them. A dot or an arrow that is
+ * not above a nearby symbol stays what it was.
  */
 export function groupAccents(elements: Element[], parseRow: ParseRow): Element[] {
   let pool = elements;
@@ -36,11 +50,17 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
     const glyph = glyphOf(mark);
     if (!glyph || !pool.includes(mark)) continue;
     const named = ACCENTS[glyph.latex];
-    if (!named && !DOTS.has(glyph.latex) && glyph.latex !== ARROW) continue;
+    if (!named && !DOTS.has(glyph.latex) && !ARROWS.has(glyph.latex)) continue;
+    const spanned = WIDE[glyph.latex] ? spannedElements(mark, pool) : [];
+    if (spanned.length > 1) {
+      pool = pool.filter((element) => element !== mark && !spanned.includes(element));
+      pool.push(accentElement(WIDE[glyph.latex], [glyph], spanned, mark, parseRow));
+      continue;
+    }
     const target = markedElement(mark, pool);
     if (!target || (!named && !fitsAsAccent(mark, target))) continue;
     let marks: Glyph[] = [glyph];
-    let command = named ?? (glyph.latex === ARROW ? '\\vec' : '\\dot');
+    let command = named ?? (glyph.latex === '\\longrightarrow' ? '\\overrightarrow' : ARROWS.has(glyph.latex) ? '\\vec' : '\\dot');
     if (command === '\\dot') {
       const twin = pool.find((other) => other !== mark && isDot(other) && markedElement(other, pool) === target);
       if (twin) {
@@ -49,13 +69,36 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
         pool = pool.filter((element) => element !== twin);
       }
     }
-    const body = parseRow([target]);
     pool = pool.filter((element) => element !== mark && element !== target);
-    const box = { x0: target.box.x0, y0: Math.min(mark.box.y0, target.box.y0), x1: target.box.x1, y1: target.box.y1 };
-    const node = { kind: 'accent' as const, command, marks, body: body.nodes };
-    pool.push({ node, box, em: target.em, baselineFor: target.baselineFor });
+    pool.push(accentElement(command, marks, [target], mark, parseRow));
   }
   return pool;
+}
+
+/** The accent over `targets`, with their metrics: an accent does not move the baseline. */
+function accentElement(command: string, marks: Glyph[], targets: Element[], mark: Element, parseRow: ParseRow): Element {
+  const body = parseRow(targets);
+  const under = unionBox(targets.map((target) => target.box));
+  const box = { ...under, y0: Math.min(mark.box.y0, under.y0) };
+  const node = { kind: 'accent' as const, command, marks, body: body.nodes };
+  const em = body.em ?? targets[0].em;
+  const baseline = body.baseline;
+  return { node, box, em, baselineFor: baseline === null ? targets[0].baselineFor : () => baseline };
+}
+
+/**
+ * The elements a wide mark stretches over: centred under its span, starting just below it, and
+ * together about as wide as the mark (a small hat over one letter of a word spans only that one).
+ */
+function spannedElements(mark: Element, pool: Element[]): Element[] {
+  const under = pool.filter((element) => {
+    if (element === mark) return false;
+    const centre = (element.box.x0 + element.box.x1) / 2;
+    const gap = element.box.y0 - mark.box.y1;
+    return centre > mark.box.x0 && centre < mark.box.x1 && gap >= -0.2 * height(mark.box) && gap < 0.5 * height(element.box);
+  });
+  if (under.length < 2) return under;
+  return width(unionBox(under.map((element) => element.box))) >= 0.6 * width(mark.box) ? under : [];
 }
 
 /**

@@ -17,8 +17,11 @@ export type Node =
   | { kind: 'merged'; latex: string; glyphs: Glyph[] }
   | { kind: 'fraction'; bar: Glyph; numerator: Node[]; denominator: Node[] }
   | { kind: 'radical'; sign: Glyph; index: Node[]; radicand: Node[] }
-  /** A mark above (`\hat`, `\bar`, `\overline`) or below (`\underline`) its body. */
-  | { kind: 'accent'; command: string; marks: Glyph[]; body: Node[] }
+  /**
+   * A mark above (`\hat`, `\bar`, `\overline`) or below (`\underline`) its body; an extensible
+   * arrow (`\xrightarrow`) has its label above as body and the one below, if any, as `below`.
+   */
+  | { kind: 'accent'; command: string; marks: Glyph[]; body: Node[]; below?: Node[] }
   | { kind: 'limits'; operator: Node; under: Node[]; over: Node[] }
   /** `base` is null for prescripts (`{}^{14}_{6}C`), written before an empty group. */
   | { kind: 'scripts'; base: Node | null; primes: Glyph[]; sub: Node[]; sup: Node[] }

@@ -35,7 +35,7 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
       }
       case 'accent':
         item.marks.forEach((mark) => record(mark, item.command));
-        return `${item.command}{${row(item.body)}}`;
+        return `${item.command}${item.below ? `[${row(item.below)}]` : ''}{${row(item.body)}}`;
       case 'limits':
         return join([node(item.operator), scripts(item.under, item.over)]);
       case 'scripts': {

@@ -1,4 +1,5 @@
 import { groupAccents, groupNegations } from './accents.js';
+import { groupArrowLabels } from './arrows.js';
 import { parseBaseline } from './baseline.js';
 import type { Element, Row } from './element.js';
 import { groupLimits } from './limits.js';
@@ -12,7 +13,7 @@ import { groupWords } from './words.js';
  * parsing its parts by calling back into this function; the order matters: matrices isolate their
  * cells, radicals own what is under their vinculum, rules (widest first) own what is above and
  * below them, a `\not` slash and accents own the one symbol they mark, words form before `\lim` takes its limits,
- * and what is left is one baseline with scripts.
+ * arrows take their labels once limits hold theirs, and what is left is one baseline with scripts.
  */
 export function parseRow(elements: Element[]): Row {
   let pool = groupMatrices(elements, parseRow);
@@ -22,5 +23,6 @@ export function parseRow(elements: Element[]): Row {
   pool = groupAccents(pool, parseRow);
   pool = groupWords(pool);
   pool = groupLimits(pool, parseRow);
+  pool = groupArrowLabels(pool, parseRow);
   return parseBaseline(pool);
 }

@@ -1,0 +1,144 @@
+import type { Box } from '../types.js';
+import type { Classification, SymbolClassifier } from './classifier.js';
+import type { ComponentMap } from './components.js';
+import type { SymbolGroup } from './merge.js';
+import { normaliseCrop, type NormalisedCrop } from './normalise.js';
+import { DOT_TOKENS } from './vocabulary.js';
+
+/** A classified glyph below this confidence may be two glyphs whose ink touches. */
+const SPLIT_BELOW = 0.7;
+/** Both halves of an accepted split must be recognised at least this surely. */
+const PIECE_SURE = 0.6;
+/** Cut columns tried per glyph: the emptiest local minima of its column profile. */
+const CUTS_TRIED = 3;
+/** Cuts stay this far (fraction of the width) from either edge. */
+const EDGE_MARGIN = 0.2;
+/**
+ * What a cut through one glyph tends to leave: a stroke end read as punctuation (the stem of an n
+ * as ':', the tail of an s as ';'). Touching glyphs are letters, digits, brackets and operators.
+ */
+const SLIVERS = new Set([':', ';', ',', '.', '!', "'", '\\prime']);
+
+export interface ClassifiedGroup {
+  group: SymbolGroup;
+  /** Undefined for a RULE. */
+  label?: Classification;
+}
+
+interface Piece {
+  group: SymbolGroup;
+  /** Dot groups (an i's tittle) that sit on this piece and go with it. */
+  dots: ClassifiedGroup[];
+}
+
+const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
+
+/**
+ * Glyphs that touch in the raster (`dx`, the `in` of `\sin`, the `li` of `\lim` at 150 dpi) come
+ * out of the component step as one blob the classifier is unsure of. Such a blob is cut at the
+ * emptiest columns of its ink, both halves classified, and the best cut kept when both halves are
+ * recognised more surely than the whole. A loose dot right above a half (the tittle the merge step
+ * could not join to a stem it did not see) is classified with it.
+ */
+export async function splitTouching(
+  map: ComponentMap,
+  items: ClassifiedGroup[],
+  classifier: SymbolClassifier,
+  emPx: number | undefined,
+): Promise<ClassifiedGroup[]> {
+  const dots = items.filter((item) => item.label?.latex === DOT_TOKENS.period);
+  const trials: Array<{ item: ClassifiedGroup; cuts: Array<[Piece, Piece]> }> = [];
+  for (const item of items) {
+    if (!item.label || item.label.confidence >= SPLIT_BELOW) continue;
+    const cuts = cutColumns(map, item.group).flatMap((column) => {
+      const left = pieceOf(map, item.group, item.group.box.x0, column, dots);
+      const right = pieceOf(map, item.group, column, item.group.box.x1, dots);
+      return left && right ? [[left, right] as [Piece, Piece]] : [];
+    });
+    if (cuts.length) trials.push({ item, cuts });
+  }
+  if (!trials.length) return items;
+
+  const crops: NormalisedCrop[] = trials.flatMap(({ cuts }) => cuts.flatMap((pair) => pair.map((piece) => cropOf(map, piece, emPx))));
+  const labels = await classifier.classify(crops);
+  const replaced = new Map<ClassifiedGroup, ClassifiedGroup[]>();
+  const absorbed = new Set<ClassifiedGroup>();
+  let at = 0;
+  for (const { item, cuts } of trials) {
+    let best: { score: number; pieces: [Piece, Piece]; labels: [Classification, Classification] } | undefined;
+    for (const pieces of cuts) {
+      const pair: [Classification, Classification] = [labels[at], labels[at + 1]];
+      at += 2;
+      if (pair.some((label) => SLIVERS.has(label.latex))) continue;
+      const score = Math.min(pair[0].confidence, pair[1].confidence);
+      const dotsReused = pieces.some((piece) => piece.dots.some((dot) => absorbed.has(dot)));
+      if (score >= PIECE_SURE && score > item.label!.confidence && !dotsReused && (!best || score > best.score)) best = { score, pieces, labels: pair };
+    }
+    if (!best) continue;
+    replaced.set(item, best.pieces.map((piece, k) => ({ group: withDots(piece), label: best.labels[k] })));
+    for (const piece of best.pieces) for (const dot of piece.dots) absorbed.add(dot);
+  }
+  return items.flatMap((item) => (absorbed.has(item) ? [] : (replaced.get(item) ?? [item])));
+}
+
+/** The emptiest local minima of the group's column ink counts, away from its edges. */
+function cutColumns(map: ComponentMap, group: SymbolGroup): number[] {
+  const { x0, x1 } = group.box;
+  const counts = columnCounts(map, group);
+  const margin = Math.max(2, Math.ceil(EDGE_MARGIN * (x1 - x0)));
+  const minima: number[] = [];
+  for (let i = margin; i <= counts.length - margin; i++) {
+    const left = counts[i - 1];
+    const right = i < counts.length ? counts[i] : Infinity;
+    // Column x0 + i is the first column of the right half; a cut at a valley edge is tried once.
+    if (left <= right && (i === margin || counts[i - 2] >= left)) minima.push(i);
+  }
+  return minima
+    .sort((a, b) => Math.min(counts[a - 1], counts[a] ?? Infinity) - Math.min(counts[b - 1], counts[b] ?? Infinity))
+    .slice(0, CUTS_TRIED)
+    .map((i) => x0 + i);
+}
+
+function columnCounts(map: ComponentMap, group: SymbolGroup): Int32Array {
+  const ids = new Set(group.parts.map((part) => part.id));
+  const { x0, x1, y0, y1 } = group.box;
+  const counts = new Int32Array(x1 - x0);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (ids.has(map.labels[y * map.width + x])) counts[x - x0]++;
+  return counts;
+}
+
+/** The group's ink in columns [from, to) as a group with a tight box, with the dots resting on it. */
+function pieceOf(map: ComponentMap, group: SymbolGroup, from: number, to: number, dots: ClassifiedGroup[]): Piece | null {
+  const ids = new Set(group.parts.map((part) => part.id));
+  let box: Box | null = null;
+  for (let y = group.box.y0; y < group.box.y1; y++) {
+    for (let x = from; x < to; x++) {
+      if (!ids.has(map.labels[y * map.width + x])) continue;
+      box = box ? union(box, { x0: x, y0: y, x1: x + 1, y1: y + 1 }) : { x0: x, y0: y, x1: x + 1, y1: y + 1 };
+    }
+  }
+  if (!box || box.x1 - box.x0 < 2) return null;
+  const inkBox = box;
+  const height = inkBox.y1 - inkBox.y0;
+  const resting = dots.filter(({ group: dot }) => {
+    const centre = (dot.box.x0 + dot.box.x1) / 2;
+    const gap = inkBox.y0 - dot.box.y1;
+    return centre >= inkBox.x0 && centre <= inkBox.x1 && gap >= 0 && gap <= 0.5 * height;
+  });
+  return { group: { parts: group.parts, box: inkBox, rule: false }, dots: resting.slice(0, 1) };
+}
+
+function withDots(piece: Piece): SymbolGroup {
+  const parts = [...piece.group.parts, ...piece.dots.flatMap((dot) => dot.group.parts)];
+  const box = piece.dots.reduce((acc, dot) => union(acc, dot.group.box), piece.group.box);
+  return { parts, box, rule: false };
+}
+
+/**
+ * A piece's crop: its box limits the shared component to the piece's columns (normaliseCrop keeps
+ * only ink inside the box), and a resting dot widens the box upwards to take the dot in.
+ */
+function cropOf(map: ComponentMap, piece: Piece, emPx: number | undefined): NormalisedCrop {
+  const group = withDots(piece);
+  return normaliseCrop(map, group.parts.map((part) => part.id), group.box, emPx);
+}
