@@ -4,8 +4,8 @@ import type { AppContext } from '../../context.js';
 import { improveFlag, type OcrHistory } from '../../results/ocr-history.js';
 
 /**
- * What /v3/latex and /v3/batch share with /v3/text around one image: the in-flight cap, the
- * usage event and the history row.
+ * What the image endpoints (/v3/text, /v3/strokes, /v3/latex, /v3/batch) share around one image:
+ * the in-flight cap, the usage event and the history row.
  */
 
 type Ctx = Pick<AppContext, 'config' | 'redis' | 'logger' | 'textRequests' | 'now'>;
@@ -41,7 +41,7 @@ export interface ImageHistoryEntry {
   requestId: string;
   auth: { appId: string; groupId: string };
   endpoint: string;
-  usageType: 'image' | 'image-async';
+  usageType: 'image' | 'image-async' | 'strokes';
   args: Record<string, unknown>;
   startedMs: number;
   result: Record<string, unknown>;

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { ApiError, toApiError } from '../../../core/errors.js';
-import { emitEvent, utcDay } from '../../../core/events.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
@@ -8,7 +7,8 @@ import { recognizeStrokes } from '../../../worker/engine/math/strokes/index.js';
 import type { MathResult, Stroke } from '../../../worker/engine/math/types.js';
 import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
-import { improveFlag, OcrHistory } from '../../results/ocr-history.js';
+import { OcrHistory } from '../../results/ocr-history.js';
+import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
 import { readJson } from '../read-json.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
@@ -41,39 +41,18 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
   const app = new Hono<AuthEnv>();
   const recognize = opts.recognize ?? ((strokes: Stroke[]) => recognizeStrokes(strokes));
   const history = new OcrHistory(ctx.db);
-  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
-
-  const usage = async (requestId: string, ok: boolean) => {
-    const deltas = ok ? { images_completed: 1, images_billable: 1 } : { images_failed: 1 };
-    await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:strokes:${requestId}`, day: utcDay(ctx.now()), deltas }).catch((err: Error) =>
-      ctx.logger.warn({ request_id: requestId, err: err.message }, 'usage event not recorded'),
-    );
-  };
 
   app.post('/v3/strokes', requireKeyOrToken(ctx, { strokes: true }), requireLicense(ctx), async (c) => {
-    const limit = ctx.config.FOLIO_TEXT_REQUESTS_MAX;
-    if (ctx.textRequests.inFlight >= limit) {
-      throw new ApiError('http_max_requests', `Too many concurrent requests (limit ${limit})`, {
-        limit_name: 'text_requests_max', limit_value: limit, count: ctx.textRequests.inFlight + 1,
-      });
-    }
-    ctx.textRequests.inFlight++;
+    const release = takeImageSlot(ctx);
     const requestId = newV3Id(ctx.now());
     const started = ctx.now();
     let options: TextOptions | undefined;
     let recognising = false;
+    const usage = (ok: boolean) => emitImageUsage(ctx, 'strokes', requestId, ok);
     const remember = (result: Record<string, unknown>) => {
-      const auth = c.get('auth');
       // The strokes are the input itself, like an image: only the options are kept as arguments.
-      const { strokes: _strokes, strokes_session_id: _session, ...requestArgs } = options ?? {};
-      try {
-        history.record({
-          requestId, appId: auth.appId, groupId: auth.groupId, endpoint: '/v3/strokes', usageType: 'strokes', requestArgs,
-          createdMs: started, durationMs: ctx.now() - started, result, improve: improveFlag(options?.metadata),
-        });
-      } catch (err) {
-        ctx.logger.warn({ request_id: requestId, err: (err as Error).message }, 'strokes history not recorded');
-      }
+      const { strokes: _strokes, strokes_session_id: _session, ...args } = options ?? {};
+      recordImage(ctx, history, { requestId, auth: c.get('auth'), endpoint: '/v3/strokes', usageType: 'strokes', args, startedMs: started, result });
     };
     try {
       const raw = await readJson(c.req.raw, MAX_STROKES_JSON_BYTES);
@@ -82,7 +61,7 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
       recognising = true;
       const math = await recognize(strokes);
       const body = await strokesResult(requestId, math, strokes, options);
-      await usage(requestId, true);
+      await usage(true);
       remember(body);
       return c.json(body);
     } catch (err) {
@@ -90,14 +69,14 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
       if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'strokes request failed');
       const body = { request_id: requestId, ...apiErr.toBody() };
       if (recognising) {
-        await usage(requestId, false);
+        await usage(false);
         remember(body);
       }
       // 7.1: v3 recognition failures, internal errors included, come back with HTTP 200.
       const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
       return c.json(body, status);
     } finally {
-      ctx.textRequests.inFlight--;
+      release();
     }
   });
 

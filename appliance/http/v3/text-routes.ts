@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
 import { ApiError, toApiError } from '../../../core/errors.js';
-import { emitEvent, utcDay } from '../../../core/events.js';
 import type { Resolver } from '../../../core/ssrf.js';
 import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
 import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
-import { improveFlag, OcrHistory } from '../../results/ocr-history.js';
+import { OcrHistory } from '../../results/ocr-history.js';
+import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
 import { readJson } from '../read-json.js';
 import { receiveMultipart } from './multipart.js';
 import { parseOptionsJson } from './submission.js';
@@ -55,41 +55,15 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
   const read = recognize;
   const history = new OcrHistory(ctx.db);
   const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
-  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
-
-  const usage = async (requestId: string, ok: boolean) => {
-    const deltas = ok ? { images_completed: 1, images_billable: 1 } : { images_failed: 1 };
-    await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:text:${requestId}`, day: utcDay(ctx.now()), deltas }).catch((err: Error) =>
-      ctx.logger.warn({ request_id: requestId, err: err.message }, 'usage event not recorded'),
-    );
-  };
-
   app.post('/v3/text', requireKeyOrToken(ctx), requireLicense(ctx), async (c) => {
-    const limit = ctx.config.FOLIO_TEXT_REQUESTS_MAX;
-    if (ctx.textRequests.inFlight >= limit) {
-      throw new ApiError('http_max_requests', `Too many concurrent requests (limit ${limit})`, {
-        limit_name: 'text_requests_max', limit_value: limit, count: ctx.textRequests.inFlight + 1,
-      });
-    }
-    ctx.textRequests.inFlight++;
+    const release = takeImageSlot(ctx);
     const requestId = newV3Id(ctx.now());
     const started = ctx.now();
     let imageStage = false;
     let options: TextOptions | undefined;
-    const remember = (result: Record<string, unknown>) => {
-      const auth = c.get('auth');
-      const { src, ...args } = options ?? {};
-      // A data URL is the image itself: only a fetched URL is worth keeping as an argument.
-      const requestArgs = typeof src === 'string' && !src.startsWith('data:') ? { src, ...args } : args;
-      try {
-        history.record({
-          requestId, appId: auth.appId, groupId: auth.groupId, endpoint: '/v3/text', usageType: 'image', requestArgs,
-          createdMs: started, durationMs: ctx.now() - started, result, improve: improveFlag(options?.metadata),
-        });
-      } catch (err) {
-        ctx.logger.warn({ request_id: requestId, err: (err as Error).message }, 'image history not recorded');
-      }
-    };
+    const usage = (ok: boolean) => emitImageUsage(ctx, 'text', requestId, ok);
+    const remember = (result: Record<string, unknown>) =>
+      recordImage(ctx, history, { requestId, auth: c.get('auth'), endpoint: '/v3/text', usageType: 'image', args: options ?? {}, startedMs: started, result });
     try {
       let bytes: Buffer;
       if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
@@ -111,7 +85,7 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       const image = await prepareImage(bytes, regionOf(options));
       const page = await read(requestId, image.png, { math: 'auto' });
       const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
-      await usage(requestId, true);
+      await usage(true);
       remember(body as unknown as Record<string, unknown>);
       return c.json(body);
     } catch (err) {
@@ -120,14 +94,14 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       // Parameter errors and unread bodies are not image requests; everything after is counted.
       const body = { request_id: requestId, ...apiErr.toBody() };
       if (imageStage && apiErr.id !== 'bad_request') {
-        await usage(requestId, false);
+        await usage(false);
         remember(body);
       }
       // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
       const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
       return c.json(body, status);
     } finally {
-      ctx.textRequests.inFlight--;
+      release();
     }
   });
 
