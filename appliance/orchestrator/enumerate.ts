@@ -73,7 +73,6 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
       const sourceUri = joinUri(storage.rootUri, object.key);
       return { object, sourceUri, documentId: documentIdOf(jobId, sourceUri), output: `${outputBaseKey(spec, object.key, inputPrefix, out.location.key)}.mmd` };
     });
-    const e0 = performance.now();
     const existing = spec.output.on_existing === 'skip' ? await existingKeys(out.storage, docs.map((d) => d.output)) : new Set<string>();
     const moves = docs.map((d) => {
       const skip = existing.has(d.output);
@@ -82,14 +81,9 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
         fields: { key: d.object.key, source_uri: d.sourceUri, size: d.object.size, generation: 0, attempts: 0, ...(skip ? { error_message: 'output exists (on_existing: skip)' } : {}) },
       };
     });
-    (globalThis as any).__existMs = ((globalThis as any).__existMs ?? 0) + performance.now() - e0;
-    const t0 = performance.now();
     const results = await store.transitionMany(moves);
-    (globalThis as any).__transMs = ((globalThis as any).__transMs ?? 0) + performance.now() - t0;
-    const q0 = performance.now();
     const tasks = docs.flatMap((d, i) => (moves[i]!.to === 'queued' && results[i]!.moved ? [{ payload: { jobId, documentId: d.documentId, sourceUri: d.sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${d.documentId}-0` } }] : []));
     await ctx.queues.enqueueBulk('pco-document', tasks);
-    (globalThis as any).__queueMs = ((globalThis as any).__queueMs ?? 0) + performance.now() - q0;
     await store.redis.multi().hincrby(store.keys.job(jobId), 'files_listed', items.length + excludedCount).hincrby(store.keys.job(jobId), 'files_excluded', excludedCount).exec();
   };
   // One batch is recorded while the listing fetches the next: the two wait on different services.
@@ -99,17 +93,13 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
     const excludedCount = excluded;
     batch = [];
     excluded = 0;
-    const w0 = performance.now();
     await recording;
-    (globalThis as any).__waitFlush = ((globalThis as any).__waitFlush ?? 0) + performance.now() - w0;
-    const f0 = performance.now();
-    recording = flush(items, excludedCount).finally(() => { (globalThis as any).__flushMs = ((globalThis as any).__flushMs ?? 0) + performance.now() - f0; });
+    recording = flush(items, excludedCount);
     // Its failure is raised where it is awaited; this only keeps Node from calling it unhandled meanwhile.
     recording.catch(() => undefined);
   };
   // A re-run after a crash recounts from zero; records and queue ids are idempotent.
   await store.updateJob(jobId, { files_listed: 0, files_excluded: 0 });
-  const T0 = performance.now();
   try {
     for await (const item of discover(spec, ctx.storageSettings)) {
       seen++;
@@ -124,7 +114,6 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
     // Never leave a batch being written behind a failed listing.
     await (recording as Promise<void> | null)?.catch(() => undefined);
   }
-  { const g = globalThis as any; (await import('node:fs')).appendFileSync('/tmp/benchL/enum-timing.jsonl', JSON.stringify({ jobId, total: performance.now() - T0, waitFlush: g.__waitFlush, flush: g.__flushMs, exist: g.__existMs, trans: g.__transMs, queue: g.__queueMs }) + '\n'); g.__waitFlush = g.__flushMs = g.__existMs = g.__transMs = g.__queueMs = 0; }
   const cancelled = (await store.redis.hget(store.keys.job(jobId), 'cancelled')) === '1';
   await store.updateJob(jobId, { enum_status: cancelled ? 'cancelled' : 'completed', ...(cancelled ? {} : { status: 'processing' }) });
   if (await store.claimSettle(jobId)) {

@@ -18,9 +18,13 @@ local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('ZADD', prefix .. to, seq, doc)
 local fields = cjson.decode(ARGV[5])
 fields['status'] = to
+-- One HSET and at most one HDEL per file: enumeration sends this script for every object listed.
+local set, unset = {}, {}
 for k, v in pairs(fields) do
-  if v == cjson.null then redis.call('HDEL', KEYS[2], k) else redis.call('HSET', KEYS[2], k, tostring(v)) end
+  if v == cjson.null then unset[#unset + 1] = k else set[#set + 1] = k; set[#set + 1] = tostring(v) end
 end
+redis.call('HSET', KEYS[2], unpack(set))
+if #unset > 0 then redis.call('HDEL', KEYS[2], unpack(unset)) end
 local ttl = tonumber(ARGV[8])
 redis.call('EXPIRE', KEYS[2], ttl)
 redis.call('EXPIRE', prefix .. to, ttl)

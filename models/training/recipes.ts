@@ -11,6 +11,7 @@ const DELIMITER_PAIRS: Record<string, 'left' | 'right' | 'both'> = {
   '(': 'left', '[': 'left', '\\{': 'left', '\\langle': 'left',
   ')': 'right', ']': 'right', '\\}': 'right', '\\rangle': 'right',
   '|': 'both', '\\|': 'both',
+  '\\lfloor': 'left', '\\rfloor': 'right',
 };
 const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap']);
 const TALL = '\\vphantom{\\dfrac{A}{B}}';

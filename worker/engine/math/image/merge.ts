@@ -83,7 +83,10 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
   const stackedBars = (a: Component, b: Component): boolean => {
     if (!(isFlat(a) || isFlat(b)) || w(a.box) < 1.8 * h(a.box) || w(b.box) < 1.8 * h(b.box)) return false;
     // A fraction bar over a short wide radical (\frac{1}{\sqrt{2\pi}}) is stacked the same way.
-    if (traits(a).radical || traits(b).radical) return false;
+    // Bars are thin: an m over a fraction bar is as wide as the bar but much thicker.
+    if (Math.max(h(a.box), h(b.box)) > 0.4 * Math.min(w(a.box), w(b.box))) return false;
+    const radical = (c: Component) => traits(c).radical && !traits(c).rule;
+    if (radical(a) || radical(b)) return false;
     const longest = Math.max(w(a.box), w(b.box));
     const gap = Math.max(a.box.y0, b.box.y0) - Math.min(a.box.y1, b.box.y1);
     // The two waves of a small ≈ interleave: a slightly negative gap.

@@ -13,6 +13,10 @@ const PIECE_SURE = 0.6;
 const CUTS_TRIED = 3;
 /** Cuts stay this far (fraction of the width) from either edge. */
 const EDGE_MARGIN = 0.2;
+/** A bar row is inked over this fraction of the blob's width in one run. */
+const BAR_FILL = 0.85;
+/** A bar is at most this fraction of the blob's height thick. */
+const BAR_MAX_THICKNESS = 0.25;
 /**
  * What a cut through one glyph tends to leave: a stroke end read as punctuation (the stem of an n
  * as ':', the tail of an s as ';'). Touching glyphs are letters, digits, brackets and operators.
@@ -33,12 +37,19 @@ interface Piece {
 
 const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
 
+/** One way to take a blob apart: glyph pieces to classify, and bars that are RULEs as they are. */
+interface Cut {
+  pieces: Piece[];
+  rules: SymbolGroup[];
+}
+
 /**
- * Glyphs that touch in the raster (`dx`, the `in` of `\sin`, the `li` of `\lim` at 150 dpi) come
- * out of the component step as one blob the classifier is unsure of. Such a blob is cut at the
- * emptiest columns of its ink, both halves classified, and the best cut kept when both halves are
- * recognised more surely than the whole. A loose dot right above a half (the tittle the merge step
- * could not join to a stem it did not see) is classified with it.
+ * Glyphs that touch in the raster (`dx`, the `in` of `\sin`, the `li` of `\lim`, a numerator
+ * sitting on its fraction bar, at 150 dpi) come out of the component step as one blob the
+ * classifier is unsure of. Such a blob is cut at the emptiest columns of its ink, or a full-width
+ * bar is taken off it, the pieces are classified, and the best cut is kept when every piece is
+ * recognised more surely than the whole. A loose dot right above a piece (the tittle the merge
+ * step could not join to a stem it did not see) is classified with it.
  */
 export async function splitTouching(
   map: ComponentMap,
@@ -47,38 +58,69 @@ export async function splitTouching(
   emPx: number | undefined,
 ): Promise<ClassifiedGroup[]> {
   const dots = items.filter((item) => item.label?.latex === DOT_TOKENS.period);
-  const trials: Array<{ item: ClassifiedGroup; cuts: Array<[Piece, Piece]> }> = [];
+  const trials: Array<{ item: ClassifiedGroup; cuts: Cut[] }> = [];
   for (const item of items) {
     if (!item.label || item.label.confidence >= SPLIT_BELOW) continue;
-    const cuts = cutColumns(map, item.group).flatMap((column) => {
-      const left = pieceOf(map, item.group, item.group.box.x0, column, dots);
-      const right = pieceOf(map, item.group, column, item.group.box.x1, dots);
-      return left && right ? [[left, right] as [Piece, Piece]] : [];
+    const { box } = item.group;
+    const cuts: Cut[] = cutColumns(map, item.group).flatMap((column) => {
+      const left = pieceOf(map, item.group, { ...box, x1: column }, dots);
+      const right = pieceOf(map, item.group, { ...box, x0: column }, dots);
+      return left && right ? [{ pieces: [left, right], rules: [] }] : [];
     });
+    const bar = barCut(map, item.group, dots);
+    if (bar) cuts.push(bar);
     if (cuts.length) trials.push({ item, cuts });
   }
   if (!trials.length) return items;
 
-  const crops: NormalisedCrop[] = trials.flatMap(({ cuts }) => cuts.flatMap((pair) => pair.map((piece) => cropOf(map, piece, emPx))));
+  const crops: NormalisedCrop[] = trials.flatMap(({ cuts }) => cuts.flatMap((cut) => cut.pieces.map((piece) => cropOf(map, piece, emPx))));
   const labels = await classifier.classify(crops);
   const replaced = new Map<ClassifiedGroup, ClassifiedGroup[]>();
   const absorbed = new Set<ClassifiedGroup>();
   let at = 0;
   for (const { item, cuts } of trials) {
-    let best: { score: number; pieces: [Piece, Piece]; labels: [Classification, Classification] } | undefined;
-    for (const pieces of cuts) {
-      const pair: [Classification, Classification] = [labels[at], labels[at + 1]];
-      at += 2;
-      if (pair.some((label) => SLIVERS.has(label.latex))) continue;
-      const score = Math.min(pair[0].confidence, pair[1].confidence);
-      const dotsReused = pieces.some((piece) => piece.dots.some((dot) => absorbed.has(dot)));
-      if (score >= PIECE_SURE && score > item.label!.confidence && !dotsReused && (!best || score > best.score)) best = { score, pieces, labels: pair };
+    let best: { score: number; cut: Cut; labels: Classification[] } | undefined;
+    for (const cut of cuts) {
+      const pieceLabels = labels.slice(at, at + cut.pieces.length);
+      at += cut.pieces.length;
+      if (pieceLabels.some((label) => SLIVERS.has(label.latex))) continue;
+      const score = Math.min(...pieceLabels.map((label) => label.confidence));
+      const dotsReused = cut.pieces.some((piece) => piece.dots.some((dot) => absorbed.has(dot)));
+      if (score >= PIECE_SURE && score > item.label!.confidence && !dotsReused && (!best || score > best.score)) best = { score, cut, labels: pieceLabels };
     }
     if (!best) continue;
-    replaced.set(item, best.pieces.map((piece, k) => ({ group: withDots(piece), label: best.labels[k] })));
-    for (const piece of best.pieces) for (const dot of piece.dots) absorbed.add(dot);
+    const { cut, labels: chosen } = best;
+    replaced.set(item, [...cut.pieces.map((piece, k) => ({ group: withDots(piece), label: chosen[k] })), ...cut.rules.map((group) => ({ group }))]);
+    for (const piece of cut.pieces) for (const dot of piece.dots) absorbed.add(dot);
   }
   return items.flatMap((item) => (absorbed.has(item) ? [] : (replaced.get(item) ?? [item])));
+}
+
+/**
+ * A band of rows inked (nearly) across the whole blob, with glyph ink above and/or below that is
+ * narrower than the band: a fraction bar or a minus the raster has fused with a neighbour.
+ */
+function barCut(map: ComponentMap, group: SymbolGroup, dots: ClassifiedGroup[]): Cut | null {
+  const ids = new Set(group.parts.map((part) => part.id));
+  const { x0, x1, y0, y1 } = group.box;
+  const full = (y: number): boolean => {
+    let run = 0;
+    let best = 0;
+    for (let x = x0; x < x1; x++) {
+      run = ids.has(map.labels[y * map.width + x]) ? run + 1 : 0;
+      best = Math.max(best, run);
+    }
+    return best >= BAR_FILL * (x1 - x0);
+  };
+  let top = y0;
+  while (top < y1 && !full(top)) top++;
+  let bottom = top;
+  while (bottom < y1 && full(bottom)) bottom++;
+  if (top === y1 || bottom - top > BAR_MAX_THICKNESS * (y1 - y0)) return null;
+  const pieces = [pieceOf(map, group, { ...group.box, y1: top }, dots), pieceOf(map, group, { ...group.box, y0: bottom }, dots)].filter((piece): piece is Piece => piece !== null);
+  const narrower = pieces.every((piece) => piece.group.box.x1 - piece.group.box.x0 < BAR_FILL * (x1 - x0));
+  if (!pieces.length || !narrower) return null;
+  return { pieces, rules: [{ parts: group.parts, box: { x0, y0: top, x1, y1: bottom }, rule: true }] };
 }
 
 /** The emptiest local minima of the group's column ink counts, away from its edges. */
@@ -107,12 +149,12 @@ function columnCounts(map: ComponentMap, group: SymbolGroup): Int32Array {
   return counts;
 }
 
-/** The group's ink in columns [from, to) as a group with a tight box, with the dots resting on it. */
-function pieceOf(map: ComponentMap, group: SymbolGroup, from: number, to: number, dots: ClassifiedGroup[]): Piece | null {
+/** The group's ink inside `region` as a group with a tight box, with the dots resting on it. */
+function pieceOf(map: ComponentMap, group: SymbolGroup, region: Box, dots: ClassifiedGroup[]): Piece | null {
   const ids = new Set(group.parts.map((part) => part.id));
   let box: Box | null = null;
-  for (let y = group.box.y0; y < group.box.y1; y++) {
-    for (let x = from; x < to; x++) {
+  for (let y = region.y0; y < region.y1; y++) {
+    for (let x = region.x0; x < region.x1; x++) {
       if (!ids.has(map.labels[y * map.width + x])) continue;
       box = box ? union(box, { x0: x, y0: y, x1: x + 1, y1: y + 1 }) : { x0: x, y0: y, x1: x + 1, y1: y + 1 };
     }

@@ -62,7 +62,9 @@ describe('symbolsFromImage', () => {
   });
 
   it('reads two glyphs whose ink touches as two symbols', async () => {
-    expect(await labels('d\\mkern-3.5mu x', 24)).toEqual(['d', 'x']);
+    // Kerned together, each pair below is one connected blob of ink.
+    expect(await labels('2+1\\mkern-3mu 2', 24)).toEqual(['2', '+', '1', '2']);
+    expect(await labels('x+(a+b)\\mkern-4mu(c)', 24)).toEqual(['x', '+', '(', 'a', '+', 'b', ')', '(', 'c', ')']);
   });
 
   it('returns no symbols for a blank image', async () => {

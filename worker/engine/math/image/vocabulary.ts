@@ -39,7 +39,9 @@ export const SYMBOL_CLASSES: readonly string[] = [
  * which. The stroke classifier shares SYMBOL_CLASSES alone (handwriting has no such style).
  */
 export const UPRIGHT_LATIN: readonly string[] = LATIN.map((letter) => `\\mathrm{${letter}}`);
-export const IMAGE_CLASSES: readonly string[] = [...SYMBOL_CLASSES, ...UPRIGHT_LATIN];
+/** Typeset-only symbols (chemistry, degrees, floors) the image classifier also knows. */
+const IMAGE_EXTRAS = ['\\circ', '\\rightleftharpoons', '\\lfloor', '\\rfloor', '\\perp'];
+export const IMAGE_CLASSES: readonly string[] = [...SYMBOL_CLASSES, ...UPRIGHT_LATIN, ...IMAGE_EXTRAS];
 
 /** The letter an upright class draws (`\mathrm{H}` → `H`), or null for any other class. */
 export function uprightLetter(token: string): string | null {

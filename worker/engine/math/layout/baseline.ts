@@ -22,6 +22,11 @@ const SMALLER = 0.85;
 const JOINERS = new Set(['+', '-', '=', '\\rightarrow', '\\leftarrow', '\\rightleftharpoons', '\\longrightarrow', '\\leftrightarrow']);
 /** Marks read as a prime when set high after a base: a comma up there is a prime whatever its label. */
 const PRIME_SHAPES = new Set(["'", '\\prime', ',']);
+/**
+ * A prime's foot stays this far (em) above its base's baseline; pdflatex sets it about 0.3 em up,
+ * and an image's base em read from the box (an f with its descender) comes out a little large.
+ */
+const PRIME_FOOT_EM = 0.25;
 const DOT_TOKENS = new Set(['.', '\\cdot']);
 
 /**
@@ -44,7 +49,7 @@ export function parseBaseline(elements: Element[]): Row {
       const next = settled[i];
       const prime = PRIME_SHAPES.has(glyphOf(next.element)?.latex ?? '') ? glyphOf(next.element) : null;
       const continued = continuedGroup(next, entry);
-      if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - 0.35 * entry.base.em) {
+      if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - PRIME_FOOT_EM * entry.base.em) {
         entry.primes.push(prime);
       } else if (continued) {
         continued.push(next);

@@ -41,6 +41,12 @@ describe('parseLayout: case and look-alike ambiguity', () => {
     expect(parseLayout(symbols).latex).toBe("f'(x)");
   });
 
+  it('reads a prime whose foot sits 0.3 em above the line (pdflatex at 300 dpi, boxes in pixels)', () => {
+    const at = (latex: string, x0: number, y0: number, x1: number, y1: number): MathSymbol => ({ latex, box: { x0, y0, x1, y1 }, confidence: 0.95 });
+    const symbols = [at('f', 275, 49, 296, 88), at('\\prime', 298, 51, 306, 66), at('(', 313, 48, 323, 89), at('x', 327, 60, 348, 80), at(')', 352, 48, 362, 89)];
+    expect(parseLayout(symbols).latex).toBe("f'(x)");
+  });
+
   it('records the chosen label and its probability', () => {
     const result = parseLayout(relabel(row('a', 'c', 'b'), 'c', 'C', 'c'));
     expect(result.boxes.map((box) => box.latex)).toEqual(['a', 'c', 'b']);

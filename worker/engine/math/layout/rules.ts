@@ -19,6 +19,8 @@ const FIRST_GAP_EM = 0.9;
 const NEXT_GAP_EM = 0.45;
 /** An overline or underline hugs what it marks. */
 const MARK_GAP_EM = 0.45;
+/** …and is at most this much (fraction of its width) longer than what it marks. */
+const MARK_OVERHANG = 0.3;
 
 const ruleGlyph = (element: Element): Glyph | null => glyphOf(element, RULE);
 
@@ -38,9 +40,11 @@ export function groupRules(elements: Element[], parseRow: ParseRow): Element[] {
     if (!pool.includes(rule)) continue;
     const above = stack(pool, rule, 'above', em);
     const below = stack(pool, rule, 'below', em);
-    const claimed = new Set([rule, ...above, ...below]);
+    const decided = decide(rule, above, below, em, parseRow);
+    // A plain minus takes nothing with it: what lay near it stays in the row.
+    const claimed = new Set(decided.node.kind === 'glyph' ? [rule] : [rule, ...above, ...below]);
     pool = pool.filter((element) => !claimed.has(element));
-    pool.push(decide(rule, above, below, em, parseRow));
+    pool.push(decided);
   }
   return pool;
 }
@@ -58,7 +62,10 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
   }
   const marked = below.length > 0 ? below : above;
   const gap = below.length > 0 ? Math.min(...below.map((e) => e.box.y0)) - rule.box.y1 : rule.box.y0 - Math.max(...above.map((e) => e.box.y1));
-  if (marked.length > 0 && gap < MARK_GAP_EM * em) {
+  // An overline or underline spans what it marks; a superscript minus over a subscript (`O_4^-`)
+  // overhangs it.
+  const overhang = marked.length > 0 ? width(rule.box) - width(unionBox(marked.map((e) => e.box))) : 0;
+  if (marked.length > 0 && gap < MARK_GAP_EM * em && overhang < MARK_OVERHANG * width(rule.box)) {
     const row = parseRow(marked);
     // \overline spans its body's full width; the \bar accent is a shorter mark over one symbol.
     const accent = row.nodes.length === 1 && row.nodes[0].kind === 'glyph' && width(rule.box) < 0.9 * width(marked[0].box);
