@@ -123,17 +123,21 @@ function barCut(map: ComponentMap, group: SymbolGroup, dots: ClassifiedGroup[]):
   return { pieces, rules: [{ parts: group.parts, box: { x0, y0: top, x1, y1: bottom }, rule: true }] };
 }
 
-/** The emptiest local minima of the group's column ink counts, away from its edges. */
+/**
+ * The emptiest local minima of the group's column ink counts, away from its edges, where the ink
+ * is one run: two glyphs touch at one joint, while a column through a loop (an o) crosses two.
+ */
 function cutColumns(map: ComponentMap, group: SymbolGroup): number[] {
   const { x0, x1 } = group.box;
-  const counts = columnCounts(map, group);
+  const { counts, runs } = columnProfile(map, group);
   const margin = Math.max(2, Math.ceil(EDGE_MARGIN * (x1 - x0)));
+  const thinner = (i: number) => (i < counts.length && counts[i] < counts[i - 1] ? i : i - 1);
   const minima: number[] = [];
   for (let i = margin; i <= counts.length - margin; i++) {
     const left = counts[i - 1];
     const right = i < counts.length ? counts[i] : Infinity;
     // Column x0 + i is the first column of the right half; a cut at a valley edge is tried once.
-    if (left <= right && (i === margin || counts[i - 2] >= left)) minima.push(i);
+    if (left <= right && (i === margin || counts[i - 2] >= left) && runs[thinner(i)] <= 1) minima.push(i);
   }
   return minima
     .sort((a, b) => Math.min(counts[a - 1], counts[a] ?? Infinity) - Math.min(counts[b - 1], counts[b] ?? Infinity))
@@ -141,12 +145,22 @@ function cutColumns(map: ComponentMap, group: SymbolGroup): number[] {
     .map((i) => x0 + i);
 }
 
-function columnCounts(map: ComponentMap, group: SymbolGroup): Int32Array {
+/** Per column of the group's box: ink pixels, and how many separate vertical runs they form. */
+function columnProfile(map: ComponentMap, group: SymbolGroup): { counts: Int32Array; runs: Int32Array } {
   const ids = new Set(group.parts.map((part) => part.id));
   const { x0, x1, y0, y1 } = group.box;
   const counts = new Int32Array(x1 - x0);
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (ids.has(map.labels[y * map.width + x])) counts[x - x0]++;
-  return counts;
+  const runs = new Int32Array(x1 - x0);
+  for (let x = x0; x < x1; x++) {
+    let inside = false;
+    for (let y = y0; y < y1; y++) {
+      const ink = ids.has(map.labels[y * map.width + x]);
+      if (ink) counts[x - x0]++;
+      if (ink && !inside) runs[x - x0]++;
+      inside = ink;
+    }
+  }
+  return { counts, runs };
 }
 
 /** The group's ink inside `region` as a group with a tight box, with the dots resting on it. */
