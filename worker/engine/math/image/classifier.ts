@@ -28,11 +28,18 @@ export interface Classification {
 export interface SymbolClassifierOptions {
   /** Another manifest than models/manifest.json. */
   manifestPath?: string;
+  /** Manifest ids of another model of the same architecture (the strokes classifier). @default SYMBOL_MODEL_ID, SYMBOL_LABELS_ID */
+  modelId?: string;
+  labelsId?: string;
   /** Threads inside one operator: a formula is a few dozen tiny crops. @default 1 */
   intraOpThreads?: number;
 }
 
-/** The CNN symbol classifier (models/training/train_symbols.py), run by onnxruntime on the CPU. */
+/**
+ * The CNN symbol classifier (models/training/train_symbols.py), run by onnxruntime on the CPU.
+ * The strokes classifier (models/training/strokes-train.py) is the same network with other
+ * weights, loaded through `modelId`/`labelsId`.
+ */
 export class SymbolClassifier {
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -40,8 +47,8 @@ export class SymbolClassifier {
   ) {}
 
   static async load(opts: SymbolClassifierOptions = {}): Promise<SymbolClassifier> {
-    const model = await loadModelFile(SYMBOL_MODEL_ID, { manifestPath: opts.manifestPath });
-    const labelsFile = await loadModelFile(SYMBOL_LABELS_ID, { manifestPath: opts.manifestPath });
+    const model = await loadModelFile(opts.modelId ?? SYMBOL_MODEL_ID, { manifestPath: opts.manifestPath });
+    const labelsFile = await loadModelFile(opts.labelsId ?? SYMBOL_LABELS_ID, { manifestPath: opts.manifestPath });
     const parsed = LabelsSchema.safeParse(JSON.parse(labelsFile.bytes.toString('utf8')));
     if (!parsed.success || parsed.data.typicalHeightEm.length !== parsed.data.classes.length) {
       throw new EngineError('manifest_invalid', `${labelsFile.file} does not describe this classifier's inputs (${parsed.error?.message ?? 'one typical height per class'})`);
@@ -67,7 +74,7 @@ export class SymbolClassifier {
     const probabilities = output.probabilities;
     const classes = this.labels.classes;
     if (probabilities.dims[1] !== classes.length) {
-      throw new EngineError('model_mismatch', `the symbol classifier outputs ${probabilities.dims[1]} classes but its label file lists ${classes.length}`);
+      throw new EngineError('model_mismatch', `the classifier outputs ${probabilities.dims[1]} classes but its label file lists ${classes.length}`);
     }
     const data = probabilities.data as Float32Array;
     return crops.map((_, i) => {
