@@ -5,6 +5,7 @@
 
 import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
 import { gutterStrip } from './gutter-strip.js';
+import { multiplyMatrix } from '../../engine/math/pdf/matrix.js';
 
 export { dominantSize };
 
@@ -55,16 +56,8 @@ const GUTTER_GAP_EM = 0.6;
 /** A gap wider than this many ems between glyphs that carry no space becomes a space. */
 const SPACE_GAP_EM = 0.2;
 
-export function multiply(m1: number[], m2: number[]): number[] {
-  return [
-    m1[0] * m2[0] + m1[2] * m2[1],
-    m1[1] * m2[0] + m1[3] * m2[1],
-    m1[0] * m2[2] + m1[2] * m2[3],
-    m1[1] * m2[2] + m1[3] * m2[3],
-    m1[0] * m2[4] + m1[2] * m2[5] + m1[4],
-    m1[1] * m2[4] + m1[3] * m2[5] + m1[5],
-  ];
-}
+/** PDF matrix product (pdf.js's Util.transform): one implementation, the PDF maths front end's. */
+export const multiply = multiplyMatrix;
 
 /**
  * Splits items into glyphs spread evenly over each item's width (pdf.js gives no per-glyph advance).

@@ -1,6 +1,7 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Box } from '../types.js';
 import { fontFacts, glyphInk, type FontObject, type FontFacts } from './glyph-ink.js';
+import { type Matrix, multiplyMatrix } from './matrix.js';
 
 /**
  * Replays a page's pdf.js operator list the way pdf.js's canvas renderer does — graphics state,
@@ -35,7 +36,6 @@ export interface PdfPageMath {
   rules: Box[];
 }
 
-type Matrix = [number, number, number, number, number, number];
 
 interface TextState {
   font?: FontObject;
@@ -61,16 +61,6 @@ const RULE_ASPECT = 1.5;
 const PAINT_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
-function multiplyMatrix(m1: readonly number[], m2: readonly number[]): Matrix {
-  return [
-    m1[0] * m2[0] + m1[2] * m2[1],
-    m1[1] * m2[0] + m1[3] * m2[1],
-    m1[0] * m2[2] + m1[2] * m2[3],
-    m1[1] * m2[2] + m1[3] * m2[3],
-    m1[0] * m2[4] + m1[2] * m2[5] + m1[4],
-    m1[1] * m2[4] + m1[3] * m2[5] + m1[5],
-  ];
-}
 
 function applyMatrix(m: readonly number[], x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
