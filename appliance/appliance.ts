@@ -27,6 +27,7 @@ import { v3ConverterRoutes } from './http/v3/converter-routes.js';
 import { v3TextRoutes } from './http/v3/text-routes.js';
 import { v3ResultsRoutes } from './http/v3/results-routes.js';
 import { v3LatexRoutes } from './http/v3/latex-routes.js';
+import { InferencePool } from './http/v3/text-inference.js';
 import { cdnRoutes } from './http/cdn-routes.js';
 import { v3StrokesRoutes } from './http/v3/strokes-routes.js';
 import { v3BatchRoutes } from './http/v3/batch-routes.js';
@@ -124,8 +125,11 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const pcoStore = new PcoStore(redis, config.FOLIO_QUEUE_PREFIX);
     const pcoJobs = new PcoJobs(ctx, pcoStore, validateJobCallback(ctx));
-    const v3Batch = v3BatchRoutes(ctx);
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx), v3StrokesRoutes(ctx), v3LatexRoutes(ctx), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
+    // One inference pool (one QueueEvents connection) for every synchronous and batch image route.
+    const inference = new InferencePool(ctx);
+    started.push({ name: 'inference-pool', stop: () => inference.close() });
+    const v3Batch = v3BatchRoutes(ctx, { recognize: inference.recognize });
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx, { recognize: inference.recognize }), v3StrokesRoutes(ctx), v3LatexRoutes(ctx, { recognize: inference.recognize }), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });

@@ -9,7 +9,7 @@ import { readJson } from '../read-json.js';
 import { parseBatch } from './batch-options.js';
 import { BatchRunner } from './batch-runner.js';
 import { checkLegacyCallback } from './legacy-callback.js';
-import { InferencePool, type Recognize } from './text-inference.js';
+import { type InferencePool, type Recognize, routeRecognizer } from './text-inference.js';
 
 /** Spec 8: JSON body limit of v3/batch. */
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
@@ -38,8 +38,8 @@ export interface V3BatchRoutes {
  */
 export function v3BatchRoutes(ctx: AppContext, opts: V3BatchRouteOptions = {}): V3BatchRoutes {
   const app = new Hono<AuthEnv>();
-  const pool = opts.recognize ? null : new InferencePool(ctx);
-  const runner = new BatchRunner(ctx, { recognize: opts.recognize ?? pool!.recognize, resolve: opts.resolve });
+  let pool: InferencePool | undefined;
+  const runner = new BatchRunner(ctx, { recognize: routeRecognizer(ctx, { recognize: opts.recognize, onPool: (p) => (pool = p) }), resolve: opts.resolve });
   const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
 
   app.post('/v3/batch', requireAppKey(ctx, { appIdRequired: true }), requireLicense(ctx), async (c) => {

@@ -6,16 +6,14 @@ import { requireLicense } from '../../../license/gate.js';
 import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { OcrHistory } from '../../results/ocr-history.js';
-import { readJson } from '../read-json.js';
 import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
 import { buildLatexResult } from './latex-result.js';
 import { type LatexOptions, parseLatexOptions } from './latex-options.js';
 import { checkLegacyCallback, deliverLegacyCallback } from './legacy-callback.js';
-import { receiveMultipart } from './multipart.js';
-import { parseOptionsJson } from './submission.js';
-import { collect, imageFromSrc, MAX_UPLOAD_IMAGE_BYTES, prepareImage } from './text-image.js';
-import { InferencePool, type Recognize } from './text-inference.js';
+import { imageFromSrc, prepareImage } from './text-image.js';
+import { type InferencePool, type Recognize, routeRecognizer } from './text-inference.js';
 import { regionOf, type TextOptions } from './text-options.js';
+import { readImageRequest } from './image-request.js';
 
 /** Spec 8: JSON body limit of v3/latex. */
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
@@ -44,13 +42,7 @@ export interface V3LatexRouteOptions {
  */
 export function v3LatexRoutes(ctx: AppContext, opts: V3LatexRouteOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
-  let recognize = opts.recognize;
-  if (!recognize) {
-    const pool = new InferencePool(ctx);
-    opts.onPool?.(pool);
-    recognize = pool.recognize;
-  }
-  const read = recognize;
+  const read = routeRecognizer(ctx, opts);
   const history = new OcrHistory(ctx.db);
   const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
 
@@ -83,16 +75,11 @@ export function v3LatexRoutes(ctx: AppContext, opts: V3LatexRouteOptions = {}): 
       }
     };
     try {
-      if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        const form = await receiveMultipart(c.req.raw, { maxFileBytes: MAX_UPLOAD_IMAGE_BYTES, store: async (_n, body) => void (bytes = await collect(body)) });
-        options = parseLatexOptions(parseOptionsJson(form.fields.options_json));
-        if (!bytes) throw new ApiError('bad_request', 'The multipart body needs a part named file', { field: 'file' });
-      } else {
-        options = parseLatexOptions(await readJson(c.req.raw, MAX_JSON_BYTES));
-        if (options.src === undefined) throw new ApiError('bad_request', 'src is required, or upload the image as multipart/form-data', { field: 'src' });
-      }
-      if (options.callback) {
-        const callback = options.callback;
+      const request = await readImageRequest(c.req.raw, parseLatexOptions, MAX_JSON_BYTES);
+      options = request.options;
+      bytes = request.upload;
+      const callback = request.options.callback;
+      if (callback) {
         await checkLegacyCallback(callback, fetchOpts);
         background = true;
         void answer()

@@ -7,13 +7,11 @@ import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { OcrHistory } from '../../results/ocr-history.js';
 import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
-import { readJson } from '../read-json.js';
-import { receiveMultipart } from './multipart.js';
-import { parseOptionsJson } from './submission.js';
-import { collect, imageFromSrc, MAX_UPLOAD_IMAGE_BYTES, prepareImage } from './text-image.js';
-import { InferencePool, type Recognize } from './text-inference.js';
+import { imageFromSrc, prepareImage } from './text-image.js';
+import { type InferencePool, type Recognize, routeRecognizer } from './text-inference.js';
 import { parseTextOptions, regionOf, type TextOptions } from './text-options.js';
 import { buildTextResult } from './text-result.js';
+import { readImageRequest } from './image-request.js';
 
 /** Spec 8: JSON body limit of v3/text. */
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
@@ -46,13 +44,7 @@ export interface V3TextRouteOptions {
  */
 export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
-  let recognize = opts.recognize;
-  if (!recognize) {
-    const pool = new InferencePool(ctx);
-    opts.onPool?.(pool);
-    recognize = pool.recognize;
-  }
-  const read = recognize;
+  const read = routeRecognizer(ctx, opts);
   const history = new OcrHistory(ctx.db);
   const fetchOpts = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
   app.post('/v3/text', requireKeyOrToken(ctx), requireLicense(ctx), async (c) => {
@@ -65,26 +57,13 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
     const remember = (result: Record<string, unknown>) =>
       recordImage(ctx, history, { requestId, auth: c.get('auth'), endpoint: '/v3/text', usageType: 'image', args: options ?? {}, startedMs: started, result });
     try {
-      let bytes: Buffer;
-      if ((c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        let file: Buffer | undefined;
-        const form = await receiveMultipart(c.req.raw, {
-          maxFileBytes: MAX_UPLOAD_IMAGE_BYTES,
-          store: async (_name, body) => void (file = await collect(body)),
-        });
-        options = parseTextOptions(parseOptionsJson(form.fields.options_json));
-        if (!form.file || !file) throw new ApiError('bad_request', 'The multipart body needs a part named file', { field: 'file' });
-        imageStage = true;
-        bytes = file;
-      } else {
-        options = parseTextOptions(await readJson(c.req.raw, MAX_JSON_BYTES));
-        if (options.src === undefined) throw new ApiError('bad_request', 'src is required, or upload the image as multipart/form-data', { field: 'src' });
-        imageStage = true;
-        bytes = await imageFromSrc(options.src, fetchOpts);
-      }
-      const image = await prepareImage(bytes, regionOf(options));
+      const request = await readImageRequest(c.req.raw, parseTextOptions, MAX_JSON_BYTES);
+      const parsed = (options = request.options);
+      imageStage = true;
+      const bytes = request.upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
+      const image = await prepareImage(bytes, regionOf(parsed));
       const page = await read(requestId, image.png, { math: 'auto' });
-      const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, options);
+      const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed);
       await usage(true);
       remember(body as unknown as Record<string, unknown>);
       return c.json(body);
