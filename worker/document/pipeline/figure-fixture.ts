@@ -1,17 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
 
 /**
  * Test support: a two-page pdflatex paper with two figures — an embedded raster image and a
  * picture-environment line drawing — each with a caption below, plus things that must not count
  * as figures (a ruled table, a fraction bar, an underline). Units are the figures' sizes on the page.
  */
-
-const run = promisify(execFile);
 
 export const RASTER_CAPTION = 'Figure 1: A raster chart of bars.';
 export const DRAWING_CAPTION = 'Figure 2: A line drawing of a house.';
@@ -80,24 +74,9 @@ The frame was built from straight members as in the drawing below.
 The members were joined with bolts and the whole frame was painted white before the tests.
 `;
 
-export interface FigurePaper {
-  path: string;
-  dir: string;
-  cleanup: () => Promise<void>;
-}
+export type FigurePaper = LatexPdf;
 
 /** Compiles the paper (article, graphicx) in a fresh temp folder. */
-export async function figurePaperPdf(): Promise<FigurePaper> {
-  const dir = await mkdtemp(join(tmpdir(), 'folio-figpdf-'));
-  await writeFile(join(dir, 'chart.png'), await barChartPng());
-  const tex = ['\\documentclass{article}', '\\usepackage{graphicx}', '\\pagestyle{empty}', '\\begin{document}', BODY, '\\end{document}'].join('\n');
-  await writeFile(join(dir, 'doc.tex'), tex);
-  try {
-    await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
-  } catch (err) {
-    const log = await readFile(join(dir, 'doc.log'), 'utf8').catch(() => '');
-    await rm(dir, { recursive: true, force: true });
-    throw new Error(`pdflatex failed: ${(err as Error).message}\n${log.split('\n').filter((l) => l.startsWith('!')).join('\n')}`);
-  }
-  return { path: join(dir, 'doc.pdf'), dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+export function figurePaperPdf(): Promise<FigurePaper> {
+  return barChartPng().then((chart) => compileLatex(BODY, { packages: 'graphicx', files: { 'chart.png': chart } }));
 }

@@ -15,10 +15,18 @@ export interface LatexPdf {
   cleanup: () => Promise<void>;
 }
 
-/** Compiles an article-class document (amsmath, amssymb) with `body` into a PDF in a fresh temp dir. */
-export async function compileLatex(body: string): Promise<LatexPdf> {
-  const dir = await mkdtemp(join(tmpdir(), 'folio-mathpdf-'));
-  const tex = ['\\documentclass{article}', '\\usepackage{amsmath,amssymb}', '\\pagestyle{empty}', '\\begin{document}', body, '\\end{document}'].join('\n');
+export interface CompileOptions {
+  /** `\usepackage` list. @default 'amsmath,amssymb' */
+  packages?: string;
+  /** Files the document needs beside it (images for `\includegraphics`), by name. */
+  files?: Record<string, Buffer>;
+}
+
+/** Compiles an article-class document with `body` into a PDF in a fresh temp dir. */
+export async function compileLatex(body: string, opts: CompileOptions = {}): Promise<LatexPdf> {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-testpdf-'));
+  for (const [name, bytes] of Object.entries(opts.files ?? {})) await writeFile(join(dir, name), bytes);
+  const tex = ['\\documentclass{article}', `\\usepackage{${opts.packages ?? 'amsmath,amssymb'}}`, '\\pagestyle{empty}', '\\begin{document}', body, '\\end{document}'].join('\n');
   await writeFile(join(dir, 'doc.tex'), tex);
   try {
     await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
