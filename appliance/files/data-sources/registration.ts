@@ -1,5 +1,5 @@
 import { ApiError } from '../../../core/errors.js';
-import { type AuthMethod, type Provider, AUTH_METHODS, PROVIDERS } from './store.js';
+import { type AuthMethod, type DataSource, type Provider, AUTH_METHODS, PROVIDERS } from './store.js';
 
 export const DATA_SOURCE_NAME_MAX = 128;
 const SECRET_MAX = 1024;
@@ -23,18 +23,12 @@ const BUCKET_RULES: Record<Provider, RegExp> = {
 };
 const REGION = /^[a-z0-9-]{1,64}$/;
 
-/** A POST /files/v1/data-sources body that passed every check that needs no network. */
-export interface Registration {
-  name: string;
-  provider: Provider;
-  auth_method: AuthMethod;
-  bucket: string;
-  region: string | null;
-  /** Still to be checked by checkEndpoint. */
-  endpoint: string | null;
-  provider_specific_details: Record<string, string>;
-  secret: string | null;
-}
+/**
+ * A POST /files/v1/data-sources body that passed every check that needs no network: the fields a
+ * stored DataSource gets from the caller, its `endpoint` still to be checked by checkEndpoint, and
+ * the secret in the clear (sealed before it is stored).
+ */
+export type Registration = Omit<DataSource, 'data_source_id' | 'group_id' | 'sealed_secret' | 'created_by_app_id' | 'created_at'> & { secret: string | null };
 
 const bad = (message: string, field: string) => new ApiError('bad_request', message, { field });
 
