@@ -2,10 +2,11 @@ import sharp from 'sharp';
 import type { PageOptions } from '../../core/queue/catalog.js';
 import { binarise } from '../engine/math/image/binarise.js';
 import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
-import { boxToInput, type Box, type Rotation } from '../engine/text/image.js';
+import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
+import { inlineSegments, type Segment } from './inline-math.js';
 import { chooseKind, isWordy } from './line-kind.js';
 import type { FormulaRead, MathRead, PageLine, PageRecognition } from './page-result.js';
 
@@ -28,7 +29,8 @@ export interface MathEngines {
  */
 export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, engines: MathEngines): Promise<PageRecognition> {
   const gray = await uprightGray(png, read.rotation);
-  const bands = inkBands(binarise(gray));
+  const mask = binarise(gray);
+  const bands = inkBands(mask);
   const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
   if (options.math === 'formula') {
@@ -42,7 +44,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     const mine = textLines.filter((_, i) => owner[i] === index);
     const text = mine.map((l) => l.text).join(' ');
     if (isWordy(text)) {
-      lines.push(...mine);
+      for (const line of mine) lines.push(await withInlineMath(line, band));
       continue;
     }
     const math = await readFormula(crop(gray, band), engines);
@@ -54,6 +56,18 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     lines.push({ text, confidence: math.confidence, box, kind: 'math', math });
     if (bands.length === 1) formula = math;
   }
+  /** A prose line with its inline formulas read (inline-math.ts), or as it was. */
+  async function withInlineMath(line: PageLine, band: Band): Promise<PageLine> {
+    if (!line.words?.length) return line;
+    const toUpright = (b: Box) => boxToUpright(b, read.rotation, gray.width, gray.height);
+    const words = line.words.map((w) => ({ ...w, box: toUpright(w.box) }));
+    const readSpan = (x0: number, x1: number) => readFormula(crop(gray, { ...band, x0, x1 }), engines);
+    const segments = await inlineSegments(words, band, mask, readSpan);
+    if (!segments) return line;
+    const back: Segment[] = segments.map((s) => (s.kind === 'math' ? { ...s, box: toInput(s.box) } : { ...s, words: s.words.map((w) => ({ ...w, box: toInput(w.box) })) }));
+    return { ...line, confidence: mixedConfidence(back), segments: back };
+  }
+
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
@@ -66,6 +80,13 @@ async function readFormula(image: GrayImage, engines: MathEngines, nBest?: numbe
   const read: FormulaRead = { latex: best.latex, confidence: best.confidence, confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)), symbolCount: best.boxes.length };
   if (nBest) read.candidates = await nBestFormulas(symbols, nBest, parse);
   return read;
+}
+
+/** A mixed line is right when its words are (their mean confidence) and every formula is. */
+function mixedConfidence(segments: Segment[]): number {
+  const words = segments.flatMap((s) => (s.kind === 'text' ? s.words : []));
+  const text = words.length ? words.reduce((sum, w) => sum + w.confidence, 0) / words.length : 1;
+  return segments.reduce((p, s) => (s.kind === 'math' ? p * s.math.confidence : p), text);
 }
 
 /** Geometric mean: the per-symbol confidence that multiplies up to the product. */
@@ -100,22 +121,4 @@ function bandOf(bands: Band[], box: Box): number {
     if (overlap > most) [best, most] = [i, overlap];
   });
   return best;
-}
-
-/**
- * The inverse of boxToInput: a box in the input's pixels → the upright image's (the input turned
- * by `rotation`; `uprightWidth`/`uprightHeight` are the upright image's size).
- */
-export function boxToUpright(box: Box, rotation: Rotation, uprightWidth: number, uprightHeight: number): Box {
-  const { x, y, width, height } = box;
-  switch (rotation) {
-    case 0:
-      return box;
-    case 180:
-      return { x: uprightWidth - x - width, y: uprightHeight - y - height, width, height };
-    case 90:
-      return { x: uprightWidth - y - height, y: x, width: height, height: width };
-    case -90:
-      return { x: y, y: uprightHeight - x - width, width: height, height: width };
-  }
 }

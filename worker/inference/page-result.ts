@@ -1,4 +1,6 @@
 import type { OcrPageResult } from '../document/scanned-pages.js';
+import type { OcrWord } from '../engine/text/index.js';
+import type { Segment } from './inline-math.js';
 
 /**
  * What the inference worker answers for a 'page' task. Without maths options it is exactly the
@@ -28,6 +30,10 @@ export interface PageLine {
   kind?: 'text' | 'math';
   /** The maths read of a maths line. */
   math?: MathRead;
+  /** The text model's words (text lines). */
+  words?: OcrWord[];
+  /** A text line holding inline maths: its text and maths parts in order (boxes in input pixels). */
+  segments?: Segment[];
 }
 
 export interface Candidate {

@@ -1,11 +1,13 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
+import { textBlocks, withoutBullet } from './text-blocks.js';
 import type { TextOptions } from './text-options.js';
 
 /**
- * The MMD of a recognised image (4.2 output rules): text lines as read, maths lines as LaTeX
- * between the display delimiters (one line between them, rule 7), and the LaTeX options applied
- * to every equation.
+ * The MMD of a recognised image (4.2 output rules): text lines as read, with their inline maths
+ * between the inline delimiters; maths lines as LaTeX between the display delimiters (one line
+ * between them, rule 7); the LaTeX options applied to every equation; paragraphs separated by a
+ * blank line and bulleted lists as itemize environments (rule 1; text-blocks.ts finds both).
  */
 
 export const DEFAULT_INLINE: [string, string] = ['\\(', '\\)'];
@@ -43,19 +45,33 @@ export function displayMath(latex: string, opts: TextOptions): string {
 }
 
 /**
- * One MMD line per recognised line. When the whole image is one equation (`single`), its text
- * is that equation in inline delimiters, as the hosted service answers a cropped formula.
- * numbers_default_to_math puts a line that is only a number in inline maths.
+ * The MMD of the lines in reading order. When the whole image is one equation (`single`), its
+ * text is that equation in inline delimiters, as the hosted service answers a cropped formula.
+ * `upright` gives a line's box in the upright image (paragraphs and lists are found from them).
  */
-export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean): string {
-  return lines
-    .map((l) => {
-      if (l.kind === 'math' && l.math) {
-        const latex = styleLatex(l.math.latex, opts);
-        return single ? inlineMath(latex, opts) : displayMath(latex, opts);
-      }
-      if (opts.numbers_default_to_math && NUMBER.test(l.text)) return inlineMath(l.text.replace('−', '-'), opts);
-      return l.text;
+export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean, upright: (l: PageLine) => PageLine['box'] = (l) => l.box): string {
+  if (single && lines[0]?.math) return inlineMath(styleLatex(lines[0].math.latex, opts), opts);
+  return textBlocks(lines, upright)
+    .map((block) => {
+      if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
+      const items = block.items.map((item) => item.map((l) => lineMmd(l, opts)).join(' '));
+      if (opts.disable_itemize) return items.join('\n');
+      return ['\\begin{itemize}', ...items.map((t) => `\\item ${withoutBullet(t)}`), '\\end{itemize}'].join('\n');
     })
-    .join('\n');
+    .join('\n\n');
+}
+
+/**
+ * One line's MMD: a maths line in display delimiters, a text line as read with its inline maths
+ * in inline delimiters (no space before the punctuation that follows a formula), and with
+ * numbers_default_to_math a line that is only a number in inline maths.
+ */
+export function lineMmd(l: PageLine, opts: TextOptions): string {
+  if (l.kind === 'math' && l.math) return displayMath(styleLatex(l.math.latex, opts), opts);
+  if (l.segments) {
+    const parts = l.segments.map((s) => (s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : s.words.map((w) => w.text).join(' ')));
+    return parts.reduce((out, part) => (out && !/^[.,;:!?)]/.test(part) ? `${out} ${part}` : out + part), '');
+  }
+  if (opts.numbers_default_to_math && NUMBER.test(l.text)) return inlineMath(l.text.replace('−', '-'), opts);
+  return l.text;
 }

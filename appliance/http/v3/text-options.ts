@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
+import { excludedAlphabets } from './alphabets.js';
 
 /**
  * The options of POST /v3/text (4.2). How the maths options act (text-mmd.ts, text-result.ts):
@@ -8,13 +9,16 @@ import { ApiError } from '../../../core/errors.js';
  * - rm_spaces (default true), rm_fonts, idiomatic_braces (single-character scripts) and
  *   idiomatic_eqn_arrays (cases kept as cases; otherwise a braced array) rewrite each equation;
  * - numbers_default_to_math puts a line that is only a number in inline maths;
+ * - disable_itemize writes bulleted lines as read instead of an itemize environment;
+ * - alphabets_allowed removes the characters of the alphabets set to false (alphabets.ts);
+ * - include_line_data, include_word_data, include_lines_json add the geometry of text-geometry.ts;
  * - confidence_threshold answers math_confidence below it.
  * Accepted and without effect, and why:
  * - include_equation_tags forces idiomatic_eqn_arrays, but the recogniser finds no equation
  *   numbers to turn into \tag (a number right of a formula is read as part of it);
  * - math_fonts_default_to_math: images carry no font information to act on;
  * - confidence_rate_threshold: Folio reports confidence_rate but drops nothing by it;
- * - inline maths inside a text line is not detected: a line is text or maths as a whole.
+ * - disable_lstlisting: no code is recognised in images (nothing is put in a listing either way).
  */
 
 /** The data_options keys of spec 2.1; any other key is opts_unknown_data_option. */
@@ -94,6 +98,7 @@ export function parseTextOptions(raw: unknown): TextOptions {
     throw new ApiError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), { field });
   }
   const opts = parsed.data;
+  excludedAlphabets(opts.alphabets_allowed);
   if (opts.include_word_data && opts.enable_document_layout) {
     throw new ApiError('bad_request', 'include_word_data cannot be combined with enable_document_layout', { field: 'include_word_data' });
   }

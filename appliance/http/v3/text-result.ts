@@ -1,35 +1,16 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
+import { boxToUpright } from '../../../worker/engine/text/image.js';
 import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
-import { displayMath, linesToMmd, styleLatex } from './text-mmd.js';
+import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
+import { lineData, linesJson, round, wordData } from './text-geometry.js';
+import { linesToMmd, styleLatex } from './text-mmd.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
 
 /** 4.2: auto_rotate_confidence_threshold default; 1 disables rotation reporting. */
 export const DEFAULT_AUTO_ROTATE_THRESHOLD = 0.99;
 
-/**
- * One entry of line_data (the spec does not show LineData; this is Folio's shape, close to the
- * hosted one):
- *   { type: 'text' | 'math', cnt: [[x,y] ×4] (clockwise from top-left, pixels of the processed image,
- *     i.e. after the region crop), included: true, is_printed: true, is_handwritten: false,
- *     text, confidence, confidence_rate }
- * Text lines: both confidences are the recogniser's mean per-character maximum probability.
- * Maths lines: text is the equation in display delimiters, confidence the product of its symbol
- * probabilities and confidence_rate their geometric mean.
- */
-export interface LineData {
-  type: 'text' | 'math';
-  cnt: [number, number][];
-  included: boolean;
-  is_printed: boolean;
-  is_handwritten: boolean;
-  text: string;
-  confidence: number;
-  confidence_rate: number;
-}
-
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /**
  * confidence: the product of the line confidences — the chance that every line is right if lines
@@ -57,8 +38,9 @@ export function confidences(lines: PageLine[]): { confidence: number; confidence
  * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence when
  * confidence falls below confidence_threshold.
  */
-export async function buildTextResult(requestId: string, r: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
+export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
+  const r = withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed));
   const { confidence, confidence_rate } = confidences(r.lines);
   if (opts.confidence_threshold !== undefined && confidence < opts.confidence_threshold) {
     throw new ApiError('math_confidence', `Confidence ${confidence} is below the requested threshold ${opts.confidence_threshold}`, { confidence });
@@ -72,7 +54,9 @@ export async function buildTextResult(requestId: string, r: PageRecognition, opt
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
   const single = r.lines.length === 1 && r.lines[0]!.kind === 'math' && r.formula !== undefined;
-  const text = linesToMmd(r.lines, opts, single);
+  const turned90 = Math.abs(r.rotation ?? 0) === 90;
+  const [uw, uh] = turned90 ? [r.height, r.width] : [r.width, r.height];
+  const text = linesToMmd(r.lines, opts, single, (l) => boxToUpright(l.box, r.rotation ?? 0, uw, uh));
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);
@@ -83,17 +67,9 @@ export async function buildTextResult(requestId: string, r: PageRecognition, opt
     auto_rotate_degrees: degrees, auto_rotate_confidence: rotateConfidence,
     image_width: r.width, image_height: r.height,
   });
+  if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines.filter((l) => l.kind !== 'math').map((l) => l.text).join('\n'));
   if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts));
+  if (opts.include_word_data) out.word_data = r.lines.flatMap((l) => wordData(l, opts));
+  if (opts.include_lines_json ?? opts.enable_document_layout) out.lines_json = linesJson(r, opts);
   return out;
-}
-
-function lineData(l: PageLine, opts: TextOptions): LineData {
-  const { x, y, width: w, height: h } = l.box;
-  return {
-    type: l.math ? 'math' : 'text',
-    cnt: [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([a, b]) => [Math.round(a!), Math.round(b!)] as [number, number]),
-    included: true, is_printed: true, is_handwritten: false,
-    text: l.math ? displayMath(styleLatex(l.math.latex, opts), opts) : l.text,
-    confidence: round(l.confidence), confidence_rate: round(l.math ? l.math.confidenceRate : l.confidence),
-  };
 }

@@ -10,10 +10,21 @@ export function ctcCharset(dictionary: string): string[] {
   return ['', ...lines, ' '];
 }
 
+/** One emitted character and the CTC steps its run covered (first..last, inclusive). */
+export interface DecodedChar {
+  char: string;
+  first: number;
+  last: number;
+  /** The probability at the run's first step. */
+  p: number;
+}
+
 export interface DecodedText {
   text: string;
   /** Mean of the per-step maximum probability over the emitted characters; 0 when none. */
   confidence: number;
+  /** One entry per character of `text`, in order. */
+  chars: DecodedChar[];
 }
 
 /**
@@ -23,7 +34,7 @@ export interface DecodedText {
 export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[]): DecodedText {
   let text = '';
   let sum = 0;
-  let count = 0;
+  const chars: DecodedChar[] = [];
   let previous = -1;
   for (let t = 0; t < steps; t++) {
     const row = offset + t * classes;
@@ -36,12 +47,14 @@ export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: numb
         best = k;
       }
     }
-    if (best !== 0 && best !== previous) {
-      text += charset[best] ?? '';
+    if (best !== 0 && best === previous) chars[chars.length - 1]!.last = t;
+    else if (best !== 0) {
+      const char = charset[best] ?? '';
+      text += char;
       sum += bestP;
-      count++;
+      chars.push({ char, first: t, last: t, p: bestP });
     }
     previous = best;
   }
-  return { text, confidence: count ? sum / count : 0 };
+  return { text, confidence: chars.length ? sum / chars.length : 0, chars };
 }

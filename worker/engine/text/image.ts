@@ -62,3 +62,22 @@ export function boxToInput(box: Box, rotation: Rotation, uprightWidth: number, u
       return { x: uprightHeight - y - height, y: x, width: height, height: width };
   }
 }
+
+/**
+ * The inverse of boxToInput: a box in the input's pixels → the upright image's (the input turned
+ * by `rotation`; `uprightWidth`/`uprightHeight` are the upright image's size: the input's, its
+ * sides swapped for ±90).
+ */
+export function boxToUpright(box: Box, rotation: Rotation, uprightWidth: number, uprightHeight: number): Box {
+  const { x, y, width, height } = box;
+  switch (rotation) {
+    case 0:
+      return box;
+    case 180:
+      return { x: uprightWidth - x - width, y: uprightHeight - y - height, width, height };
+    case 90:
+      return { x: uprightWidth - y - height, y: x, width: height, height: width };
+    case -90:
+      return { x: y, y: uprightHeight - x - width, width: height, height: width };
+  }
+}

@@ -1,15 +1,17 @@
 import type ort from 'onnxruntime-node';
 import { createSession, loadModelFile, type ModelFileOptions, type SessionOptions } from '../models.js';
 import type { ScoredBox } from './boxes.js';
-import { ctcCharset, type DecodedText } from './ctc.js';
+import { ctcCharset } from './ctc.js';
 import { detectLines } from './detect.js';
 import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { readingOrder } from './order.js';
 import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
-import { recognizeBoxes, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
+import { type LineRead, recognizeBoxes, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
+import { lineWords, type OcrWord } from './words.js';
 
 export { EngineError } from '../errors.js';
 export type { Rotation } from './image.js';
+export type { OcrWord } from './words.js';
 
 /** Printed-text OCR of a page image with PaddleOCR PP-OCRv4 (detection + CTC recognition). */
 
@@ -19,6 +21,8 @@ export interface OcrLine {
   confidence: number;
   /** In pixels of the input image (after its EXIF orientation), whatever `rotation` says. */
   box: { x: number; y: number; width: number; height: number };
+  /** The line's space-separated words, boxes in the same pixels as the line's. */
+  words: OcrWord[];
 }
 
 export interface OcrResult {
@@ -48,7 +52,7 @@ interface Reading {
   rotation: Rotation;
   img: RgbImage;
   boxes: ScoredBox[];
-  texts: Map<number, DecodedText>;
+  texts: Map<number, LineRead>;
   score: number;
 }
 
@@ -91,12 +95,14 @@ export class TextRecognizer {
 
     const lines: OcrLine[] = [];
     best.boxes.forEach((b, i) => {
-      const { text, confidence } = best.texts.get(i)!;
-      if (!text.trim() || confidence < this.minLineConfidence) return;
-      lines.push({ text: text.trim(), confidence, box: { x: b.x, y: b.y, width: b.width, height: b.height } });
+      const read = best.texts.get(i)!;
+      if (!read.text.trim() || read.confidence < this.minLineConfidence) return;
+      const box = { x: b.x, y: b.y, width: b.width, height: b.height };
+      lines.push({ text: read.text.trim(), confidence: read.confidence, box, words: lineWords(read.spans, box) });
     });
+    const toInput = (box: OcrLine['box']) => boxToInput(box, best.rotation, best.img.width, best.img.height);
     return {
-      lines: readingOrder(lines).map((l) => ({ ...l, box: boxToInput(l.box, best.rotation, best.img.width, best.img.height) })),
+      lines: readingOrder(lines).map((l) => ({ ...l, box: toInput(l.box), words: l.words.map((w) => ({ ...w, box: toInput(w.box) })) })),
       width: input.width,
       height: input.height,
       rotation: best.rotation,

@@ -22,7 +22,24 @@ export const REC_BATCH_SIZE_GPU = 8;
 
 interface Crop {
   pixels: Buffer;
+  /** Width after resizing to REC_HEIGHT. */
   width: number;
+  /** The columns of the image it was cut from. */
+  left: number;
+  sourceWidth: number;
+}
+
+/** A recognised character with the columns of the image its CTC steps cover. */
+export interface CharSpan {
+  char: string;
+  x0: number;
+  x1: number;
+  p: number;
+}
+
+export interface LineRead extends DecodedText {
+  /** One per character of `text`. */
+  spans: CharSpan[];
 }
 
 /** Recognises each box of `img`; results are in the order of `boxes`. */
@@ -32,10 +49,10 @@ export async function recognizeBoxes(
   boxes: Box[],
   charset: string[],
   batchSize = REC_BATCH_SIZE_CPU,
-): Promise<DecodedText[]> {
+): Promise<LineRead[]> {
   const crops = await Promise.all(boxes.map((b) => cropLine(img, b)));
   const order = crops.map((_, i) => i).sort((a, b) => crops[a].width - crops[b].width);
-  const results: DecodedText[] = new Array(boxes.length);
+  const results: LineRead[] = new Array(boxes.length);
   for (let start = 0; start < order.length; start += batchSize) {
     const batch = order.slice(start, start + batchSize);
     const width = Math.max(REC_MIN_WIDTH, ...batch.map((i) => crops[i].width));
@@ -49,10 +66,22 @@ export async function recognizeBoxes(
     }
     const probs = output.data as Float32Array;
     batch.forEach((i, n) => {
-      results[i] = ctcGreedyDecode(probs, n * steps * classes, steps, classes, charset);
+      const decoded = ctcGreedyDecode(probs, n * steps * classes, steps, classes, charset);
+      results[i] = { ...decoded, spans: charSpans(decoded, crops[i]!, width / steps) };
     });
   }
   return results;
+}
+
+/**
+ * Image columns of each character: a CTC step covers `stepWidth` columns of the resized crop, and
+ * the crop was resized from `sourceWidth` columns starting at `left`. A character's run is widened
+ * by half a step each side (the model fires near a glyph's middle, not at its edges).
+ */
+function charSpans(decoded: DecodedText, crop: Crop, stepWidth: number): CharSpan[] {
+  const scale = crop.sourceWidth / crop.width;
+  const x = (step: number) => crop.left + Math.min(crop.width, Math.max(0, step * stepWidth)) * scale;
+  return decoded.chars.map((c) => ({ char: c.char, x0: x(c.first - 0.5), x1: x(c.last + 1.5), p: c.p }));
 }
 
 async function cropLine(img: RgbImage, box: Box): Promise<Crop> {
@@ -62,7 +91,7 @@ async function cropLine(img: RgbImage, box: Box): Promise<Crop> {
   const h = Math.max(1, Math.min(img.height, Math.ceil(box.y + box.height)) - top);
   const width = Math.min(REC_MAX_WIDTH, Math.max(1, Math.ceil((REC_HEIGHT * w) / h)));
   const pixels = await rawInput(img).extract({ left, top, width: w, height: h }).resize(width, REC_HEIGHT, { fit: 'fill' }).raw().toBuffer();
-  return { pixels, width };
+  return { pixels, width, left, sourceWidth: w };
 }
 
 /** Writes crop `n` of the batch as normalised BGR planes ((v / 255 − 0.5) / 0.5), left-aligned. */

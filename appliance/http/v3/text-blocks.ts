@@ -1,0 +1,70 @@
+import type { PageLine } from '../../../worker/inference/page-result.js';
+
+/**
+ * The block structure of a recognised image's lines (reading order kept): paragraphs, display
+ * equations and bulleted lists, from the lines' upright boxes.
+ * - A paragraph ends where the next text line starts after a gap taller than PARAGRAPH_GAP line
+ *   heights, or is indented from the text's left edge by INDENT line heights or more (LaTeX's and
+ *   most books' first-line indent; the text's left edge is where most text lines start).
+ * - A list item is a text line starting with a bullet; the lines after it that start right of
+ *   the bullet, without a paragraph gap, continue it.
+ * - A display equation is a maths line; it sits inside its paragraph (one newline either side).
+ */
+
+export type Block = { kind: 'lines'; lines: PageLine[] } | { kind: 'list'; items: PageLine[][] };
+
+export const PARAGRAPH_GAP = 0.8;
+export const INDENT = 0.7;
+const BULLET = /^[•·●◦▪‣∙○■□–*-](?=\s|[A-Za-z])/;
+
+export const isBulleted = (l: PageLine) => l.kind !== 'math' && BULLET.test(l.text);
+/** A bulleted line's text without its bullet. */
+export const withoutBullet = (text: string) => text.replace(BULLET, '').trimStart();
+
+type Upright = PageLine['box'];
+
+export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright): Block[] {
+  const boxes = lines.map(upright);
+  const texts = boxes.filter((_, i) => lines[i]!.kind !== 'math');
+  const lineHeight = median(texts.map((b) => b.height)) || 1;
+  const margin = commonLeft(texts, lineHeight);
+  const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
+  const blocks: Block[] = [];
+  let itemLeft = 0;
+  lines.forEach((line, i) => {
+    const last = blocks.at(-1);
+    const spaced = i > 0 && gap(i) > PARAGRAPH_GAP * lineHeight;
+    if (isBulleted(line)) {
+      if (last?.kind === 'list' && !spaced) last.items.push([line]);
+      else blocks.push({ kind: 'list', items: [[line]] });
+      itemLeft = boxes[i]!.x + 0.5 * lineHeight;
+      return;
+    }
+    if (last?.kind === 'list' && !spaced && line.kind !== 'math' && boxes[i]!.x >= itemLeft) {
+      last.items.at(-1)!.push(line);
+      return;
+    }
+    const indented = line.kind !== 'math' && boxes[i]!.x - margin >= INDENT * lineHeight;
+    if (last?.kind === 'lines' && !spaced && !indented) last.lines.push(line);
+    else blocks.push({ kind: 'lines', lines: [line] });
+  });
+  return blocks;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
+}
+
+/** The left edge most text lines start at (within a third of a line height), or the leftmost. */
+function commonLeft(boxes: Upright[], lineHeight: number): number {
+  if (!boxes.length) return 0;
+  const xs = boxes.map((b) => b.x).sort((a, b) => a - b);
+  let best = xs[0]!;
+  let most = 0;
+  for (const x of xs) {
+    const near = xs.filter((v) => Math.abs(v - x) <= lineHeight / 3).length;
+    if (near > most) [best, most] = [x, near];
+  }
+  return best;
+}
