@@ -20,6 +20,12 @@ const MIXED = [
   { kind: 'math', tex: '\\[ \\sqrt{x+1}=\\frac{y}{2} \\]' },
   { kind: 'text', tex: 'follows from it by a change of variables.' },
 ] as const;
+/** Prose lines with inline formulas, and each formula the answer must hold in inline delimiters. */
+const INLINE = [
+  { tex: 'The identity $x^{2}+y^{2}=z^{2}$ holds for every right triangle.', maths: ['x^{2}+y^{2}=z^{2}'] },
+  { tex: 'Let $\\alpha \\leq \\frac{a}{b}$ be given, and take $n+1$ steps.', maths: ['\\alpha\\leq\\frac{a}{b}', 'n+1'] },
+  { tex: 'Then $\\sqrt{x+1}=y$ and the sum $\\sum_{i=1}^{n} i$ is known.', maths: ['\\sqrt{x+1}=y', '\\sum_{i=1}^{n}i'] },
+];
 
 describe('POST /v3/text with maths (real inference worker)', () => {
   let s: Awaited<ReturnType<typeof startMathStack>>;
@@ -94,6 +100,37 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(maths.map(normaliseLatex)).toContain(normaliseLatex('\\sqrt{x+1}=\\frac{y}{2}'));
     expect(r.body.text).toContain('by a change of variables.');
     expect(r.body.latex_styled).toBeUndefined();
+  });
+
+  it('reads inline maths inside prose lines, as inline maths in text, line_data and word_data', async () => {
+    const page = await renderLatex(`\\noindent ${INLINE.map((l) => l.tex).join('\\\\\n')}`, 150, 6.5);
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(page), include_line_data: true, include_word_data: true, math_inline_delimiters: ['$', '$'] });
+    expect(r.status).toBe(200);
+    const lines = (r.body.text as string).split('\n');
+    expect(lines, r.body.text).toHaveLength(INLINE.length);
+    const found = lines.map((l) => [...l.matchAll(/\$ (.+?) \$/g)].map((m) => normaliseLatex(m[1]!)));
+    expect(found, r.body.text).toEqual(INLINE.map((l) => l.maths.map(normaliseLatex)));
+    expect(lines[0]).toMatch(/^The identity \$ .+ \$ holds for every right triangle\.?$/);
+    expect(r.body.line_data.map((l: { type: string; text: string }) => [l.type, l.text])).toEqual(lines.map((l) => ['text', l]));
+    const formulas = r.body.word_data.filter((w: { type: string }) => w.type === 'math');
+    expect(formulas.map((w: { latex: string }) => normaliseLatex(w.latex))).toEqual(INLINE.flatMap((l) => l.maths.map(normaliseLatex)));
+    const words = r.body.word_data.filter((w: { type: string }) => w.type === 'text').map((w: { text: string }) => w.text);
+    expect(words.slice(0, 2)).toEqual(['The', 'identity']);
+    // Each word box lies inside the image and left of the next word on its line.
+    const [first, second] = r.body.word_data as { cnt: [number, number][] }[];
+    expect(first!.cnt[1]![0]).toBeLessThanOrEqual(second!.cnt[0]![0]);
+  });
+
+  it('separates paragraphs with a blank line and writes a bulleted list as itemize (or as read with disable_itemize)', async () => {
+    const page = await renderLatex('\\noindent Shopping list for the week:\\begin{itemize}\\item Fresh bread from the bakery\\item Two litres of milk and a dozen eggs, which should last until the weekend if we are careful\\item Apples\\end{itemize}First paragraph of text runs here.\\par Second paragraph starts after a break.', 150, 6.5);
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(page) });
+    expect(r.status).toBe(200);
+    expect(r.body.text, JSON.stringify(r.body.text)).toBe(
+      'Shopping list for the week:\n\n\\begin{itemize}\n\\item Fresh bread from the bakery\n\\item Two litres of milk and a dozen eggs, which should last until the weekend if we are careful\n\\item Apples\n\\end{itemize}\n\nFirst paragraph of text runs here.\n\nSecond paragraph starts after a break.',
+    );
+    const plain = await s.call('POST', '/v3/text', { src: dataUrl(page), disable_itemize: true });
+    expect(plain.body.text).not.toContain('itemize');
+    expect(plain.body.text).toContain('Fresh bread from the bakery\n');
   });
 
   it('turns a rotated page upright before reading text and maths', async () => {

@@ -84,16 +84,18 @@ describe('POST /v3/text against a real appliance', () => {
     times.sort((a, b) => a - b);
     console.log(`/v3/text one paragraph: median ${Math.round(times[2]!)} ms (${times.map(Math.round).join(', ')})`);
     expect(r.status, r.text).toBe(200);
-    const lines = (r.body.text as string).split('\n');
-    expect(lines).toContain(HEADING_TEXT);
-    expect(lines).toContain(PARAGRAPH_ONE[0]);
+    // The heading stands apart from the paragraph under it: a paragraph of its own.
+    const [heading, body] = (r.body.text as string).split('\n\n');
+    expect(heading).toBe(HEADING_TEXT);
+    const lines = body!.split('\n');
+    expect(lines[0]).toBe(PARAGRAPH_ONE[0]);
     expect(r.body.confidence).toBeGreaterThan(0);
     expect(r.body.confidence).toBeLessThanOrEqual(1);
     expect(r.body.confidence_rate).toBeGreaterThan(0.8);
     const meta = await sharp(paragraph).metadata();
     expect([r.body.image_width, r.body.image_height]).toEqual([meta.width, meta.height]);
     expect(r.body.auto_rotate_degrees).toBe(0);
-    expect(r.body.line_data.map((l: { text: string }) => l.text)).toEqual(lines);
+    expect(r.body.line_data.map((l: { text: string }) => l.text)).toEqual((r.body.text as string).split('\n').filter(Boolean));
   });
 
   it('reads a multipart upload', async () => {
@@ -103,8 +105,9 @@ describe('POST /v3/text against a real appliance', () => {
     const r = await call('/v3/text', { headers: auth, form });
     expect(r.status, r.text).toBe(200);
     expect(r.body.text).toContain(HEADING_TEXT);
-    // html is the text rendered by mathpix-markdown-it: lines of one block joined by <br>.
-    expect(r.body.html).toContain(`<div>${HEADING_TEXT}<br>`);
+    // html is the text rendered by mathpix-markdown-it: a block per paragraph, its lines joined by <br>.
+    expect(r.body.html).toContain(`<div>${HEADING_TEXT}</div>`);
+    expect(r.body.html).toContain(`<div>${PARAGRAPH_ONE[0]}<br>`);
   });
 
   it('takes an app token; refuses missing credentials with 401', async () => {

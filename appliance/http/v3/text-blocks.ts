@@ -7,7 +7,8 @@ import type { PageLine } from '../../../worker/inference/page-result.js';
  *   heights, or is indented from the text's left edge by INDENT line heights or more (LaTeX's and
  *   most books' first-line indent; the text's left edge is where most text lines start).
  * - A list item is a text line starting with a bullet; the lines after it that start right of
- *   the bullet, without a paragraph gap, continue it.
+ *   the bullet, without a paragraph gap, continue it. Items may stand further apart than lines
+ *   (LaTeX's \itemsep): a list goes on across gaps up to LIST_GAP line heights.
  * - A display equation is a maths line; it sits inside its paragraph (one newline either side).
  */
 
@@ -15,6 +16,7 @@ export type Block = { kind: 'lines'; lines: PageLine[] } | { kind: 'list'; items
 
 export const PARAGRAPH_GAP = 0.8;
 export const INDENT = 0.7;
+export const LIST_GAP = 2;
 const BULLET = /^[•·●◦▪‣∙○■□–*-](?=\s|[A-Za-z])/;
 
 export const isBulleted = (l: PageLine) => l.kind !== 'math' && BULLET.test(l.text);
@@ -27,7 +29,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const boxes = lines.map(upright);
   const texts = boxes.filter((_, i) => lines[i]!.kind !== 'math');
   const lineHeight = median(texts.map((b) => b.height)) || 1;
-  const margin = commonLeft(texts, lineHeight);
+  const margin = commonLeft(boxes.filter((_, i) => lines[i]!.kind !== 'math' && !isBulleted(lines[i]!)), lineHeight);
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
   const blocks: Block[] = [];
   let itemLeft = 0;
@@ -35,7 +37,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
     const last = blocks.at(-1);
     const spaced = i > 0 && gap(i) > PARAGRAPH_GAP * lineHeight;
     if (isBulleted(line)) {
-      if (last?.kind === 'list' && !spaced) last.items.push([line]);
+      if (last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight) last.items.push([line]);
       else blocks.push({ kind: 'list', items: [[line]] });
       itemLeft = boxes[i]!.x + 0.5 * lineHeight;
       return;
@@ -56,7 +58,7 @@ function median(values: number[]): number {
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
 }
 
-/** The left edge most text lines start at (within a third of a line height), or the leftmost. */
+/** The left edge most text lines start at (within a third of a line height; the leftmost such edge on a tie). */
 function commonLeft(boxes: Upright[], lineHeight: number): number {
   if (!boxes.length) return 0;
   const xs = boxes.map((b) => b.x).sort((a, b) => a - b);

@@ -27,6 +27,23 @@ describe('maths in /v3/text answers', () => {
     expect(styleLatex(cases, { include_equation_tags: true })).toContain('\\begin{cases}');
   });
 
+  it('writes inline maths in the caller’s inline delimiters, with no space before the punctuation after it', () => {
+    const w = (t: string) => ({ text: t, confidence: 0.9, box });
+    const mixed: PageLine = {
+      ...text('The identity x? + y? = z2 holds, so'),
+      segments: [{ kind: 'text', words: [w('The'), w('identity')] }, { kind: 'math', math: { latex: 'x^{2} + y^{2}', confidence: 0.8, confidenceRate: 0.9, symbolCount: 5 }, box }, { kind: 'text', words: [w(','), w('so')] }],
+    };
+    expect(linesToMmd([mixed], {}, false)).toBe('The identity \\( x^{2}+y^{2} \\), so');
+    expect(linesToMmd([mixed], { math_inline_delimiters: ['$', '$'], rm_spaces: false }, false)).toBe('The identity $ x^{2} + y^{2} $, so');
+  });
+
+  it('writes bulleted lines as an itemize environment, or as read with disable_itemize; paragraphs apart', () => {
+    const at = (t: string, x: number, y: number): PageLine => ({ ...text(t), box: { x, y, width: 100, height: 10 } });
+    const lines = [at('Intro line', 0, 0), at('• First item', 10, 30), at('• Second', 10, 42), at('wrapped', 22, 54)];
+    expect(linesToMmd(lines, {}, false)).toBe('Intro line\n\n\\begin{itemize}\n\\item First item\n\\item Second wrapped\n\\end{itemize}');
+    expect(linesToMmd(lines, { disable_itemize: true }, false)).toBe('Intro line\n\n• First item\n• Second wrapped');
+  });
+
   it('puts number-only lines in inline maths with numbers_default_to_math', () => {
     expect(linesToMmd([text('42'), text('Page 3')], { numbers_default_to_math: true }, false)).toBe('\\( 42 \\)\nPage 3');
   });

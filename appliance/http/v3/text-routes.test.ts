@@ -3,15 +3,16 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsStream } from '../../../core/events.js';
-import type { OcrPageResult } from '../../../worker/document/scanned-pages.js';
+import type { PageLine } from '../../../worker/inference/page-result.js';
 import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import { publicResolver, v3TestApp, type V3TestApp } from './testing.js';
 import { confidences } from './text-result.js';
 import { v3TextRoutes } from './text-routes.js';
 
-const LINES: OcrPageResult['lines'] = [
-  { text: 'Hello <world> & co', confidence: 0.98, box: { x: 10, y: 5, width: 200, height: 20 } },
+const word = (text: string, x: number, confidence: number) => ({ text, confidence, box: { x, y: 5, width: 40, height: 20 } });
+const LINES: PageLine[] = [
+  { text: 'Hello <world> & co', confidence: 0.98, box: { x: 10, y: 5, width: 200, height: 20 }, words: [word('Hello', 10, 0.99), word('<world>', 60, 0.97), word('&', 110, 0.98), word('co', 160, 0.98)] },
   { text: 'Second line', confidence: 0.9, box: { x: 10, y: 30, width: 120, height: 20 } },
 ];
 
@@ -66,6 +67,23 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     expect(r.body.request_id).toMatch(/^\d{4}_\d{2}_\d{2}_[0-9a-f]{20}$/);
     expect(r.body.line_data[0]).toEqual({ type: 'text', cnt: [[10, 5], [210, 5], [210, 25], [10, 25]], included: true, is_printed: true, is_handwritten: false, text: 'Hello <world> & co', confidence: 0.98, confidence_rate: 0.98 });
     expect(r.body.latex_styled).toBeUndefined();
+  });
+
+  it('adds word_data, lines_json and detected_alphabets when asked; alphabets_allowed removes an alphabet', async () => {
+    const r = await call({ headers: key.headers, json: { src: dataUrl(image), include_word_data: true, include_lines_json: true, include_detected_alphabets: true, alphabets_allowed: { en: true, zh: false } } });
+    expect(r.status).toBe(200);
+    expect(r.body.word_data.map((w: { text: string }) => w.text)).toEqual(['Hello', '<world>', '&', 'co']);
+    expect(r.body.word_data[1]).toEqual({ type: 'text', cnt: [[60, 5], [100, 5], [100, 25], [60, 25]], text: '<world>', confidence: 0.97, confidence_rate: 0.97 });
+    expect(r.body.lines_json.pages).toHaveLength(1);
+    expect(r.body.lines_json.pages[0]).toMatchObject({ page: 1, page_width: 300, page_height: 80 });
+    expect(r.body.lines_json.pages[0].lines[1]).toEqual({ id: '1-2', type: 'text', text: 'Second line', region: { top_left_x: 10, top_left_y: 30, width: 120, height: 20 }, font_size: 20, conversion_output: true });
+    expect(r.body.detected_alphabets).toEqual([expect.objectContaining({ en: true, zh: false, ru: false })]);
+    const noLatin = await call({ headers: key.headers, json: { src: dataUrl(image), alphabets_allowed: { en: false } } });
+    expect(noLatin.body.text).toBe('<> &');
+    const bad = await call({ headers: key.headers, json: { src: dataUrl(image), alphabets_allowed: { xx: false } } });
+    expect([bad.status, bad.body.error, bad.body.error_info.field]).toEqual([400, 'bad_request', 'alphabets_allowed.xx']);
+    const both = await call({ headers: key.headers, json: { src: dataUrl(image), include_word_data: true, enable_document_layout: true } });
+    expect([both.status, both.body.error]).toEqual([400, 'bad_request']);
   });
 
   it('honours auto_rotate_confidence_threshold (1 disables) and formats without text', async () => {

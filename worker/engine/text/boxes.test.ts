@@ -12,10 +12,23 @@ function map(width: number, height: number, rects: [number, number, number, numb
 describe('connectedComponents', () => {
   it('joins diagonal neighbours and keeps separate blobs apart', () => {
     const prob = map(10, 10, [[1, 1, 2, 2, 0.9], [3, 3, 3, 3, 0.9], [7, 7, 8, 8, 0.9]]);
-    expect(connectedComponents(prob, 10, 10, 0.3)).toEqual([
+    const components = connectedComponents(prob, 10, 10, 0.3);
+    expect(components).toMatchObject([
       { minX: 1, minY: 1, maxX: 3, maxY: 3 },
       { minX: 7, minY: 7, maxX: 8, maxY: 8 },
     ]);
+    // rows 1–2 hold the 2×2 square, row 3 the single diagonal pixel
+    expect([...components[0]!.rowFirst]).toEqual([1, 1, 3]);
+    expect([...components[0]!.rowLast]).toEqual([2, 2, 3]);
+  });
+
+  it('scores a kernel by its outline, so a line with a tall formula is not lost to its empty corners', () => {
+    // A 40×4 line of 0.9 with a 4×12 sum sticking up at its left: its box is mostly empty.
+    const width = 40;
+    const prob = map(width, 16, [[0, 12, 39, 15, 0.9], [0, 0, 3, 11, 0.9]]);
+    const boxes = boxesFromProbabilityMap(prob, width, 16);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.score).toBeCloseTo(0.9, 5);
   });
 });
 

@@ -2,8 +2,11 @@ import type { Box } from './image.js';
 
 /**
  * DB post-processing (PaddleOCR's DBPostProcess, axis-aligned): threshold the probability map,
- * take 8-connected components, score each by the mean probability inside its box, then grow the
+ * take 8-connected components, score each by the mean probability inside its outline (row by row,
+ * from the component's first to its last pixel: PaddleOCR's polygon score mode), then grow the
  * box by the unclip distance (area × ratio / perimeter) because DB predicts a shrunk text kernel.
+ * The outline, not the box: a line whose formula has tall parts (a sum's limits, a fraction) has
+ * a box with empty corners, whose mean fell under the threshold and lost the whole line.
  */
 
 export interface DbOptions {
@@ -37,7 +40,7 @@ export function boxesFromProbabilityMap(prob: Float32Array, width: number, heigh
     const w = c.maxX - c.minX;
     const h = c.maxY - c.minY;
     if (Math.min(w, h) < minSize) continue;
-    const score = meanInRect(prob, width, c.minX, c.minY, c.maxX, c.maxY);
+    const score = meanInOutline(prob, width, c);
     if (score < boxThreshold) continue;
     const d = (w * h * unclipRatio) / (2 * (w + h));
     const x0 = Math.max(0, c.minX - d);
@@ -55,21 +58,27 @@ interface Component {
   minY: number;
   maxX: number;
   maxY: number;
+  /** Per row from minY: the first and last column of the component. */
+  rowFirst: Int32Array;
+  rowLast: Int32Array;
 }
 
 /** 8-connected components of `prob > threshold`, by flood fill with an explicit stack. */
 export function connectedComponents(prob: Float32Array, width: number, height: number, threshold: number): Component[] {
   const seen = new Uint8Array(width * height);
   const stack = new Int32Array(width * height);
+  const pixels = new Int32Array(width * height);
   const out: Component[] = [];
   for (let start = 0; start < prob.length; start++) {
     if (seen[start] || prob[start] <= threshold) continue;
     const c = { minX: width, minY: height, maxX: -1, maxY: -1 };
     let top = 0;
+    let count = 0;
     stack[top++] = start;
     seen[start] = 1;
     while (top > 0) {
       const p = stack[--top];
+      pixels[count++] = p;
       const x = p % width;
       const y = (p - x) / width;
       if (x < c.minX) c.minX = x;
@@ -89,15 +98,27 @@ export function connectedComponents(prob: Float32Array, width: number, height: n
         }
       }
     }
-    out.push(c);
+    const rows = c.maxY - c.minY + 1;
+    const rowFirst = new Int32Array(rows).fill(width);
+    const rowLast = new Int32Array(rows).fill(-1);
+    for (let i = 0; i < count; i++) {
+      const x = pixels[i] % width;
+      const r = (pixels[i] - x) / width - c.minY;
+      if (x < rowFirst[r]) rowFirst[r] = x;
+      if (x > rowLast[r]) rowLast[r] = x;
+    }
+    out.push({ ...c, rowFirst, rowLast });
   }
   return out;
 }
 
-function meanInRect(prob: Float32Array, width: number, x0: number, y0: number, x1: number, y1: number): number {
+function meanInOutline(prob: Float32Array, width: number, c: Component): number {
   let sum = 0;
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) sum += prob[y * width + x];
+  let n = 0;
+  for (let r = 0; r < c.rowFirst.length; r++) {
+    const row = (c.minY + r) * width;
+    for (let x = c.rowFirst[r]; x <= c.rowLast[r]; x++) sum += prob[row + x];
+    n += Math.max(0, c.rowLast[r] - c.rowFirst[r] + 1);
   }
-  return sum / ((x1 - x0 + 1) * (y1 - y0 + 1));
+  return n ? sum / n : 0;
 }
