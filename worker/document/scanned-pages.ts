@@ -14,8 +14,11 @@ export const SCAN_DPI = 200;
 /** Longest a document worker waits for the inference pool to read one page. */
 const PAGE_WAIT_MS = 120_000;
 
+type PixelBox = { x: number; y: number; width: number; height: number };
+
 export interface OcrPageResult {
-  lines: { text: string; confidence: number; box: { x: number; y: number; width: number; height: number } }[];
+  /** `words` (from the CTC steps) are missing in results of older workers. */
+  lines: { text: string; confidence: number; box: PixelBox; words?: { text: string; box: PixelBox }[] }[];
   width: number;
   height: number;
   /** Engine's turn to upright and its confidence (OcrResult); older workers may leave them out. */
@@ -49,16 +52,32 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
   };
 }
 
-/** OCR lines (pixels) → glyphs (points): characters spread evenly over each line's box. */
+/**
+ * OCR lines (pixels) → glyphs (points). Each word's characters are spread evenly over the word's
+ * box and a space spans the gap to the next word, so column gaps (tables, two columns read as one
+ * line) keep their width; a line without word boxes is spread evenly over its own box.
+ */
 export function linesToGlyphs(result: OcrPageResult, scale: number): Glyph[] {
   const glyphs: Glyph[] = [];
   for (const line of result.lines) {
-    const chars = [...line.text];
-    if (!chars.length) continue;
-    const w = (line.box.width * scale) / chars.length;
     const size = line.box.height * scale * 0.8;
     const base = (line.box.y + line.box.height * 0.8) * scale;
-    chars.forEach((ch, i) => glyphs.push({ ch, x: line.box.x * scale + i * w, w, base, size, font: 'ocr', bold: false, mathFont: false }));
+    const spread = (text: string, x: number, width: number) => {
+      const chars = [...text];
+      const w = (width * scale) / chars.length;
+      chars.forEach((ch, i) => glyphs.push({ ch, x: x * scale + i * w, w, base, size, font: 'ocr', bold: false, mathFont: false }));
+    };
+    const words = line.words?.filter((w) => w.text);
+    if (!words?.length) {
+      if (line.text) spread(line.text, line.box.x, line.box.width);
+      continue;
+    }
+    words.forEach((word, i) => {
+      spread(word.text, word.box.x, word.box.width);
+      const next = words[i + 1];
+      const end = word.box.x + word.box.width;
+      if (next) spread(' ', end, Math.max(1, next.box.x - end));
+    });
   }
   return glyphs;
 }
