@@ -69,6 +69,19 @@ describe('v3-pdf document task', () => {
     expect(ids).toEqual([`usage:v3pdf:${id}`, `v3pdf:${id}`, `usage:v3pdf:${id}`, `v3pdf:${id}`]);
   });
 
+  it('adds the counters of a document whose worker died between its end state and its counters, once', async () => {
+    const id = await newPdf({ file: pdf });
+    const before = await readCounters(t.ctx.redis, t.ctx.config.FOLIO_QUEUE_PREFIX);
+    // The end state as a killed worker left it: completed, with usage, counters never added.
+    const usage = { pages_completed: 1, pages_failed: 0, documents_completed: 1, documents_failed: 0, pages_billable: 1, documents_billable: 1 };
+    expect(await t.pdfs.transition(id, ['received'], 'completed', { num_pages_completed: 1, usage })).toBe(true);
+    expect(await t.runPdf(id)).toBe('already completed');
+    expect(await t.runPdf(id)).toBe('already completed');
+    const after = await readCounters(t.ctx.redis, t.ctx.config.FOLIO_QUEUE_PREFIX);
+    expect(after.pages_completed - before.pages_completed).toBe(1);
+    expect(after.documents_billable - before.documents_billable).toBe(1);
+  });
+
   it('reports a URL that answers 404 as pdf_download_error with the url', async () => {
     const id = await newPdf({ url: `${base}/missing.pdf` });
     await t.runPdf(id);

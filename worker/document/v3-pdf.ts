@@ -58,7 +58,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
   const rec = await store.get(p.pdfId);
   if (!rec) return 'deleted';
   if (!OPEN_PDF_STATUSES.includes(rec.status)) {
-    await emitFacts(ctx, rec); // a crash after the end state was written must not lose the facts
+    await recordFacts(ctx, rec); // a crash after the end state was written must lose none of them
     return `already ${rec.status}`;
   }
   const id = rec.pdf_id;
@@ -171,15 +171,20 @@ async function finish(
     if (!(await store.get(rec.pdf_id))) await deleteFolder(ctx.storage, pdfFolder(rec.pdf_id));
     return;
   }
-  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
-  await addCounters(ctx.redis, prefix, usage);
-  for (const pg of pages) await observePageSeconds(ctx.redis, prefix, pg.seconds);
-  await emitFacts(ctx, { ...rec, status: to, usage });
+  await recordFacts(ctx, { ...rec, status: to, usage }, pages.map((pg) => pg.seconds));
 }
 
-/** The usage and v3.pdf events of a finished document; their ids make a second emit a no-op. */
-async function emitFacts(ctx: WorkerContext, rec: Pick<PdfRecord, 'pdf_id' | 'status' | 'usage'>): Promise<void> {
+/**
+ * The counters, usage and v3.pdf events of a finished document. The events' ids make a second
+ * emit a no-op; the Redis counters (and page timings, when known) are added once, under a marker,
+ * so a worker killed between the end state and its counters neither loses nor doubles them.
+ */
+async function recordFacts(ctx: WorkerContext, rec: Pick<PdfRecord, 'pdf_id' | 'status' | 'usage'>, pageSeconds: number[] = []): Promise<void> {
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
+  if (rec.usage && (await ctx.redis.set(`${prefix}:v3pdf:counted:${rec.pdf_id}`, '1', 'EX', 7 * 86_400, 'NX'))) {
+    await addCounters(ctx.redis, prefix, rec.usage);
+    for (const seconds of pageSeconds) await observePageSeconds(ctx.redis, prefix, seconds);
+  }
   if (rec.usage) await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:v3pdf:${rec.pdf_id}`, day: utcDay(Date.now()), deltas: rec.usage });
   const status = rec.status === 'completed' ? 'completed' : 'error';
   await emitEvent(ctx.redis, prefix, { type: 'v3.pdf', eventId: `v3pdf:${rec.pdf_id}`, pdfId: rec.pdf_id, status });
