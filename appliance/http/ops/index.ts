@@ -62,7 +62,9 @@ export function opsRoutes(ctx: AppContext): Hono {
       metering_mode: config.FOLIO_METERING_MODE,
       deployment_id: config.FOLIO_DEPLOYMENT_ID,
       uptime_seconds: Math.floor((ctx.now() - ctx.startedAt) / 1000),
-      queue_depths: { documents: q.documents ?? 0, pages: q.pages ?? 0, jobs: q.jobs ?? 0 },
+      // The spec's three, then Folio's other queues (the hosted-style API's documents and
+      // conversions, webhook deliveries), so one call shows every backlog.
+      queue_depths: { documents: q.documents ?? 0, pages: q.pages ?? 0, jobs: q.jobs ?? 0, v3_documents: q['v3-documents'] ?? 0, v3_conversions: q['v3-conversions'] ?? 0, webhooks: q.webhooks ?? 0 },
       workers: {
         gpu_alive: s.gpuWorkersAlive,
         gpu_expected: config.gpuWorkersExpected,
