@@ -6,8 +6,12 @@ import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MANIFEST_PATH } from '../../worker/engine/models.js';
+import { createSession, DEFAULT_MANIFEST_PATH, loadModelFile } from '../../worker/engine/models.js';
+import { ctcCharset } from '../../worker/engine/text/ctc.js';
+import { decodeImage } from '../../worker/engine/text/image.js';
 import { TextRecognizer, type OcrResult } from '../../worker/engine/text/index.js';
+import { RecognitionBatcher } from '../../worker/engine/text/rec-batcher.js';
+import { cropLine, runCrops } from '../../worker/engine/text/recognize.js';
 import { HEADING_TEXT, PARAGRAPH_ONE, PARAGRAPH_TWO, headingAndParagraphsPdf } from '../support/pdf-fixtures.js';
 
 /**
@@ -165,6 +169,26 @@ describe('TextRecognizer on a rendered page', () => {
     );
     expect(result!.rotation).toBe(0);
     expect(errors).toBeLessThanOrEqual(0.02);
+  });
+});
+
+describe('RecognitionBatcher (real recognition model)', () => {
+  it('lets pages read at once share recognition runs, each page getting its own lines back unchanged', async () => {
+    const [rec, dict] = await Promise.all(['text-recognition', 'text-dictionary'].map((id) => loadModelFile(id)));
+    const { session } = await createSession(rec!);
+    const charset = ctcCharset(dict!.bytes.toString('utf8'));
+    const img = await decodeImage(page);
+    const crops = await Promise.all(pageResult.lines.map((l) => cropLine(img, l.box)));
+    const [a, b] = [crops.slice(0, 3), crops.slice(3)];
+    const alone = await runCrops(session, crops, charset, 1);
+    let runs = 0;
+    const run = session.run.bind(session);
+    session.run = ((...args: Parameters<typeof run>) => (runs++, run(...args))) as typeof session.run;
+    const batcher = new RecognitionBatcher(session, charset, 8);
+    const [readA, readB] = await Promise.all([batcher.read(a), batcher.read(b)]);
+    expect(runs).toBe(Math.ceil(crops.length / 8));
+    expect([...readA, ...readB].map((r) => r.text)).toEqual(alone.map((r) => r.text));
+    await session.release();
   });
 });
 

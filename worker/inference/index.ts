@@ -10,12 +10,16 @@ import type { PageRecognition } from './page-result.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
- * page images from the 'page' queue. One task at a time: onnxruntime already uses every core.
+ * page images from the 'page' queue. On CPU one task at a time: onnxruntime already uses every
+ * core. With a GPU provider (recognition batches above one) PAGES_AT_ONCE_GPU tasks at a time,
+ * so concurrent pages fill each other's recognition batches (engine/text/rec-batcher.ts).
  *
  * The maths recogniser is loaded beside the text recogniser. When its model is not installed the
  * worker still reads text (documents need nothing else), and a task that asks for maths fails
  * at once, unretried, saying so.
  */
+export const PAGES_AT_ONCE_GPU = 4;
+
 export const startInferenceRole: RoleStarter = async (ctx) => {
   const recognizer = await TextRecognizer.load();
   let engines: MathEngines | null = null;
@@ -36,7 +40,7 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       if (!engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       return addMath(png, r, options, engines);
     },
-    { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: 1 },
+    { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );
   worker.on('error', (err) => ctx.logger.warn({ err: err.message }, 'inference worker error'));
   return [worker];

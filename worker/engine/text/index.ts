@@ -6,7 +6,8 @@ import { detectLines } from './detect.js';
 import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { readingOrder } from './order.js';
 import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
-import { type LineRead, recognizeBoxes, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
+import { RecognitionBatcher } from './rec-batcher.js';
+import { cropLine, type LineRead, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
 import { lineWords, type OcrWord } from './words.js';
 
 export { EngineError } from '../errors.js';
@@ -60,9 +61,8 @@ export class TextRecognizer {
   private constructor(
     private readonly detector: ort.InferenceSession,
     private readonly recognizer: ort.InferenceSession,
-    private readonly charset: string[],
+    private readonly lines: RecognitionBatcher,
     private readonly minLineConfidence: number,
-    private readonly batchSize: number,
     /** The execution providers in use, after filtering and CPU fallback. */
     readonly executionProviders: string[],
   ) {}
@@ -75,7 +75,13 @@ export class TextRecognizer {
     const charset = ctcCharset(dict.bytes.toString('utf8'));
     const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
     const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
-    return new TextRecognizer(detector.session, recognizer.session, charset, opts.minLineConfidence ?? 0.5, batchSize, recognizer.executionProviders);
+    const lines = new RecognitionBatcher(recognizer.session, charset, batchSize);
+    return new TextRecognizer(detector.session, recognizer.session, lines, opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
+  }
+
+  /** Line crops per recognition run: above one, pages read at once share their runs (rec-batcher.ts). */
+  get batchSize(): number {
+    return this.lines.batchSize;
   }
 
   async recognize(image: Buffer): Promise<OcrResult> {
@@ -127,7 +133,8 @@ export class TextRecognizer {
 
   private async read(reading: Reading, indices: number[]): Promise<void> {
     if (!indices.length) return;
-    const texts = await recognizeBoxes(this.recognizer, reading.img, indices.map((i) => reading.boxes[i]), this.charset, this.batchSize);
+    const crops = await Promise.all(indices.map((i) => cropLine(reading.img, reading.boxes[i]!)));
+    const texts = await this.lines.read(crops);
     indices.forEach((i, n) => reading.texts.set(i, texts[n]));
   }
 }

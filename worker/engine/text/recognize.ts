@@ -20,7 +20,7 @@ const REC_MAX_WIDTH = 3200;
 export const REC_BATCH_SIZE_CPU = 1;
 export const REC_BATCH_SIZE_GPU = 8;
 
-interface Crop {
+export interface Crop {
   pixels: Buffer;
   /** Width after resizing to REC_HEIGHT. */
   width: number;
@@ -42,32 +42,28 @@ export interface LineRead extends DecodedText {
   spans: CharSpan[];
 }
 
-/** Recognises each box of `img`; results are in the order of `boxes`. */
-export async function recognizeBoxes(
-  session: ort.InferenceSession,
-  img: RgbImage,
-  boxes: Box[],
-  charset: string[],
-  batchSize = REC_BATCH_SIZE_CPU,
-): Promise<LineRead[]> {
-  const crops = await Promise.all(boxes.map((b) => cropLine(img, b)));
-  const order = crops.map((_, i) => i).sort((a, b) => crops[a].width - crops[b].width);
-  const results: LineRead[] = new Array(boxes.length);
+/**
+ * Runs crops through the model `batchSize` at a time, narrowest first so each batch pads little;
+ * results are in the order of `crops`.
+ */
+export async function runCrops(session: ort.InferenceSession, crops: Crop[], charset: string[], batchSize: number): Promise<LineRead[]> {
+  const order = crops.map((_, i) => i).sort((a, b) => crops[a]!.width - crops[b]!.width);
+  const results: LineRead[] = new Array(crops.length);
   for (let start = 0; start < order.length; start += batchSize) {
     const batch = order.slice(start, start + batchSize);
-    const width = Math.max(REC_MIN_WIDTH, ...batch.map((i) => crops[i].width));
+    const width = Math.max(REC_MIN_WIDTH, ...batch.map((i) => crops[i]!.width));
     const data = new Float32Array(batch.length * 3 * REC_HEIGHT * width); // zero = PaddleOCR's padding
-    batch.forEach((i, n) => writeCrop(data, n, width, crops[i]));
+    batch.forEach((i, n) => writeCrop(data, n, width, crops[i]!));
     const input = new ort.Tensor('float32', data, [batch.length, 3, REC_HEIGHT, width]);
-    const output = (await session.run({ [session.inputNames[0]]: input }))[session.outputNames[0]];
-    const [, steps, classes] = output.dims;
+    const output = (await session.run({ [session.inputNames[0]!]: input }))[session.outputNames[0]!]!;
+    const [, steps, classes] = output.dims as number[];
     if (classes !== charset.length) {
       throw new EngineError('model_mismatch', `recognition model predicts ${classes} classes but the dictionary gives ${charset.length} (blank + characters + space)`);
     }
     const probs = output.data as Float32Array;
     batch.forEach((i, n) => {
-      const decoded = ctcGreedyDecode(probs, n * steps * classes, steps, classes, charset);
-      results[i] = { ...decoded, spans: charSpans(decoded, crops[i]!, width / steps) };
+      const decoded = ctcGreedyDecode(probs, n * steps! * classes!, steps!, classes!, charset);
+      results[i] = { ...decoded, spans: charSpans(decoded, crops[i]!, width / steps!) };
     });
   }
   return results;
@@ -84,7 +80,7 @@ function charSpans(decoded: DecodedText, crop: Crop, stepWidth: number): CharSpa
   return decoded.chars.map((c) => ({ char: c.char, x0: x(c.first - 0.5), x1: x(c.last + 1.5), p: c.p }));
 }
 
-async function cropLine(img: RgbImage, box: Box): Promise<Crop> {
+export async function cropLine(img: RgbImage, box: Box): Promise<Crop> {
   const left = Math.max(0, Math.floor(box.x));
   const top = Math.max(0, Math.floor(box.y));
   const w = Math.max(1, Math.min(img.width, Math.ceil(box.x + box.width)) - left);
