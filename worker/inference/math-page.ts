@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageOptions } from '../../core/queue/catalog.js';
-import { binarise } from '../engine/math/image/binarise.js';
+import { binarise, type InkMask } from '../engine/math/image/binarise.js';
 import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
 import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
@@ -44,7 +44,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     const mine = textLines.filter((_, i) => owner[i] === index);
     const text = mine.map((l) => l.text).join(' ');
     if (isWordy(text)) {
-      for (const line of mine) lines.push(await withInlineMath(line, band));
+      lines.push(...(await proseLines(mine, band, { gray, mask, rotation: read.rotation }, engines)));
       continue;
     }
     const math = await readFormula(crop(gray, band), engines);
@@ -56,21 +56,46 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     lines.push({ text, confidence: math.confidence, box, kind: 'math', math });
     if (bands.length === 1) formula = math;
   }
-  /** A prose line with its inline formulas read (inline-math.ts), or as it was. */
-  async function withInlineMath(line: PageLine, band: Band): Promise<PageLine> {
-    if (!line.words?.length) return line;
-    const toUpright = (b: Box) => boxToUpright(b, read.rotation, gray.width, gray.height);
-    const words = line.words.map((w) => ({ ...w, box: toUpright(w.box) }));
-    const readSpan = (x0: number, x1: number) => readFormula(crop(gray, { ...band, x0, x1 }), engines);
-    const segments = await inlineSegments(words, band, mask, readSpan);
-    if (!segments) return line;
-    const back: Segment[] = segments.map((s) => (s.kind === 'math' ? { ...s, box: toInput(s.box) } : { ...s, words: s.words.map((w) => ({ ...w, box: toInput(w.box) })) }));
-    return { ...line, confidence: mixedConfidence(back), segments: back };
-  }
-
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+interface UprightPage {
+  gray: GrayImage;
+  mask: InkMask;
+  rotation: Rotation;
+}
+
+/**
+ * The text lines of one band with their inline formulas read (inline-math.ts). Each line owns the
+ * band's columns from its start to the next line's (a band may hold two boxes side by side), so
+ * another line's ink is never taken for ink this line's read missed.
+ */
+async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engines: MathEngines): Promise<PageLine[]> {
+  const { gray, mask, rotation } = page;
+  const toUpright = (b: Box) => boxToUpright(b, rotation, gray.width, gray.height);
+  const toInput = (b: Box) => boxToInput(b, rotation, gray.width, gray.height);
+  const starts = mine.map((l) => toUpright(l.box).x);
+  const out: PageLine[] = [];
+  for (const [i, line] of mine.entries()) {
+    if (!line.words?.length) {
+      out.push(line);
+      continue;
+    }
+    const later = starts.filter((x) => x > starts[i]!);
+    const own: Band = { ...band, x0: starts.some((x) => x < starts[i]!) ? Math.floor(starts[i]!) : band.x0, x1: later.length ? Math.floor(Math.min(...later)) : band.x1 };
+    const words = line.words.map((w) => ({ ...w, box: toUpright(w.box) }));
+    const readSpan = (x0: number, x1: number) => readFormula(crop(gray, { ...own, x0, x1 }), engines);
+    const segments = await inlineSegments(words, own, mask, readSpan);
+    if (!segments) {
+      out.push(line);
+      continue;
+    }
+    const back: Segment[] = segments.map((s) => (s.kind === 'math' ? { ...s, box: toInput(s.box) } : { ...s, words: s.words.map((w) => ({ ...w, box: toInput(w.box) })) }));
+    out.push({ ...line, confidence: mixedConfidence(back), segments: back });
+  }
+  return out;
 }
 
 async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
