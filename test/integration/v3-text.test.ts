@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strokesFromTex } from '../../models/training/strokes-render.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { HEADING_TEXT, PARAGRAPH_ONE, headingAndParagraphsPdf } from '../support/pdf-fixtures.js';
 
@@ -110,7 +111,7 @@ describe('POST /v3/text against a real appliance', () => {
     expect(r.body.html).toContain(`<div>${PARAGRAPH_ONE[0]}<br>`);
   });
 
-  it('takes an app token; refuses missing credentials with 401', async () => {
+  it('takes an app token; reads pen strokes; refuses missing credentials with 401', async () => {
     const tok = await call('/v3/app-tokens', { headers: { app_key: auth.app_key } });
     expect(tok.status, tok.text).toBe(200);
     const r = await text({ src: dataUrl(paragraph) }, { app_token: tok.body.app_token });
@@ -118,6 +119,14 @@ describe('POST /v3/text against a real appliance', () => {
     expect(r.body.text).toContain(HEADING_TEXT);
     const none = await text({ src: dataUrl(paragraph) }, {});
     expect([none.status, none.body.error]).toEqual([401, 'unauthorized']);
+    // /v3/strokes on the same appliance: pen strokes of "x+1" read by its recogniser. (A token
+    // reaches it only with a strokes session: strokes-routes.test.ts.)
+    const written = await strokesFromTex('x+1', 'tex', 48);
+    const strokes = { strokes: { strokes: { x: written.map((w) => w.x), y: written.map((w) => w.y) } } };
+    const pen = await call('/v3/strokes', { headers: auth, json: strokes });
+    expect(pen.status, pen.text).toBe(200);
+    expect(pen.body.latex_styled.replace(/\s/g, '')).toBe('x+1');
+    expect(pen.body.is_handwritten).toBe(true);
   });
 
   it('answers the error ids: opts_unknown_data_option, image_decode_error, image_download_error, math_confidence', async () => {

@@ -12,6 +12,8 @@ import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.j
 import { readJson } from '../read-json.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
+import { round } from './text-geometry.js';
+import { checkConfidence } from './text-result.js';
 
 /** Spec 8: JSON body limit of v3/strokes. */
 export const MAX_STROKES_JSON_BYTES = 512 * 1024;
@@ -110,19 +112,15 @@ export function parseStrokes(value: unknown): Stroke[] {
   return x.map((xs, i) => ({ x: xs, y: y[i] }));
 }
 
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
-
 /**
  * The 2.1 answer for recognised strokes. confidence is the formula's product of symbol
  * probabilities; confidence_rate their mean (overall quality); image_width/height the extent of
- * the writing in its own units. Throws math_confidence below confidence_threshold.
+ * the writing in its own units. Throws math_confidence as checkConfidence says.
  */
 export async function strokesResult(requestId: string, math: MathResult, strokes: Stroke[], opts: TextOptions): Promise<Record<string, unknown>> {
   const confidence = round(math.confidence);
   const confidenceRate = math.boxes.length ? round(math.boxes.reduce((s, b) => s + b.confidence, 0) / math.boxes.length) : 0;
-  if (opts.confidence_threshold !== undefined && confidence < opts.confidence_threshold) {
-    throw new ApiError('math_confidence', `Confidence ${confidence} is below the requested threshold ${opts.confidence_threshold}`, { confidence });
-  }
+  checkConfidence(opts, { confidence, confidence_rate: confidenceRate }, math.boxes.length > 0);
   const f = opts.formats;
   const listed = Array.isArray(f) ? f : f && typeof f === 'object' ? Object.keys(f).filter((k) => (f as Record<string, unknown>)[k]) : [];
   const formats = new Set(listed.length ? listed : ['text', 'latex_styled']);

@@ -34,6 +34,8 @@ describe('maths in /v3/text answers', () => {
       segments: [{ kind: 'text', words: [w('The'), w('identity')] }, { kind: 'math', math: { latex: 'x^{2} + y^{2}', confidence: 0.8, confidenceRate: 0.9, symbolCount: 5 }, box }, { kind: 'text', words: [w(','), w('so')] }],
     };
     expect(linesToMmd([mixed], {}, false)).toBe('The identity \\( x^{2}+y^{2} \\), so');
+    // quality per unit: the words' characters at 0.9 and 5 symbols at 0.9 (the line's own confidence is no rate)
+    expect(confidences([{ ...mixed, confidence: 0.1 }]).confidence_rate).toBeCloseTo(0.9, 6);
     expect(linesToMmd([mixed], { math_inline_delimiters: ['$', '$'], rm_spaces: false }, false)).toBe('The identity $ x^{2} + y^{2} $, so');
   });
 
@@ -46,6 +48,13 @@ describe('maths in /v3/text answers', () => {
 
   it('puts number-only lines in inline maths with numbers_default_to_math', () => {
     expect(linesToMmd([text('42'), text('Page 3')], { numbers_default_to_math: true }, false)).toBe('\\( 42 \\)\nPage 3');
+  });
+
+  it('answers math_confidence below confidence_rate_threshold, 0.75 unless given, but not for an empty read', async () => {
+    const page = (lines: PageLine[]) => ({ lines, width: 10, height: 10 });
+    await expect(buildTextResult('id', page([text('blurry words', 0.7)]), {})).rejects.toMatchObject({ id: 'math_confidence', extras: { confidence_rate: 0.7 } });
+    await expect(buildTextResult('id', page([text('blurry words', 0.7)]), { confidence_rate_threshold: 0.6 })).resolves.toMatchObject({ text: 'blurry words' });
+    await expect(buildTextResult('id', page([]), {})).resolves.toMatchObject({ text: '', confidence: 0 });
   });
 
   it('weights confidence_rate by characters and symbols; confidence is the product of the lines', () => {

@@ -12,12 +12,12 @@ import { excludedAlphabets } from './alphabets.js';
  * - disable_itemize writes bulleted lines as read instead of an itemize environment;
  * - alphabets_allowed removes the characters of the alphabets set to false (alphabets.ts);
  * - include_line_data, include_word_data, include_lines_json add the geometry of text-geometry.ts;
- * - confidence_threshold answers math_confidence below it.
+ * - confidence_threshold and confidence_rate_threshold (0.75 by default) answer math_confidence
+ *   below them (text-result.ts checkConfidence);
  * Accepted and without effect, and why:
  * - include_equation_tags forces idiomatic_eqn_arrays, but the recogniser finds no equation
  *   numbers to turn into \tag (a number right of a formula is read as part of it);
  * - math_fonts_default_to_math: images carry no font information to act on;
- * - confidence_rate_threshold: Folio reports confidence_rate but drops nothing by it;
  * - disable_lstlisting: no code is recognised in images (nothing is put in a listing either way).
  */
 

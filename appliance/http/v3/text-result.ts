@@ -8,43 +8,68 @@ import { lineData, linesJson, round, wordData } from './text-geometry.js';
 import { linesToMmd, styleLatex } from './text-mmd.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
 
+/** 4.2: confidence_rate_threshold default (symbol level). */
+export const DEFAULT_CONFIDENCE_RATE_THRESHOLD = 0.75;
+
+/**
+ * 4.2's two confidence errors, both math_confidence: confidence under confidence_threshold (when
+ * given), and confidence_rate — the per-symbol and per-character quality — under
+ * confidence_rate_threshold (0.75 unless given). An answer with nothing read is no error: it is
+ * an empty answer.
+ */
+export function checkConfidence(opts: TextOptions, c: { confidence: number; confidence_rate: number }, readSomething: boolean): void {
+  if (opts.confidence_threshold !== undefined && c.confidence < opts.confidence_threshold) {
+    throw new ApiError('math_confidence', `Confidence ${c.confidence} is below the requested threshold ${opts.confidence_threshold}`, { confidence: c.confidence });
+  }
+  const rateThreshold = opts.confidence_rate_threshold ?? DEFAULT_CONFIDENCE_RATE_THRESHOLD;
+  if (readSomething && c.confidence_rate < rateThreshold) {
+    throw new ApiError('math_confidence', `Confidence rate ${c.confidence_rate} is below the threshold ${rateThreshold}`, { confidence: c.confidence, confidence_rate: c.confidence_rate });
+  }
+}
+
 /** 4.2: auto_rotate_confidence_threshold default; 1 disables rotation reporting. */
 export const DEFAULT_AUTO_ROTATE_THRESHOLD = 0.99;
-
 
 /**
  * confidence: the product of the line confidences — the chance that every line is right if lines
  * err independently, which is what 2.1 calls "probability that the output is entirely correct".
- * A text line's confidence is the text model's mean per-character max probability; a maths
- * line's is the product of its symbol probabilities.
+ * A text line's confidence is the text model's mean per-character max probability (with inline
+ * maths, times each formula's product); a maths line's is the product of its symbol probabilities.
  * confidence_rate: overall quality per unit read — the mean of the per-character (text) and
- * per-symbol (maths: geometric mean) confidences, weighted by characters and symbols.
+ * per-symbol (maths: geometric mean) confidences, weighted by characters and symbols; a line
+ * with inline maths counts its words' characters and its formulas' symbols apart.
  * An image without text gets 0 for both.
  */
 export function confidences(lines: PageLine[]): { confidence: number; confidence_rate: number } {
   if (!lines.length) return { confidence: 0, confidence_rate: 0 };
   const product = lines.reduce((p, l) => p * l.confidence, 1);
-  const weight = (l: PageLine) => Math.max(1, l.math ? l.math.symbolCount : l.text.length);
-  const rate = (l: PageLine) => (l.math ? l.math.confidenceRate : l.confidence);
-  const units = lines.reduce((n, l) => n + weight(l), 0);
-  const mean = lines.reduce((s, l) => s + rate(l) * weight(l), 0) / units;
+  const parts = lines.flatMap(qualityUnits);
+  const units = parts.reduce((n, p) => n + p.weight, 0);
+  const mean = parts.reduce((s, p) => s + p.rate * p.weight, 0) / units;
   return { confidence: round(Math.min(1, product)), confidence_rate: round(Math.min(1, mean)) };
+}
+
+/** A line's parts with their per-unit quality and how many units (characters, symbols) each holds. */
+function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
+  if (l.math) return [{ rate: l.math.confidenceRate, weight: Math.max(1, l.math.symbolCount) }];
+  if (!l.segments) return [{ rate: l.confidence, weight: Math.max(1, l.text.length) }];
+  return l.segments.flatMap((s) =>
+    s.kind === 'math' ? [{ rate: s.math.confidenceRate, weight: Math.max(1, s.math.symbolCount) }] : s.words.map((w) => ({ rate: w.confidence, weight: Math.max(1, w.text.length) })),
+  );
 }
 
 /**
  * The 2.1 result of one recognised image: text holds the recognised lines as MMD (text-mmd.ts);
  * html and data are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths
  * element and table the text holds gets the data_options formats. When the whole image is one
- * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence when
- * confidence falls below confidence_threshold.
+ * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence as
+ * checkConfidence says.
  */
 export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
   const r = withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed));
   const { confidence, confidence_rate } = confidences(r.lines);
-  if (opts.confidence_threshold !== undefined && confidence < opts.confidence_threshold) {
-    throw new ApiError('math_confidence', `Confidence ${confidence} is below the requested threshold ${opts.confidence_threshold}`, { confidence });
-  }
+  checkConfidence(opts, { confidence, confidence_rate }, r.lines.length > 0);
   // The engine reports the turn it read the image at. auto_rotate_confidence is the confidence
   // that the image needed turning: the engine's rotation confidence when it turned, 0 upright.
   // The turn is reported only when that confidence reaches the threshold; 1 disables it.
