@@ -16,22 +16,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_symbols import DATA, MODELS, OUT, Exported, evaluate, load, train  # noqa: E402
-
-
-def export(net, classes, feats, labels, meta):
-    side = meta["cropSize"]
-    path = os.path.join(MODELS, "math-strokes.onnx")
-    torch.onnx.export(
-        Exported(net).eval(), (torch.zeros(1, 1, side, side), torch.zeros(1, meta["featureCount"])), path,
-        input_names=["crops", "features"], output_names=["probabilities"], opset_version=13,
-        dynamic_axes={"crops": {0: "batch"}, "features": {0: "batch"}, "probabilities": {0: "batch"}},
-    )
-    # Median height in em per class: inference estimates the writing's em from confident symbols.
-    heights = [round(float(np.median(feats[labels == k, 1].numpy())), 3) if (labels == k).any() else 0 for k in range(len(classes))]
-    labels_json = {"classes": classes, "cropSize": side, "featureCount": meta["featureCount"], "typicalHeightEm": heights}
-    json.dump(labels_json, open(os.path.join(MODELS, "math-strokes.labels.json"), "w"), ensure_ascii=False)
-    print(f"exported {path} ({os.path.getsize(path) / 1e6:.2f} MB)")
+from train_symbols import DATA, OUT, evaluate, export, load, train  # noqa: E402
 
 
 def main():
@@ -57,7 +42,7 @@ def main():
     final_started = time.time()
     net = train(crops, feats, labels, len(classes), args.epochs, seed=2)
     metrics["final_train_minutes"] = round((time.time() - final_started) / 60, 1)
-    export(net, classes, feats, labels, meta)
+    export(net, classes, feats, labels, meta, name="math-strokes")
     json.dump(metrics, open(os.path.join(OUT, "strokes-metrics.json"), "w"), indent=1)
     print(f"done in {(time.time() - started) / 60:.1f} min")
 

@@ -183,10 +183,11 @@ def save_metrics(metrics):
     json.dump(merged, open(path, "w"), indent=1)
 
 
-def export(net, classes, feats, labels, meta):
+def export(net, classes, feats, labels, meta, name="math-symbols"):
+    """Writes models/<name>.onnx and models/<name>.labels.json (the strokes classifier shares this)."""
     side = meta["cropSize"]
     model = Exported(net).eval()
-    path = os.path.join(MODELS, "math-symbols.onnx")
+    path = os.path.join(MODELS, f"{name}.onnx")
     torch.onnx.export(
         model, (torch.zeros(1, 1, side, side), torch.zeros(1, meta["featureCount"])), path,
         input_names=["crops", "features"], output_names=["probabilities"], opset_version=13,
@@ -196,7 +197,7 @@ def export(net, classes, feats, labels, meta):
     # formula's em from symbols it has recognised by shape, then classify again with size known.
     heights = [round(float(np.median(feats[labels == k, 1].numpy())), 3) if (labels == k).any() else 0 for k in range(len(classes))]
     labels_json = {"classes": classes, "cropSize": side, "featureCount": meta["featureCount"], "typicalHeightEm": heights}
-    json.dump(labels_json, open(os.path.join(MODELS, "math-symbols.labels.json"), "w"), ensure_ascii=False)
+    json.dump(labels_json, open(os.path.join(MODELS, f"{name}.labels.json"), "w"), ensure_ascii=False)
     print(f"exported {path} ({os.path.getsize(path) / 1e6:.2f} MB)")
 
 
