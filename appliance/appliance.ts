@@ -36,6 +36,7 @@ import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js'
 import { OcrHistory } from './results/ocr-history.js';
 import { startRetentionSweeper } from './orchestrator/retention.js';
 import { filesRoutes } from './http/files/routes.js';
+import { recoverAcceptances } from './files/accept.js';
 import { startFilesOrchestrator } from './files/index.js';
 import { v3NotificationHandlers, watchLostV3Pdfs } from './orchestrator/v3-notifications.js';
 import { startDeliveryWorker } from './webhooks/deliveries.js';
@@ -99,6 +100,9 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
 
     const db = openDatabase(join(config.dataDir, 'folio.sqlite'));
     started.push({ name: 'sqlite', stop: () => void db.close() });
+    // Before the HTTP routes: a Files API batch a crash cut short is undone or released (accept.ts).
+    const recovered = recoverAcceptances(db);
+    if (recovered.undone || recovered.released) logger.warn(recovered, 'files batches interrupted by a stop were finished');
 
     const storageSettings = storageSettingsFromEnv();
     const storage = await openOwnStore(config.storageUri, storageSettings);

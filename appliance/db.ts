@@ -111,6 +111,10 @@ const MIGRATIONS: string[] = [
      sealed_secret TEXT, created_by_app_id TEXT NOT NULL, created_at TEXT NOT NULL
    );
    CREATE INDEX files_data_sources_bucket ON files_data_sources (group_id, provider, bucket);`,
+  // Files API batches accepted in chunks (appliance/files/accept.ts): a submission is 'writing'
+  // while its files go in held (dispatched = -1, seen by no reader), then 'accepted' in one step.
+  `ALTER TABLE files_submissions ADD COLUMN state TEXT NOT NULL DEFAULT 'accepted' CHECK (state IN ('writing', 'accepted'));
+   CREATE INDEX files_held ON files (submission_id) WHERE dispatched = -1;`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */

@@ -143,6 +143,7 @@ export class FilesDispatcher {
         source, request_args: s.request_args, conversion_formats: s.conversion_formats,
         callback: null, // Files API notifications are sent by FilesSettler, with the group's secret
         streaming: false,
+        origin: 'files', // listed by the Files API's own routes, not by GET /v3/pdf-results
       });
     }
     await this.ctx.queues.enqueueBulk('v3-pdf', ready.map(({ row }) => ({ payload: { pdfId: row.file_id }, opts: { jobId: `v3pdf-${row.file_id}` } })));

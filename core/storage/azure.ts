@@ -1,11 +1,16 @@
+import type { TokenCredential } from '@azure/core-auth';
 import {
   AnonymousCredential,
   BlobServiceClient,
   type BlobItem,
   type ContainerClient,
+  newPipeline,
+  type RequestPolicyFactory,
   type StoragePipelineOptions,
   StorageSharedKeyCredential,
 } from '@azure/storage-blob';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { type ListOptions, type ObjectInfo, type Storage, StorageError, streamToBuffer } from './storage.js';
 
@@ -13,14 +18,19 @@ export interface AzureStorageOptions {
   /** https://<account>.blob.core.windows.net, or an emulator's http://host:port/<account>. */
   accountUrl: string;
   container: string;
-  /** Shared key of the account; unset: anonymous (public containers or SAS in the URL). */
+  /** Shared key of the account; unset: `credential`, else anonymous (public containers or SAS in the URL). */
   accountKey?: string;
+  /** A Microsoft Entra token credential (e.g. @azure/identity's), used when no accountKey is given. */
+  credential?: TokenCredential;
+  /** Agents every blob request goes out through (e.g. with an SSRF-guarded lookup); unset: the SDK's own. */
+  agents?: { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
   /** Tries per request including the first (SDK default: 4, with seconds of back-off). */
   maxAttempts?: number;
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'REQUEST_SEND_ERROR']);
 const THROTTLE_CODES = new Set(['ServerBusy', 'OperationTimedOut', 'TooManyRequests']);
+const TOKEN_ERRORS = new Set(['CredentialUnavailableError', 'AuthenticationError', 'AggregateAuthenticationError', 'AuthenticationRequiredError']);
 
 /** Translates an @azure/storage-blob failure into a StorageError; anything unrecognised is returned unchanged. */
 export function azureError(err: unknown, what: string): unknown {
@@ -32,6 +42,8 @@ export function azureError(err: unknown, what: string): unknown {
   if (status === 404) return new StorageError('not_found', msg);
   if (status === 429 || status === 503 || THROTTLE_CODES.has(code)) return new StorageError('throttled', msg);
   if (status === 401 || status === 403) return new StorageError('access_denied', msg);
+  // @azure/identity's failures to get a token: the grant cannot be used (no assignment, wrong tenant, no identity).
+  if (e?.name && TOKEN_ERRORS.has(e.name)) return new StorageError('access_denied', msg);
   if (NETWORK_CODES.has(code) || /ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN/.test(e?.message ?? '') || e?.name === 'TimeoutError') {
     return new StorageError('unreachable', msg);
   }
@@ -46,6 +58,22 @@ function accountNameOf(accountUrl: string): string {
   return segments.at(-1) ?? url.hostname.split('.')[0];
 }
 
+/**
+ * A request policy that sends each blob request through the given agents. The SDK honours a
+ * request's own agent before its defaults; token requests of `credential` are not blob requests
+ * and keep the identity library's own transport.
+ */
+function agentPolicy(agents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent }): RequestPolicyFactory {
+  return {
+    create: (next) => ({
+      sendRequest(request) {
+        request.agent = request.url.startsWith('https:') ? agents.httpsAgent : agents.httpAgent;
+        return next.sendRequest(request);
+      },
+    }),
+  };
+}
+
 /** An Azure blob container, addressed as <accountUrl>/<container>/. */
 export class AzureStorage implements Storage {
   readonly rootUri: string;
@@ -54,9 +82,13 @@ export class AzureStorage implements Storage {
   constructor(opts: AzureStorageOptions) {
     const accountUrl = opts.accountUrl.replace(/\/+$/, '');
     this.rootUri = `${accountUrl}/${opts.container}/`;
-    const credential = opts.accountKey ? new StorageSharedKeyCredential(accountNameOf(accountUrl), opts.accountKey) : new AnonymousCredential();
+    const credential = opts.accountKey
+      ? new StorageSharedKeyCredential(accountNameOf(accountUrl), opts.accountKey)
+      : (opts.credential ?? new AnonymousCredential());
     const pipelineOpts: StoragePipelineOptions = opts.maxAttempts ? { retryOptions: { maxTries: opts.maxAttempts } } : {};
-    this.container = new BlobServiceClient(accountUrl, credential, pipelineOpts).getContainerClient(opts.container);
+    const pipeline = newPipeline(credential, pipelineOpts);
+    if (opts.agents) pipeline.factories.push(agentPolicy(opts.agents));
+    this.container = new BlobServiceClient(accountUrl, pipeline).getContainerClient(opts.container);
   }
 
   async *list({ prefix, recursive = true, pageSize = 1000 }: ListOptions): AsyncIterable<ObjectInfo> {

@@ -1,4 +1,5 @@
 import { type Bucket, Storage as GcsClient, type StorageOptions } from '@google-cloud/storage';
+import type { AuthClient } from 'google-auth-library';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type ListOptions, type ObjectInfo, type Storage, StorageError } from './storage.js';
@@ -9,6 +10,13 @@ export interface GcsStorageOptions {
   endpoint?: string;
   /** Tries per request including the first (library default: 4). */
   maxAttempts?: number;
+  /**
+   * Signs every request (e.g. google-auth-library's Impersonated); unset: the library's own
+   * Application Default Credentials. Not used with an emulator `endpoint`.
+   */
+  authClient?: AuthClient;
+  /** Project of the bucket; given, the library never has to look one up (which may probe the metadata server). */
+  projectId?: string;
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
@@ -22,6 +30,8 @@ export function gcsError(err: unknown, what: string): unknown {
   if (status === 404) return new StorageError('not_found', msg);
   if (status === 429 || status === 503) return new StorageError('throttled', msg);
   if (status === 401 || status === 403) return new StorageError('access_denied', msg);
+  // google-auth-library's Impersonated could not get a token for the customer's service account.
+  if (/unable to impersonate/i.test(e?.message ?? '')) return new StorageError('access_denied', msg);
   if (networkCode(err) || e?.type === 'request-timeout' || /socket connection timeout|network timeout/i.test(e?.message ?? '')) {
     return new StorageError('unreachable', msg);
   }
@@ -51,6 +61,9 @@ export class GcsStorage implements Storage {
       config.apiEndpoint = opts.endpoint.replace(/\/+$/, '');
       config.projectId = 'folio';
       config.useAuthWithCustomEndpoint = false;
+    } else {
+      if (opts.authClient) config.authClient = opts.authClient;
+      if (opts.projectId) config.projectId = opts.projectId;
     }
     if (opts.maxAttempts !== undefined) {
       // The library treats maxRetries 0 as "use the default", so one try means autoRetry off.

@@ -77,6 +77,17 @@ describe('PdfStore', () => {
     expect((await s.list('lister', { fromMs: created2, toMs: created2, offset: 0, count: 10 })).map((r) => r.pdf_id)).toEqual([ids[2]]);
     expect(await s.list('nobody', { fromMs: -Infinity, toMs: Infinity, offset: 0, count: 10 })).toEqual([]);
   });
+
+  it('keeps Files API documents out of the v3 listing, and reads older records as v3', async () => {
+    const s = new PdfStore(redis, 'origin', () => now);
+    const v3 = await s.create(record({ app_id: 'both' }));
+    const file = await s.create(record({ app_id: 'both', origin: 'files' }));
+    expect(v3.origin).toBe('v3');
+    expect(await s.get(file.pdf_id)).toMatchObject({ origin: 'files', status: 'received' });
+    expect((await s.list('both', { fromMs: -Infinity, toMs: Infinity, offset: 0, count: 10 })).map((r) => r.pdf_id)).toEqual([v3.pdf_id]);
+    await redis.hdel(s.keys.pdf(v3.pdf_id), 'origin'); // as written before the field existed
+    expect((await s.get(v3.pdf_id))!.origin).toBe('v3');
+  });
 });
 
 describe('ConversionStore', () => {

@@ -19,11 +19,16 @@ export interface PdfCallback {
 
 export type PdfSource = { kind: 'upload'; key: string } | { kind: 'url'; url: string };
 
+/** The surface that created a document: POST /v3/pdf, or the Files API (which lists its own, spec 4.9). */
+export type PdfOrigin = 'v3' | 'files';
+
 export interface PdfRecord {
   pdf_id: string;
   /** Owner: the app whose key submitted it, and that app's group. */
   app_id: string;
   group_id: string;
+  /** Only v3 documents are listed by GET /v3/pdf-results; records from before the field read as v3. */
+  origin: PdfOrigin;
   status: PdfStatus;
   /** URL or uploaded filename (spec 2.4). */
   input_file: string;
@@ -47,12 +52,15 @@ export interface PdfRecord {
   usage: Record<string, number> | null;
 }
 
-export type NewPdfRecord = Pick<PdfRecord, 'pdf_id' | 'app_id' | 'group_id' | 'input_file' | 'source' | 'request_args' | 'conversion_formats' | 'callback' | 'streaming'>;
+export type NewPdfRecord = Pick<PdfRecord, 'pdf_id' | 'app_id' | 'group_id' | 'input_file' | 'source' | 'request_args' | 'conversion_formats' | 'callback' | 'streaming'> & {
+  /** @default 'v3' */
+  origin?: PdfOrigin;
+};
 
 const JSON_FIELDS = ['source', 'request_args', 'conversion_formats', 'conversion_status', 'callback', 'page_errors', 'error_info', 'usage'] as const;
 const NUMBER_FIELDS = ['num_pages', 'num_pages_pdf', 'num_pages_completed', 'num_pages_failed'] as const;
 
-/** /v3/pdf document records: a Redis hash per pdf_id plus a per-app index, all kept 90 days. */
+/** Document records: a Redis hash per pdf_id plus a per-app index of the v3 ones, all kept 90 days. */
 export class PdfStore {
   readonly keys: ReturnType<typeof v3Keys>;
 
@@ -73,20 +81,20 @@ export class PdfStore {
     const iso = new Date(now).toISOString();
     const conversion_status = Object.fromEntries(Object.entries(rec.conversion_formats).filter(([, on]) => on).map(([ext]) => [ext, { status: 'received' } as FormatStatus]));
     const full: PdfRecord = {
-      ...rec, status: 'received', created_at: iso, modified_at: iso, conversion_status,
+      ...rec, origin: rec.origin ?? 'v3', status: 'received', created_at: iso, modified_at: iso, conversion_status,
       num_pages: 0, num_pages_pdf: 0, num_pages_completed: 0, num_pages_failed: 0, page_errors: [], error_info: null, usage: null,
     };
     const key = this.keys.pdf(rec.pdf_id);
-    const index = this.keys.appPdfs(rec.app_id);
-    await this.redis
-      .multi()
-      .hset(key, ...flatten({ ...full, streaming: full.streaming ? '1' : '0' }))
-      .expire(key, PDF_RETENTION_SECONDS)
-      .zadd(index, now, rec.pdf_id)
-      // Entries past retention point at expired records: trim them as new ones arrive.
-      .zremrangebyscore(index, '-inf', now - PDF_RETENTION_SECONDS * 1000)
-      .expire(index, PDF_RETENTION_SECONDS)
-      .exec();
+    const tx = this.redis.multi().hset(key, ...flatten({ ...full, streaming: full.streaming ? '1' : '0' })).expire(key, PDF_RETENTION_SECONDS);
+    // GET /v3/pdf-results lists /v3/pdf submissions only: Files API documents stay out of the index.
+    if (full.origin === 'v3') {
+      const index = this.keys.appPdfs(rec.app_id);
+      tx.zadd(index, now, rec.pdf_id)
+        // Entries past retention point at expired records: trim them as new ones arrive.
+        .zremrangebyscore(index, '-inf', now - PDF_RETENTION_SECONDS * 1000)
+        .expire(index, PDF_RETENTION_SECONDS);
+    }
+    await tx.exec();
     return full;
   }
 
@@ -96,6 +104,7 @@ export class PdfStore {
     const rec: Record<string, unknown> = { ...h, streaming: h.streaming === '1' };
     for (const f of JSON_FIELDS) rec[f] = parseJson(h[f], null);
     for (const f of NUMBER_FIELDS) rec[f] = Number(h[f] ?? 0);
+    rec.origin ??= 'v3';
     rec.conversion_status ??= {};
     rec.conversion_formats ??= {};
     rec.request_args ??= {};

@@ -81,6 +81,13 @@ describe('Files API documents and jobs against a real appliance', () => {
     const done = await c.settled(fileId);
     expect(done).toMatchObject({ file_id: fileId, status: 'completed', percent_done: 100, num_pages: 1, num_pages_completed: 1, format_primary: 'mmd', filename: 'paper.pdf', custom_id: null, destination_uri: null, destination_basename: null });
 
+    // GET /v3/pdf-results lists the app's /v3/pdf submissions only; the Files API lists its own.
+    const v3 = await c.api('POST', '/v3/pdf', { headers: { app_id: c.appId }, json: { url: docs.url('/v3-only.pdf') } });
+    expect(v3.status, v3.text).toBe(200);
+    const listed = await c.api('GET', '/v3/pdf-results');
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.pdfs.map((p: { id: string }) => p.id)).toEqual([v3.body.pdf_id]);
+
     const mmd = await c.api('GET', `/files/v1/${fileId}.mmd`);
     expect(mmd.status).toBe(200);
     expect(mmd.text).toContain(HEADING_TEXT);

@@ -1,8 +1,10 @@
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-// STS as the AWS SDK's own credential providers use it; @aws-sdk/client-sts is not a dependency yet.
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/nested-clients/sts';
 import type { AwsCredentialIdentityProvider } from '@aws-sdk/types';
+import type { TokenCredential } from '@azure/core-auth';
+import { DefaultAzureCredential } from '@azure/identity';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { type AuthClient, GoogleAuth, Impersonated } from 'google-auth-library';
 import { ApiError } from '../../../core/errors.js';
 import type { Resolver } from '../../../core/ssrf.js';
 import { AzureStorage } from '../../../core/storage/azure.js';
@@ -12,12 +14,53 @@ import { type Storage, StorageError, type StorageSettings } from '../../../core/
 import { checkEndpoint, guardedAgents } from './endpoint.js';
 import type { DataSource } from './store.js';
 
+/** How the service's own identity becomes a customer's keyless grant, one function per provider. */
+export interface KeylessGrants {
+  /** azure_ad: a token credential of the service's identity in the customer's Microsoft Entra tenant. */
+  azure(tenantId: string): TokenCredential;
+  /** service_account: a client of the service's identity impersonating the customer's service account. */
+  gcp(targetPrincipal: string): Promise<AuthClient>;
+}
+
 export interface ConnectOptions {
   settings: StorageSettings;
   /** Lab mode (FOLIO_ALLOW_PRIVATE_URLS): custom endpoints may resolve to private addresses. */
   allowPrivate: boolean;
   resolve?: Resolver;
+  /** @default defaultKeylessGrants: each SDK's standard credential chain */
+  grants?: KeylessGrants;
 }
+
+const GCS_SCOPE = 'https://www.googleapis.com/auth/devstorage.read_write';
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+
+// The service's own Google identity (Application Default Credentials), found once per process.
+let googleIdentity: Promise<AuthClient> | undefined;
+function serviceGoogleIdentity(): Promise<AuthClient> {
+  googleIdentity ??= new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] }).getClient().catch((err: unknown) => {
+    googleIdentity = undefined; // not cached: the operator may fix the environment without a restart
+    throw err;
+  });
+  return googleIdentity;
+}
+
+/**
+ * The real grants. Both chains look for the service's identity in the environment, and on a cloud
+ * machine at its link-local metadata address: never call them where no cloud identity exists
+ * (tests pass fakes through ConnectOptions.grants).
+ * - azure: DefaultAzureCredential (environment client secret or certificate, workload identity,
+ *   managed identity, Azure CLI...) asked for tokens of the customer's tenant.
+ * - gcp: Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, workload identity, the
+ *   metadata server) impersonating the customer's service account for one-hour tokens.
+ */
+export const defaultKeylessGrants: KeylessGrants = {
+  // tenantId steers the workload-identity credential; an environment (client secret or certificate)
+  // credential keeps its home tenant (AZURE_TENANT_ID), gets the storage's 401 challenge naming the
+  // customer's tenant, and may then ask there only because that tenant is allowed here.
+  azure: (tenantId) => new DefaultAzureCredential({ tenantId, additionallyAllowedTenants: [tenantId] }),
+  gcp: async (targetPrincipal) =>
+    new Impersonated({ sourceClient: await serviceGoogleIdentity(), targetPrincipal, targetScopes: [GCS_SCOPE], delegates: [], lifetime: 3600 }),
+};
 
 // A data source never changes after registration, so its client (and connection pool) is reused.
 const open = new Map<string, Storage>();
@@ -36,13 +79,14 @@ export async function connectDataSource(source: DataSource, secret: string | nul
   if (source.endpoint) await checkEndpoint(source.endpoint, opts);
   let storage = open.get(source.data_source_id);
   if (!storage) {
-    storage = build(source, secret, opts);
+    storage = await build(source, secret, opts);
     open.set(source.data_source_id, storage);
   }
   return storage;
 }
 
-function build(source: DataSource, secret: string | null, opts: ConnectOptions): Storage {
+async function build(source: DataSource, secret: string | null, opts: ConnectOptions): Promise<Storage> {
+  const grants = opts.grants ?? defaultKeylessGrants;
   const details = source.provider_specific_details;
   switch (source.provider) {
     case 'aws': {
@@ -69,11 +113,24 @@ function build(source: DataSource, secret: string | null, opts: ConnectOptions):
       if (opts.settings.azureEmulator && source.endpoint) {
         return new AzureStorage({ accountUrl: `${source.endpoint}/${details.storage_account}`, container: source.bucket, accountKey: opts.settings.azureAccountKey, maxAttempts: 2 });
       }
-      throw keylessUnavailable(source);
+      return new AzureStorage({
+        accountUrl: source.endpoint ?? `https://${details.storage_account}.blob.core.windows.net`,
+        container: source.bucket,
+        credential: await keyless(source, () => grants.azure(details.azure_tenant_id)),
+        // Blob requests resolve through the SSRF guard like custom S3 endpoints; token requests do not
+        // go through these agents (they are the identity library's, to Entra ID or the metadata address).
+        agents: guardedAgents(opts),
+        maxAttempts: 2,
+      });
     case 'gcp':
       // The emulator (FOLIO_GCS_ENDPOINT) takes no credentials; the .service-verify check still runs.
       if (opts.settings.gcsEndpoint) return new GcsStorage({ bucket: source.bucket, endpoint: opts.settings.gcsEndpoint, maxAttempts: 1 });
-      throw keylessUnavailable(source);
+      return new GcsStorage({
+        bucket: source.bucket,
+        projectId: details.gcp_project_id,
+        authClient: await keyless(source, () => grants.gcp(details.target_sa_email)),
+        maxAttempts: 2,
+      });
   }
 }
 
@@ -95,15 +152,20 @@ function assumeRole(source: DataSource): AwsCredentialIdentityProvider {
 }
 
 /**
- * core/storage's Azure and GCS adapters accept only a shared key or no credentials; the azure_ad
- * token credential and the GCP impersonated client need an option there (see docs/files-data-sources.md).
+ * Makes a keyless grant's credential; when the service has no identity to make it from (no
+ * environment credentials, not on a cloud machine), the source answers 403 data_source_access_denied
+ * saying so, since nothing the customer does can help before the operator fixes the environment.
  */
-function keylessUnavailable(source: DataSource): ApiError {
-  return new ApiError(
-    'data_source_access_denied',
-    `${source.provider}/${source.auth_method} grants cannot be exercised by this build: the storage adapter takes no ${source.provider === 'azure' ? 'token credential' : 'impersonated client'}`,
-    { data_source_id: source.data_source_id },
-  );
+async function keyless<T>(source: DataSource, make: () => T | Promise<T>): Promise<T> {
+  try {
+    return await make();
+  } catch (err) {
+    throw new ApiError(
+      'data_source_access_denied',
+      `${source.provider}/${source.auth_method}: the service has no ${source.provider === 'azure' ? 'Microsoft Entra' : 'Google'} identity to use the grant with: ${(err as Error).message}`,
+      { data_source_id: source.data_source_id },
+    );
+  }
 }
 
 /** Maps a storage failure met while using a source onto the spec's ids; other errors pass through. */

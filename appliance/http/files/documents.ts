@@ -57,7 +57,7 @@ export function filesDocumentRoutes(ctx: AppContext, guard: FilesGuard, checks: 
     const fields: FileFields = { source_uri, filename, custom_id, destination_uri, destination_basename, s3_region };
     const planned = planFile(fileId, fields, settings, checks, upload);
     if (planned.source?.kind === 'public') await checkPublicUrl(planned.source.url, checks);
-    const res = acceptSingle({ db: ctx.db, limits, nowMs: ctx.now() }, auth, settings, planned.file, { jobId, idempotencyKey: key });
+    const res = await acceptSingle({ db: ctx.db, limits, nowMs: ctx.now() }, auth, settings, planned.file, { jobId, idempotencyKey: key });
     if (res.created) wakeDispatcher();
     return res;
   };

@@ -59,7 +59,7 @@ export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: Check
     if (existing && replay && existing.app_id === auth.appId) return c.json({ job_id: jobId, file_count: existing.replay_file_count ?? existing.file_count });
     const submission = await parseSettings(rest, true, checks);
     const planned = await planBatch(ctx, auth.groupId, items, submission, checks, open);
-    const res = acceptBatch({ db: ctx.db, limits: settings, nowMs: ctx.now() }, auth, { jobId, replay, settings: submission, files: planned });
+    const res = await acceptBatch({ db: ctx.db, limits: settings, nowMs: ctx.now() }, auth, { jobId, replay, settings: submission, files: planned });
     if (res.created) wakeDispatcher();
     return c.json({ job_id: res.job_id, file_count: res.file_count });
   });
