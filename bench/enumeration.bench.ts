@@ -6,21 +6,19 @@
  * folder then finds every output present (on_existing: skip, the default), the path where the
  * existence checks answer yes.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { S3Storage } from '../core/storage/s3.js';
 import { spawnAppliance } from '../test/support/appliance.js';
+import { memoryMiB } from '../test/support/proc-memory.js';
 import { startS3rver } from '../test/support/s3rver.js';
 
 const OBJECTS = Number(process.env.BENCH_OBJECTS ?? 200_000);
 const PER_FOLDER = 1000;
 
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-}
+const rssMb = (pid: number) => memoryMiB(pid).rss;
 
 export async function benchEnumeration(): Promise<Record<string, unknown>> {
   const s3 = await startS3rver();

@@ -5,6 +5,7 @@
  */
 import { benchEnumeration } from './enumeration.bench.js';
 import { benchDocuments } from './documents.bench.js';
+import { benchFilesJob } from './files-job.bench.js';
 import { benchOcrVsTesseract } from './ocr-vs-tesseract.bench.js';
 import { benchTextConcurrency } from './text-concurrency.bench.js';
 import { benchWorkerScaling } from './worker-scaling.bench.js';
@@ -16,6 +17,7 @@ const BENCHES: Record<string, () => Promise<object>> = {
   'text-concurrency': benchTextConcurrency,
   'worker-scaling': benchWorkerScaling,
   enumeration: benchEnumeration,
+  'files-job': benchFilesJob,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

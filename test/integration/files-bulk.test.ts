@@ -1,22 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
+import { pcoClient } from '../support/pco-client.js';
+import { memoryMiB } from '../support/proc-memory.js';
 
 const JOB_FILES = 200_000;
 const KEY_RATE_LIMIT = 10;
-
-/** Resident and peak memory of a process in MiB, from /proc. */
-function memoryMiB(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kib('VmRSS') / 1024), peak: Math.round(kib('VmHWM') / 1024) };
-}
-
-async function newKey(base: string): Promise<Record<string, string>> {
-  const app = (await (await fetch(`${base}/pco/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `bulk-${Date.now()}-${Math.random()}` }) })).json()) as { app_id: string };
-  const key = (await (await fetch(`${base}/pco/v1/apps/${app.app_id}/keys`, { method: 'POST' })).json()) as { app_key: string };
-  return { app_key: key.app_key };
-}
 
 /**
  * A job of 200,000 files on an appliance with no workers: acceptance only, so the numbers measure
@@ -36,7 +24,7 @@ describe('Files API at the 200,000-file limit', () => {
   });
 
   it('accepts and defers a 200,000-item job, replays it by Idempotency-Key, and keeps its files pending', async () => {
-    const auth = await newKey(app.url);
+    const auth = await pcoClient(app.url).newKey();
     const files = Array.from({ length: JOB_FILES }, (_, i) => ({ source_uri: `http://127.0.0.1:9/bulk/paper-${i}.pdf`, filename: `paper-${i}.pdf` }));
     const body = JSON.stringify({ files });
     const headers = { ...auth, 'content-type': 'application/json', 'Idempotency-Key': `bulk-${Date.now()}` };
@@ -71,7 +59,7 @@ describe('Files API at the 200,000-file limit', () => {
   }, 120_000);
 
   it('answers http_max_requests past the per-key limit of a minute', async () => {
-    const auth = await newKey(app.url);
+    const auth = await pcoClient(app.url).newKey();
     let refused: { status: number; body: any } | undefined;
     // Up to two windows' worth, in case the minute turns over midway.
     for (let i = 0; i < 2 * KEY_RATE_LIMIT + 2 && !refused; i++) {

@@ -19,6 +19,12 @@ export function pcoClient(base: string) {
   };
   return {
     call,
+    /** A new application and one key of it, as the operator makes them: the headers to send it with. */
+    async newKey(name = `app-${Date.now()}-${Math.random()}`): Promise<{ app_key: string }> {
+      const app = await call('POST', '/pco/v1/apps', { name });
+      const key = await call('POST', `/pco/v1/apps/${app.body.app_id}/keys`);
+      return { app_key: key.body.app_key as string };
+    },
     create: (body: unknown, query = '') => call('POST', `/pco/v1/jobs${query}`, body),
     job: (id: string) => call('GET', `/pco/v1/jobs/${id}`),
     /** Waits until the job reaches a terminal status and returns it. */
