@@ -68,6 +68,11 @@ models: deps
 soak: deps test-deps
 	npx tsx test/reliability/soak.ts
 
+# One document worker's memory over 2,000 documents in one process, no kills (docs/reliability.md, "Soak").
+.PHONY: worker-leak
+worker-leak: deps
+	node --expose-gc --import tsx test/reliability/worker-leak.ts
+
 # Maths recogniser evaluation on the held-out set (models/eval/README.md), pinned to one core.
 eval-math: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"

@@ -1,4 +1,4 @@
-import { classifyFont } from '../../engine/math/pdf/tex-fonts.js';
+import { bareFontName, classifyFont, type FontFamily } from '../../engine/math/pdf/tex-fonts.js';
 import type { Glyph } from './text-layer.js';
 
 /**
@@ -84,13 +84,27 @@ function lineOf(g: Glyph, clusters: Cluster[]): Cluster | undefined {
   return best?.cluster;
 }
 
-const hangingFonts = new Map<string, ReturnType<typeof classifyFont>>();
+/**
+ * Font families by bare name, kept for the worker's life. Keyed without the subset tag, which
+ * usually differs from one document to the next (a worker would otherwise keep ~80 bytes per
+ * embedded font of every document it ever read), and cleared when full: names come from customers' files.
+ */
+const hangingFonts = new Map<string, FontFamily>();
+const HANGING_FONTS_CACHED = 1_024;
+
 /** A glyph of TeX's extension font (CMEX), or a radical sign from its symbol font: its ink hangs from its baseline down. */
 export function isHanging(g: Glyph): boolean {
-  let family = hangingFonts.get(g.font);
-  if (family === undefined) hangingFonts.set(g.font, (family = classifyFont(g.font)));
+  const name = bareFontName(g.font);
+  let family = hangingFonts.get(name);
+  if (family === undefined) {
+    if (hangingFonts.size >= HANGING_FONTS_CACHED) hangingFonts.clear();
+    hangingFonts.set(name, (family = classifyFont(name)));
+  }
   return family === 'extension' || (family === 'symbols' && g.ch === '√');
 }
+
+/** For tests: how many font names isHanging's cache holds. */
+export const hangingFontsCached = () => hangingFonts.size;
 
 /**
  * The cluster whose maths axis (a quarter em above its baseline) is nearest the middle of a

@@ -40,9 +40,14 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
 ];
 
+/** A font name without its subset tag (`ABCDEF+CMR10` → `CMR10`), which usually differs from one document to the next. */
+export function bareFontName(name: string): string {
+  return name.replace(/^[A-Z]{6}\+/, '');
+}
+
 /** Strips a subset tag (ABCDEF+) and classifies the font by name. */
 export function classifyFont(name: string): FontFamily {
-  const bare = name.replace(/^[A-Z]{6}\+/, '');
+  const bare = bareFontName(name);
   for (const [re, family] of FAMILIES) if (re.test(bare)) return family;
   return 'other';
 }
