@@ -27,7 +27,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
 
 run: deps console
-	node --import tsx appliance/main.ts
+	node --import tsx --import ./core/no-source-maps.ts appliance/main.ts
 
 test: deps test-deps console
 	npx vitest run --config vitest.unit.config.ts
@@ -71,7 +71,7 @@ soak: deps test-deps
 # One document worker's memory over 2,000 documents in one process, no kills (docs/reliability.md, "Soak").
 .PHONY: worker-leak
 worker-leak: deps
-	node --expose-gc --import tsx test/reliability/worker-leak.ts
+	node --expose-gc --import tsx --import ./core/no-source-maps.ts test/reliability/worker-leak.ts
 
 # Maths recogniser evaluation on the held-out set (models/eval/README.md), pinned to one core.
 eval-math: deps

@@ -436,7 +436,7 @@ Wants=network-online.target
 
 [Service]
 Type=simple
-ExecStart=$APP_DIR/bin/node --import tsx appliance/main.ts
+ExecStart=$APP_DIR/bin/node --import tsx --import ./core/no-source-maps.ts appliance/main.ts
 $common
 
 [Install]
@@ -453,7 +453,7 @@ Wants=network-online.target
 
 [Service]
 Type=simple
-ExecStart=$APP_DIR/bin/node --import tsx worker/main.ts %i
+ExecStart=$APP_DIR/bin/node --import tsx --import ./core/no-source-maps.ts worker/main.ts %i
 Environment=FOLIO_WORKER_ID=%H-%i
 $common
 

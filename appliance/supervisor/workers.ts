@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { RUNTIME_IMPORTS } from '../../core/runtime.js';
 import type { Logger } from '../../core/logging.js';
 import type { WorkerRole } from '../../core/heartbeat.js';
 
@@ -35,7 +36,7 @@ export class WorkerSupervisor {
   }
 
   private spawn(c: Child): void {
-    const proc = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN, c.role], {
+    const proc = spawn(process.execPath, [...RUNTIME_IMPORTS, WORKER_MAIN, c.role], {
       env: { ...this.opts.env, FOLIO_WORKER_ID: `${c.role}-${c.index}-${process.pid}-${c.restarts}` },
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -188,7 +188,7 @@ describe('installer/install.sh into a temporary root (FOLIO_INSTALL_SYSTEMCTL=ec
 
   it('writes valid-looking units for the appliance and the worker template', () => {
     const appliance = readUnit(unitFile('folio.service'));
-    expect(appliance.keys.get('ExecStart')).toBe(`${app()}/bin/node --import tsx appliance/main.ts`);
+    expect(appliance.keys.get('ExecStart')).toBe(`${app()}/bin/node --import tsx --import ./core/no-source-maps.ts appliance/main.ts`);
     expect(appliance.keys.get('User')).toBe('folio');
     expect(appliance.keys.get('WorkingDirectory')).toBe(app());
     expect(appliance.keys.get('EnvironmentFile')).toBe(envFile());
@@ -197,7 +197,7 @@ describe('installer/install.sh into a temporary root (FOLIO_INSTALL_SYSTEMCTL=ec
     expect(appliance.text).toMatch(/^\[Unit\]$[\s\S]*^\[Service\]$[\s\S]*^\[Install\]$/m);
 
     const worker = readUnit(unitFile('folio-worker@.service'));
-    expect(worker.keys.get('ExecStart')).toBe(`${app()}/bin/node --import tsx worker/main.ts %i`);
+    expect(worker.keys.get('ExecStart')).toBe(`${app()}/bin/node --import tsx --import ./core/no-source-maps.ts worker/main.ts %i`);
     expect(worker.keys.get('User')).toBe('folio');
     expect(worker.keys.get('WorkingDirectory')).toBe(app());
     expect(worker.keys.get('EnvironmentFile')).toBe(envFile());

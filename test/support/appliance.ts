@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUNTIME_IMPORTS } from '../../core/runtime.js';
 import { freePort, waitFor } from './ports.js';
 
 export interface ApplianceProcess {
@@ -28,7 +29,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-app-')));
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'appliance/main.ts'], {
+  const proc = spawn(process.execPath, [...RUNTIME_IMPORTS, 'appliance/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_HEARTBEAT_MS: '300', FOLIO_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: false,
