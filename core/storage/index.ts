@@ -48,18 +48,23 @@ export function openLocation(uri: string, settings: StorageSettings): { storage:
 }
 
 const cache = new Map<string, Storage>();
+/** Bucket roots kept open; past this the least recently used is dropped (jobs name buckets without limit). */
+export const STORAGE_CLIENTS_CACHED = 256;
 
 /** One Storage per bucket root and settings, reused: SDK clients keep their connection pools. */
 export function storageFor(loc: Location, settings: StorageSettings): Storage {
   const root = rootUriOf(loc);
   const cacheKey = `${root}\n${JSON.stringify(settings)}`;
   let s = cache.get(cacheKey);
-  if (!s) {
-    s = create(loc, root, settings);
-    cache.set(cacheKey, s);
-  }
+  if (s) cache.delete(cacheKey); // re-inserted below: Map order is recency
+  else s = create(loc, root, settings);
+  cache.set(cacheKey, s);
+  if (cache.size > STORAGE_CLIENTS_CACHED) cache.delete(cache.keys().next().value!);
   return s;
 }
+
+/** For tests: how many bucket roots are open. */
+export const storageClientsCached = () => cache.size;
 
 function create(loc: Location, root: string, settings: StorageSettings): Storage {
   switch (loc.scheme) {
