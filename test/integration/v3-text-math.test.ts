@@ -133,6 +133,19 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(plain.body.text).toContain('Fresh bread from the bakery\n');
   });
 
+  it('writes monospaced code as a listing with its indentation, or fenced with disable_lstlisting', async () => {
+    const page = await renderLatex('\\noindent Here is the loop that sums the values of the array:\n\\begin{verbatim}\nint total = 0;\nfor (int i = 0; i < n; i++) {\n    total += values[i];\n}\nreturn total;\n\\end{verbatim}\nIt runs in linear time over the array and needs no extra memory at all.', 150, 6.5);
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(page) });
+    expect(r.status).toBe(200);
+    const [intro, listing, after] = (r.body.text as string).split('\n\n');
+    expect(intro).toBe('Here is the loop that sums the values of the array:');
+    expect(listing!.split('\n')).toEqual(['\\begin{lstlisting}', 'int total = 0;', expect.stringMatching(/^for \(int i = [0O]; i < n; i\+\+\) \{$/), '    total += values[i];', '}', 'return total;', '\\end{lstlisting}']);
+    expect(after).toMatch(/^It runs in linear time/);
+    const fenced = await s.call('POST', '/v3/text', { src: dataUrl(page), disable_lstlisting: true });
+    expect(fenced.body.text).toContain('```\nint total = 0;\n');
+    expect(fenced.body.text).not.toContain('lstlisting');
+  });
+
   it('turns a rotated page upright before reading text and maths', async () => {
     const turned = await sharp(mixed).rotate(90).png().toBuffer();
     const r = await s.call('POST', '/v3/text', { src: dataUrl(turned), include_line_data: true, auto_rotate_confidence_threshold: 0 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { QueueEvents } from 'bullmq';
 import type { WorkerContext } from '../context.js';
 import type { OcrPage } from './pipeline/index.js';
+import { punctuationWidth } from '../engine/text/fullwidth.js';
 import type { Glyph } from './pipeline/text-layer.js';
 
 const run = promisify(execFile);
@@ -56,6 +57,8 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
  * OCR lines (pixels) → glyphs (points). Each word's characters are spread evenly over the word's
  * box and a space spans the gap to the next word, so column gaps (tables, two columns read as one
  * line) keep their width; a line without word boxes is spread evenly over its own box.
+ * Punctuation takes the width that suits its line (fullwidth.ts): the text model sometimes reads
+ * a bracket in Latin text as its fullwidth form.
  */
 export function linesToGlyphs(result: OcrPageResult, scale: number): Glyph[] {
   const glyphs: Glyph[] = [];
@@ -63,7 +66,7 @@ export function linesToGlyphs(result: OcrPageResult, scale: number): Glyph[] {
     const size = line.box.height * scale * 0.8;
     const base = (line.box.y + line.box.height * 0.8) * scale;
     const spread = (text: string, x: number, width: number) => {
-      const chars = [...text];
+      const chars = [...punctuationWidth(text, null, line.text)];
       const w = (width * scale) / chars.length;
       chars.forEach((ch, i) => glyphs.push({ ch, x: x * scale + i * w, w, base, size, font: 'ocr', bold: false, mathFont: false }));
     };

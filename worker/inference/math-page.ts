@@ -6,6 +6,7 @@ import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/tex
 import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
+import { codeRuns } from './code-lines.js';
 import { inlineSegments, type Segment } from './inline-math.js';
 import { chooseKind, isWordy } from './line-kind.js';
 import type { FormulaRead, MathRead, PageLine, PageRecognition } from './page-result.js';
@@ -25,7 +26,9 @@ export interface MathEngines {
  *   when asked); the text lines stay, labelled text, as evidence of what else the image holds;
  * - 'auto': the upright image is cut into ink bands (bands.ts); a band whose text read is wordy
  *   stays text, any other band is also read as maths and line-kind.ts picks the reading. When the
- *   image is a single maths band, that read is the formula of the whole image.
+ *   image is a single maths band, that read is the formula of the whole image. Code (lines the
+ *   text model read as a monospaced run that reads like code, code-lines.ts) stays text as read:
+ *   `x = x + 1;` is not maths.
  */
 export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, engines: MathEngines): Promise<PageRecognition> {
   const gray = await uprightGray(png, read.rotation);
@@ -33,6 +36,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const bands = inkBands(mask);
   const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
+  const code = new Set(codeRuns(textLines).flatMap((r) => Array.from({ length: r.end - r.start }, (_, k) => r.start + k)));
   if (options.math === 'formula') {
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
   }
@@ -42,6 +46,10 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   let formula: FormulaRead | undefined;
   for (const [index, band] of bands.entries()) {
     const mine = textLines.filter((_, i) => owner[i] === index);
+    if (mine.length && mine.every((l) => code.has(textLines.indexOf(l)))) {
+      lines.push(...mine);
+      continue;
+    }
     const text = mine.map((l) => l.text).join(' ');
     if (isWordy(text)) {
       lines.push(...(await proseLines(mine, band, { gray, mask, rotation: read.rotation }, engines)));

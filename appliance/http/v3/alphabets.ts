@@ -1,5 +1,6 @@
 import { ApiError } from '../../../core/errors.js';
-import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
+import type { PageRecognition } from '../../../worker/inference/page-result.js';
+import { mapRecognitionText } from './recognition-text.js';
 
 /**
  * Alphabets of 2.1 (detected_alphabets) and 4.2 (alphabets_allowed). The spec does not show the
@@ -46,16 +47,7 @@ const strip = (text: string, excluded: Alphabet[]) => excluded.reduce((t, code) 
 
 /** The recognition with the excluded alphabets' characters removed from its text (words, lines). */
 export function withoutAlphabets(r: PageRecognition, excluded: Alphabet[]): PageRecognition {
-  if (!excluded.length) return r;
-  const words = <W extends { text: string }>(list: W[]) => list.map((w) => ({ ...w, text: strip(w.text, excluded) })).filter((w) => w.text);
-  const lines = r.lines
-    .map((l): PageLine => {
-      if (l.kind === 'math') return l;
-      const segments = l.segments?.map((s) => (s.kind === 'text' ? { ...s, words: words(s.words) } : s));
-      return { ...l, text: strip(l.text, excluded), ...(l.words ? { words: words(l.words) } : {}), ...(segments ? { segments } : {}) };
-    })
-    .filter((l) => l.kind === 'math' || l.text || l.segments?.some((s) => s.kind === 'math'));
-  return { ...r, lines };
+  return excluded.length ? mapRecognitionText(r, (t) => strip(t, excluded)) : r;
 }
 
 /** detected_alphabets: one object of every code to whether `text` holds it. */

@@ -1,4 +1,5 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
+import { codeRuns } from '../../../worker/inference/code-lines.js';
 
 /**
  * The block structure of a recognised image's lines (reading order kept): paragraphs, display
@@ -10,9 +11,10 @@ import type { PageLine } from '../../../worker/inference/page-result.js';
  *   the bullet, without a paragraph gap, continue it. Items may stand further apart than lines
  *   (LaTeX's \itemsep): a list goes on across gaps up to LIST_GAP line heights.
  * - A display equation is a maths line; it sits inside its paragraph (one newline either side).
+ * - A code block is a run of monospaced lines that reads like code (worker/inference/code-lines.ts).
  */
 
-export type Block = { kind: 'lines'; lines: PageLine[] } | { kind: 'list'; items: PageLine[][] };
+export type Block = { kind: 'lines'; lines: PageLine[] } | { kind: 'list'; items: PageLine[][] } | { kind: 'code'; lines: PageLine[]; pitch: number };
 
 export const PARAGRAPH_GAP = 0.8;
 export const INDENT = 0.7;
@@ -32,8 +34,17 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const margin = commonLeft(boxes.filter((_, i) => lines[i]!.kind !== 'math' && !isBulleted(lines[i]!)), lineHeight);
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
   const blocks: Block[] = [];
+  const code = new Map(codeRuns(lines).map((r) => [r.start, r]));
   let itemLeft = 0;
+  let skipTo = 0;
   lines.forEach((line, i) => {
+    if (i < skipTo) return;
+    const run = code.get(i);
+    if (run) {
+      blocks.push({ kind: 'code', lines: lines.slice(run.start, run.end), pitch: run.pitch });
+      skipTo = run.end;
+      return;
+    }
     const last = blocks.at(-1);
     const spaced = i > 0 && gap(i) > PARAGRAPH_GAP * lineHeight;
     if (isBulleted(line)) {

@@ -46,6 +46,23 @@ describe('maths in /v3/text answers', () => {
     expect(linesToMmd(lines, { disable_itemize: true }, false)).toBe('Intro line\n\n• First item\n• Second wrapped');
   });
 
+  it('writes code as a listing with its indentation, or fenced with disable_lstlisting, maths left plain', () => {
+    // Courier-like boxes: 10 px per character and per space.
+    const code = (t: string, y: number, indent: number): PageLine => {
+      let x = indent * 10;
+      const words = t.split(' ').map((w) => {
+        const word = { text: w, confidence: 0.99, box: { x, y, width: w.length * 10 + 3, height: 10 } };
+        x += (w.length + 1) * 10;
+        return word;
+      });
+      return { ...text(t), box: { x: indent * 10, y, width: x, height: 10 }, words };
+    };
+    const lines = [code('def area(r):', 0, 0), code('return pi * r ** 2', 12, 4)];
+    lines[1]!.segments = [{ kind: 'math', math: { latex: '\\pi r^{2}', confidence: 0.9, confidenceRate: 0.9, symbolCount: 3 }, box }];
+    expect(linesToMmd(lines, {}, false)).toBe('\\begin{lstlisting}\ndef area(r):\n    return pi * r ** 2\n\\end{lstlisting}');
+    expect(linesToMmd(lines, { disable_lstlisting: true }, false)).toBe('```\ndef area(r):\n    return pi * r ** 2\n```');
+  });
+
   it('puts number-only lines in inline maths with numbers_default_to_math', () => {
     expect(linesToMmd([text('42'), text('Page 3')], { numbers_default_to_math: true }, false)).toBe('\\( 42 \\)\nPage 3');
   });
@@ -55,6 +72,13 @@ describe('maths in /v3/text answers', () => {
     await expect(buildTextResult('id', page([text('blurry words', 0.7)]), {})).rejects.toMatchObject({ id: 'math_confidence', extras: { confidence_rate: 0.7 } });
     await expect(buildTextResult('id', page([text('blurry words', 0.7)]), { confidence_rate_threshold: 0.6 })).resolves.toMatchObject({ text: 'blurry words' });
     await expect(buildTextResult('id', page([]), {})).resolves.toMatchObject({ text: '', confidence: 0 });
+  });
+
+  it('gives punctuation the width fullwidth_punctuation asks for, by default the width that suits the line', async () => {
+    const page = (t: string) => ({ lines: [text(t)], width: 10, height: 10 });
+    expect((await buildTextResult('id', page('call f（x）：'), {})).text).toBe('call f(x):');
+    expect((await buildTextResult('id', page('中文（注）'), {})).text).toBe('中文（注）');
+    expect((await buildTextResult('id', page('call f(x)'), { fullwidth_punctuation: true })).text).toBe('call f（x）');
   });
 
   it('weights confidence_rate by characters and symbols; confidence is the product of the lines', () => {

@@ -1,13 +1,15 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
 import { textBlocks, withoutBullet } from './text-blocks.js';
+import { codeLineText } from '../../../worker/inference/code-lines.js';
 import type { TextOptions } from './text-options.js';
 
 /**
  * The MMD of a recognised image (4.2 output rules): text lines as read, with their inline maths
  * between the inline delimiters; maths lines as LaTeX between the display delimiters (one line
  * between them, rule 7); the LaTeX options applied to every equation; paragraphs separated by a
- * blank line and bulleted lists as itemize environments (rule 1; text-blocks.ts finds both).
+ * blank line, bulleted lists as itemize environments (rule 1) and code as a listing environment or,
+ * with disable_lstlisting, a fenced block (rule 2; text-blocks.ts finds all three).
  */
 
 export const DEFAULT_INLINE: [string, string] = ['\\(', '\\)'];
@@ -54,6 +56,12 @@ export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean
   return textBlocks(lines, upright)
     .map((block) => {
       if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
+      if (block.kind === 'code') {
+        // As read, never with maths: rule 2 keeps maths inside code plain.
+        const left = Math.min(...block.lines.map((l) => upright(l).x));
+        const body = block.lines.map((l) => codeLineText(l, left, block.pitch, upright)).join('\n');
+        return opts.disable_lstlisting ? `\`\`\`\n${body}\n\`\`\`` : `\\begin{lstlisting}\n${body}\n\\end{lstlisting}`;
+      }
       const items = block.items.map((item) => item.map((l) => lineMmd(l, opts)).join(' '));
       if (opts.disable_itemize) return items.join('\n');
       return ['\\begin{itemize}', ...items.map((t) => `\\item ${withoutBullet(t)}`), '\\end{itemize}'].join('\n');

@@ -10,6 +10,7 @@ import { excludedAlphabets } from './alphabets.js';
  *   idiomatic_eqn_arrays (cases kept as cases; otherwise a braced array) rewrite each equation;
  * - numbers_default_to_math puts a line that is only a number in inline maths;
  * - disable_itemize writes bulleted lines as read instead of an itemize environment;
+ * - disable_lstlisting fences code (worker/inference/code-lines.ts) in backticks instead of a listing environment;
  * - alphabets_allowed removes the characters of the alphabets set to false (alphabets.ts);
  * - include_line_data, include_word_data, include_lines_json add the geometry of text-geometry.ts;
  * - confidence_threshold and confidence_rate_threshold (0.75 by default) answer math_confidence
@@ -18,7 +19,6 @@ import { excludedAlphabets } from './alphabets.js';
  * - include_equation_tags forces idiomatic_eqn_arrays, but the recogniser finds no equation
  *   numbers to turn into \tag (a number right of a formula is read as part of it);
  * - math_fonts_default_to_math: images carry no font information to act on;
- * - disable_lstlisting: no code is recognised in images (nothing is put in a listing either way).
  */
 
 /** The data_options keys of spec 2.1; any other key is opts_unknown_data_option. */

@@ -1,9 +1,11 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
+import { punctuationWidth } from '../../../worker/engine/text/fullwidth.js';
 import { boxToUpright } from '../../../worker/engine/text/image.js';
 import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
-import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
+import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
+import { mapRecognitionText } from './recognition-text.js';
 import { lineData, linesJson, round, wordData } from './text-geometry.js';
 import { linesToMmd, styleLatex } from './text-mmd.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
@@ -67,7 +69,7 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
  */
 export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
-  const r = withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed));
+  const r = mapRecognitionText(withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed)), (t, line) => punctuationWidth(t, opts.fullwidth_punctuation, line.text));
   const { confidence, confidence_rate } = confidences(r.lines);
   checkConfidence(opts, { confidence, confidence_rate }, r.lines.length > 0);
   // The engine reports the turn it read the image at. auto_rotate_confidence is the confidence
