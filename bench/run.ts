@@ -6,16 +6,20 @@
 import { benchEnumeration } from './enumeration.bench.js';
 import { benchDocuments } from './documents.bench.js';
 import { benchFilesJob } from './files-job.bench.js';
+import { benchMathFormulas } from './math-formulas.bench.js';
 import { benchOcrVsTesseract } from './ocr-vs-tesseract.bench.js';
 import { benchTextConcurrency } from './text-concurrency.bench.js';
+import { benchWorkerMemory } from './worker-memory.bench.js';
 import { benchWorkerScaling } from './worker-scaling.bench.js';
 import { machine, type Reports, writeResults } from './results.js';
 
 const BENCHES: Record<string, () => Promise<object>> = {
   documents: benchDocuments,
   'ocr-vs-tesseract': benchOcrVsTesseract,
+  'math-formulas': benchMathFormulas,
   'text-concurrency': benchTextConcurrency,
   'worker-scaling': benchWorkerScaling,
+  'worker-memory': benchWorkerMemory,
   enumeration: benchEnumeration,
   'files-job': benchFilesJob,
 };

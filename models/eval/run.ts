@@ -5,12 +5,9 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CATEGORIES, readCorpus } from './corpus.js';
-import { evaluateImage, evaluatePdf, type Evaluation, type GroundTruth } from './evaluate.js';
-import { loadParts, type Loaded } from './front-ends.js';
+import { evaluateFrontEnds } from './evaluation.js';
 import { failuresMarkdown, resultsMarkdown, resultsTables, type RunFacts } from './report.js';
-import { RESOLUTIONS_DPI, renderCorpus } from './render.js';
-import { handwritingSet } from './strokes-set.js';
-import { evaluateStrokes } from './strokes-evaluate.js';
+import { renderCorpus } from './render.js';
 
 /**
  * `make eval-math`: renders the held-out corpus, runs every front end over it, prints the table
@@ -48,37 +45,7 @@ async function main(): Promise<number> {
   const renderSeconds = (performance.now() - renderStart) / 1000;
   console.log(`rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`);
 
-  const parts = await loadParts();
-  const evaluations: Evaluation[] = [];
-  let truth: Loaded<GroundTruth> = { ok: false, reason: 'the PDF front end did not run' };
-  if (!parts.core.ok) {
-    const reason = parts.core.reason;
-    evaluations.push(
-      { frontEnd: 'PDF glyphs', unavailable: reason, rows: [] },
-      ...RESOLUTIONS_DPI.map((dpi) => ({ frontEnd: `image ${dpi} dpi`, unavailable: reason, rows: [] })),
-    );
-  } else {
-    const core = parts.core.value;
-    if (parts.pdf.ok) {
-      const pdf = await evaluatePdf(rendered, formulas, core, parts.pdf.value);
-      evaluations.push(pdf.evaluation);
-      truth = { ok: true, value: pdf.truth };
-    } else {
-      evaluations.push({ frontEnd: 'PDF glyphs', unavailable: parts.pdf.reason, rows: [] });
-      truth = { ok: false, reason: parts.pdf.reason };
-    }
-    for (const dpi of RESOLUTIONS_DPI) {
-      if (parts.image.ok) evaluations.push(await evaluateImage(rendered, formulas, dpi, core, parts.image.value, truth));
-      else evaluations.push({ frontEnd: `image ${dpi} dpi`, unavailable: parts.image.reason, rows: [] });
-    }
-  }
-  if (parts.core.ok) {
-    const { recognizeStrokes } = await import('../../worker/engine/math/strokes/index.js');
-    const set = await handwritingSet(corpus.formulas, here('.cache'));
-    const ids = new Set(formulas.map((f) => f.id));
-    set.formulas = set.formulas.filter((h) => ids.has(h.formula.id));
-    evaluations.push(await evaluateStrokes(set, parts.core.value, (strokes) => recognizeStrokes(strokes)));
-  } else evaluations.push({ frontEnd: 'strokes', unavailable: parts.core.reason, rows: [] });
+  const evaluations = await evaluateFrontEnds(rendered, formulas, corpus.formulas, here('.cache'));
 
   const facts: RunFacts = {
     ...machineFacts(),
