@@ -75,10 +75,14 @@ export function linesToGlyphs(result: OcrPageResult, scale: number): Glyph[] {
       if (line.text) spread(line.text, line.box.x, line.box.width);
       continue;
     }
+    // The first and last words reach the line box's ends: the detector's box holds all the ink,
+    // the CTC columns may stop short of it (and ink outside the lines is taken for figures).
+    const lineEnd = line.box.x + line.box.width;
     words.forEach((word, i) => {
-      spread(word.text, word.box.x, word.box.width);
+      const start = i === 0 ? Math.min(word.box.x, line.box.x) : word.box.x;
       const next = words[i + 1];
-      const end = word.box.x + word.box.width;
+      const end = next ? word.box.x + word.box.width : Math.max(lineEnd, word.box.x + word.box.width);
+      spread(word.text, start, end - start);
       if (next) spread(' ', end, Math.max(1, next.box.x - end));
     });
   }
