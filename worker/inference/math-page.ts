@@ -77,8 +77,9 @@ interface UprightPage {
 
 /**
  * The text lines of one band with their inline formulas read (inline-math.ts). Each line owns the
- * band's columns from its start to the next line's (a band may hold two boxes side by side), so
- * another line's ink is never taken for ink this line's read missed.
+ * band's columns from its start to the next line's (a band may hold two boxes side by side) and
+ * the band's rows near its own box, so another line's ink is never taken for ink this line's
+ * read missed.
  */
 async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engines: MathEngines): Promise<PageLine[]> {
   const { gray, mask, rotation } = page;
@@ -92,7 +93,11 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
       continue;
     }
     const later = starts.filter((x) => x > starts[i]!);
-    const own: Band = { ...band, x0: starts.some((x) => x < starts[i]!) ? Math.floor(starts[i]!) : band.x0, x1: later.length ? Math.floor(Math.min(...later)) : band.x1 };
+    // Rows: the band's, within 0.4 of the line's height of its box (scripts and limits stand a
+    // little above and below it), so a band two lines share (a tall fraction joins them) is cut.
+    const box = toUpright(line.box);
+    const [y0, y1] = [Math.max(band.y0, Math.floor(box.y - 0.4 * box.height)), Math.min(band.y1, Math.ceil(box.y + 1.4 * box.height))];
+    const own: Band = { y0, y1, x0: starts.some((x) => x < starts[i]!) ? Math.floor(starts[i]!) : band.x0, x1: later.length ? Math.floor(Math.min(...later)) : band.x1 };
     const words = line.words.map((w) => ({ ...w, box: toUpright(w.box) }));
     const readSpan = (x0: number, x1: number) => readFormula(crop(gray, { ...own, x0, x1 }), engines);
     const segments = await inlineSegments(words, own, mask, readSpan);

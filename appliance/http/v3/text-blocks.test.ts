@@ -15,6 +15,11 @@ describe('textBlocks', () => {
     expect(shape(lines)).toEqual([['Heading'], ['First line of text', 'goes on here.'], ['Indented start', 'and its end.']]);
   });
 
+  it('keeps the lines of a second column together: indentation is against the line before, and moving up starts a block', () => {
+    const lines = [line('Left one', 10, 0), line('left two', 10, 24), line('Right one', 400, 0), line('right two', 400, 24), line('Right indented', 430, 48), line('right end', 400, 72)];
+    expect(shape(lines)).toEqual([['Left one', 'left two'], ['Right one', 'right two'], ['Right indented', 'right end']]);
+  });
+
   it('keeps a centred display equation inside its paragraph', () => {
     const lines = [line('We have', 10, 0), line('x^2', 120, 24, 'math'), line('for all x.', 10, 48)];
     expect(shape(lines)).toEqual([['We have', 'x^2', 'for all x.']]);

@@ -5,8 +5,8 @@ import { codeRuns } from '../../../worker/inference/code-lines.js';
  * The block structure of a recognised image's lines (reading order kept): paragraphs, display
  * equations and bulleted lists, from the lines' upright boxes.
  * - A paragraph ends where the next text line starts after a gap taller than PARAGRAPH_GAP line
- *   heights, or is indented from the text's left edge by INDENT line heights or more (LaTeX's and
- *   most books' first-line indent; the text's left edge is where most text lines start).
+ *   heights, starts INDENT line heights or more right of the text line before it (LaTeX's and
+ *   most books' first-line indent), or starts above it (reading order moved to the next column).
  * - A list item is a text line starting with a bullet; the lines after it that start right of
  *   the bullet, without a paragraph gap, continue it. Items may stand further apart than lines
  *   (LaTeX's \itemsep): a list goes on across gaps up to LIST_GAP line heights.
@@ -31,22 +31,27 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const boxes = lines.map(upright);
   const texts = boxes.filter((_, i) => lines[i]!.kind !== 'math');
   const lineHeight = median(texts.map((b) => b.height)) || 1;
-  const margin = commonLeft(boxes.filter((_, i) => lines[i]!.kind !== 'math' && !isBulleted(lines[i]!)), lineHeight);
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
   const blocks: Block[] = [];
   const code = new Map(codeRuns(lines).map((r) => [r.start, r]));
   let itemLeft = 0;
   let skipTo = 0;
+  let previousTextX: number | undefined;
   lines.forEach((line, i) => {
     if (i < skipTo) return;
     const run = code.get(i);
     if (run) {
       blocks.push({ kind: 'code', lines: lines.slice(run.start, run.end), pitch: run.pitch });
       skipTo = run.end;
+      previousTextX = undefined;
       return;
     }
     const last = blocks.at(-1);
     const spaced = i > 0 && gap(i) > PARAGRAPH_GAP * lineHeight;
+    const x = boxes[i]!.x;
+    const indented = line.kind !== 'math' && previousTextX !== undefined && x - previousTextX >= INDENT * lineHeight;
+    const movedUp = i > 0 && boxes[i]!.y + boxes[i]!.height / 2 < boxes[i - 1]!.y;
+    if (line.kind !== 'math') previousTextX = x;
     if (isBulleted(line)) {
       if (last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight) last.items.push([line]);
       else blocks.push({ kind: 'list', items: [[line]] });
@@ -57,8 +62,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
       last.items.at(-1)!.push(line);
       return;
     }
-    const indented = line.kind !== 'math' && boxes[i]!.x - margin >= INDENT * lineHeight;
-    if (last?.kind === 'lines' && !spaced && !indented) last.lines.push(line);
+    if (last?.kind === 'lines' && !spaced && !indented && !movedUp) last.lines.push(line);
     else blocks.push({ kind: 'lines', lines: [line] });
   });
   return blocks;
@@ -67,17 +71,4 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
-}
-
-/** The left edge most text lines start at (within a third of a line height; the leftmost such edge on a tie). */
-function commonLeft(boxes: Upright[], lineHeight: number): number {
-  if (!boxes.length) return 0;
-  const xs = boxes.map((b) => b.x).sort((a, b) => a - b);
-  let best = xs[0]!;
-  let most = 0;
-  for (const x of xs) {
-    const near = xs.filter((v) => Math.abs(v - x) <= lineHeight / 3).length;
-    if (near > most) [best, most] = [x, near];
-  }
-  return best;
 }
