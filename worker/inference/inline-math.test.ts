@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { InkMask } from '../engine/math/image/binarise.js';
 import type { OcrWord } from '../engine/text/index.js';
-import { inlineSegments } from './inline-math.js';
+import { inlineSegments, withoutRules } from './inline-math.js';
 import type { MathRead } from './page-result.js';
 
 /** Words laid left to right from [text, x0, x1, confidence] in a 20-px line at y 10. */
@@ -65,5 +65,18 @@ describe('inlineSegments', () => {
     const ws = words(['Fresh', 40, 80], ['bread', 90, 130]);
     const segments = await inlineSegments(ws, band, mask(ws, [[10, 18]]), async () => read('\\cdot', 0.9, 1));
     expect(segments).toBeNull();
+  });
+
+  it('does not take a table rule through the line for unread ink once rules are removed', async () => {
+    const ws = words(['Iron', 10, 50], ['7.87', 140, 180], ['1538', 280, 320]);
+    const ruled = mask(ws);
+    for (let y = 12; y < 14; y++) ruled.data.fill(1, y * 400, y * 400 + 390); // a 2-px rule across the row
+    ruled.data.fill(1, 30 * 400 + 100, 30 * 400 + 112); // and a short bar (a fraction's), below
+    const readSpan = vi.fn(async () => read('\\frac{a}{7.87}'));
+    expect(await inlineSegments(ws, band, withoutRules(ruled, 60), readSpan)).toBeNull();
+    expect(readSpan).not.toHaveBeenCalled();
+    const kept = withoutRules(ruled, 60);
+    expect(kept.data[30 * 400 + 105]).toBe(1);
+    expect(kept.data[12 * 400 + 100]).toBe(0);
   });
 });

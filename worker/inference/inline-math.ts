@@ -130,6 +130,28 @@ function markOperands(tokens: Token[]): void {
   }
 }
 
+/**
+ * The mask without horizontal rules: runs of ink along a row at least `minLength` long (a table's
+ * \hline, an underline), which would otherwise be unread ink beside every word they pass. An
+ * inline fraction's bar is far shorter than a few line heights.
+ */
+export function withoutRules(mask: InkMask, minLength: number): InkMask {
+  const data = mask.data.slice();
+  for (let y = 0; y < mask.height; y++) {
+    const row = y * mask.width;
+    let start = -1;
+    for (let x = 0; x <= mask.width; x++) {
+      const ink = x < mask.width && mask.data[row + x] === 1;
+      if (ink && start < 0) start = x;
+      if (!ink && start >= 0) {
+        if (x - start >= minLength) data.fill(0, row + start, row + x);
+        start = -1;
+      }
+    }
+  }
+  return { ...mask, data };
+}
+
 /** Column runs of ink in the band that no word covers, at least MIN_UNREAD_INK line heights wide. */
 export function unreadInk(words: OcrWord[], band: Band, mask: InkMask, lineHeight: number): [number, number][] {
   const covered = new Uint8Array(mask.width);

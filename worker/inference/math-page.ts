@@ -7,9 +7,12 @@ import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from './code-lines.js';
-import { inlineSegments, type Segment } from './inline-math.js';
+import { inlineSegments, type Segment, withoutRules } from './inline-math.js';
 import { chooseKind, isWordy } from './line-kind.js';
 import type { FormulaRead, MathRead, PageLine, PageRecognition } from './page-result.js';
+
+/** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
+const RULE_LINE_HEIGHTS = 3;
 
 /** White kept around a line's ink when it is cut out for the maths recogniser. */
 const BAND_MARGIN_PX = 4;
@@ -44,6 +47,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const owner = textLines.map((l) => bandOf(bands, boxToUpright(l.box, read.rotation, gray.width, gray.height)));
   const lines: PageLine[] = [];
   let formula: FormulaRead | undefined;
+  let page: UprightPage | undefined;
   for (const [index, band] of bands.entries()) {
     const mine = textLines.filter((_, i) => owner[i] === index);
     if (mine.length && mine.every((l) => code.has(textLines.indexOf(l)))) {
@@ -52,7 +56,8 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     }
     const text = mine.map((l) => l.text).join(' ');
     if (isWordy(text)) {
-      lines.push(...(await proseLines(mine, band, { gray, mask, rotation: read.rotation }, engines)));
+      page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
+      lines.push(...(await proseLines(mine, band, page, engines)));
       continue;
     }
     const math = await readFormula(crop(gray, band), engines);
@@ -71,9 +76,11 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
 
 interface UprightPage {
   gray: GrayImage;
-  mask: InkMask;
+  /** The ink without its rules (a table's, an underline): what inline-math.ts takes for unread ink. */
+  prose: InkMask;
   rotation: Rotation;
 }
+
 
 /**
  * The text lines of one band with their inline formulas read (inline-math.ts). Each line owns the
@@ -82,7 +89,7 @@ interface UprightPage {
  * read missed.
  */
 async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engines: MathEngines): Promise<PageLine[]> {
-  const { gray, mask, rotation } = page;
+  const { gray, prose, rotation } = page;
   const toUpright = (b: Box) => boxToUpright(b, rotation, gray.width, gray.height);
   const toInput = (b: Box) => boxToInput(b, rotation, gray.width, gray.height);
   const starts = mine.map((l) => toUpright(l.box).x);
@@ -100,7 +107,7 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
     const own: Band = { y0, y1, x0: starts.some((x) => x < starts[i]!) ? Math.floor(starts[i]!) : band.x0, x1: later.length ? Math.floor(Math.min(...later)) : band.x1 };
     const words = line.words.map((w) => ({ ...w, box: toUpright(w.box) }));
     const readSpan = (x0: number, x1: number) => readFormula(crop(gray, { ...own, x0, x1 }), engines);
-    const segments = await inlineSegments(words, own, mask, readSpan);
+    const segments = await inlineSegments(words, own, prose, readSpan);
     if (!segments) {
       out.push(line);
       continue;
@@ -118,6 +125,12 @@ async function readFormula(image: GrayImage, engines: MathEngines, nBest?: numbe
   const read: FormulaRead = { latex: best.latex, confidence: best.confidence, confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)), symbolCount: best.boxes.length };
   if (nBest) read.candidates = await nBestFormulas(symbols, nBest, parse);
   return read;
+}
+
+/** The median height of the text lines' boxes (at least 3 pixels). */
+function medianHeight(lines: { box: Box }[]): number {
+  const heights = lines.map((l) => Math.min(l.box.width, l.box.height)).sort((a, b) => a - b);
+  return Math.max(3, heights[Math.floor(heights.length / 2)] ?? 0);
 }
 
 /** A mixed line is right when its words are (their mean confidence) and every formula is. */

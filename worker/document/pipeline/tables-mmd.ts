@@ -1,5 +1,4 @@
-import type { PageTable } from './tables.js';
-import type { TextLine } from './text-layer.js';
+import type { ColumnAlign } from './tables.js';
 
 /**
  * A table as MMD. Like the hosted service's PDF output, a LaTeX tabular with every cell boxed:
@@ -10,8 +9,14 @@ import type { TextLine } from './text-layer.js';
 /** LaTeX specials that end a cell or start a comment; maths runs never contain them unescaped. */
 const SPECIAL = /(?<!\\)([&%#])/g;
 
-/** @param cell the MMD of one cell's line (its words and inline maths) */
-export function tableToMmd(table: PageTable, cell: (line: TextLine) => string): string {
+/** Rows of cells, one a column (an empty cell undefined), and each column's alignment. */
+export interface Grid<C> {
+  rows: Array<Array<C | undefined>>;
+  align: ColumnAlign[];
+}
+
+/** @param cell the MMD of one cell (its words and inline maths) */
+export function tableToMmd<C>(table: Grid<C>, cell: (c: C) => string): string {
   const rows = table.rows.map((cells) => `\\hline ${cells.map((c) => (c ? cell(c).replace(SPECIAL, '\\$1') : '')).join(' & ')} \\\\`);
   return [`\\begin{tabular}{|${table.align.join('|')}|}`, ...rows, '\\hline', '\\end{tabular}'].join('\n');
 }
