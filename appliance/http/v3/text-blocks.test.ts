@@ -6,7 +6,13 @@ import { textBlocks } from './text-blocks.js';
 const line = (text: string, x: number, y: number, kind: 'text' | 'math' = 'text'): PageLine => ({ text, confidence: 0.9, box: { x, y, width: 300, height: 20 }, kind });
 const shape = (lines: PageLine[]) =>
   textBlocks(lines, (l) => l.box).map((b) =>
-    b.kind === 'lines' ? b.lines.map((l) => l.text) : b.kind === 'code' ? { code: b.lines.map((l) => l.text) } : { list: b.items.map((i) => i.map((l) => l.text).join(' ')) },
+    b.kind === 'lines'
+      ? b.lines.map((l) => l.text)
+      : b.kind === 'code'
+        ? { code: b.lines.map((l) => l.text) }
+        : b.kind === 'table'
+          ? { table: b.grid.rows.map((r) => r.map((c) => c?.text ?? '')), align: b.grid.align.join('') }
+          : { list: b.items.map((i) => i.map((l) => l.text).join(' ')) },
   );
 
 describe('textBlocks', () => {
@@ -55,6 +61,31 @@ describe('textBlocks', () => {
     const lines = [proportional('Here is the loop we use', 0), mono('for (int i = 0; i < n; i++) {', 24), mono('total += values[i];', 48, 4), mono('}', 72)];
     expect(shape(lines)).toEqual([['Here is the loop we use'], { code: ['for (int i = 0; i < n; i++) {', 'total += values[i];', '}'] }]);
     expect(shape([mono('The quick brown fox jumps', 0), mono('over the lazy dog again', 24)])).toEqual([['The quick brown fox jumps', 'over the lazy dog again']]);
+  });
+
+  it('finds a table in rows of cells that keep to the same columns, an empty cell included', () => {
+    const cell = (t: string, x: number, y: number, width: number): PageLine => ({ ...line(t, x, y), box: { x, y, width, height: 20 } });
+    const lines = [
+      line('Measured densities', 10, 0),
+      cell('Metal', 10, 40, 50), cell('Density', 120, 40, 60), cell('Melting point', 220, 40, 110),
+      cell('Iron', 10, 70, 35), cell('7.87', 147, 70, 33), cell('1538', 290, 70, 40),
+      cell('Copper', 10, 100, 60), cell('1085', 290, 100, 40),
+      cell('Gold', 10, 130, 38), cell('19.32', 135, 130, 45), cell('1064', 290, 130, 40),
+      line('Back to prose.', 10, 170),
+    ];
+    expect(shape(lines)).toEqual([
+      ['Measured densities'],
+      { table: [['Metal', 'Density', 'Melting point'], ['Iron', '7.87', '1538'], ['Copper', '', '1085'], ['Gold', '19.32', '1064']], align: 'lrr' },
+      ['Back to prose.'],
+    ]);
+  });
+
+  it('needs three rows of cells that agree: two text columns side by side are no table', () => {
+    const cell = (t: string, x: number, y: number, width: number): PageLine => ({ ...line(t, x, y), box: { x, y, width, height: 20 } });
+    const twoRows = [cell('Title', 10, 0, 100), cell('2024', 300, 0, 40), cell('Author', 10, 30, 80), cell('page 3', 280, 30, 60)];
+    expect(shape(twoRows).some((b) => 'table' in b)).toBe(false);
+    const skewed = [cell('a b c', 10, 0, 100), cell('d e', 200, 0, 100), cell('f g h', 10, 30, 250), cell('i', 300, 30, 50), cell('j', 10, 60, 40), cell('k', 200, 60, 40)];
+    expect(shape(skewed).some((b) => 'table' in b)).toBe(false);
   });
 
   it('does not take a hyphenated word or a minus sign for a bullet', () => {

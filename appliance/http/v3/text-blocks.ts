@@ -1,5 +1,7 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
+import type { Grid } from '../../../worker/document/pipeline/tables-mmd.js';
 import { codeRuns } from '../../../worker/inference/code-lines.js';
+import { tableRuns } from './text-tables.js';
 
 /**
  * The block structure of a recognised image's lines (reading order kept): paragraphs, display
@@ -12,9 +14,14 @@ import { codeRuns } from '../../../worker/inference/code-lines.js';
  *   (LaTeX's \itemsep): a list goes on across gaps up to LIST_GAP line heights.
  * - A display equation is a maths line; it sits inside its paragraph (one newline either side).
  * - A code block is a run of monospaced lines that reads like code (worker/inference/code-lines.ts).
+ * - A table is a run of rows of cells that keep to the same columns (text-tables.ts).
  */
 
-export type Block = { kind: 'lines'; lines: PageLine[] } | { kind: 'list'; items: PageLine[][] } | { kind: 'code'; lines: PageLine[]; pitch: number };
+export type Block =
+  | { kind: 'lines'; lines: PageLine[] }
+  | { kind: 'list'; items: PageLine[][] }
+  | { kind: 'code'; lines: PageLine[]; pitch: number }
+  | { kind: 'table'; grid: Grid<PageLine> };
 
 export const PARAGRAPH_GAP = 0.8;
 export const INDENT = 0.7;
@@ -34,11 +41,19 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
   const blocks: Block[] = [];
   const code = new Map(codeRuns(lines).map((r) => [r.start, r]));
+  const tables = new Map(tableRuns(lines, upright).map((r) => [r.start, r]));
   let itemLeft = 0;
   let skipTo = 0;
   let previousTextX: number | undefined;
   lines.forEach((line, i) => {
     if (i < skipTo) return;
+    const table = tables.get(i);
+    if (table) {
+      blocks.push({ kind: 'table', grid: table.grid });
+      skipTo = table.end;
+      previousTextX = undefined;
+      return;
+    }
     const run = code.get(i);
     if (run) {
       blocks.push({ kind: 'code', lines: lines.slice(run.start, run.end), pitch: run.pitch });

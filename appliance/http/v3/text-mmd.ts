@@ -1,6 +1,7 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
 import { textBlocks, withoutBullet } from './text-blocks.js';
+import { tableToMmd } from '../../../worker/document/pipeline/tables-mmd.js';
 import { codeLineText } from '../../../worker/inference/code-lines.js';
 import type { TextOptions } from './text-options.js';
 
@@ -9,7 +10,8 @@ import type { TextOptions } from './text-options.js';
  * between the inline delimiters; maths lines as LaTeX between the display delimiters (one line
  * between them, rule 7); the LaTeX options applied to every equation; paragraphs separated by a
  * blank line, bulleted lists as itemize environments (rule 1) and code as a listing environment or,
- * with disable_lstlisting, a fenced block (rule 2; text-blocks.ts finds all three).
+ * with disable_lstlisting, a fenced block (rule 2), and tables as a boxed tabular, as documents'
+ * tables are (text-blocks.ts finds all four).
  */
 
 export const DEFAULT_INLINE: [string, string] = ['\\(', '\\)'];
@@ -56,6 +58,7 @@ export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean
   return textBlocks(lines, upright)
     .map((block) => {
       if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
+      if (block.kind === 'table') return tableToMmd(block.grid, (l) => lineMmd(l, opts));
       if (block.kind === 'code') {
         // As read, never with maths: rule 2 keeps maths inside code plain.
         const left = Math.min(...block.lines.map((l) => upright(l).x));
