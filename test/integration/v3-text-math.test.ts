@@ -156,6 +156,19 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(r.body.data).toEqual([{ type: 'tsv', value: 'Metal\tDensity\tMelting point\nIron\t7.87\t1538\nCopper\t8.96\t1085\nGold\t19.32\t1064' }]);
   });
 
+  it('reads two columns of prose column by column', async () => {
+    const left = 'The left column starts here and carries on for a while, long enough to wrap onto several lines of its own before it ends.';
+    const right = 'The right column begins at the top as well and it also goes on for several lines before it comes to its end.';
+    const page = await renderLatex(`\\noindent\\begin{minipage}[t]{0.46\\textwidth}${left}\\end{minipage}\\hfill\\begin{minipage}[t]{0.46\\textwidth}${right}\\end{minipage}`, 150, 6.5);
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(page) });
+    expect(r.status).toBe(200);
+    const [first, second] = (r.body.text as string).split('\n\n');
+    // Lines as typeset (LaTeX hyphenates "sev-eral"): joined back for the comparison.
+    const joined = (t: string) => t.replace(/-\n/g, '').replace(/\n/g, ' ');
+    expect(joined(first!)).toBe(left);
+    expect(joined(second!)).toBe(right);
+  });
+
   it('turns a rotated page upright before reading text and maths', async () => {
     const turned = await sharp(mixed).rotate(90).png().toBuffer();
     const r = await s.call('POST', '/v3/text', { src: dataUrl(turned), include_line_data: true, auto_rotate_confidence_threshold: 0 });

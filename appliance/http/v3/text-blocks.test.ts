@@ -86,6 +86,8 @@ describe('textBlocks', () => {
     expect(shape(twoRows).some((b) => 'table' in b)).toBe(false);
     const skewed = [cell('a b c', 10, 0, 100), cell('d e', 200, 0, 100), cell('f g h', 10, 30, 250), cell('i', 300, 30, 50), cell('j', 10, 60, 40), cell('k', 200, 60, 40)];
     expect(shape(skewed).some((b) => 'table' in b)).toBe(false);
+    const prose = [0, 1, 2].flatMap((n) => [cell('words of the left column run on and on here', 10, n * 30, 250), cell('and the right column runs on in the same way', 300, n * 30, 250)]);
+    expect(shape(prose).some((b) => 'table' in b)).toBe(false);
   });
 
   it('does not take a hyphenated word or a minus sign for a bullet', () => {

@@ -6,6 +6,7 @@ import type { PageLine, PageRecognition } from '../../../worker/inference/page-r
 import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { mapRecognitionText } from './recognition-text.js';
+import { columnOrder } from './text-columns.js';
 import { lineData, linesJson, round, wordData } from './text-geometry.js';
 import { linesToMmd, styleLatex } from './text-mmd.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
@@ -61,7 +62,8 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
 }
 
 /**
- * The 2.1 result of one recognised image: text holds the recognised lines as MMD (text-mmd.ts);
+ * The 2.1 result of one recognised image: text holds the recognised lines as MMD (text-mmd.ts),
+ * two columns of prose read column by column (text-columns.ts);
  * html and data are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths
  * element and table the text holds gets the data_options formats. When the whole image is one
  * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence as
@@ -69,7 +71,10 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
  */
 export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
-  const r = mapRecognitionText(withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed)), (t, line) => punctuationWidth(t, opts.fullwidth_punctuation, line.text));
+  const changed = mapRecognitionText(withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed)), (t, line) => punctuationWidth(t, opts.fullwidth_punctuation, line.text));
+  const [uw, uh] = Math.abs(read.rotation ?? 0) === 90 ? [read.height, read.width] : [read.width, read.height];
+  const upright = (l: PageLine) => boxToUpright(l.box, read.rotation ?? 0, uw, uh);
+  const r = { ...changed, lines: columnOrder(changed.lines, upright) };
   const { confidence, confidence_rate } = confidences(r.lines);
   checkConfidence(opts, { confidence, confidence_rate }, r.lines.length > 0);
   // The engine reports the turn it read the image at. auto_rotate_confidence is the confidence
@@ -81,9 +86,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
   const single = r.lines.length === 1 && r.lines[0]!.kind === 'math' && r.formula !== undefined;
-  const turned90 = Math.abs(r.rotation ?? 0) === 90;
-  const [uw, uh] = turned90 ? [r.height, r.width] : [r.width, r.height];
-  const text = linesToMmd(r.lines, opts, single, (l) => boxToUpright(l.box, r.rotation ?? 0, uw, uh));
+  const text = linesToMmd(r.lines, opts, single, upright);
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);

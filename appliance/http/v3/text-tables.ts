@@ -7,13 +7,17 @@ import type { PageLine } from '../../../worker/inference/page-result.js';
  * wider than any word space), so a table arrives as rows of several lines side by side. A table is
  * a run of at least MIN_ROWS such rows, every row of two cells or more, whose cells fall into the
  * same columns: each cell overlaps exactly one column, a column being the union of the cells' spans.
- * A row with an empty cell still fits. Cells are the lines as read (their inline maths included).
+ * A row with an empty cell still fits, and the median cell holds at most MAX_MEDIAN_CELL_WORDS
+ * words (two columns of prose read side by side are no table). Cells are the lines as read
+ * (their inline maths included).
  */
 
 type Box = PageLine['box'];
 
 /** Rows a table needs; two rows of two cells are as likely a heading beside a date. */
 export const MIN_ROWS = 3;
+/** Cells of prose (two text columns side by side) hold more words than this, counted by the median cell. */
+export const MAX_MEDIAN_CELL_WORDS = 6;
 
 export interface TableRun {
   /** Lines [start, end) in reading order. */
@@ -35,7 +39,8 @@ export function tableRuns(lines: PageLine[], upright: (l: PageLine) => Box): Tab
       columns = next;
       end++;
     }
-    if (end - r >= MIN_ROWS) {
+    const words = rows.slice(r, end).flat().map((i) => lines[i]!.text.split(/\s+/).filter(Boolean).length).sort((a, b) => a - b);
+    if (end - r >= MIN_ROWS && (words[Math.floor(words.length / 2)] ?? 0) <= MAX_MEDIAN_CELL_WORDS) {
       const indices = rows.slice(r, end);
       runs.push({ start: indices[0]![0]!, end: indices.at(-1)!.at(-1)! + 1, grid: grid(indices, lines, boxes, columns) });
       r = end;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { PageLine } from '../../../worker/inference/page-result.js';
+import { columnOrder } from './text-columns.js';
+
+const line = (text: string, x: number, y: number, width: number): PageLine => ({ text, confidence: 0.9, kind: 'text', box: { x, y, width, height: 20 } });
+const texts = (lines: PageLine[]) => columnOrder(lines, (l) => l.box).map((l) => l.text);
+
+describe('columnOrder', () => {
+  it('reads two columns of prose column by column, a title across both first', () => {
+    const rows = [1, 2, 3, 4].flatMap((n) => [
+      line(`left line ${n} of the first column goes here`, 10, 40 + n * 25, 280),
+      line(`right line ${n} of the second column goes here`, 330, 40 + n * 25, 280),
+    ]);
+    const title = line('A title across the whole width of the page', 10, 0, 600);
+    expect(texts([title, ...rows])).toEqual([
+      'A title across the whole width of the page',
+      ...[1, 2, 3, 4].map((n) => `left line ${n} of the first column goes here`),
+      ...[1, 2, 3, 4].map((n) => `right line ${n} of the second column goes here`),
+    ]);
+  });
+
+  it('keeps the rows of a table of short cells, and a single column, as they are', () => {
+    const table = [1, 2, 3, 4].flatMap((n) => [line(`Iron ${n}`, 10, n * 25, 60), line(`${n}.5`, 300, n * 25, 40)]);
+    expect(texts(table)).toEqual(table.map((l) => l.text));
+    const single = [1, 2, 3, 4, 5, 6].map((n) => line(`a line of prose number ${n} here`, 10, n * 25, 400));
+    expect(texts(single)).toEqual(single.map((l) => l.text));
+  });
+});
