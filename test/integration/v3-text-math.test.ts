@@ -167,6 +167,12 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     const joined = (t: string) => t.replace(/-\n/g, '').replace(/\n/g, ' ');
     expect(joined(first!)).toBe(left);
     expect(joined(second!)).toBe(right);
+    // A display equation in one column beside prose in the other is read apart from it.
+    const beside = await renderLatex('\\noindent\\begin{minipage}[t]{0.46\\textwidth}\\[ \\int_0^1 f(x)\\,dx = \\frac{a}{b} \\]\\end{minipage}\\hfill\\begin{minipage}[t]{0.46\\textwidth}The right column goes on with its prose beside the formula and then some more.\\end{minipage}', 150, 6.5);
+    const b = await s.call('POST', '/v3/text', { src: dataUrl(beside), include_line_data: true });
+    const maths = b.body.line_data.filter((l: { type: string }) => l.type === 'math').map((l: { text: string }) => normaliseLatex(l.text.replace(/^\\\[\n|\n\\\]$/g, '')));
+    expect(maths).toEqual([normaliseLatex('\\int_{0}^{1}f(x)dx=\\frac{a}{b}')]);
+    expect(b.body.text).toContain('The right column goes on with its prose\nbeside the formula and then some more.');
   });
 
   it('turns a rotated page upright before reading text and maths', async () => {

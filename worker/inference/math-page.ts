@@ -48,30 +48,60 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const lines: PageLine[] = [];
   let formula: FormulaRead | undefined;
   let page: UprightPage | undefined;
-  for (const [index, band] of bands.entries()) {
-    const mine = textLines.filter((_, i) => owner[i] === index);
-    if (mine.length && mine.every((l) => code.has(textLines.indexOf(l)))) {
-      lines.push(...mine);
-      continue;
+  const toUpright = (b: Box) => boxToUpright(b, read.rotation, gray.width, gray.height);
+  for (const [index, whole] of bands.entries()) {
+    const parts = bandParts(whole, textLines.filter((_, i) => owner[i] === index), toUpright);
+    for (const { band, mine } of parts) {
+      if (mine.length && mine.every((l) => code.has(textLines.indexOf(l)))) {
+        lines.push(...mine);
+        continue;
+      }
+      const text = mine.map((l) => l.text).join(' ');
+      if (isWordy(text)) {
+        page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
+        lines.push(...(await proseLines(mine, band, page, engines)));
+        continue;
+      }
+      const math = await readFormula(crop(gray, band), engines);
+      if (chooseKind(text, math) === 'text') {
+        lines.push(...mine);
+        continue;
+      }
+      const box = toInput({ x: band.x0, y: band.y0, width: band.x1 - band.x0, height: band.y1 - band.y0 });
+      lines.push({ text, confidence: math.confidence, box, kind: 'math', math });
+      if (bands.length === 1 && parts.length === 1) formula = math;
     }
-    const text = mine.map((l) => l.text).join(' ');
-    if (isWordy(text)) {
-      page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
-      lines.push(...(await proseLines(mine, band, page, engines)));
-      continue;
-    }
-    const math = await readFormula(crop(gray, band), engines);
-    if (chooseKind(text, math) === 'text') {
-      lines.push(...mine);
-      continue;
-    }
-    const box = toInput({ x: band.x0, y: band.y0, width: band.x1 - band.x0, height: band.y1 - band.y0 });
-    lines.push({ text, confidence: math.confidence, box, kind: 'math', math });
-    if (bands.length === 1) formula = math;
   }
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+/** Text lines this many line heights apart in one band are in different columns. */
+const COLUMN_GAP_LINE_HEIGHTS = 3;
+
+/**
+ * A band cut where its text lines stand COLUMN_GAP_LINE_HEIGHTS apart, when one side reads as
+ * prose: two columns side by side (a display equation in one, prose in the other) are read
+ * apart. A band of maths alone stays whole (an equation and its number, a formula with wide
+ * spaces). The cuts fall halfway across the gaps.
+ */
+function bandParts(band: Band, mine: PageLine[], toUpright: (b: Box) => Box): { band: Band; mine: PageLine[] }[] {
+  const sorted = mine.map((line) => ({ line, box: toUpright(line.box) })).sort((a, b) => a.box.x - b.box.x);
+  const clusters: (typeof sorted)[] = [];
+  for (const item of sorted) {
+    const last = clusters.at(-1);
+    const end = last ? Math.max(...last.map((i) => i.box.x + i.box.width)) : 0;
+    if (last && item.box.x - end < COLUMN_GAP_LINE_HEIGHTS * item.box.height) last.push(item);
+    else clusters.push([item]);
+  }
+  if (clusters.length < 2 || !clusters.some((c) => isWordy(c.map((i) => i.line.text).join(' ')))) return [{ band, mine }];
+  return clusters.map((cluster, k) => {
+    const cut = (a: typeof cluster, b: typeof cluster) => Math.round((Math.max(...a.map((i) => i.box.x + i.box.width)) + b[0]!.box.x) / 2);
+    const x0 = k === 0 ? band.x0 : cut(clusters[k - 1]!, cluster);
+    const x1 = k === clusters.length - 1 ? band.x1 : cut(cluster, clusters[k + 1]!);
+    return { band: { ...band, x0, x1 }, mine: cluster.map((i) => i.line) };
+  });
 }
 
 interface UprightPage {
@@ -104,7 +134,12 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
     // little above and below it), so a band two lines share (a tall fraction joins them) is cut.
     const box = toUpright(line.box);
     const [y0, y1] = [Math.max(band.y0, Math.floor(box.y - 0.4 * box.height)), Math.min(band.y1, Math.ceil(box.y + 1.4 * box.height))];
-    const own: Band = { y0, y1, x0: starts.some((x) => x < starts[i]!) ? Math.floor(starts[i]!) : band.x0, x1: later.length ? Math.floor(Math.min(...later)) : band.x1 };
+    // Columns: from the line's box to the next line's start, and no further than a line height
+    // beyond its box (ink further off is another column's, a figure's, an equation's).
+    const reach = box.height;
+    const x0 = Math.max(starts.some((x) => x < starts[i]!) ? starts[i]! : band.x0, box.x - reach);
+    const x1 = Math.min(later.length ? Math.min(...later) : band.x1, box.x + box.width + reach);
+    const own: Band = { y0, y1, x0: Math.floor(x0), x1: Math.ceil(x1) };
     const words = line.words.map((w) => ({ ...w, box: toUpright(w.box) }));
     const readSpan = (x0: number, x1: number) => readFormula(crop(gray, { ...own, x0, x1 }), engines);
     const segments = await inlineSegments(words, own, prose, readSpan);
