@@ -148,12 +148,13 @@ describe('POST /v3/text with maths (real inference worker)', () => {
 
   it('reads a table image as a tabular, and gives its tsv', async () => {
     const page = await renderLatex('\\noindent Measured values:\\\\[6pt]\\begin{tabular}{lrr}\\hline Metal & Density & Melting point \\\\ \\hline Iron & 7.87 & 1538 \\\\ Copper & 8.96 & 1085 \\\\ Gold & 19.32 & 1064 \\\\ \\hline \\end{tabular}', 150, 6.5);
-    const r = await s.call('POST', '/v3/text', { src: dataUrl(page), formats: ['text', 'data'], data_options: { include_tsv: true } });
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(page), formats: ['text', 'data'], data_options: { include_tsv: true }, include_line_data: true });
     expect(r.status).toBe(200);
     expect(r.body.text).toBe(
       'Measured values:\n\n\\begin{tabular}{|l|r|r|}\n\\hline Metal & Density & Melting point \\\\\n\\hline Iron & 7.87 & 1538 \\\\\n\\hline Copper & 8.96 & 1085 \\\\\n\\hline Gold & 19.32 & 1064 \\\\\n\\hline\n\\end{tabular}',
     );
     expect(r.body.data).toEqual([{ type: 'tsv', value: 'Metal\tDensity\tMelting point\nIron\t7.87\t1538\nCopper\t8.96\t1085\nGold\t19.32\t1064' }]);
+    expect(r.body.line_data.map((l: { type: string }) => l.type)).toEqual(['text', ...Array(12).fill('table')]);
   });
 
   it('reads two columns of prose column by column', async () => {

@@ -83,6 +83,19 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   return blocks;
 }
 
+/** What each line is part of, by its block: the type line_data and lines_json report. */
+export type LineType = 'text' | 'math' | 'table' | 'code' | 'list_item';
+
+export function lineTypes(blocks: Block[]): Map<PageLine, LineType> {
+  const types = new Map<PageLine, LineType>();
+  for (const b of blocks) {
+    if (b.kind === 'table') for (const row of b.grid.rows) for (const cell of row) if (cell) types.set(cell, 'table');
+    if (b.kind === 'code') for (const l of b.lines) types.set(l, 'code');
+    if (b.kind === 'list') for (const item of b.items) for (const l of item) types.set(l, 'list_item');
+  }
+  return types;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;

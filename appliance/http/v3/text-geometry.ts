@@ -2,6 +2,7 @@ import type { LineEntry, PageLines } from '../../../worker/document/pipeline/lin
 import type { OcrWord } from '../../../worker/engine/text/index.js';
 import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
 import { inlineMath, lineMmd, styleLatex } from './text-mmd.js';
+import type { LineType } from './text-blocks.js';
 import type { TextOptions } from './text-options.js';
 
 /**
@@ -17,7 +18,8 @@ type Contour = [number, number][];
 
 /** One entry of line_data. */
 export interface LineData {
-  type: 'text' | 'math';
+  /** `math` for a display equation; `table`, `code` or `list_item` for a line of such a block; else `text`. */
+  type: LineType;
   /** The box's corners, clockwise from the top left. */
   cnt: Contour;
   included: boolean;
@@ -47,9 +49,9 @@ const contour = ({ x, y, width: w, height: h }: Box): Contour =>
  * inline maths, the words' mean times each formula's product). Maths lines: the product of the
  * symbol probabilities and their geometric mean.
  */
-export function lineData(l: PageLine, opts: TextOptions): LineData {
+export function lineData(l: PageLine, opts: TextOptions, type: LineType = l.math ? 'math' : 'text'): LineData {
   return {
-    type: l.math ? 'math' : 'text', cnt: contour(l.box),
+    type, cnt: contour(l.box),
     included: true, is_printed: true, is_handwritten: false,
     text: lineMmd(l, opts),
     confidence: round(l.confidence), confidence_rate: round(l.math ? l.math.confidenceRate : l.confidence),
@@ -73,10 +75,10 @@ export function wordData(l: PageLine, opts: TextOptions): WordData[] {
  * for the one page an image is: region in pixels, font_size the line's height in pixels, text the
  * line's MMD, every line part of the output.
  */
-export function linesJson(r: PageRecognition, opts: TextOptions): { pages: PageLines<LineEntry>[] } {
+export function linesJson(r: PageRecognition, opts: TextOptions, typeOf: (l: PageLine) => LineType = (l) => (l.math ? 'math' : 'text')): { pages: PageLines<LineEntry>[] } {
   const lines = r.lines.map((l, i): LineEntry => ({
     id: `1-${i + 1}`,
-    type: l.math ? 'math' : 'text',
+    type: typeOf(l),
     text: lineMmd(l, opts),
     region: { top_left_x: Math.round(l.box.x), top_left_y: Math.round(l.box.y), width: Math.round(l.box.width), height: Math.round(l.box.height) },
     font_size: Math.round(l.box.height),

@@ -51,11 +51,12 @@ export function displayMath(latex: string, opts: TextOptions): string {
 /**
  * The MMD of the lines in reading order. When the whole image is one equation (`single`), its
  * text is that equation in inline delimiters, as the hosted service answers a cropped formula.
- * `upright` gives a line's box in the upright image (paragraphs and lists are found from them).
+ * `upright` gives a line's box in the upright image (paragraphs and lists are found from them);
+ * `blocks` are those textBlocks finds, when the caller has them already.
  */
-export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean, upright: (l: PageLine) => PageLine['box'] = (l) => l.box): string {
+export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean, upright: (l: PageLine) => PageLine['box'] = (l) => l.box, blocks = textBlocks(lines, upright)): string {
   if (single && lines[0]?.math) return inlineMath(styleLatex(lines[0].math.latex, opts), opts);
-  return textBlocks(lines, upright)
+  return blocks
     .map((block) => {
       if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
       if (block.kind === 'table') return tableToMmd(block.grid, (l) => lineMmd(l, opts));

@@ -6,6 +6,7 @@ import type { PageLine, PageRecognition } from '../../../worker/inference/page-r
 import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { mapRecognitionText } from './recognition-text.js';
+import { lineTypes, textBlocks } from './text-blocks.js';
 import { columnOrder } from './text-columns.js';
 import { lineData, linesJson, round, wordData } from './text-geometry.js';
 import { linesToMmd, styleLatex } from './text-mmd.js';
@@ -86,7 +87,8 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
   const single = r.lines.length === 1 && r.lines[0]!.kind === 'math' && r.formula !== undefined;
-  const text = linesToMmd(r.lines, opts, single, upright);
+  const blocks = textBlocks(r.lines, upright);
+  const text = linesToMmd(r.lines, opts, single, upright, blocks);
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);
@@ -98,8 +100,10 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
     image_width: r.width, image_height: r.height,
   });
   if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines.filter((l) => l.kind !== 'math').map((l) => l.text).join('\n'));
-  if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts));
+  const types = lineTypes(blocks);
+  const typeOf = (l: PageLine) => types.get(l) ?? (l.math ? 'math' : 'text');
+  if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts, typeOf(l)));
   if (opts.include_word_data) out.word_data = r.lines.flatMap((l) => wordData(l, opts));
-  if (opts.include_lines_json ?? opts.enable_document_layout) out.lines_json = linesJson(r, opts);
+  if (opts.include_lines_json ?? opts.enable_document_layout) out.lines_json = linesJson(r, opts, typeOf);
   return out;
 }
