@@ -113,13 +113,17 @@ async function stop(r: Running): Promise<number | null> {
   return code;
 }
 
+/**
+ * /health once it is ok and a document worker is alive too: ok needs only an inference worker
+ * (the spec's rule), and the document worker's first heartbeat may come a moment later.
+ */
 async function waitHealthy(port: number, running: Running[]) {
   return waitFor(async () => {
     const dead = running.find((r) => r.proc.exitCode !== null);
     if (dead) throw new Error(`exited ${dead.proc.exitCode}: ${dead.output()}`);
     const res = await fetch(`http://127.0.0.1:${port}/health`);
     const body = (await res.json()) as Record<string, unknown>;
-    return res.status === 200 && body;
+    return res.status === 200 && body.document_workers_alive === 1 && body;
   }, 40_000, 200).catch((err) => {
     throw new Error(`${String(err)}\n${running.map((r) => r.output()).join('\n---\n')}`);
   });
