@@ -20,10 +20,10 @@ export function pcoClient(base: string) {
   return {
     call,
     /** A new application and one key of it, as the operator makes them: the headers to send it with. */
-    async newKey(name = `app-${Date.now()}-${Math.random()}`): Promise<{ app_key: string }> {
+    async newKey(name = `app-${Date.now()}-${Math.random()}`): Promise<{ app_id: string; app_key: string }> {
       const app = await call('POST', '/pco/v1/apps', { name });
       const key = await call('POST', `/pco/v1/apps/${app.body.app_id}/keys`);
-      return { app_key: key.body.app_key as string };
+      return { app_id: app.body.app_id as string, app_key: key.body.app_key as string };
     },
     create: (body: unknown, query = '') => call('POST', `/pco/v1/jobs${query}`, body),
     job: (id: string) => call('GET', `/pco/v1/jobs/${id}`),
