@@ -14,9 +14,10 @@ const PAGES = 2;
 
 // QUALITY.md 1–4, the page queue past capacity: three document workers feed scanned pages to one
 // inference worker faster than it reads them, with a one-second page limit, so pages wait in the
-// 'pages' queue past their limit. Every document must still reach a terminal state with each
-// page it completed in its output once, the job's counters and the usage ledger must agree, and
-// /v3/text, queued ahead of document pages, must keep answering meanwhile.
+// 'pages' queue longer than their limit. The limit counts reading, not queueing (run-page.ts
+// PageClock), so pages are not failed for waiting; whatever happens, every document must reach a
+// terminal state with each page it completed in its output once, the job's counters and the
+// usage ledger must agree, and /v3/text, queued ahead of document pages, must keep answering.
 describe('page queue past capacity', () => {
   let app: ApplianceProcess;
   let root: string;

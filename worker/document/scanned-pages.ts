@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { QueueEvents } from 'bullmq';
+import { type Job, QueueEvents } from 'bullmq';
+import { ApiError } from '../../core/errors.js';
 import type { WorkerContext } from '../context.js';
 import type { OcrPage } from './pipeline/index.js';
 import { punctuationWidth } from '../engine/text/fullwidth.js';
@@ -36,14 +37,18 @@ let events: QueueEvents | undefined;
  * redone after a crash reuses pages already read.
  */
 export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdfPath: string) => OcrPage {
-  events ??= new QueueEvents('pages', { connection: ctx.queueConnection.duplicate(), prefix: ctx.config.FOLIO_QUEUE_PREFIX });
-  return (pdfPath) => async (page) => {
+  events ??= new QueueEvents('pages', { connection: ctx.queueConnection.duplicate(), prefix: ctx.config.FOLIO_QUEUE_PREFIX }).setMaxListeners(0);
+  return (pdfPath) => async (page, _w, _h, clock) => {
     const dir = await mkdtemp(join(tmpdir(), 'folio-scan-'));
     const imageKey = `scratch/pages/${runId}/${page}.png`;
     try {
       await run('pdftoppm', ['-r', String(SCAN_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
       await ctx.storage.write(imageKey, await readFile(join(dir, 'page.png')), 'image/png');
       const task = await ctx.queues.enqueue('page', { imageKey, page, options: {} }, { jobId: `page-${runId}-${page}` });
+      // The page's limit is for reading it: it stops while the page waits behind others.
+      clock?.pause();
+      await untilTaken(task, events!);
+      clock?.resume();
       const result = (await task.waitUntilFinished(events!, PAGE_WAIT_MS)) as OcrPageResult;
       return linesToGlyphs(result, 72 / SCAN_DPI);
     } finally {
@@ -51,6 +56,32 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
       await ctx.storage.delete(imageKey).catch(() => undefined);
     }
   };
+}
+
+/** Longest a scanned page waits in the queue for an inference worker to take it. */
+const QUEUE_WAIT_MS = 10 * 60_000;
+const TAKEN_STATES = new Set(['active', 'completed', 'failed']);
+
+/**
+ * Resolves once an inference worker has taken the task (or finished it): on the queue's `active`
+ * event, or a state check every second in case the event came before the listener. Gives up with
+ * sys_exception after QUEUE_WAIT_MS (no inference worker alive to take it).
+ */
+async function untilTaken(task: Job, events: QueueEvents): Promise<void> {
+  const deadline = Date.now() + QUEUE_WAIT_MS;
+  let onActive: ((e: { jobId: string }) => void) | undefined;
+  const activated = new Promise<void>((resolve) => {
+    onActive = ({ jobId }) => jobId === task.id && resolve();
+    events.on('active', onActive);
+  });
+  try {
+    while (!TAKEN_STATES.has(await task.getState())) {
+      if (Date.now() > deadline) throw new ApiError('sys_exception', `No inference worker took page ${task.data.page} within ${QUEUE_WAIT_MS / 60_000} minutes`);
+      await Promise.race([activated, new Promise((r) => setTimeout(r, 1_000))]);
+    }
+  } finally {
+    events.off('active', onActive!);
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../core/errors.js';
 import * as fx from '../../../test/support/pdf-fixtures.js';
-import { convertDocument, countPages, PAGE_BREAK_MARKER, type DocumentOptions, type DocumentResult } from './index.js';
+import { type OcrPage, convertDocument, countPages, PAGE_BREAK_MARKER, type DocumentOptions, type DocumentResult } from './index.js';
 import type { MmdLineEntry, PageLines } from './lines-json.js';
 
 let dir: string;
@@ -161,6 +161,21 @@ describe('pages, ranges and limits', () => {
     ]);
     expect(r.mmd).toContain('Body of page 3.');
     expect(r.mmd).not.toContain('Body of page 2.');
+  });
+
+  it('does not count the time a scanned page waits in the queue against its limit', async () => {
+    const glyph = (ch: string, x: number) => ({ ch, x, w: 6, base: 100, size: 10, font: 'ocr', bold: false, mathFont: false });
+    const read = (pauses: boolean): OcrPage => async (_page, _w, _h, clock) => {
+      if (pauses) clock?.pause();
+      await new Promise((res) => setTimeout(res, 700)); // queued behind other pages
+      if (pauses) clock?.resume();
+      return [...'Scanned'].map((ch, i) => glyph(ch, 72 + i * 6));
+    };
+    const waited = await convertDocument(files.mixed, { pageTimeoutMs: 400 }, { ocr: () => read(true) });
+    expect(waited.pages.map((p) => [p.page, p.status])).toEqual([[1, 'completed'], [2, 'completed'], [3, 'completed']]);
+    expect(waited.mmd).toContain('Scanned');
+    const slow = await convertDocument(files.mixed, { pageTimeoutMs: 400 }, { ocr: () => read(false) });
+    expect(slow.pages[1]).toMatchObject({ page: 2, status: 'failed', error_id: 'page_timeout' });
   });
 
   it('counts pages without converting them', async () => {

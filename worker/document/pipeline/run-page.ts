@@ -38,10 +38,21 @@ export interface PageResult {
 export const SCANNED_PAGE_MESSAGE = 'scanned page: OCR engine not available in this build';
 
 /**
- * Reads a scanned page's text: glyphs in PDF points (origin top-left, baselines measured down),
- * the same shape the text layer gives, so layout and MMD assembly treat both alike.
+ * A page's time limit, stopped while the page waits for someone else's capacity (its scan queued
+ * behind other pages for an inference worker): the limit is for reading the page, not for the
+ * queue. pause/resume may be called in any order and any number of times.
  */
-export type OcrPage = (page: number, widthPt: number, heightPt: number) => Promise<Glyph[]>;
+export interface PageClock {
+  pause(): void;
+  resume(): void;
+}
+
+/**
+ * Reads a scanned page's text: glyphs in PDF points (origin top-left, baselines measured down),
+ * the same shape the text layer gives, so layout and MMD assembly treat both alike. `clock` is
+ * the page's limit, to pause while the page waits in a queue.
+ */
+export type OcrPage = (page: number, widthPt: number, heightPt: number, clock?: PageClock) => Promise<Glyph[]>;
 
 class PageTimeout extends Error {}
 
@@ -55,6 +66,11 @@ export async function runPage(
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
   let size = { width: 0, height: 0 };
+  let expire!: () => void;
+  const timeout = new Promise<never>((_, reject) => {
+    expire = () => reject(new PageTimeout());
+  });
+  const clock = pageClock(timeoutMs, () => expire());
   const work = (async (): Promise<PageResult> => {
     await opts.beforePage?.(n);
     const page = await doc.getPage(n);
@@ -69,7 +85,7 @@ export async function runPage(
           return { size, outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() } };
         }
         kind = 'scanned';
-        lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height));
+        lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height, clock));
       }
       let figures: PlacedFigure[] = [];
       if (opts.figures) {
@@ -84,10 +100,7 @@ export async function runPage(
       page.cleanup();
     }
   })();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PageTimeout()), timeoutMs);
-  });
+
   try {
     return await Promise.race([work, timeout]);
   } catch (err) {
@@ -101,6 +114,26 @@ export async function runPage(
     if (err instanceof ApiError) return failed(err.id, err.message);
     return failed('sys_exception', `Page ${n} could not be read: ${(err as Error)?.message ?? String(err)}`);
   } finally {
-    clearTimeout(timer);
+    clock.pause();
   }
+}
+
+/** A limit of `ms` running from now, calling `expired` when it runs out; paused time does not count. */
+function pageClock(ms: number, expired: () => void): PageClock {
+  let remaining = ms;
+  let since = Date.now();
+  let timer: NodeJS.Timeout | undefined = setTimeout(expired, remaining);
+  return {
+    pause() {
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = undefined;
+      remaining -= Date.now() - since;
+    },
+    resume() {
+      if (timer) return;
+      since = Date.now();
+      timer = setTimeout(expired, Math.max(0, remaining));
+    },
+  };
 }
