@@ -10,7 +10,7 @@ import { waitFor } from '../support/ports.js';
 import { scannedPdf } from '../support/scanned-fixtures.js';
 
 const FILES = 9;
-const PAGES = 2;
+const PAGES = 3;
 
 // QUALITY.md 1–4, the page queue past capacity: three document workers feed scanned pages to one
 // inference worker faster than it reads them, with a one-second page limit, so pages wait in the
@@ -27,7 +27,7 @@ describe('page queue past capacity', () => {
     await mkdir(join(root, 'in'));
     const pdf = await scannedPdf(await pagedPdf(PAGES));
     for (let i = 0; i < FILES; i++) await writeFile(join(root, 'in', `scan-${i}.pdf`), pdf);
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '3', FOLIO_INFERENCE_WORKERS: '1' });
+    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '4', FOLIO_INFERENCE_WORKERS: '1' });
   }, 90_000);
   afterAll(async () => {
     await app?.stop();
@@ -40,7 +40,7 @@ describe('page queue past capacity', () => {
     const created = await pco.create({
       input: { folder: `file://${root}/in/` },
       output: { folder: `file://${root}/out/`, layout: 'mirror' },
-      policy: { per_page_timeout_seconds: 1, max_retries: 0 },
+      policy: { per_page_timeout_seconds: 3, max_retries: 0 },
     });
     expect(created.status, created.text).toBe(201);
     const id = created.body.job_id as string;

@@ -10,6 +10,12 @@ export const MAX_URL_IMAGE_BYTES = 10 * 1024 * 1024;
 export const URL_FETCH_TIMEOUT_MS = 15_000;
 /** A multipart upload carries the image itself: held to the URL limit. */
 export const MAX_UPLOAD_IMAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * Pixels an image may have (the spec shows none): 100 megapixels, a 10,000 × 10,000 scan. Its
+ * header is read first, so a small file claiming a huge image (30,000 × 30,000) is refused before
+ * a byte of it is decoded.
+ */
+export const MAX_IMAGE_PIXELS = 100_000_000;
 
 export interface FetchImageOptions {
   allowPrivate: boolean;
@@ -65,17 +71,23 @@ export interface PreparedImage {
  * Decodes the image (any format sharp reads, first frame only) and re-encodes it as PNG for the
  * inference pool, cropped to `region` when given. The re-encode drops EXIF, so its orientation
  * is ignored as 4.2 says. A region reaching past the image is clipped; one wholly outside it is
- * bad_request. Undecodable bytes are image_decode_error.
+ * bad_request. Undecodable bytes are image_decode_error, and so are an image over
+ * MAX_IMAGE_PIXELS and SVG: a drawing is not a scan, and its renderer would follow references
+ * (entities, linked images) a user could point at the appliance's own files.
  */
 export async function prepareImage(bytes: Buffer, region: Region | null): Promise<PreparedImage> {
   let meta: sharp.Metadata;
   try {
-    meta = await sharp(bytes, { failOn: 'error' }).metadata();
+    meta = await sharp(bytes, { failOn: 'error', limitInputPixels: false }).metadata();
   } catch {
     throw new ApiError('image_decode_error', 'The image could not be read');
   }
   if (!meta.width || !meta.height) throw new ApiError('image_decode_error', 'The image could not be read');
-  let img = sharp(bytes, { failOn: 'error' });
+  if (meta.format === 'svg') throw new ApiError('image_decode_error', 'SVG images are not read: send a raster image (PNG, JPEG, WebP, TIFF, GIF)');
+  if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
+    throw new ApiError('image_decode_error', `The image is ${meta.width} × ${meta.height} pixels; at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels are read`);
+  }
+  let img = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
   if (region) {
     const left = Math.min(region.top_left_x, meta.width);
     const top = Math.min(region.top_left_y, meta.height);
