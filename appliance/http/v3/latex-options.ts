@@ -17,8 +17,9 @@ const region = z.union([
 /**
  * The parameters of POST /v3/latex (4.4) that every image of a legacy batch shares too (4.5):
  * everything but src and callback. Unknown keys pass, as on /v3/text.
- * skip_recrop, include_detected_alphabets and enable_blue_hsv_filter are accepted and change
- * nothing: Folio reads the image as sent, and has no alphabet detector or colour filter.
+ * skip_recrop and enable_blue_hsv_filter are accepted and change nothing: Folio reads the image
+ * as sent, and has no colour filter. include_detected_alphabets adds detected_alphabets as on
+ * /v3/text (alphabets.ts), from the text the image was read as.
  */
 export const latexParamsSchema = z
   .object({

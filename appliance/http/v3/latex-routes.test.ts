@@ -79,6 +79,9 @@ describe('POST /v3/latex (in-process, fake recogniser)', () => {
       detection_list: ['is_printed'], auto_rotate_degrees: 0,
     });
     expect(r.body.asciimath).toBe('x^(2)+(1)/(2)');
+    expect(r.body.detected_alphabets).toBeUndefined();
+    const flagged = await call({ src: dataUrl(image), formats: ['text'], include_detected_alphabets: true });
+    expect(flagged.body.detected_alphabets).toEqual([expect.objectContaining({ en: true, zh: false, ru: false, hi: false })]);
     expect(r.body.wolfram).toBe(r.body.asciimath.replace(/\s+/g, ' ').trim());
     expect(r.body.mathml).toMatch(/^<math/);
     expect(r.body.latex_simplified).toBeUndefined();
