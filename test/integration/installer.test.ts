@@ -151,7 +151,9 @@ describe('installer/install.sh into a temporary root (FOLIO_INSTALL_SYSTEMCTL=ec
     firstLog = await install(root, '--source', source, '--skip-npm', '--no-start');
   });
   afterAll(async () => {
-    for (const r of running) if (r.proc.exitCode === null) r.proc.kill('SIGKILL');
+    // SIGTERM first: an appliance left running by a failed test stops its Redis and workers too
+    // (SIGKILL would orphan them); stop() kills what does not stop in time.
+    await Promise.all(running.filter((r) => r.proc.exitCode === null).map((r) => stop(r).catch(() => undefined)));
     if (root) await rm(root, { recursive: true, force: true });
   });
 
