@@ -39,20 +39,20 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const bands = inkBands(mask);
   const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
-  const code = new Set(codeRuns(textLines).flatMap((r) => Array.from({ length: r.end - r.start }, (_, k) => r.start + k)));
   if (options.math === 'formula') {
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
   }
+  const code = new Set(codeRuns(textLines).flatMap((r) => textLines.slice(r.start, r.end)));
   const toInput = (b: Box) => boxToInput(b, read.rotation, gray.width, gray.height);
-  const owner = textLines.map((l) => bandOf(bands, boxToUpright(l.box, read.rotation, gray.width, gray.height)));
+  const toUpright = (b: Box) => boxToUpright(b, read.rotation, gray.width, gray.height);
+  const owner = textLines.map((l) => bandOf(bands, toUpright(l.box)));
   const lines: PageLine[] = [];
   let formula: FormulaRead | undefined;
   let page: UprightPage | undefined;
-  const toUpright = (b: Box) => boxToUpright(b, read.rotation, gray.width, gray.height);
   for (const [index, whole] of bands.entries()) {
     const parts = bandParts(whole, textLines.filter((_, i) => owner[i] === index), toUpright);
     for (const { band, mine } of parts) {
-      if (mine.length && mine.every((l) => code.has(textLines.indexOf(l)))) {
+      if (mine.length && mine.every((l) => code.has(l))) {
         lines.push(...mine);
         continue;
       }

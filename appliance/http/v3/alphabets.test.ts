@@ -24,8 +24,10 @@ describe('alphabets_allowed and detected_alphabets', () => {
   });
 
   it('flags every code, true where the text holds its characters', () => {
-    const [flags] = detectedAlphabets('Hello Привет ời');
-    expect(flags).toMatchObject({ en: true, ru: true, vi: true, zh: false, hi: false, ko: false });
+    const r = page('Hello Привет ời');
+    r.lines.push({ text: '中文', confidence: 0.5, box, kind: 'math', math: { latex: 'x', confidence: 0.5, confidenceRate: 0.5, symbolCount: 1 } });
+    const [flags] = detectedAlphabets(r.lines);
+    expect(flags).toMatchObject({ en: true, ru: true, vi: true, zh: false, hi: false, ko: false }); // a maths line's read is left out
     expect(Object.keys(flags)).toHaveLength(12);
   });
 });

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../core/errors.js';
-import type { PageRecognition } from '../../../worker/inference/page-result.js';
+import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
 import { mapRecognitionText } from './recognition-text.js';
 
 /**
@@ -50,7 +50,8 @@ export function withoutAlphabets(r: PageRecognition, excluded: Alphabet[]): Page
   return excluded.length ? mapRecognitionText(r, (t) => strip(t, excluded)) : r;
 }
 
-/** detected_alphabets: one object of every code to whether `text` holds it. */
-export function detectedAlphabets(text: string): [Record<Alphabet, boolean>] {
+/** detected_alphabets: one object of every code to whether the text lines (maths left out) hold it. */
+export function detectedAlphabets(lines: PageLine[]): [Record<Alphabet, boolean>] {
+  const text = lines.filter((l) => l.kind !== 'math').map((l) => l.text).join('\n');
   return [Object.fromEntries(CODES.map((c) => [c, new RegExp(ALPHABETS[c].source, 'u').test(text)])) as Record<Alphabet, boolean>];
 }

@@ -87,7 +87,7 @@ export async function buildLatexResult(requestId: string, r: PageRecognition, pn
     auto_rotate_degrees: turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation : 0,
     auto_rotate_confidence: rotateConfidence,
   };
-  if (params.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(r.lines.filter((l) => l.kind !== 'math').map((l) => l.text).join('\n'));
+  if (params.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(r.lines);
   if (params.n_best !== undefined && r.formula?.candidates) {
     out.candidates = await Promise.all(
       r.formula.candidates.slice(0, params.n_best).map(async (c) => ({ ...(await formatsOf(c.latex, params)), latex_confidence: round(c.confidence) })),

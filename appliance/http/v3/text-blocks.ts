@@ -1,6 +1,7 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
 import type { Grid } from '../../../worker/document/pipeline/tables-mmd.js';
 import { codeRuns } from '../../../worker/inference/code-lines.js';
+import { upperMedian } from './line-measures.js';
 import { tableRuns } from './text-tables.js';
 
 /**
@@ -37,7 +38,7 @@ type Upright = PageLine['box'];
 export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright): Block[] {
   const boxes = lines.map(upright);
   const texts = boxes.filter((_, i) => lines[i]!.kind !== 'math');
-  const lineHeight = median(texts.map((b) => b.height)) || 1;
+  const lineHeight = upperMedian(texts.map((b) => b.height)) || 1;
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
   const blocks: Block[] = [];
   const code = new Map(codeRuns(lines).map((r) => [r.start, r]));
@@ -94,9 +95,4 @@ export function lineTypes(blocks: Block[]): Map<PageLine, LineType> {
     if (b.kind === 'list') for (const item of b.items) for (const l of item) types.set(l, 'list_item');
   }
   return types;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : 0;
 }

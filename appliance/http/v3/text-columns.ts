@@ -1,4 +1,5 @@
 import type { PageLine } from '../../../worker/inference/page-result.js';
+import { upperMedian, wordCount } from './line-measures.js';
 
 /**
  * Two columns of prose in an image. The text engine orders lines row by row across the whole
@@ -21,7 +22,7 @@ export function columnOrder(lines: PageLine[], upright: (l: PageLine) => Box): P
   if (gutter === null) return lines;
   const left = items.filter((i) => i.box.x + i.box.width <= gutter);
   const right = items.filter((i) => i.box.x >= gutter);
-  const prose = (side: typeof items) => side.length >= MIN_COLUMN_LINES && median(side.map((i) => i.line.text.split(/\s+/).filter(Boolean).length)) > MIN_PROSE_WORDS;
+  const prose = (side: typeof items) => side.length >= MIN_COLUMN_LINES && upperMedian(side.map((i) => wordCount(i.line.text))) > MIN_PROSE_WORDS;
   if (!prose(left) || !prose(right)) return lines;
   const out: PageLine[] = [];
   let zone: typeof items = [];
@@ -53,7 +54,7 @@ function findGutter(boxes: Box[]): number | null {
   const left = Math.min(...boxes.map((b) => b.x));
   const right = Math.max(...boxes.map((b) => b.x + b.width));
   const narrow = boxes.filter((b) => b.width <= 0.6 * (right - left)).sort((a, b) => a.x - b.x);
-  const lineHeight = median(boxes.map((b) => b.height));
+  const lineHeight = upperMedian(boxes.map((b) => b.height));
   let reach = left;
   let best: { x: number; width: number } | null = null;
   for (const b of narrow) {
@@ -62,9 +63,4 @@ function findGutter(boxes: Box[]): number | null {
     reach = Math.max(reach, b.x + b.width);
   }
   return best?.x ?? null;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

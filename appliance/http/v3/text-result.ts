@@ -99,7 +99,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
     auto_rotate_degrees: degrees, auto_rotate_confidence: rotateConfidence,
     image_width: r.width, image_height: r.height,
   });
-  if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines.filter((l) => l.kind !== 'math').map((l) => l.text).join('\n'));
+  if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines);
   const types = lineTypes(blocks);
   const typeOf = (l: PageLine) => types.get(l) ?? (l.math ? 'math' : 'text');
   if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts, typeOf(l)));

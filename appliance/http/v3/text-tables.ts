@@ -1,6 +1,7 @@
 import type { Grid } from '../../../worker/document/pipeline/tables-mmd.js';
 import type { ColumnAlign } from '../../../worker/document/pipeline/tables.js';
 import type { PageLine } from '../../../worker/inference/page-result.js';
+import { upperMedian, wordCount } from './line-measures.js';
 
 /**
  * Tables in an image. The text model boxes each cell of a table apart (the gaps between cells are
@@ -39,8 +40,8 @@ export function tableRuns(lines: PageLine[], upright: (l: PageLine) => Box): Tab
       columns = next;
       end++;
     }
-    const words = rows.slice(r, end).flat().map((i) => lines[i]!.text.split(/\s+/).filter(Boolean).length).sort((a, b) => a - b);
-    if (end - r >= MIN_ROWS && (words[Math.floor(words.length / 2)] ?? 0) <= MAX_MEDIAN_CELL_WORDS) {
+    const cellWords = upperMedian(rows.slice(r, end).flat().map((i) => wordCount(lines[i]!.text)));
+    if (end - r >= MIN_ROWS && cellWords <= MAX_MEDIAN_CELL_WORDS) {
       const indices = rows.slice(r, end);
       runs.push({ start: indices[0]![0]!, end: indices.at(-1)!.at(-1)! + 1, grid: grid(indices, lines, boxes, columns) });
       r = end;
