@@ -19,6 +19,10 @@ TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3:libopenblas0-pthread \
   /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix
+# make bench: TeX Live manuals rasterised as scanned pages (bench/scanned-renders.ts), cores pinned with taskset.
+BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texlive-fonts-recommended-doc \
+  /usr/share/doc/texlive-doc/latex/koma-script/scrguide-en.pdf:texlive-latex-recommended \
+  /usr/share/doc/texlive-doc/bibtex/base/btxdoc.pdf:texlive-base pdftotext:poppler-utils taskset:util-linux
 EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -48,6 +52,7 @@ test-integration: deps test-deps
 	npx vitest run --config vitest.integration.config.ts
 
 bench: deps test-deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(BENCH_PACKAGES)"
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders; see models/training/README.md.
