@@ -105,7 +105,9 @@ apt-install:
 # npm 11.19 writes locks that its own `npm ci` refuses (platform optional packages missing,
 # npm/cli#4828); `npm install` then installs exactly the locked versions without rewriting the lock.
 node_modules/.folio-installed: package.json package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	@npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 || { \
+	  echo "npm ci refused the lock file (npm/cli#4828); installing the locked versions with npm install"; \
+	  npm install --no-audit --no-fund --loglevel=error; }
 	@touch $@
 
 # The operator console served at /console: rebuilt when its sources or the installed packages change.
