@@ -25,6 +25,10 @@ CLIENT_COMPAT_PACKAGES := /usr/lib/python3/dist-packages/pytest/__init__.py:pyth
   /usr/lib/python3/dist-packages/pydantic/__init__.py:python3-pydantic \
   /usr/lib/python3/dist-packages/dotenv/__init__.py:python3-dotenv \
   /usr/lib/python3/dist-packages/typing_extensions.py:python3-typing-extensions
+# make bench: TeX Live manuals rasterised as scanned pages (bench/scanned-renders.ts), cores pinned with taskset.
+BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texlive-fonts-recommended-doc \
+  /usr/share/doc/texlive-doc/latex/koma-script/scrguide-en.pdf:texlive-latex-recommended \
+  /usr/share/doc/texlive-doc/bibtex/base/btxdoc.pdf:texlive-base pdftotext:poppler-utils taskset:util-linux
 EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -54,6 +58,7 @@ test-integration: deps test-deps
 	npx vitest run --config vitest.integration.config.ts
 
 bench: deps test-deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(BENCH_PACKAGES)"
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders; see models/training/README.md.
@@ -112,7 +117,9 @@ apt-install:
 # npm 11.19 writes locks that its own `npm ci` refuses (platform optional packages missing,
 # npm/cli#4828); `npm install` then installs exactly the locked versions without rewriting the lock.
 node_modules/.folio-installed: package.json package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	@npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 || { \
+	  echo "npm ci refused the lock file (npm/cli#4828); installing the locked versions with npm install"; \
+	  npm install --no-audit --no-fund --loglevel=error; }
 	@touch $@
 
 # The operator console served at /console: rebuilt when its sources or the installed packages change.
