@@ -62,7 +62,9 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     expect(r.body.html).toBe('<div>Hello &lt;world&gt; &amp; co<br>\nSecond line</div>\n');
     expect(r.body.confidence).toBeCloseTo(0.98 * 0.9, 5);
     expect(r.body.confidence_rate).toBeCloseTo(confidences(LINES).confidence_rate, 6);
-    expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false, auto_rotate_degrees: 90, auto_rotate_confidence: 0.995, image_width: 300, image_height: 80, data: [] });
+    expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false, auto_rotate_degrees: 90, auto_rotate_confidence: 0.995, image_width: 300, image_height: 80 });
+    // Only the formats asked for: no data without 'data' in formats (or data_options).
+    expect(r.body.data).toBeUndefined();
     expect(r.body.version).toMatch(/^folio-ocr-/);
     expect(r.body.request_id).toMatch(/^\d{4}_\d{2}_\d{2}_[0-9a-f]{20}$/);
     expect(r.body.line_data[0]).toEqual({ type: 'text', cnt: [[10, 5], [210, 5], [210, 25], [10, 25]], included: true, is_printed: true, is_handwritten: false, text: 'Hello <world> & co', confidence: 0.98, confidence_rate: 0.98 });
