@@ -135,10 +135,21 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     expect([dl.status, dl.body.error, dl.body.error_info.url]).toEqual([200, 'image_download_error', url]);
   });
 
-  it('refuses bodies over the limits: 2 MB base64, 5 MB JSON', async () => {
+  it('refuses bodies over the limits: 2 MB base64, 5 MB JSON or multipart', async () => {
     const big = Buffer.alloc(2 * 1024 * 1024 + 10, 1);
     expect((await call({ headers: key.headers, json: { src: dataUrl(big) } })).body.error).toBe('sys_request_too_large');
     expect((await call({ headers: key.headers, json: { src: 'x'.repeat(5 * 1024 * 1024 + 1) } })).body.error).toBe('sys_request_too_large');
+    // Part 8: 5 MB covers the whole multipart payload, the file included.
+    const form = (parts: Buffer[]) => {
+      const f = new FormData();
+      f.append('options_json', '{}');
+      parts.forEach((p, i) => f.append(i === 0 ? 'file' : `extra${i}`, new Blob([p], { type: 'image/png' }), `p${i}.png`));
+      return f;
+    };
+    const sixMb = await call({ headers: key.headers, form: form([Buffer.alloc(6 * 1024 * 1024, 1)]) });
+    expect([sixMb.status, sixMb.body.error]).toEqual([413, 'sys_request_too_large']);
+    const split = await call({ headers: key.headers, form: form([Buffer.alloc(4 * 1024 * 1024, 1), Buffer.alloc(1536 * 1024, 1)]) });
+    expect([split.status, split.body.error]).toEqual([413, 'sys_request_too_large']);
   });
 
   it('needs credentials; an app token works', async () => {
