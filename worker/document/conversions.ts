@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONTENT_TYPES } from '../../core/content-types.js';
 import type { FormatStatus } from '../../core/v3/pdf-store.js';
 import { printHtmlPdf } from './convert-html-pdf.js';
 import { type LatexBuild, TEX_NAME, compileLatex, writeLatexSource } from './convert-latex.js';
@@ -12,23 +13,6 @@ import { writeXlsx } from './convert-xlsx.js';
 export type { FigureFiles };
 
 type Put = (ext: string, body: string | Buffer, contentType: string) => Promise<void>;
-
-export const CONTENT_TYPES: Record<string, string> = {
-  mmd: 'text/markdown; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  html: 'text/html; charset=utf-8',
-  pdf: 'application/pdf',
-  'latex.pdf': 'application/pdf',
-  'tex.zip': 'application/zip',
-  'md.zip': 'application/zip',
-  'mmd.zip': 'application/zip',
-  'html.zip': 'application/zip',
-  'lines.json': 'application/json',
-  'lines.mmd.json': 'application/json',
-};
 
 /** pandoc's standalone HTML: maths as MathML, a <title> but no visible title block. */
 const HTML_ARGS = ['--standalone', '--mathml', '--metadata', 'pagetitle=Document'];

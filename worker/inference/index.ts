@@ -6,7 +6,7 @@ import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addMath, type MathEngines } from './math-page.js';
-import type { PageRecognition } from './page-result.js';
+import type { PageRecognition } from '../../page/model.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads

@@ -12,7 +12,7 @@ import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.j
 import { readJson } from '../read-json.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
-import { round } from './text-geometry.js';
+import { round } from '../../../page/render/line-data.js';
 import { checkConfidence } from './text-result.js';
 
 /** Spec 8: JSON body limit of v3/strokes. */

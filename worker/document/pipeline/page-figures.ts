@@ -1,6 +1,6 @@
 import type { Box } from '../../engine/math/types.js';
 import { cropPage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
-import { figureName, type PixelRegion } from './figure-links.js';
+import { figureName, type PixelRegion } from '../../../page/figure-links.js';
 import { acceptFigures, bornDigitalCandidates } from './figure-regions.js';
 import { scannedCandidates } from './figure-scan.js';
 import type { PageGraphics } from './page-graphics.js';

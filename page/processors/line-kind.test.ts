@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chooseKind, countWords, hasMathStructure, isWordy } from './line-kind.js';
-import type { MathRead } from './page-result.js';
+import type { MathRead } from '../model.js';
 
 const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
 

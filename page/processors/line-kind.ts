@@ -1,4 +1,4 @@
-import type { MathRead } from './page-result.js';
+import type { MathRead } from '../model.js';
 
 /**
  * Is a line of an image maths or text? Two recognisers read it and each leaves evidence:
