@@ -17,6 +17,12 @@ const COARSE_STEP = 0.5;
 const FINE_STEP = 0.05;
 /** Below this the page is left as it is (a turn softens the glyphs for nothing). */
 export const MIN_CORRECTED_SKEW = 0.15;
+/**
+ * How much sharper the straightened profile must be than the unturned one: lines of text that
+ * lean gain far more (1.5× and up at half a degree); a formula or a photo gains next to nothing
+ * from any turn, and is left alone.
+ */
+const MIN_SHARPNESS_GAIN = 1.1;
 
 /** Ink pixels of the grey copy, as coordinates about its centre. */
 interface Ink {
@@ -117,7 +123,9 @@ export async function measureSkew(img: RgbImage): Promise<number> {
   const cols = best(-MAX_SKEW, MAX_SKEW, COARSE_STEP, false);
   const useRows = rows.top >= cols.top;
   const coarse = useRows ? rows.angle : cols.angle;
-  return Math.round(best(coarse - COARSE_STEP, coarse + COARSE_STEP, FINE_STEP, useRows).angle * 100) / 100;
+  const fine = best(coarse - COARSE_STEP, coarse + COARSE_STEP, FINE_STEP, useRows);
+  if (fine.top < MIN_SHARPNESS_GAIN * sharpness(ink, 0, useRows, profile)) return 0;
+  return Math.round(fine.angle * 100) / 100;
 }
 
 /** The image turned clockwise by `degrees` about its centre, on white, cut back to its own size. */
