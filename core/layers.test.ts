@@ -28,8 +28,7 @@ const FORBIDDEN: Record<string, string[]> = {
  * no longer breaks the rule fails the test until it is taken off.
  */
 const PENDING: Record<string, string> = {
-  'appliance/http/v3/strokes-routes.ts': 'issue 17 moves /v3/strokes recognition into the inference worker',
-  'appliance/http/v3/strokes-routes.test.ts': 'issue 17, with strokes-routes.ts',
+  'appliance/http/v3/strokes-routes.test.ts': 'the Stroke type it builds its fixtures from moves out of worker/engine (issue 17)',
   'appliance/http/v3/testing.ts': 'a test fixture, moving out of the runtime folders (issue 15, fixtures)',
   'appliance/orchestrator/dry-run.ts': 'counting sample pages (LibreOffice, pdf.js) belongs in a document worker task',
 };

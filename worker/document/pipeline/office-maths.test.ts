@@ -31,6 +31,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-office-maths-'));
   await writeFile(join(dir, 'note.md'), SOURCE);
   await run('pandoc', ['note.md', '-o', 'note.docx'], { cwd: dir });
+  await run('pandoc', ['note.md', '-o', 'note.odt'], { cwd: dir });
 }, 60_000);
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -46,6 +47,20 @@ describe('office maths read from the file', () => {
       ['n+1', false],
     ]);
     expect(compactLatex('\\alpha b + \\sin x')).toBe('\\alpha b+\\sin x');
+  });
+
+  it('reads the formula objects of an ODT (MathML) in place, a formula alone in its paragraph as a display', async () => {
+    const tokens = (await readSourceMaths(join(dir, 'note.odt'), 'odt', 60_000))!;
+    const maths = tokens.filter((t) => t.kind === 'math');
+    expect(maths.map((m) => m.kind === 'math' && [m.latex, m.display])).toEqual([
+      ['E=mc^{2}', false],
+      ['\\alpha+\\beta', false],
+      ['\\int_{0}^{1}x^{2}\\,dx=\\frac{1}{3}', true],
+      ['n+1', false],
+    ]);
+    const words = tokens.map((t) => (t.kind === 'word' ? t.key : '$'));
+    expect(words.slice(0, 8)).toEqual(['energy', 'and', 'angles', 'first', 'paragraph', 'with', '$', 'inline']);
+    expect(words).toContain('.'); // "$\\alpha+\\beta$." keeps its full stop apart from the formula
   });
 
   it('puts each formula back between the words around it, and moves line offsets to match', () => {
@@ -76,13 +91,15 @@ describe('office maths read from the file', () => {
     expect(placed.mmd).toBe('so \\(x^{2}\\) holds\n\n- \\(y\\) first');
   });
 
-  it('a DOCX with Word equations keeps them in its MMD, lines.mmd.json offsets still match', async () => {
-    const r = await convertDocument(join(dir, 'note.docx'), {});
-    expect(r.mmd).toContain('First paragraph with \\(E=mc^{2}\\) inline');
-    expect(r.mmd).toContain('Second paragraph with \\(\\alpha+\\beta\\).');
-    expect(r.mmd).toMatch(/\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}\\,dx=\\frac\{1\}\{3\}\n\\\]/);
-    expect(r.mmd).toMatch(/item two with \\\(n\+1\\\)$/m);
-    const entries = r.linesMmdJson.pages.flatMap((p) => p.lines);
-    for (const l of entries) expect(r.mmd.slice(l.mmd_start, l.mmd_end)).toBe(l.text);
-  }, 130_000);
+  it('a DOCX with Word equations and an ODT with formula objects keep them in their MMD, lines.mmd.json offsets still match', async () => {
+    for (const name of ['note.docx', 'note.odt']) {
+      const r = await convertDocument(join(dir, name), {});
+      expect(r.mmd, name).toContain('First paragraph with \\(E=mc^{2}\\) inline');
+      expect(r.mmd, name).toContain('Second paragraph with \\(\\alpha+\\beta\\).');
+      expect(r.mmd, name).toMatch(/\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}\\,dx=\\frac\{1\}\{3\}\n\\\]/);
+      expect(r.mmd, name).toMatch(/item two with \\\(n\+1\\\)$/m);
+      const entries = r.linesMmdJson.pages.flatMap((p) => p.lines);
+      for (const l of entries) expect(r.mmd.slice(l.mmd_start, l.mmd_end), name).toBe(l.text);
+    }
+  }, 200_000);
 });
