@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FormatStatus } from '../../core/v3/pdf-store.js';
@@ -8,8 +8,16 @@ import { type FigureFiles, LINKED_SOURCE_NAME, figurePaths, stageFigures, unfetc
 import { PANDOC_FROM, SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
+import { overlayPdf } from './convert-overlay.js';
+import type { LineEntry, PageLines } from './pipeline/lines-json.js';
 
 export type { FigureFiles };
+
+/** What mmd.overlay.pdf is laid over: the document's source file (a path) and its lines.json pages. */
+export interface OverlaySource {
+  source: string;
+  pages: PageLines<LineEntry>[];
+}
 
 type Put = (ext: string, body: string | Buffer, contentType: string) => Promise<void>;
 
@@ -22,6 +30,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
   'latex.pdf': 'application/pdf',
+  'mmd.overlay.pdf': 'application/pdf',
   'tex.zip': 'application/zip',
   'md.zip': 'application/zip',
   'mmd.zip': 'application/zip',
@@ -39,6 +48,7 @@ interface Sources {
   dir: string;
   latex: () => Promise<LatexBuild>;
   figures: string[];
+  overlay?: OverlaySource;
 }
 
 /**
@@ -51,9 +61,10 @@ interface Sources {
  * - tex.zip: that document.tex, after the compile, so it compiles as it is, and images/
  * - pdf: the HTML rendering printed by headless Chromium (convert-html-pdf.ts), figures inlined
  * - xlsx: one sheet per table (convert-xlsx.ts)
- * - mmd.overlay.pdf: needs the source pages under the text, which a conversion does not have
+ * - mmd.overlay.pdf: the source PDF with the recognised lines as an invisible, searchable layer
+ *   (convert-overlay.ts); a /v3/converter conversion has no source pages, so it is unsupported there
  */
-async function make(ext: string, { mmd, dir, latex, figures }: Sources): Promise<Buffer> {
+async function make(ext: string, { mmd, dir, latex, figures, overlay }: Sources): Promise<Buffer> {
   const images = figurePaths(figures);
   switch (ext) {
     case 'md':
@@ -84,6 +95,9 @@ async function make(ext: string, { mmd, dir, latex, figures }: Sources): Promise
     case 'html.zip':
       await pandoc(dir, 'html', 'document.html', HTML_ARGS);
       return zipFiles(dir, 'document.html.zip', ['document.html', ...images]);
+    case 'mmd.overlay.pdf':
+      if (!overlay) throw new FormatError('unsupported_format', 'mmd.overlay.pdf is made over a document\'s source pages; an MMD conversion has none');
+      return overlayPdf(await readFile(overlay.source), overlay.pages);
     default:
       throw new FormatError('unsupported_format', `This build cannot make ${ext}`);
   }
@@ -97,7 +111,7 @@ async function make(ext: string, { mmd, dir, latex, figures }: Sources): Promise
  * file.completed into file.error). With `figureFiles`, the crops the MMD links are read through
  * it and carried into the formats (convert-figures.ts); without, links stay as they are.
  */
-export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles): Promise<Record<string, FormatStatus>> {
+export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles, overlay?: OverlaySource): Promise<Record<string, FormatStatus>> {
   const status: Record<string, FormatStatus> = {};
   const wanted = Object.entries(formats).filter(([, on]) => on).map(([ext]) => ext);
   if (!wanted.length) return status;
@@ -110,7 +124,7 @@ export async function writeConversions(mmd: string, formats: Record<string, bool
     let build: Promise<LatexBuild> | undefined;
     // tex.zip and latex.pdf share one source and one compile.
     const latex = () => (build ??= writeLatexSource(staged.mmd, dir).then(() => compileLatex(dir)));
-    const sources: Sources = { mmd, dir, latex, figures: staged.names };
+    const sources: Sources = { mmd, dir, latex, figures: staged.names, overlay };
     for (const ext of wanted) {
       try {
         await put(ext, await make(ext, sources), CONTENT_TYPES[ext] ?? 'application/octet-stream');
