@@ -18,6 +18,7 @@ import { relativeFigurePath } from './pipeline/figure-links.js';
 import { convertDocument, type DocumentResult, type FigureSink, type PipelineDeps } from './pipeline/index.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { type FigureFiles, writeConversions } from './conversions.js';
+import { detectFileType } from './pipeline/detect.js';
 
 const STORAGE_ERROR_IDS: Record<StorageError['kind'], ErrorId> = {
   not_found: 'not_found',
@@ -135,7 +136,7 @@ async function writeOutputs(
   await put('mmd', r.mmd, 'text/markdown; charset=utf-8');
   await put('lines.json', JSON.stringify(r.linesJson), 'application/json');
   if (spec.options.extra_outputs.includes('.lines.mmd.json')) await put('lines.mmd.json', JSON.stringify(r.linesMmdJson), 'application/json');
-  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put, figureSink({ out, base }, ''), { source, pages: r.linesJson.pages });
+  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put, figureSink({ out, base }, ''), (await detectFileType(source)) === 'pdf' ? source : undefined, r.linesJson.pages);
   return { outputs, conversion };
 }
 
