@@ -8,6 +8,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
   'latex.pdf': 'application/pdf',
+  'mmd.overlay.pdf': 'application/pdf',
   tex: 'application/x-tex; charset=utf-8',
   jpg: 'image/jpeg',
   png: 'image/png',
