@@ -8,6 +8,7 @@ import { type FigureFiles, LINKED_SOURCE_NAME, figurePaths, stageFigures, unfetc
 import { PANDOC_FROM, SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
+import { depictStructures } from '../chemistry/depict.js';
 
 export type { FigureFiles };
 
@@ -95,7 +96,8 @@ async function make(ext: string, { mmd, dir, latex, figures }: Sources): Promise
  * timeout) is error sys_exception; either way error_message says why, and nothing is written
  * for it. Neither fails the document (spec 6.1: a failed conversion does not turn
  * file.completed into file.error). With `figureFiles`, the crops the MMD links are read through
- * it and carried into the formats (convert-figures.ts); without, links stay as they are.
+ * it and carried into the formats (convert-figures.ts); without, links stay as they are. Chemical
+ * structures (`<smiles>`) get a drawing of their molecule beside the SMILES (chemistry/depict.ts).
  */
 export async function writeConversions(mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles): Promise<Record<string, FormatStatus>> {
   const status: Record<string, FormatStatus> = {};
@@ -103,7 +105,9 @@ export async function writeConversions(mmd: string, formats: Record<string, bool
   if (!wanted.length) return status;
   const dir = await mkdtemp(join(tmpdir(), 'folio-convert-'));
   try {
-    const figures = await stageFigures(mmd, dir, figureFiles);
+    const crops = await stageFigures(mmd, dir, figureFiles);
+    const structures = await depictStructures(crops.mmd, dir);
+    const figures = { mmd: structures.mmd, names: [...crops.names, ...structures.names] };
     const staged = { ...figures, mmd: unfetchableImages(figures.mmd, figures.names) };
     await writeFile(join(dir, SOURCE_NAME), staged.mmd);
     await writeFile(join(dir, LINKED_SOURCE_NAME), mmd);
