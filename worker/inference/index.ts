@@ -20,6 +20,8 @@ import type { PageRecognition } from './page-result.js';
  * at once, unretried, saying so.
  */
 export const PAGES_AT_ONCE_GPU = 4;
+/** How much better than upright a turned reading must score before an image read for maths is turned. */
+export const MATH_MIN_TURN_MARGIN = 0.25;
 
 export const startInferenceRole: RoleStarter = async (ctx) => {
   const recognizer = await TextRecognizer.load();
@@ -35,7 +37,8 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     'page',
     async ({ imageKey, options }): Promise<PageRecognition> => {
       const png = await ctx.storage.readBuffer(imageKey);
-      const r = await recognizer.recognize(png);
+      // A formula reads poorly as text upright and about as poorly turned: maths turns only on clear evidence.
+      const r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       const read = options.math ? await addMath(png, r, options, engines!) : text;

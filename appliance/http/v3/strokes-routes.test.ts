@@ -93,6 +93,30 @@ describe('POST /v3/strokes (in-process, real recogniser)', () => {
     expect(ok.body.latex_styled.replace(/\s/g, '')).toBe('x+1');
   });
 
+  it('reads a strokes session as a whole: strokes sent one by one accumulate (4.1, 4.3, part 5 rule 4)', async () => {
+    const token = async () => {
+      const res = await app.request('/v3/app-tokens', { method: 'POST', headers: { app_key: key.app_key, 'content-type': 'application/json' }, body: JSON.stringify({ include_strokes_session_id: true }) });
+      return (await res.json()) as { app_token: string; strokes_session_id: string };
+    };
+    const whole = (await call(body(written), key.headers)).body.latex_styled;
+    // With the token that opened the session (headers), and with app_id + app_key naming it in the body.
+    const viaToken = await token();
+    const viaKey = await token();
+    let lastToken: any;
+    let lastKey: any;
+    for (const stroke of written) {
+      lastToken = (await call(body([stroke]), { app_token: viaToken.app_token, strokes_session_id: viaToken.strokes_session_id })).body;
+      lastKey = (await call(body([stroke], { strokes_session_id: viaKey.strokes_session_id }), key.headers)).body;
+    }
+    expect(lastToken.latex_styled).toBe(whole);
+    expect(lastKey.latex_styled).toBe(whole);
+    // A stroke read alone is not the expression; the session answer spans all of them.
+    expect((await call(body([written.at(-1)!]), key.headers)).body.latex_styled).not.toBe(whole);
+    expect(lastKey.image_width).toBe((await call(body(written), key.headers)).body.image_width);
+    const unknown = await call(body(written, { strokes_session_id: 'strokes_0000' }), key.headers);
+    expect([unknown.status, unknown.body.error_info?.field]).toEqual([400, 'strokes_session_id']);
+  });
+
   it('answers math_confidence with HTTP 200 below confidence_threshold, and records usage and history', async () => {
     const r = await call(body(written, { confidence_threshold: 1 }), key.headers);
     expect(r.status).toBe(200);

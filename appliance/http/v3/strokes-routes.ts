@@ -14,6 +14,7 @@ import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
 import { round } from './text-geometry.js';
 import { checkConfidence } from './text-result.js';
+import { StrokesSessions } from './strokes-sessions.js';
 
 /** Spec 8: JSON body limit of v3/strokes. */
 export const MAX_STROKES_JSON_BYTES = 512 * 1024;
@@ -38,11 +39,14 @@ export interface V3StrokesRouteOptions {
  * - text is the LaTeX in the inline delimiters; latex_styled is sent unless formats leaves it
  *   out; several written lines come back as one array environment.
  * - History and usage as /v3/text: usage type 'strokes', event id usage:strokes:<request_id>.
+ * - Under a strokes session the strokes join those sent before and the answer reads them all
+ *   (strokes-sessions.ts).
  */
 export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
   const recognize = opts.recognize ?? ((strokes: Stroke[]) => recognizeStrokes(strokes));
   const history = new OcrHistory(ctx.db);
+  const sessions = new StrokesSessions(ctx);
 
   app.post('/v3/strokes', requireKeyOrToken(ctx, { strokes: true }), requireLicense(ctx), async (c) => {
     const release = takeImageSlot(ctx);
@@ -59,7 +63,9 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
     try {
       const raw = await readJson(c.req.raw, MAX_STROKES_JSON_BYTES);
       options = parseTextOptions(raw);
-      const strokes = parseStrokes((raw as Record<string, unknown>).strokes);
+      const sent = parseStrokes((raw as Record<string, unknown>).strokes);
+      const session = sessions.sessionOf(c.get('auth'), raw as Record<string, unknown>);
+      const strokes = session ? await sessions.append(session, sent) : sent;
       recognising = true;
       const math = await recognize(strokes);
       const body = await strokesResult(requestId, math, strokes, options);

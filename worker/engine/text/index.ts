@@ -84,7 +84,12 @@ export class TextRecognizer {
     return this.lines.batchSize;
   }
 
-  async recognize(image: Buffer): Promise<OcrResult> {
+  /**
+   * `minTurnMargin`: a turn is taken only when its reading scores this much above the upright
+   * one. Maths is no text, so an upright formula reads poorly and a turn may score a hair better
+   * by chance: callers reading maths ask for a clear margin.
+   */
+  async recognize(image: Buffer, opts: { minTurnMargin?: number } = {}): Promise<OcrResult> {
     const input = await decodeImage(image);
     const upright = await this.trial(input, 0);
     let best = upright;
@@ -93,8 +98,8 @@ export class TextRecognizer {
       const trials = [upright];
       for (const rotation of ROTATION_CANDIDATES) trials.push(await this.trial(input, rotation));
       trials.sort((a, b) => b.score - a.score);
-      best = trials[0];
-      rotationConfidence = best.score - trials[1].score;
+      best = trials[0]!.score - upright.score >= (opts.minTurnMargin ?? 0) ? trials[0]! : upright;
+      rotationConfidence = best === trials[0] ? best.score - trials[1]!.score : 0;
     }
     const rest = best.boxes.map((_, i) => i).filter((i) => !best.texts.has(i));
     await this.read(best, rest);
