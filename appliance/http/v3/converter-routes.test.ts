@@ -86,6 +86,33 @@ describe('/v3/converter', () => {
     expect((await t.call('DELETE', `/v3/converter/${body.conversion_id}`, { headers: key.headers })).body.error).toBe('cnv_unknown_id');
   });
 
+  it('lists the conversion history at GET /v3/converter-results, newest first, paged, by app and dates', async () => {
+    const other = await t.newKey('historian');
+    const ids: string[] = [];
+    for (const mmd of ['# One', '# Two']) {
+      t.advance(60_000);
+      ids.push((await convert({ mmd, formats: { html: true } }, other.headers)).body.conversion_id);
+    }
+    await t.runConversion(ids[1]!);
+    const all = await t.call('GET', '/v3/converter-results', { headers: { app_key: other.app_key } });
+    expect(all.status).toBe(200);
+    expect(all.body.documents.map((d: any) => d.id)).toEqual([...ids].reverse());
+    expect(all.body.documents[0]).toMatchObject({ id: ids[1], status: 'completed', created_at: expect.any(String), modified_at: expect.any(String), conversion_status: { html: { status: 'completed' } }, request_args: { formats: { html: true } } });
+    const page2 = await t.call('GET', '/v3/converter-results?page=2&per_page=1', { headers: { app_key: other.app_key } });
+    expect(page2.body.documents.map((d: any) => d.id)).toEqual([ids[0]]);
+    const created = all.body.documents[1].created_at;
+    const ranged = await t.call('GET', `/v3/converter-results?from_date=${created}&to_date=${created}`, { headers: { app_key: other.app_key } });
+    expect(ranged.body.documents.map((d: any) => d.id)).toEqual([ids[0]]);
+    // Another app of the group by app_id; another group's app never; an unknown filter is 400.
+    expect((await t.call('GET', `/v3/converter-results?app_id=${other.app_id}`, { headers: { app_key: key.app_key } })).body.documents).toHaveLength(2);
+    expect((await t.call('GET', '/v3/converter-results', { headers: { app_key: key.app_key } })).body.documents.some((d: any) => ids.includes(d.id))).toBe(false);
+    const stranger = await t.newKey('far', 'elsewhere');
+    expect((await t.call('GET', `/v3/converter-results?app_id=${other.app_id}`, { headers: { app_key: stranger.app_key } })).body.documents).toEqual([]);
+    expect((await t.call('GET', '/v3/converter-results?status=completed', { headers: { app_key: other.app_key } })).status).toBe(400);
+    await t.call('DELETE', `/v3/converter/${ids[1]}`, { headers: other.headers });
+    expect((await t.call('GET', '/v3/converter-results', { headers: { app_key: other.app_key } })).body.documents.map((d: any) => d.id)).toEqual([ids[0]]);
+  });
+
   it('refuses bad bodies, missing credentials and another group', async () => {
     for (const json of [{}, { mmd: 1, formats: {} }, { mmd: '#', formats: { odt: true } }, { mmd: '#', formats: {}, colour: 'red' }, { mmd: '#', formats: {}, conversion_options: { odt: {} } }]) {
       const res = await convert(json);

@@ -120,6 +120,14 @@ describe('/v3/pdf happy paths', () => {
     // Another app's records are not listed.
     const mine = await t.call('GET', '/v3/pdf-results', { headers: key.headers });
     expect(mine.body.pdfs.some((p: any) => ids.includes(p.id))).toBe(false);
+    // pdf_id narrows to one record; another app's id, an unknown one or an unknown filter never lists the rest.
+    const one = await t.call('GET', `/v3/pdf-results?pdf_id=${ids[1]}`, { headers: { app_key: other.app_key } });
+    expect(one.body.pdfs.map((p: any) => p.id)).toEqual([ids[1]]);
+    expect((await t.call('GET', `/v3/pdf-results?pdf_id=${ids[1]}`, { headers: key.headers })).body.pdfs).toEqual([]);
+    expect((await t.call('GET', '/v3/pdf-results?pdf_id=2025_01_01_00000000000000000000', { headers: { app_key: other.app_key } })).body.pdfs).toEqual([]);
+    const unknown = await t.call('GET', '/v3/pdf-results?colour=red', { headers: { app_key: other.app_key } });
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'bad_request']);
+    expect((await t.call('GET', `/v3/pdf-results?app_id=${other.app_id}`, { headers: key.headers })).body.pdfs).toHaveLength(3);
   });
 
   it('deletes source and outputs at once, then answers 404', async () => {
