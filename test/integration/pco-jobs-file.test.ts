@@ -58,6 +58,11 @@ describe('pco jobs over file:// folders', () => {
     const again = await pco.create(body);
     expect(again.status).toBe(200);
     expect(again.body.job_id).toBe(first.body.job_id);
+    // The job's spec echo (input.files: null, callback: null, …) posts back as the same job.
+    const echo = (await pco.call('GET', `/pco/v1/jobs/${first.body.job_id}`)).body.spec;
+    expect(echo.input.files).toBeNull();
+    const reposted = await pco.create(echo);
+    expect([reposted.status, reposted.body.job_id]).toEqual([200, first.body.job_id]);
     const jobId = first.body.job_id as string;
 
     const done = await pco.settled(jobId);
@@ -155,6 +160,8 @@ describe('pco jobs over file:// folders', () => {
     }, 20_000, 20);
     const cancelled = await pco.call('POST', `/pco/v1/jobs/${created.body.job_id}/cancel`);
     expect(cancelled.status).toBe(200);
+    // The answer is the cancelled job, though files in flight still finish (3.8).
+    expect(cancelled.body.status).toBe('cancelled');
     const job = await pco.settled(created.body.job_id);
     expect(job.status).toBe('cancelled');
     expect(job.files.skipped).toBeGreaterThan(0);

@@ -11,6 +11,8 @@ import { renderPageImage } from './convert-page-images.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
 import { depictStructures } from '../chemistry/depict.js';
+import { overlayPdf } from './convert-overlay.js';
+import type { LineEntry, PageLines } from './pipeline/lines-json.js';
 
 export type { FigureFiles };
 
@@ -25,6 +27,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
   'latex.pdf': 'application/pdf',
+  'mmd.overlay.pdf': 'application/pdf',
   tex: 'application/x-tex; charset=utf-8',
   jpg: 'image/jpeg',
   png: 'image/png',
@@ -52,6 +55,8 @@ interface Sources {
   latex: () => Promise<LatexBuild>;
   figures: string[];
   pagesPdf: () => Promise<string>;
+  /** The document's own PDF and its lines.json pages (mmd.overlay.pdf); absent for an MMD conversion. */
+  overlay?: { pdf: string; pages: PageLines<LineEntry>[] };
 }
 
 /**
@@ -66,9 +71,10 @@ interface Sources {
  * - jpg, png: the document's pages stacked in one image (convert-page-images.ts)
  * - pdf: the HTML rendering printed by headless Chromium (convert-html-pdf.ts), figures inlined
  * - xlsx: one sheet per table (convert-xlsx.ts)
- * - mmd.overlay.pdf: needs the source pages under the text, which a conversion does not have
+ * - mmd.overlay.pdf: the source PDF with the recognised lines as an invisible, searchable layer
+ *   (convert-overlay.ts); a /v3/converter conversion or a non-PDF source has no such pages
  */
-async function make(ext: string, { mmd, dir, latex, figures, pagesPdf }: Sources): Promise<Buffer> {
+async function make(ext: string, { mmd, dir, latex, figures, pagesPdf, overlay }: Sources): Promise<Buffer> {
   const images = figurePaths(figures);
   switch (ext) {
     case 'md':
@@ -105,6 +111,9 @@ async function make(ext: string, { mmd, dir, latex, figures, pagesPdf }: Sources
     case 'html.zip':
       await pandoc(dir, 'html', 'document.html', HTML_ARGS);
       return zipFiles(dir, 'document.html.zip', ['document.html', ...images]);
+    case 'mmd.overlay.pdf':
+      if (!overlay) throw new FormatError('unsupported_format', 'mmd.overlay.pdf is made over a source PDF\'s pages; this document has none');
+      return overlayPdf(await readFile(overlay.pdf), overlay.pages);
     default:
       throw new FormatError('unsupported_format', `This build cannot make ${ext}`);
   }
@@ -121,9 +130,10 @@ async function make(ext: string, { mmd, dir, latex, figures, pagesPdf }: Sources
  * `mmd` is written by the caller before the conversions: asking for it only reports it completed.
  * Each format is put under its download extension (`latex` as `tex`). `sourcePdf` is the
  * document's own PDF, which the page images show; without one they show the printed rendering.
+ * With it and the document's lines.json `lines`, mmd.overlay.pdf is made (convert-overlay.ts).
  */
 export async function writeConversions(
-  mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles, sourcePdf?: string,
+  mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles, sourcePdf?: string, lines?: PageLines<LineEntry>[],
 ): Promise<Record<string, FormatStatus>> {
   const status: Record<string, FormatStatus> = {};
   const wanted = Object.entries(formats).filter(([, on]) => on).map(([ext]) => ext);
@@ -144,7 +154,8 @@ export async function writeConversions(
       await writeFile(join(dir, RENDERED_PDF_NAME), pdf);
       return join(dir, RENDERED_PDF_NAME);
     })));
-    const sources: Sources = { mmd, dir, latex, figures: staged.names, pagesPdf };
+    const overlay = sourcePdf && lines ? { pdf: sourcePdf, pages: lines } : undefined;
+    const sources: Sources = { mmd, dir, latex, figures: staged.names, pagesPdf, overlay };
     for (const ext of wanted) {
       try {
         if (ext !== 'mmd') {

@@ -122,7 +122,7 @@ async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord,
   if (!(await store.update(rec.pdf_id, { conversion_status: processing }))) throw new Deleted();
   const figures = { read: (name: string) => ctx.storage.readBuffer(figureKey(rec.pdf_id, name)) };
   const sourcePdf = (await detectFileType(source)) === 'pdf' ? source : undefined;
-  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures, sourcePdf)) as Record<string, FormatStatus>;
+  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures, sourcePdf, r.linesJson.pages)) as Record<string, FormatStatus>;
 }
 
 const figureKey = (pdfId: string, name: string) => `${pdfFolder(pdfId)}${relativeFigurePath(name)}`;
