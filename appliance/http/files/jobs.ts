@@ -94,12 +94,13 @@ export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: Check
     const { size, cursor } = parsePaging(q);
     const status = q.status as FileStatus | undefined;
     if (status !== undefined && !LIST_STATUSES.includes(status)) throw new ApiError('bad_request', `status must be one of ${LIST_STATUSES.join(', ')}`, { field: 'status' });
-    // The ledger keeps split files as pending: both filters read its pending rows, then the live status decides.
+    // The ledger keeps split files as pending: both filters read its pending rows. pending means not
+    // yet settled (split included, as clients read it); split keeps only the files already split.
     const ledgerStatus = status === 'split' ? 'pending' : status;
     const rows = files.listJobFiles(jobId, { status: ledgerStatus, afterRowid: cursor ?? 0, limit: size + 1 });
     const { page, next } = pageOf(rows, size);
     const statuses = await liveStatusOf(pdfs, page);
-    const entries = page.map((r, i) => fileEntry(r, statuses[i]!)).filter((e) => status === undefined || status === 'completed' || status === 'error' || status === 'deleted' || e.status === status);
+    const entries = page.map((r, i) => fileEntry(r, statuses[i]!)).filter((e) => status !== 'split' || e.status === 'split');
     return c.json({ files: entries, next_page_token: next });
   });
 

@@ -48,7 +48,8 @@ export function filesLegacyRoutes(ctx: AppContext, guard: FilesGuard): Hono<Auth
     const { size, cursor } = parsePaging(q);
     const jobId = q.scs_job_id === undefined ? undefined : jobIdField(q.scs_job_id);
     // Another group's job lists nothing of its files: 403 as for GET /files/v1/jobs/{job_id}/files.
-    if (jobId !== undefined && jobs.get(jobId)) checkGroup(jobs.get(jobId), c.get('auth'), `job ${jobId}`);
+    const job = jobId === undefined ? undefined : jobs.get(jobId);
+    if (job) checkGroup(job, c.get('auth'), `job ${jobId}`);
     const rows = files.listGroupFiles(c.get('auth').groupId, { jobId, filename: q.filename, afterRowid: cursor ?? 0, limit: size + 1 });
     const { page, next } = pageOf(rows, size);
     return c.json({ file_ids: page.map((r) => r.file_id), next_page_token: next });
