@@ -1,3 +1,4 @@
+import type { ChemicalStructure } from '../core/chemistry.js';
 import type { Box, Rotation } from './geometry.js';
 
 /**
@@ -54,6 +55,8 @@ export interface PageLine {
   words?: OcrWord[];
   /** A text line holding inline maths: its text and maths parts in order (boxes in input pixels). */
   segments?: Segment[];
+  /** A chemical structure diagram read in place of the lines inside it (include_smiles). */
+  chemistry?: ChemicalStructure;
 }
 
 export interface Candidate {

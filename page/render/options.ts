@@ -16,4 +16,6 @@ export interface RenderOptions {
   disable_itemize?: boolean;
   disable_lstlisting?: boolean;
   numbers_default_to_math?: boolean;
+  /** Chemistry: InChI beside the SMILES of a structure. */
+  include_inchi?: boolean;
 }
