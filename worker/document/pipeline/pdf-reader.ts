@@ -81,6 +81,11 @@ function giveBack(thread: PageThread): void {
   idle.push(thread);
 }
 
+/** Starts a page thread ahead of the first document (loading pdf.js in it takes a while). */
+export function prewarmPdfReader(): void {
+  giveBack(takeThread());
+}
+
 /**
  * Reads a PDF's pages with pdf.js in a worker thread. stop() ends the page being read at once,
  * CPU and memory included (the thread is terminated); the next page opens the file again in
