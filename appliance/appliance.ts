@@ -30,6 +30,7 @@ import { v3LatexRoutes } from './http/v3/latex-routes.js';
 import { InferencePool } from './http/v3/text-inference.js';
 import { cdnRoutes } from './http/cdn-routes.js';
 import { v3StrokesRoutes } from './http/v3/strokes-routes.js';
+import { StrokesPool } from './http/v3/strokes-inference.js';
 import { v3BatchRoutes } from './http/v3/batch-routes.js';
 import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
 import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
@@ -157,8 +158,10 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     // One inference pool (one QueueEvents connection) for every synchronous and batch image route.
     const inference = new InferencePool(ctx);
     started.push({ name: 'inference-pool', stop: () => inference.close() });
+    const strokesPool = new StrokesPool(ctx);
+    started.push({ name: 'strokes-pool', stop: () => strokesPool.close() });
     const v3Batch = v3BatchRoutes(ctx, { recognize: inference.recognize });
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx, { recognize: inference.recognize }), v3StrokesRoutes(ctx), v3LatexRoutes(ctx, { recognize: inference.recognize }), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx, { recognize: inference.recognize }), v3StrokesRoutes(ctx, { recognize: strokesPool.recognize }), v3LatexRoutes(ctx, { recognize: inference.recognize }), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });

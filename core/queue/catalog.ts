@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strokeSchema } from '../v3/strokes.js';
 
 /** Priorities of policy.priority as BullMQ priorities (lower runs first). */
 export const PRIORITY = { high: 1, normal: 5, low: 10 } as const;
@@ -9,12 +10,15 @@ export type PriorityName = keyof typeof PRIORITY;
  * - math 'auto' (/v3/text): every line is read as text or as maths, whichever its evidence favours;
  * - math 'formula' (/v3/latex, batch): the whole image, turned upright, is one formula;
  * - nBest: how many distinct candidate formulas to list (formula mode; /v3/latex n_best).
+ * - smiles, inchi: look for chemical structure diagrams and read them as SMILES, with InChI (/v3/text include_smiles, include_inchi).
  * Unknown keys pass, so an older worker keeps reading tasks a newer appliance queues.
  */
 export const pageOptionsSchema = z
   .object({
     math: z.enum(['auto', 'formula']).optional(),
     nBest: z.number().int().min(1).max(10).optional(),
+    smiles: z.boolean().optional(),
+    inchi: z.boolean().optional(),
   })
   .passthrough();
 export type PageOptions = z.infer<typeof pageOptionsSchema>;
@@ -45,6 +49,17 @@ export const TASKS = {
     queue: 'pages',
     payload: z.object({ imageKey: z.string(), page: z.number().int().min(1), options: pageOptionsSchema.default({}) }),
     attempts: 2,
+    backoffMs: 500,
+    timeoutMs: 15_000,
+  },
+  /**
+   * Read one /v3/strokes request's pen strokes on an inference worker. Its own queue (defineWorker
+   * fails other task names on a queue); the HTTP request waits for the answer, so no retry.
+   */
+  'strokes': {
+    queue: 'strokes',
+    payload: z.object({ strokes: z.array(strokeSchema).min(1) }),
+    attempts: 1,
     backoffMs: 500,
     timeoutMs: 15_000,
   },

@@ -5,12 +5,14 @@ import { SymbolClassifier } from '../engine/math/image/classifier.js';
 import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
+import { addStructures } from '../chemistry/image-structures.js';
 import { addMath, type MathEngines } from './math-page.js';
+import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from './page-result.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
- * page images from the 'page' queue. On CPU one task at a time: onnxruntime already uses every
+ * page images from the 'page' queue, and pen strokes from the 'strokes' queue (strokes.ts). On CPU one task at a time: onnxruntime already uses every
  * core. With a GPU provider (recognition batches above one) PAGES_AT_ONCE_GPU tasks at a time,
  * so concurrent pages fill each other's recognition batches (engine/text/rec-batcher.ts).
  *
@@ -39,12 +41,12 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       // A formula reads poorly as text upright and about as poorly turned: maths turns only on clear evidence.
       const r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
-      if (!options.math) return text;
-      if (!engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
-      return addMath(png, r, options, engines);
+      if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
+      const read = options.math ? await addMath(png, r, options, engines!) : text;
+      return options.smiles ? addStructures(png, read, { inchi: options.inchi, timeoutMs: ctx.config.FOLIO_OSRA_TIMEOUT_MS }) : read;
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );
   worker.on('error', (err) => ctx.logger.warn({ err: err.message }, 'inference worker error'));
-  return [worker];
+  return [worker, await startStrokesWorker(ctx)];
 };
