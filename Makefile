@@ -19,7 +19,9 @@ TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3:libopenblas0-pthread \
   /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix
-EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux
+EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux pdfinfo:poppler-utils \
+  /usr/share/doc/texlive-doc/latex/lineno:texlive-latex-recommended-doc /usr/share/doc/texlive-doc/latex/mhchem:texlive-science-doc \
+  /usr/share/doc/texlive-doc/latex/lazylist:texlive-latex-extra-doc /usr/share/doc/texlive-doc/latex/aomart:texlive-publishers-doc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console eval-math
@@ -77,6 +79,7 @@ worker-leak: deps
 eval-math: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"
 	taskset -c 0 npx tsx models/eval/run.ts
+	nice -n 10 npx tsx models/eval/texdoc/run.ts
 
 lint: deps
 	npx tsc --noEmit -p .
