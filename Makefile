@@ -19,6 +19,16 @@ TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3:libopenblas0-pthread \
   /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix
+# The official Python client's suite (make client-compat, docs/client-compat.md): Debian's packages of what mpxpy imports.
+CLIENT_COMPAT_PACKAGES := /usr/lib/python3/dist-packages/pytest/__init__.py:python3-pytest \
+  /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests \
+  /usr/lib/python3/dist-packages/pydantic/__init__.py:python3-pydantic \
+  /usr/lib/python3/dist-packages/dotenv/__init__.py:python3-dotenv \
+  /usr/lib/python3/dist-packages/typing_extensions.py:python3-typing-extensions
+# make bench: TeX Live manuals rasterised as scanned pages (bench/scanned-renders.ts), cores pinned with taskset.
+BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texlive-fonts-recommended-doc \
+  /usr/share/doc/texlive-doc/latex/koma-script/scrguide-en.pdf:texlive-latex-recommended \
+  /usr/share/doc/texlive-doc/bibtex/base/btxdoc.pdf:texlive-base pdftotext:poppler-utils taskset:util-linux
 EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux pdfinfo:poppler-utils \
   /usr/share/doc/texlive-doc/latex/lineno:texlive-latex-recommended-doc /usr/share/doc/texlive-doc/latex/mhchem:texlive-science-doc \
   /usr/share/doc/texlive-doc/latex/lazylist:texlive-latex-extra-doc /usr/share/doc/texlive-doc/latex/aomart:texlive-publishers-doc
@@ -50,6 +60,7 @@ test-integration: deps test-deps
 	npx vitest run --config vitest.integration.config.ts
 
 bench: deps test-deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(BENCH_PACKAGES)"
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders; see models/training/README.md.
@@ -74,6 +85,12 @@ soak: deps test-deps
 .PHONY: worker-leak
 worker-leak: deps
 	node --expose-gc --import tsx --import ./core/no-source-maps.ts test/reliability/worker-leak.ts
+
+# mpxpy's own tests against a fresh appliance, when .client-compat/mpxpy holds the client (else it says how to get it).
+.PHONY: client-compat
+client-compat: deps test-deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(CLIENT_COMPAT_PACKAGES)"
+	npx tsx test/client-compat/run.ts
 
 # Maths recogniser evaluation on the held-out set (models/eval/README.md), pinned to one core.
 eval-math: deps
@@ -103,7 +120,9 @@ apt-install:
 # npm 11.19 writes locks that its own `npm ci` refuses (platform optional packages missing,
 # npm/cli#4828); `npm install` then installs exactly the locked versions without rewriting the lock.
 node_modules/.folio-installed: package.json package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	@npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 || { \
+	  echo "npm ci refused the lock file (npm/cli#4828); installing the locked versions with npm install"; \
+	  npm install --no-audit --no-fund --loglevel=error; }
 	@touch $@
 
 # The operator console served at /console: rebuilt when its sources or the installed packages change.

@@ -57,9 +57,13 @@ function plots(reports: Reports): { file: string; svg: string }[] {
   }
   const ocr = reports['ocr-vs-tesseract'] as unknown as OcrComparison | undefined;
   if (ocr?.pages) {
-    const series = (f: number, t: number) => [{ name: 'Folio', values: [f] }, { name: 'Tesseract', values: [t] }];
-    out.push({ file: 'ocr-seconds-per-page.png', svg: barChart({ title: `Scanned page OCR, one thread (${ocr.dpi} dpi)`, yLabel: 'seconds per page', categories: ['seconds per page'], series: series(ocr.folio_seconds_per_page, ocr.tesseract_seconds_per_page) }) });
-    out.push({ file: 'ocr-cer.png', svg: barChart({ title: `Character error rate (${ocr.pages} pages, ${ocr.dpi} dpi)`, yLabel: 'CER', categories: ['character error rate'], series: series(ocr.folio_cer, ocr.tesseract_cer) }) });
+    const categories = ['clean', 'noisy, skewed'];
+    const series = (f: (s: OcrComparison['clean']['folio']) => number) => [
+      { name: 'Folio', values: [f(ocr.clean.folio), f(ocr.noisy_skewed.folio)] },
+      { name: 'Tesseract', values: [f(ocr.clean.tesseract), f(ocr.noisy_skewed.tesseract)] },
+    ];
+    out.push({ file: 'ocr-seconds-per-page.png', svg: barChart({ title: `Scanned page OCR, one core (${ocr.pages} pages, ${ocr.dpi} dpi)`, yLabel: 'CPU seconds per page', categories, series: series((s) => s.cpu_seconds_per_page) }) });
+    out.push({ file: 'ocr-cer.png', svg: barChart({ title: `Character error rate (${ocr.pages} pages, ${ocr.dpi} dpi)`, yLabel: 'CER', categories, series: series((s) => s.cer) }) });
   }
   return out;
 }

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   pdf_download_error: 200,
   pdf_page_limit_exceeded: 200,
   cnv_unknown_id: 200,
+  // GET/DELETE /v3/app-tokens/{token} of a token unknown, expired or deleted (the hosted service answers 200)
+  token_unknown: 200,
   math_confidence: 200,
   opts_section_numbering: 400,
   opts_unknown_data_option: 400,

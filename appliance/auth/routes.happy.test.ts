@@ -52,7 +52,8 @@ describe('POST /v3/app-tokens (spec 4.1)', () => {
     const key = await newKey();
     const res = await call('POST', '/v3/app-tokens', { headers: { app_key: key.app_key } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ app_token: expect.stringMatching(/^[0-9a-f]{64}$/), app_token_expires_at: now() + 300_000 });
+    // Id shapes as the official client checks them: token_…, strokes_… (docs/client-compat.md).
+    expect(res.body).toEqual({ app_token: expect.stringMatching(/^token_[0-9a-f]{64}$/), app_token_expires_at: now() + 300_000 });
   });
 
   it('honours expires and returns a strokes_session_id when asked', async () => {
@@ -60,7 +61,32 @@ describe('POST /v3/app-tokens (spec 4.1)', () => {
     const key = await newKey();
     expect((await newToken(key.app_key, { expires: 43_200 })).app_token_expires_at).toBe(now() + 43_200_000);
     const strokes = await newToken(key.app_key, { include_strokes_session_id: true, expires: 60 });
-    expect(strokes).toEqual({ app_token: expect.any(String), app_token_expires_at: now() + 60_000, strokes_session_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(strokes).toEqual({ app_token: expect.any(String), app_token_expires_at: now() + 60_000, strokes_session_id: expect.stringMatching(/^strokes_[0-9a-f]{32}$/) });
+  });
+
+  it('GET and DELETE /v3/app-tokens/{token} show and end a token of the caller\'s group; after that, token_unknown', async () => {
+    const { call, newKey, newToken, now } = authTestApp();
+    const key = await newKey();
+    const { body: otherApp } = await call('POST', '/pco/v1/apps', { body: { name: 'elsewhere', group_id: 'group-b' } });
+    const other = (await call('POST', `/pco/v1/apps/${otherApp.app_id}/keys`)).body as { app_key: string };
+    const { app_token } = await newToken(key.app_key, { user_id: 'user-7', include_strokes_session_id: true });
+    const shown = await call('GET', `/v3/app-tokens/${app_token}`, { headers: { app_key: key.app_key } });
+    expect(shown).toMatchObject({ status: 200, body: { app_token, app_token_expires_at: now() + 300_000, app_id: key.app_id, group_id: 'default', user_id: 'user-7', strokes_session_id: expect.stringMatching(/^strokes_/) } });
+    expect((await call('GET', `/v3/app-tokens/${app_token}`, {})).status).toBe(401);
+    const ended = await call('DELETE', `/v3/app-tokens/${app_token}`, { headers: { app_key: key.app_key } });
+    expect(ended).toMatchObject({ status: 200, body: { app_token, app_id: key.app_id, group_id: 'default', user_id: 'user-7' } });
+    for (const method of ['GET', 'DELETE']) {
+      const gone = await call(method, `/v3/app-tokens/${app_token}`, { headers: { app_key: key.app_key } });
+      expect([gone.status, gone.body.error, gone.body.error_info.id]).toEqual([200, 'token_unknown', 'token_unknown']);
+    }
+    // The ended token no longer authenticates.
+    expect((await call('GET', '/probe/text', { headers: { app_token } })).status).toBe(401);
+    // Another group's live token is not this caller's to see or end.
+    const theirs = (await newToken(other.app_key)).app_token;
+    expect((await call('GET', `/v3/app-tokens/${theirs}`, { headers: { app_key: key.app_key } })).body.error).toBe('token_unknown');
+    expect((await call('DELETE', `/v3/app-tokens/${theirs}`, { headers: { app_key: key.app_key } })).body.error).toBe('token_unknown');
+    expect((await call('GET', `/v3/app-tokens/${theirs}`, { headers: { app_key: other.app_key } })).body.app_token).toBe(theirs);
+    expect((await call('POST', '/v3/app-tokens', { headers: { app_key: key.app_key }, body: { user_id: 7 } })).body.error_info.field).toBe('user_id');
   });
 
   it('accepts an app_id header that matches the key', async () => {

@@ -9,7 +9,10 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 
 /**
- * POST /v3/app-tokens (spec 4.1, header app_key only) and the operator's key management, an
+ * POST /v3/app-tokens (spec 4.1, header app_key only; body opt user_id too), GET and DELETE
+ * /v3/app-tokens/{app_token} (app_key only, as the official client calls them: the token with its
+ * app_token_expires_at, app_id, group_id and user_id; DELETE ends it at once; a token unknown,
+ * expired, deleted or of another group answers HTTP 200 with error token_unknown), and the operator's key management, an
  * extension of the private-cloud surface (4.14) that, like the rest of /pco/v1, takes no
  * credentials: whoever can reach /pco/v1 on the network operates the appliance.
  *
@@ -29,6 +32,18 @@ export function authRoutes(ctx: AuthContext): Hono {
   app.post('/v3/app-tokens', requireAppKey(ctx, { appIdRequired: false }), async (c) => {
     const request = parseTokenRequest(await readOptionalObject(c.req.raw, MAX_BODY_BYTES));
     return c.json(tokens.issue(c.get('auth'), request));
+  });
+
+  const tokenUnknown = () => new ApiError('token_unknown', 'Unknown, expired or deleted app_token');
+  app.get('/v3/app-tokens/:app_token', requireAppKey(ctx, { appIdRequired: false }), (c) => {
+    const found = tokens.info(c.req.param('app_token'), c.get('auth').groupId);
+    if (!found) throw tokenUnknown();
+    return c.json(found);
+  });
+  app.delete('/v3/app-tokens/:app_token', requireAppKey(ctx, { appIdRequired: false }), (c) => {
+    const found = tokens.revoke(c.req.param('app_token'), c.get('auth').groupId);
+    if (!found) throw tokenUnknown();
+    return c.json(found);
   });
 
   app.post('/pco/v1/apps', async (c) => {

@@ -54,7 +54,7 @@ describe('AppTokens', () => {
 
   it('issues a random token that expires at now + expires, stored only as a hash', () => {
     const t = tokens.issue(key, { strokesSession: false, expiresSeconds: 60 });
-    expect(t.app_token).toMatch(/^[0-9a-f]{64}$/);
+    expect(t.app_token).toMatch(/^token_[0-9a-f]{64}$/);
     expect(t.app_token_expires_at).toBe(clock + 60_000);
     expect(t).not.toHaveProperty('strokes_session_id');
     const rows = db.prepare('SELECT * FROM app_tokens').all() as Record<string, unknown>[];
@@ -75,7 +75,7 @@ describe('AppTokens', () => {
 
   it('carries a strokes session id when asked', () => {
     const t = tokens.issue(key, { strokesSession: true, expiresSeconds: 120 });
-    expect(t.strokes_session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(t.strokes_session_id).toMatch(/^strokes_[0-9a-f]{32}$/);
     expect(tokens.verify(t.app_token)).toMatchObject({ ok: true, token: { strokesSessionId: t.strokes_session_id } });
   });
 

@@ -49,6 +49,7 @@ function exactTarget(frontEnd: string): number | undefined {
 function summaryRow(e: Evaluation, categories: readonly string[]): string[] {
   if (e.unavailable) return [e.frontEnd, '–', 'not available', '', '–', '–', '', '–', '–', '', '–'];
   const s = summarise(e.rows, categories);
+  const product = e.frontEnd.startsWith('/v3');
   const target = exactTarget(e.frontEnd);
   const exact = target === undefined ? percent(s.exactRate) : `${percent(s.exactRate)} ${mark(s.exactRate >= target)}`;
   const symbolRate = e.symbols && e.symbols.truth > 0 ? e.symbols.agreed / e.symbols.truth : Number.NaN;
@@ -63,9 +64,10 @@ function summaryRow(e: Evaluation, categories: readonly string[]): string[] {
     s.meanDistance.toFixed(3),
     symbols,
     e.frontEnd.startsWith('image') ? `≥ ${percent(TARGETS.symbolAccuracy)}` : '',
-    `${ms(s.medianMs)} ${mark(s.medianMs < TARGETS.medianMs)}`,
+    // Product rows time a whole HTTP request (text and maths read of the page): the engine's target is not theirs.
+    product ? ms(s.medianMs) : `${ms(s.medianMs)} ${mark(s.medianMs < TARGETS.medianMs)}`,
     ms(s.p90Ms),
-    `< ${TARGETS.medianMs}`,
+    product ? '' : `< ${TARGETS.medianMs}`,
     String(s.errors),
   ];
 }

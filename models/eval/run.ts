@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CATEGORIES, readCorpus } from './corpus.js';
 import { evaluateFrontEnds } from './evaluation.js';
+import { loadParts } from './front-ends.js';
+import { evaluateProduct } from './product.js';
 import { failuresMarkdown, resultsMarkdown, resultsTables, type RunFacts } from './report.js';
 import { renderCorpus } from './render.js';
 
@@ -14,7 +16,8 @@ import { renderCorpus } from './render.js';
  * and writes RESULTS.md and failures.md. Exits 1 when a front end threw on any formula or a
  * required part (parser, normaliser, PDF or image front end) is missing, so it cannot pass quietly.
  *
- * Usage: npx tsx models/eval/run.ts [--limit N]   (N: evaluate only the first N formulas)
+ * Usage: npx tsx models/eval/run.ts [--limit N] [--engine-only]   (N: evaluate only the first N formulas;
+ * --engine-only: skip the product rows, which start an appliance)
  */
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -33,7 +36,7 @@ function machineFacts(): Pick<RunFacts, 'commit' | 'cpuModel' | 'cores' | 'affin
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { values } = parseArgs({ options: { limit: { type: 'string' } } });
+  const { values } = parseArgs({ options: { limit: { type: 'string' }, 'engine-only': { type: 'boolean' } } });
   const corpus = await readCorpus(here('formulas.tsv'));
   const limit = values.limit === undefined ? corpus.formulas.length : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, not ${values.limit}`);
@@ -46,6 +49,9 @@ async function main(): Promise<number> {
   console.log(`rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`);
 
   const evaluations = await evaluateFrontEnds(rendered, formulas, corpus.formulas, here('.cache'));
+  // Product rows: the same images through a running appliance (product.ts), unless --engine-only.
+  const parts = await loadParts();
+  if (!values['engine-only'] && parts.core.ok) evaluations.push(...(await evaluateProduct(rendered, formulas, parts.core.value)));
 
   const facts: RunFacts = {
     ...machineFacts(),

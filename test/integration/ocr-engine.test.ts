@@ -152,6 +152,22 @@ describe('TextRecognizer on a rendered page', () => {
     expect(heading.x).toBeGreaterThan(result.width * 0.8);
   });
 
+  it('straightens a page scanned 1° crooked: skew −1, same text, boxes on the crooked input', async () => {
+    const crooked = await sharp(page).rotate(1, { background: '#ffffff' }).png().toBuffer();
+    const { width, height } = await sharp(crooked).metadata();
+    const result = await engine.recognize(crooked);
+    expect(result.skew).toBeCloseTo(-1, 0.5);
+    expect(result.rotation).toBe(0);
+    expect(cer(PAGE_LINES, result.lines.map((l) => l.text))).toBeLessThanOrEqual(0.02);
+    // the heading's centre, turned 1° clockwise about the page's centre as the scan turned it
+    const h = pageResult.lines[0].box;
+    const [cx, cy] = [h.x + h.width / 2 - pageResult.width / 2, h.y + h.height / 2 - pageResult.height / 2];
+    const a = Math.PI / 180;
+    const got = result.lines[0].box;
+    expect(Math.abs(got.x + got.width / 2 - (cx * Math.cos(a) - cy * Math.sin(a) + width! / 2))).toBeLessThan(6);
+    expect(Math.abs(got.y + got.height / 2 - (cx * Math.sin(a) + cy * Math.cos(a) + height! / 2))).toBeLessThan(6);
+  });
+
   it('reads a full letter page of 11 pt prose within 2 % character errors', async () => {
     const { pdf, lines } = await fullLetterPagePdf();
     const letter = await renderFirstPage(pdf, 'letter');

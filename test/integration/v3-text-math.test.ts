@@ -67,6 +67,18 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     if (r.body.line_data[0].type === 'math') decisions.right++;
   });
 
+  it('reads a stacked formula as one equation, never cut at the blank rows around its fraction bars', async () => {
+    const fraction = await renderLatex('\\[ \\frac{3}{4} \\]');
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(fraction), formats: ['text', 'latex_styled'] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(normaliseLatex(r.body.latex_styled)).toBe('\\frac{3}{4}');
+    const quadratic = await renderLatex('\\[ x=\\frac{-b\\pm\\sqrt{b^{2}-4ac}}{2a} \\]', 200);
+    const q = await s.call('POST', '/v3/text', { src: dataUrl(quadratic), formats: ['text', 'latex_styled'], include_line_data: true });
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    expect(q.body.line_data.map((l: { type: string }) => l.type)).toEqual(['math']);
+    expect(q.body.latex_styled).toMatch(/^x=\\frac\{-b\\pm\\sqrt\{.*\}\}\{2a\}$/);
+  });
+
   it('keeps prose as text: no maths lines, no latex_styled', async () => {
     const r = await s.call('POST', '/v3/text', { src: dataUrl(prose), formats: ['text', 'latex_styled'], include_line_data: true });
     expect(r.status).toBe(200);

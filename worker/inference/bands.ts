@@ -1,4 +1,5 @@
 import type { InkMask } from '../engine/math/image/binarise.js';
+import { joinStacks } from './stacks.js';
 
 /**
  * Rows of a page image found from its ink: runs of pixel rows holding ink, separated by blank
@@ -25,7 +26,7 @@ export const SCRIPT_GAP_RATIO = 0.35;
 
 const height = (b: Band) => b.y1 - b.y0;
 
-/** Ink rows of `mask`, top to bottom, with scripts, limits and bars joined to their row. */
+/** Ink rows of `mask`, top to bottom, with the parts of stacked formulas (stacks.ts), scripts, limits and bars joined to their row. */
 export function inkBands(mask: InkMask): Band[] {
   const runs: Band[] = [];
   let open: Band | null = null;
@@ -51,7 +52,7 @@ export function inkBands(mask: InkMask): Band[] {
       runs.push(open);
     }
   }
-  return joinScripts(runs);
+  return joinScripts(joinStacks(mask, runs));
 }
 
 /** A run this much shorter than both its neighbours, close to both, is a bar between them (a fraction's). */

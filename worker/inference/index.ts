@@ -6,11 +6,12 @@ import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addMath, type MathEngines } from './math-page.js';
+import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from './page-result.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
- * page images from the 'page' queue. On CPU one task at a time: onnxruntime already uses every
+ * page images from the 'page' queue, and pen strokes from the 'strokes' queue (strokes.ts). On CPU one task at a time: onnxruntime already uses every
  * core. With a GPU provider (recognition batches above one) PAGES_AT_ONCE_GPU tasks at a time,
  * so concurrent pages fill each other's recognition batches (engine/text/rec-batcher.ts).
  *
@@ -19,6 +20,8 @@ import type { PageRecognition } from './page-result.js';
  * at once, unretried, saying so.
  */
 export const PAGES_AT_ONCE_GPU = 4;
+/** How much better than upright a turned reading must score before an image read for maths is turned. */
+export const MATH_MIN_TURN_MARGIN = 0.25;
 
 export const startInferenceRole: RoleStarter = async (ctx) => {
   const recognizer = await TextRecognizer.load();
@@ -34,7 +37,8 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     'page',
     async ({ imageKey, options }): Promise<PageRecognition> => {
       const png = await ctx.storage.readBuffer(imageKey);
-      const r = await recognizer.recognize(png);
+      // A formula reads poorly as text upright and about as poorly turned: maths turns only on clear evidence.
+      const r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (!options.math) return text;
       if (!engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
@@ -43,5 +47,5 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );
   worker.on('error', (err) => ctx.logger.warn({ err: err.message }, 'inference worker error'));
-  return [worker];
+  return [worker, await startStrokesWorker(ctx)];
 };

@@ -21,7 +21,7 @@ describe('line kind', () => {
   });
 
   it('sees structure in scripts, fractions, big operators and relations, not in a bare run of letters', () => {
-    for (const l of ['x^{2}', 'a_{n}', '\\frac{a}{b}', '\\sqrt{x}', '\\sum x', 'a=b', 'a<b', 'a+b']) expect(hasMathStructure(l), l).toBe(true);
+    for (const l of ['x^{2}', 'a_{n}', '\\begin{bmatrix}1 & 0 \\\\ 0 & 1\\end{bmatrix}', '\\frac{a}{b}', '\\sqrt{x}', '\\sum x', 'a=b', 'a<b', 'a+b']) expect(hasMathStructure(l), l).toBe(true);
     for (const l of ['Thequick', 'xyz', '42']) expect(hasMathStructure(l), l).toBe(false);
   });
 
@@ -34,5 +34,14 @@ describe('line kind', () => {
     expect(chooseKind('α² + b² = c2', read('a^{2}+\\iota^{2}=P', 0.4))).toBe('math'); // weak maths read, but the text model saw maths too
     expect(chooseKind('ABC 123', read('ABC123', 0.9))).toBe('text'); // no structure
     expect(chooseKind('x y z', read('x^{y}z', 0.3))).toBe('text'); // structure, but an unsure read and no maths characters
+  });
+
+  it('lets a sure maths read outweigh one word, never two, nor a word the maths parser read as text', () => {
+    expect(isWordy('8 a arn 1-r n=0')).toBe(false); // a lone letter is no word: the ink of a r^n
+    expect(chooseKind('In', read('I_{n}', 0.9))).toBe('math');
+    expect(chooseKind('x2 cdm 2', read('\\int xdx=\\frac{x^{2}}{2}+C', 0.96))).toBe('math');
+    expect(chooseKind('In', read('I_{n}', 0.6))).toBe('text');
+    expect(chooseKind('careful', read('\\text{care}^{f}\\text{ul}', 0.95))).toBe('text');
+    expect(chooseKind('Let us', read('L_{e}t^{us}', 0.95))).toBe('text');
   });
 });

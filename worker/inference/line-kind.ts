@@ -10,7 +10,8 @@ import type { MathRead } from './page-result.js';
  *   or relations; prose forced through the maths parser comes out as long runs of letters and
  *   symbols with a low confidence per symbol.
  * Rules (measured on rendered pages, see inference/line-kind.test.ts and test/integration/v3-text-math.test.ts):
- * 1. a line whose text read is wordy (WORDY_MIN_WORDS words, or words covering half its characters) is text;
+ * 1. a line whose text read is wordy (WORDY_MIN_WORDS words, or words covering half its characters) is text,
+ *    unless it holds a single word and its maths read is sure (sureMath);
  * 2. otherwise, a line the text model read nothing of is maths if the maths parse found symbols
  *    with a per-symbol confidence of at least MIN_MATH_RATE (ink neither model reads surely — a
  *    line cut by the image's edge, a speck, a rule — is left out, as the text model leaves it);
@@ -24,7 +25,8 @@ export const WORDY_CHAR_SHARE = 0.5;
 /** Per-symbol (geometric mean) confidence below which a maths read is not trusted over a text read. */
 export const MIN_MATH_RATE = 0.5;
 
-const SHORT_WORDS = new Set('a an as at be by do he if in is it me my no of on or so to up us we'.split(' '));
+/** Two-letter words of prose; a lone letter is as likely a variable (`a r^n`) and is no evidence either way. */
+const SHORT_WORDS = new Set('an as at be by do he if in is it me my no of on or so to up us we'.split(' '));
 const MATH_NAMES = new Set('sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim max min sup inf det arg gcd deg dim ker hom mod'.split(' '));
 
 export interface WordCount {
@@ -56,17 +58,33 @@ export function isWordy(text: string): boolean {
   return c.words >= WORDY_MIN_WORDS || (c.words >= 1 && c.wordChars >= WORDY_CHAR_SHARE * c.chars);
 }
 
-/** Scripts, fractions, radicals, big operators, relations or binary operators between operands. */
+/** Per-symbol confidence at which a maths parse with structure outweighs a single word of text read. */
+export const SURE_MATH_RATE = 0.85;
+
+/**
+ * Whether a wordy line is prose beyond doubt: WORDY_MIN_WORDS words. A line of one word may be a
+ * formula the text model half read (`In` for I_n, `cdm` for the ink of ∫ x dx): its maths read
+ * decides (sureMath).
+ */
+export const isProse = (text: string) => countWords(text).words >= WORDY_MIN_WORDS;
+
+/**
+ * A maths read that outweighs one word of text: structure, read surely symbol by symbol, and no
+ * word of upright text in it (the maths parser found a word too: `\text{care}^{f}\text{ul}`).
+ */
+export const sureMath = (math: MathRead) => hasMathStructure(math.latex) && math.confidenceRate >= SURE_MATH_RATE && !/\\text\{[A-Za-z]{3,}/.test(math.latex);
+
+/** Scripts, fractions, radicals, big operators, arrays and matrices, relations or binary operators between operands. */
 export function hasMathStructure(latex: string): boolean {
-  return /[\^_]|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists)(?![A-Za-z])|[=<>+]|\S-\S/.test(latex);
+  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists)(?![A-Za-z])|[=<>+]|\S-\S/.test(latex);
 }
 
 const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;
 
 /** The rules above, for one line: its text read (possibly '') and its maths read. 'text' with an empty read drops the line. */
 export function chooseKind(text: string, math: MathRead | undefined): 'text' | 'math' {
-  if (isWordy(text)) return 'text';
   if (!math || !math.latex) return 'text';
+  if (isWordy(text)) return !isProse(text) && sureMath(math) ? 'math' : 'text';
   if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
   return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text)) ? 'math' : 'text';
 }

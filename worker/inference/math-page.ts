@@ -8,7 +8,7 @@ import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from './code-lines.js';
 import { inlineSegments, type Segment, withoutRules } from './inline-math.js';
-import { chooseKind, isWordy } from './line-kind.js';
+import { chooseKind, isProse, isWordy } from './line-kind.js';
 import type { FormulaRead, MathRead, PageLine, PageRecognition } from './page-result.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
@@ -57,13 +57,15 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
         continue;
       }
       const text = mine.map((l) => l.text).join(' ');
-      if (isWordy(text)) {
+      // Two words are prose; one word may be a formula the text model half read, so the maths read decides (line-kind.ts).
+      const math = isProse(text) ? undefined : await readFormula(crop(gray, band), engines);
+      const kind = math ? chooseKind(text, math) : 'text';
+      if (kind === 'text' && isWordy(text)) {
         page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
         continue;
       }
-      const math = await readFormula(crop(gray, band), engines);
-      if (chooseKind(text, math) === 'text') {
+      if (kind === 'text' || !math) {
         lines.push(...mine);
         continue;
       }

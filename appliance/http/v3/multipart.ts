@@ -10,6 +10,8 @@ const MAX_FIELD_BYTES = 1024 * 1024;
 export interface MultipartOptions {
   /** Largest file accepted; past it the upload fails with sys_request_too_large. */
   maxFileBytes: number;
+  /** Largest whole body, every part and boundary counted; past it sys_request_too_large. @default maxFileBytes plus room for the form */
+  maxBodyBytes?: number;
   /** Called once, for the part named `file`: must consume `body` (write it to storage). */
   store: (filename: string, body: Readable) => Promise<void>;
 }
@@ -20,6 +22,7 @@ export interface ReceivedMultipart {
 }
 
 const tooLarge = (max: number) => new ApiError('sys_request_too_large', `The file is larger than ${max} bytes`);
+const bodyTooLarge = (max: number) => new ApiError('sys_request_too_large', `The multipart body is larger than ${max} bytes`);
 
 /**
  * Reads a multipart/form-data body as a stream: the `file` part goes straight to `opts.store`
@@ -28,7 +31,8 @@ const tooLarge = (max: number) => new ApiError('sys_request_too_large', `The fil
  */
 export function receiveMultipart(req: Request, opts: MultipartOptions): Promise<ReceivedMultipart> {
   const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > opts.maxFileBytes + FORM_OVERHEAD_BYTES) return Promise.reject(tooLarge(opts.maxFileBytes));
+  const maxBody = opts.maxBodyBytes ?? opts.maxFileBytes + FORM_OVERHEAD_BYTES;
+  if (declared > maxBody) return Promise.reject(opts.maxBodyBytes === undefined ? tooLarge(opts.maxFileBytes) : bodyTooLarge(maxBody));
   if (!req.body) return Promise.reject(new ApiError('bad_request', 'The multipart body is empty'));
   let parser: busboy.Busboy;
   try {
@@ -104,6 +108,12 @@ export function receiveMultipart(req: Request, opts: MultipartOptions): Promise<
       })();
     });
     input.on('error', (err) => fail(new ApiError('bad_request', `The request body could not be read: ${err.message}`)));
+    // A body without (or understating) content-length is counted as it arrives.
+    let received = 0;
+    input.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBody) fail(opts.maxBodyBytes === undefined ? tooLarge(opts.maxFileBytes) : bodyTooLarge(maxBody));
+    });
     input.pipe(parser);
   });
 }

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsStream } from '../../../core/events.js';
 import { strokesFromTex } from '../../../models/training/strokes-render.js';
-import type { Stroke } from '../../../worker/engine/math/types.js';
+import type { Stroke } from '../../../core/v3/strokes.js';
+// The test plays the inference worker's part too: its 'strokes' reader runs in this process.
+import { startStrokesWorker } from '../../../worker/inference/strokes.js';
 import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
+import type { StrokesPool } from './strokes-inference.js';
 import { MAX_STROKES_JSON_BYTES, v3StrokesRoutes } from './strokes-routes.js';
 import { v3TestApp, type V3TestApp } from './testing.js';
 
@@ -13,8 +16,10 @@ const body = (strokes: Stroke[], extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('POST /v3/strokes (in-process, real recogniser)', () => {
+describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () => {
   let t: V3TestApp;
+  let worker: Awaited<ReturnType<typeof startStrokesWorker>>;
+  let pool: StrokesPool | undefined;
   let app: ReturnType<typeof createApp>;
   let key: Awaited<ReturnType<V3TestApp['newKey']>>;
   let written: Stroke[];
@@ -26,12 +31,15 @@ describe('POST /v3/strokes (in-process, real recogniser)', () => {
 
   beforeAll(async () => {
     t = await v3TestApp();
-    app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx)]);
+    worker = await startStrokesWorker(t.workerCtx);
+    app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx, { onPool: (p) => (pool = p) })]);
     key = await t.newKey();
     // "x+1" as a pen would trace it: MathJax's glyphs thinned to their centre lines, at 48 px per em.
     written = await strokesFromTex('x+1', 'tex', 48);
   });
   afterAll(async () => {
+    await pool?.close();
+    await worker?.close();
     await t?.close();
   });
 
@@ -91,6 +99,30 @@ describe('POST /v3/strokes (in-process, real recogniser)', () => {
     const ok = await call(body(written, { strokes_session_id: made.strokes_session_id }), { app_token: made.app_token, strokes_session_id: made.strokes_session_id });
     expect(ok.status).toBe(200);
     expect(ok.body.latex_styled.replace(/\s/g, '')).toBe('x+1');
+  });
+
+  it('reads a strokes session as a whole: strokes sent one by one accumulate (4.1, 4.3, part 5 rule 4)', async () => {
+    const token = async () => {
+      const res = await app.request('/v3/app-tokens', { method: 'POST', headers: { app_key: key.app_key, 'content-type': 'application/json' }, body: JSON.stringify({ include_strokes_session_id: true }) });
+      return (await res.json()) as { app_token: string; strokes_session_id: string };
+    };
+    const whole = (await call(body(written), key.headers)).body.latex_styled;
+    // With the token that opened the session (headers), and with app_id + app_key naming it in the body.
+    const viaToken = await token();
+    const viaKey = await token();
+    let lastToken: any;
+    let lastKey: any;
+    for (const stroke of written) {
+      lastToken = (await call(body([stroke]), { app_token: viaToken.app_token, strokes_session_id: viaToken.strokes_session_id })).body;
+      lastKey = (await call(body([stroke], { strokes_session_id: viaKey.strokes_session_id }), key.headers)).body;
+    }
+    expect(lastToken.latex_styled).toBe(whole);
+    expect(lastKey.latex_styled).toBe(whole);
+    // A stroke read alone is not the expression; the session answer spans all of them.
+    expect((await call(body([written.at(-1)!]), key.headers)).body.latex_styled).not.toBe(whole);
+    expect(lastKey.image_width).toBe((await call(body(written), key.headers)).body.image_width);
+    const unknown = await call(body(written, { strokes_session_id: 'strokes_0000' }), key.headers);
+    expect([unknown.status, unknown.body.error_info?.field]).toEqual([400, 'strokes_session_id']);
   });
 
   it('answers math_confidence with HTTP 200 below confidence_threshold, and records usage and history', async () => {

@@ -93,7 +93,8 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);
   if (formats.has('html')) out.html = await mmdToHtml(text);
-  out.data = await mmdData(text, (opts.data_options ?? {}) as DataOptions);
+  // data only when asked for: in formats, or by data_options naming what it should hold.
+  if (formats.has('data') || opts.data_options) out.data = await mmdData(text, (opts.data_options ?? {}) as DataOptions);
   Object.assign(out, {
     confidence, confidence_rate, is_printed: true, is_handwritten: false,
     auto_rotate_degrees: degrees, auto_rotate_confidence: rotateConfidence,

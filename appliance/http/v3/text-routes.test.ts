@@ -62,7 +62,9 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     expect(r.body.html).toBe('<div>Hello &lt;world&gt; &amp; co<br>\nSecond line</div>\n');
     expect(r.body.confidence).toBeCloseTo(0.98 * 0.9, 5);
     expect(r.body.confidence_rate).toBeCloseTo(confidences(LINES).confidence_rate, 6);
-    expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false, auto_rotate_degrees: 90, auto_rotate_confidence: 0.995, image_width: 300, image_height: 80, data: [] });
+    expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false, auto_rotate_degrees: 90, auto_rotate_confidence: 0.995, image_width: 300, image_height: 80 });
+    // Only the formats asked for: no data without 'data' in formats (or data_options).
+    expect(r.body.data).toBeUndefined();
     expect(r.body.version).toMatch(/^folio-ocr-/);
     expect(r.body.request_id).toMatch(/^\d{4}_\d{2}_\d{2}_[0-9a-f]{20}$/);
     expect(r.body.line_data[0]).toEqual({ type: 'text', cnt: [[10, 5], [210, 5], [210, 25], [10, 25]], included: true, is_printed: true, is_handwritten: false, text: 'Hello <world> & co', confidence: 0.98, confidence_rate: 0.98 });
@@ -133,10 +135,21 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     expect([dl.status, dl.body.error, dl.body.error_info.url]).toEqual([200, 'image_download_error', url]);
   });
 
-  it('refuses bodies over the limits: 2 MB base64, 5 MB JSON', async () => {
+  it('refuses bodies over the limits: 2 MB base64, 5 MB JSON or multipart', async () => {
     const big = Buffer.alloc(2 * 1024 * 1024 + 10, 1);
     expect((await call({ headers: key.headers, json: { src: dataUrl(big) } })).body.error).toBe('sys_request_too_large');
     expect((await call({ headers: key.headers, json: { src: 'x'.repeat(5 * 1024 * 1024 + 1) } })).body.error).toBe('sys_request_too_large');
+    // Part 8: 5 MB covers the whole multipart payload, the file included.
+    const form = (parts: Buffer[]) => {
+      const f = new FormData();
+      f.append('options_json', '{}');
+      parts.forEach((p, i) => f.append(i === 0 ? 'file' : `extra${i}`, new Blob([p], { type: 'image/png' }), `p${i}.png`));
+      return f;
+    };
+    const sixMb = await call({ headers: key.headers, form: form([Buffer.alloc(6 * 1024 * 1024, 1)]) });
+    expect([sixMb.status, sixMb.body.error]).toEqual([413, 'sys_request_too_large']);
+    const split = await call({ headers: key.headers, form: form([Buffer.alloc(4 * 1024 * 1024, 1), Buffer.alloc(1536 * 1024, 1)]) });
+    expect([split.status, split.body.error]).toEqual([413, 'sys_request_too_large']);
   });
 
   it('needs credentials; an app token works', async () => {

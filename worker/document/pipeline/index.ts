@@ -3,7 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
-import { officeToPdf, type ConvertedPdf, type OfficeOptions } from './office.js';
+import { OFFICE_TIMEOUT_MS, officeToPdf, type ConvertedPdf, type OfficeOptions } from './office.js';
 import { epubToPdf } from './epub.js';
 import { kfxUnsupported, mobiToPdf } from './ebook.js';
 import { djvuToPdf } from './djvu.js';
@@ -13,6 +13,8 @@ import { findTables } from './tables.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
+import { readSourceMaths, type SourceToken } from './office-maths.js';
+import { SourceMathsPlacer } from './office-maths-place.js';
 import type { FigureSink } from './page-figures.js';
 import { parseLayout } from '../../engine/math/layout/index.js';
 import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
@@ -89,16 +91,19 @@ function converterFor(type: DocumentType): ((path: string, office?: OfficeOption
   return undefined;
 }
 
-/** Resolves the input to a PDF path (converting other documents), runs `use`, then cleans up. */
-async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string) => Promise<T>): Promise<T> {
+/**
+ * Resolves the input to a PDF path (converting other documents), runs `use`, then cleans up.
+ * `use` also gets the formulas of an input that holds them as structure (office-maths.ts).
+ */
+async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string, sourceMaths?: SourceToken[]) => Promise<T>): Promise<T> {
   const type = await detectFileType(path);
   if (type === 'pdf') return use(path);
   if (type === 'kfx') throw kfxUnsupported();
   const convert = converterFor(type);
   if (convert) {
-    const converted = await convert(path, deps.office);
+    const [converted, maths] = await Promise.all([convert(path, deps.office), readSourceMaths(path, type, deps.office?.timeoutMs ?? OFFICE_TIMEOUT_MS)]);
     try {
-      return await use(converted.pdfPath);
+      return await use(converted.pdfPath, maths);
     } finally {
       await converted.cleanup();
     }
@@ -127,7 +132,7 @@ export async function countPages(path: string, deps: PipelineDeps = {}): Promise
  * Whole-document problems throw ApiError (not retryable); page problems are recorded per page.
  */
 export async function convertDocument(path: string, opts: DocumentOptions = {}, deps: PipelineDeps = {}): Promise<DocumentResult> {
-  return withPdf(path, deps, async (pdfPath) => {
+  return withPdf(path, deps, async (pdfPath, sourceMaths) => {
     const doc = await openPdf(pdfPath);
     try {
       const selected = parsePageRanges(opts.pageRanges, doc.numPages);
@@ -140,8 +145,10 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       const running = new RunningLines();
       const figures = deps.figures ? { pdfPath, sink: deps.figures } : undefined;
       const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
+      const placer = sourceMaths && new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
       for (const n of selected) {
         const result = await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout), pageOpts);
+        if (placer && result.rendered) result.rendered = { ...result.rendered, ...placer.place(result.rendered, n === doc.numPages) };
         results.push(result);
         await deps.afterPage?.(result.outcome, result.rendered?.mmd ?? '');
       }

@@ -2,6 +2,7 @@ import type ort from 'onnxruntime-node';
 import { createSession, loadModelFile, type ModelFileOptions, type SessionOptions } from '../models.js';
 import type { ScoredBox } from './boxes.js';
 import { ctcCharset } from './ctc.js';
+import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './deskew.js';
 import { detectLines } from './detect.js';
 import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { readingOrder } from './order.js';
@@ -40,6 +41,8 @@ export interface OcrResult {
    * turns that read equally well give about 0. 0 for a page without text.
    */
   rotationConfidence: number;
+  /** Clockwise degrees the page was turned by before reading, to straighten a scan's lines (deskew.ts). */
+  skew: number;
 }
 
 export interface TextRecognizerOptions extends SessionOptions, ModelFileOptions {
@@ -84,8 +87,16 @@ export class TextRecognizer {
     return this.lines.batchSize;
   }
 
-  async recognize(image: Buffer): Promise<OcrResult> {
-    const input = await decodeImage(image);
+  /**
+   * `minTurnMargin`: a turn is taken only when its reading scores this much above the upright
+   * one. Maths is no text, so an upright formula reads poorly and a turn may score a hair better
+   * by chance: callers reading maths ask for a clear margin.
+   */
+  async recognize(image: Buffer, opts: { minTurnMargin?: number } = {}): Promise<OcrResult> {
+    const decoded = await decodeImage(image);
+    const measured = await measureSkew(decoded);
+    const skew = Math.abs(measured) >= MIN_CORRECTED_SKEW ? measured : 0;
+    const input = await turnImage(decoded, skew);
     const upright = await this.trial(input, 0);
     let best = upright;
     let rotationConfidence = upright.score;
@@ -93,8 +104,8 @@ export class TextRecognizer {
       const trials = [upright];
       for (const rotation of ROTATION_CANDIDATES) trials.push(await this.trial(input, rotation));
       trials.sort((a, b) => b.score - a.score);
-      best = trials[0];
-      rotationConfidence = best.score - trials[1].score;
+      best = trials[0]!.score - upright.score >= (opts.minTurnMargin ?? 0) ? trials[0]! : upright;
+      rotationConfidence = best === trials[0] ? best.score - trials[1]!.score : 0;
     }
     const rest = best.boxes.map((_, i) => i).filter((i) => !best.texts.has(i));
     await this.read(best, rest);
@@ -106,13 +117,14 @@ export class TextRecognizer {
       const box = { x: b.x, y: b.y, width: b.width, height: b.height };
       lines.push({ text: read.text.trim(), confidence: read.confidence, box, words: lineWords(read.spans, box) });
     });
-    const toInput = (box: OcrLine['box']) => boxToInput(box, best.rotation, best.img.width, best.img.height);
+    const toInput = (box: OcrLine['box']) => boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height);
     return {
       lines: readingOrder(lines).map((l) => ({ ...l, box: toInput(l.box), words: l.words.map((w) => ({ ...w, box: toInput(w.box) })) })),
       width: input.width,
       height: input.height,
       rotation: best.rotation,
       rotationConfidence: Math.max(0, rotationConfidence),
+      skew,
     };
   }
 
