@@ -30,6 +30,7 @@ import { v3LatexRoutes } from './http/v3/latex-routes.js';
 import { InferencePool } from './http/v3/text-inference.js';
 import { cdnRoutes } from './http/cdn-routes.js';
 import { v3StrokesRoutes } from './http/v3/strokes-routes.js';
+import { StrokesPool } from './http/v3/strokes-inference.js';
 import { v3BatchRoutes } from './http/v3/batch-routes.js';
 import { filesDataSourceRoutes } from './http/files/data-sources-routes.js';
 import { filesWebhookConfigRoutes } from './http/files/webhook-config-routes.js';
@@ -55,8 +56,15 @@ export interface RunningAppliance {
   port: number;
   redisServer?: RedisServerSupervisor;
   workers?: WorkerSupervisor;
+  /**
+   * Stops every component in reverse order of start, within FOLIO_DRAIN_SECONDS plus
+   * STOP_MARGIN_MS; past that, the children still running are SIGKILLed and it rejects.
+   */
   stop(): Promise<void>;
 }
+
+/** Beyond the drain limit: time for the HTTP server, the clients and Redis to close. */
+export const STOP_MARGIN_MS = 4000;
 
 /**
  * Starts every component in dependency order: private Redis → clients → ledger → storage →
@@ -70,18 +78,36 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     logger.info({ customer: licenseFile.customer, deployment_id: licenseFile.deployment_id, license_mode: licenseFile.license_mode, metering_mode: licenseFile.metering_mode, expires_at: licenseFile.expires_at, overridden }, 'licence file verified');
   }
   const started: Component[] = [];
+  let redisServer: RedisServerSupervisor | undefined;
+  let workers: WorkerSupervisor | undefined;
+  let stopping: string | undefined;
   const stopAll = async () => {
+    // Before anything stops: a child exiting from here on (the same Ctrl-C reached it) has stopped.
+    redisServer?.markStopping();
+    workers?.markStopping();
     for (const c of started.reverse()) {
+      stopping = c.name;
+      const t0 = Date.now();
       try {
         await c.stop();
+        if (Date.now() - t0 > 1000) logger.info({ component: c.name, ms: Date.now() - t0 }, 'stopped');
       } catch (err) {
         logger.warn({ component: c.name, err: (err as Error).message }, 'stop failed');
       }
     }
   };
+  const stopWithin = async (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), ms)));
+    const outcome = await Promise.race([stopAll(), deadline]);
+    clearTimeout(timer);
+    if (outcome !== 'late') return;
+    workers?.kill();
+    redisServer?.kill();
+    throw new Error(`stop took longer than ${ms} ms (still stopping ${stopping}); children killed`);
+  };
   try {
     let redisUrl = config.REDIS_URL;
-    let redisServer: RedisServerSupervisor | undefined;
     if (!redisUrl) {
       redisServer = new RedisServerSupervisor({ dataDir: config.dataDir, bin: config.FOLIO_REDIS_SERVER_BIN, logger });
       await redisServer.start();
@@ -132,8 +158,10 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     // One inference pool (one QueueEvents connection) for every synchronous and batch image route.
     const inference = new InferencePool(ctx);
     started.push({ name: 'inference-pool', stop: () => inference.close() });
+    const strokesPool = new StrokesPool(ctx);
+    started.push({ name: 'strokes-pool', stop: () => strokesPool.close() });
     const v3Batch = v3BatchRoutes(ctx, { recognize: inference.recognize });
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx, { recognize: inference.recognize }), v3StrokesRoutes(ctx), v3LatexRoutes(ctx, { recognize: inference.recognize }), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
+    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx, { recognize: inference.recognize }), v3StrokesRoutes(ctx, { recognize: strokesPool.recognize }), v3LatexRoutes(ctx, { recognize: inference.recognize }), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
@@ -167,7 +195,6 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     });
     started.push({ name: 'orchestrator', stop: () => orchestrator.stop() });
 
-    let workers: WorkerSupervisor | undefined;
     if (config.FOLIO_SPAWN_WORKERS) {
       workers = new WorkerSupervisor({
         inference: config.FOLIO_INFERENCE_WORKERS,
@@ -180,7 +207,7 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
       started.push({ name: 'workers', stop: () => workers!.stop() });
     }
     logger.info({ port, redis: redisServer ? 'private' : 'external', storage: storage.rootUri }, 'appliance ready');
-    return { ctx, port, redisServer, workers, stop: stopAll };
+    return { ctx, port, redisServer, workers, stop: () => stopWithin(config.FOLIO_DRAIN_SECONDS * 1000 + STOP_MARGIN_MS) };
   } catch (err) {
     await stopAll();
     throw err;

@@ -418,7 +418,12 @@ Restart=on-failure
 RestartSec=2
 # Exit 2 is a configuration error: restarting cannot fix it.
 RestartPreventExitStatus=2
-# SIGTERM goes to the main process only; it drains and stops its own children in order.
+# How systemctl stop works (test/reliability/stop-signals.test.ts replays it): KillMode=mixed sends
+# SIGTERM to the main process only; the appliance stops taking work, its workers finish their
+# tasks within FOLIO_DRAIN_SECONDS (default 20), then it stops its private redis-server and exits 0
+# within FOLIO_DRAIN_SECONDS + 4 s, killing any child still running at that point itself. Only
+# after TimeoutStopSec does systemd SIGKILL what is left in the control group: keep it above
+# FOLIO_DRAIN_SECONDS + 10 when raising the drain limit.
 KillMode=mixed
 TimeoutStopSec=90
 LimitNOFILE=65536

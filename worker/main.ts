@@ -48,19 +48,24 @@ const heartbeat = new Heartbeat({ redis, prefix: config.FOLIO_QUEUE_PREFIX, role
 await heartbeat.start();
 logger.info({ role }, 'worker ready');
 
+/** After the drain limit, how long closing the heartbeat, queues and connections may take. */
+const CLOSE_GRACE_MS = 1500;
 let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    // Stop taking tasks, let the active ones finish within the drain limit, then leave.
-    const drain = Promise.all(workers.map((w) => w.close()));
-    const limit = new Promise((r) => setTimeout(r, config.FOLIO_DRAIN_SECONDS * 1000));
-    await Promise.race([drain, limit]);
-    await heartbeat.stop();
-    await ctx.queues.close().catch(() => undefined);
-    redis.disconnect();
-    queueConnection.disconnect();
-    process.exit(0);
-  });
-}
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  // Stop taking tasks, let the active ones finish within the drain limit, then leave. Closing
+  // the clients may wait on a Redis that is gone: the process leaves a little later regardless.
+  setTimeout(() => process.exit(0), config.FOLIO_DRAIN_SECONDS * 1000 + CLOSE_GRACE_MS).unref();
+  const drain = Promise.all(workers.map((w) => w.close()));
+  const limit = new Promise((r) => setTimeout(r, config.FOLIO_DRAIN_SECONDS * 1000));
+  await Promise.race([drain, limit]);
+  await heartbeat.stop();
+  await ctx.queues.close().catch(() => undefined);
+  redis.disconnect();
+  queueConnection.disconnect();
+  process.exit(0);
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
+// Started by the appliance's supervisor: when the appliance is gone (even SIGKILLed), so is the worker.
+if (process.send) process.on('disconnect', () => void stop());

@@ -38,6 +38,11 @@ export interface ResultFilters {
   fromMs: number;
   toMs: number;
   appId?: string;
+  requestId?: string;
+  /** Image requests never belong to a document: a pdf_id matches no record. */
+  pdfId?: string;
+  /** Also results that are errors (no recognised content). */
+  includeNull: boolean;
   text?: string;
   textDisplay?: string;
   latexStyled?: string;
@@ -115,6 +120,9 @@ export class OcrHistory {
     const where = ['group_id = ?', 'created_at >= ?', 'created_at < ?'];
     const params: unknown[] = [groupId, isoOrEdge(f.fromMs), isoOrEdge(f.toMs)];
     if (f.appId !== undefined) (where.push('app_id = ?'), params.push(f.appId));
+    if (f.requestId !== undefined) (where.push('request_id = ?'), params.push(f.requestId));
+    if (f.pdfId !== undefined) where.push('0');
+    if (!f.includeNull) where.push("json_extract(result, '$.error') IS NULL");
     for (const [column, value] of [['text', f.text], ['text_display', f.textDisplay], ['latex_styled', f.latexStyled]] as const) {
       if (value !== undefined) (where.push(`instr(${column}, ?) > 0`), params.push(value));
     }

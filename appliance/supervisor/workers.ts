@@ -14,7 +14,11 @@ interface Child {
   restarts: number;
 }
 
-/** Starts the worker processes as children, restarts any that die, and stops them on stop(). */
+/**
+ * Starts the worker processes as children, restarts any that die, and stops them on stop().
+ * Once the appliance is stopping (markStopping), a child that exits has stopped: it is never
+ * restarted, whoever sent it the signal (a Ctrl-C reaches the whole process group).
+ */
 export class WorkerSupervisor {
   private readonly children: Child[] = [];
   private stopping = false;
@@ -35,23 +39,30 @@ export class WorkerSupervisor {
     return this.children.filter((c) => !role || c.role === role).flatMap((c) => (c.proc?.pid ? [c.proc.pid] : []));
   }
 
+  /** From now on an exit is a stop, not a crash. */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
   private spawn(c: Child): void {
+    if (this.stopping) return;
     const proc = spawn(process.execPath, [...RUNTIME_IMPORTS, WORKER_MAIN, c.role], {
       env: { ...this.opts.env, FOLIO_WORKER_ID: `${c.role}-${c.index}-${process.pid}-${c.restarts}` },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      // The IPC channel is how a child learns that the appliance is gone, even after a SIGKILL.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     c.proc = proc;
     proc.on('exit', (code, signal) => {
       if (this.stopping) return;
       c.restarts++;
       this.opts.logger.error({ role: c.role, index: c.index, code, signal }, 'worker exited; restarting');
-      setTimeout(() => !this.stopping && this.spawn(c), RESTART_DELAY_MS);
+      setTimeout(() => this.spawn(c), RESTART_DELAY_MS);
     });
   }
 
   /** SIGTERM to every child; each drains its in-flight task, then SIGKILL after the drain limit. */
   async stop(): Promise<void> {
-    this.stopping = true;
+    this.markStopping();
     await Promise.all(
       this.children.map(async (c) => {
         const p = c.proc;
@@ -63,5 +74,11 @@ export class WorkerSupervisor {
         clearTimeout(timer);
       }),
     );
+  }
+
+  /** The stop deadline has passed: SIGKILL every child still running, without waiting. */
+  kill(): void {
+    this.markStopping();
+    for (const c of this.children) c.proc?.kill('SIGKILL');
   }
 }

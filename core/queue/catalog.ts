@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strokeSchema } from '../v3/strokes.js';
 
 /** Priorities of policy.priority as BullMQ priorities (lower runs first). */
 export const PRIORITY = { high: 1, normal: 5, low: 10 } as const;
@@ -45,6 +46,17 @@ export const TASKS = {
     queue: 'pages',
     payload: z.object({ imageKey: z.string(), page: z.number().int().min(1), options: pageOptionsSchema.default({}) }),
     attempts: 2,
+    backoffMs: 500,
+    timeoutMs: 15_000,
+  },
+  /**
+   * Read one /v3/strokes request's pen strokes on an inference worker. Its own queue (defineWorker
+   * fails other task names on a queue); the HTTP request waits for the answer, so no retry.
+   */
+  'strokes': {
+    queue: 'strokes',
+    payload: z.object({ strokes: z.array(strokeSchema).min(1) }),
+    attempts: 1,
     backoffMs: 500,
     timeoutMs: 15_000,
   },

@@ -20,7 +20,7 @@ export type NewConversion = Pick<ConversionRecord, 'conversion_id' | 'app_id' | 
 
 const JSON_FIELDS = ['formats', 'conversion_options', 'metadata', 'conversion_status'] as const;
 
-/** /v3/converter records: a Redis hash per conversion_id, status kept 90 days (spec 8). */
+/** /v3/converter records: a Redis hash per conversion_id plus a per-app index, status kept 90 days (spec 8). */
 export class ConversionStore {
   readonly keys: ReturnType<typeof v3Keys>;
 
@@ -37,7 +37,17 @@ export class ConversionStore {
     const conversion_status = Object.fromEntries(Object.entries(rec.formats).filter(([, on]) => on).map(([ext]) => [ext, { status: 'received' } as FormatStatus]));
     const full: ConversionRecord = { ...rec, created_at: iso, modified_at: iso, conversion_status };
     const key = this.keys.conversion(rec.conversion_id);
-    await this.redis.multi().hset(key, ...flatten({ ...full })).expire(key, CONVERSION_RETENTION_SECONDS).exec();
+    const index = this.keys.appConversions(rec.app_id);
+    const now = this.now();
+    await this.redis
+      .multi()
+      .hset(key, ...flatten({ ...full }))
+      .expire(key, CONVERSION_RETENTION_SECONDS)
+      .zadd(index, now, rec.conversion_id)
+      // Entries past retention point at expired records: trim them as new ones arrive.
+      .zremrangebyscore(index, '-inf', now - CONVERSION_RETENTION_SECONDS * 1000)
+      .expire(index, CONVERSION_RETENTION_SECONDS)
+      .exec();
     return full;
   }
 
@@ -56,7 +66,18 @@ export class ConversionStore {
 
   async delete(conversionId: string): Promise<ConversionRecord | null> {
     const rec = await this.get(conversionId);
-    if (rec) await this.redis.del(this.keys.conversion(conversionId));
+    if (rec) await this.redis.multi().del(this.keys.conversion(conversionId)).zrem(this.keys.appConversions(rec.app_id), conversionId).exec();
     return rec;
+  }
+
+  /** One page of an app's conversions, newest first, created within [fromMs, toMs]; expired entries are dropped as met. */
+  async list(appId: string, q: { fromMs: number; toMs: number; offset: number; count: number }): Promise<ConversionRecord[]> {
+    const index = this.keys.appConversions(appId);
+    const bound = (ms: number) => (Number.isFinite(ms) ? ms : ms > 0 ? '+inf' : '-inf');
+    const ids = await this.redis.zrevrangebyscore(index, bound(q.toMs), bound(q.fromMs), 'LIMIT', q.offset, q.count);
+    const records = await Promise.all(ids.map((id) => this.get(id)));
+    const gone = ids.filter((_, i) => !records[i]);
+    if (gone.length) await this.redis.zrem(index, ...gone);
+    return records.filter((r): r is ConversionRecord => r !== null);
   }
 }

@@ -8,6 +8,8 @@ export const v3Keys = (prefix: string) => ({
   /** Sorted set of an app's pdf ids scored by creation time (GET /v3/pdf-results). */
   appPdfs: (appId: string) => `${prefix}:v3:app:${appId}:pdfs`,
   conversion: (conversionId: string) => `${prefix}:v3:cnv:${conversionId}`,
+  /** Sorted set of an app's conversion ids scored by creation time (GET /v3/converter-results). */
+  appConversions: (appId: string) => `${prefix}:v3:app:${appId}:conversions`,
 });
 
 /** v3/pdf-results records and MMD/line outputs live up to 90 days (spec 8). */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, waitFor } from '../support/ports.js';
+export { processesOf } from '../support/appliance.js';
 
 /**
  * A redis-server with an append-only file in its own folder on a fixed port, so a test can
@@ -81,4 +82,14 @@ async function killAndWait(p: ChildProcess | undefined): Promise<void> {
   const exited = new Promise((r) => p.once('exit', r));
   p.kill('SIGKILL');
   await exited;
+}
+
+/** Whether nothing listens on 127.0.0.1:`port` (binding it succeeds). */
+export async function portFree(port: number): Promise<boolean> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
 }

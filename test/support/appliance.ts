@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RUNTIME_IMPORTS } from '../../core/runtime.js';
@@ -24,7 +24,8 @@ process.once('exit', () => {
  * Starts `appliance/main.ts` as a real process on a free port with its own data folder.
  * `opts.dataDir` reuses a folder the caller owns (a restart on the same data): stop() then leaves it in place.
  */
-export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean; dataDir?: string } = {}): Promise<ApplianceProcess> {
+/** `opts.ownGroup` starts it in a new session and process group, as a terminal or `setsid` does. */
+export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean; dataDir?: string; ownGroup?: boolean; /** @default 60_000 */ startTimeoutMs?: number } = {}): Promise<ApplianceProcess> {
   const port = await freePort();
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-app-')));
@@ -32,7 +33,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
   const proc = spawn(process.execPath, [...RUNTIME_IMPORTS, 'appliance/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', FOLIO_DATA_DIR: dataDir, FOLIO_HEARTBEAT_MS: '300', FOLIO_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: false,
+    detached: opts.ownGroup ?? false,
   });
   running.add(proc);
   proc.stdout!.on('data', (d) => (out += d));
@@ -56,6 +57,8 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
       const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      // A SIGKILLed appliance cannot stop its children: its redis-server (own process group) is left.
+      if (signal === 'SIGKILL') for (const p of await processesOf(dataDir)) killQuietly(p.pid);
       running.delete(proc);
       if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
       return code;
@@ -69,7 +72,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
     // Up means healthy with every expected worker beating, so tests never race a slow child.
     const h = (await res.json()) as { status: string; document_workers_alive: number; document_workers_expected: number };
     return res.status === 200 && h.document_workers_alive >= h.document_workers_expected && 'ready';
-  }, 60_000, 100).catch(async (err: Error) => {
+  }, opts.startTimeoutMs ?? 60_000, 100).catch(async (err: Error) => {
     await app.stop('SIGKILL');
     throw new Error(`${err.message}\n${out}`);
   });
@@ -79,4 +82,32 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
     throw new Error(`appliance exited ${proc.exitCode}: ${out}`);
   }
   return app;
+}
+
+/**
+ * Every process serving the appliance of `dataDir`: the appliance and workers carry it in their
+ * environment, its private redis-server in its command line. What systemd's control group of the
+ * unit would hold, found without needing a cgroup.
+ */
+export async function processesOf(dataDir: string): Promise<{ pid: number; cmd: string }[]> {
+  const found: { pid: number; cmd: string }[] = [];
+  for (const entry of await readdir('/proc')) {
+    const pid = Number(entry);
+    if (!pid || pid === process.pid) continue;
+    const [cmd, env, stat] = await Promise.all(
+      ['cmdline', 'environ', 'stat'].map((f) => readFile(`/proc/${pid}/${f}`, 'latin1').catch(() => '')),
+    );
+    if (!stat || /^\d+ \(.*\) Z/.test(stat)) continue;
+    if (cmd.includes(dataDir) || env.split('\0').includes(`FOLIO_DATA_DIR=${dataDir}`)) found.push({ pid, cmd: cmd.replaceAll('\0', ' ').trim() });
+  }
+  return found;
+}
+
+/** SIGKILL, ignoring a process that is already gone. */
+export function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // exited meanwhile
+  }
 }

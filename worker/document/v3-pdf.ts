@@ -15,6 +15,7 @@ import type { WorkerContext } from '../context.js';
 import { CONTENT_TYPES, writeConversions } from './conversions.js';
 import { cdnFigureUrl, relativeFigurePath } from './pipeline/figure-links.js';
 import { convertDocument, type DocumentOptions, type DocumentResult, type FigureSink, type OcrPage } from './pipeline/index.js';
+import { detectFileType } from './pipeline/detect.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { sourceExtension } from '../../core/v3/source.js';
 import { fetchSource } from './v3-source.js';
@@ -83,7 +84,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
         }
       },
     });
-    const conversion = await writeOutputs(ctx, store, rec, result);
+    const conversion = await writeOutputs(ctx, store, rec, result, source);
     await finish(ctx, store, rec, result, conversion);
   } catch (err) {
     if (err instanceof Deleted) {
@@ -107,7 +108,8 @@ function storageApiError(err: StorageError): ApiError {
   return err.kind === 'not_found' ? new ApiError('not_found', err.message) : new ApiError('storage_throttled', err.message, {}, true);
 }
 
-async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord, r: DocumentResult): Promise<Record<string, FormatStatus>> {
+/** The MMD, its line data and the requested formats; `source` is the fetched input (its pages make jpg and png when it is a PDF). */
+async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord, r: DocumentResult, source: string): Promise<Record<string, FormatStatus>> {
   const put = (ext: string, body: string | Buffer, type: string) => ctx.storage.write(`${pdfFolder(rec.pdf_id)}${rec.pdf_id}.${ext}`, body, type);
   await put('mmd', r.mmd, CONTENT_TYPES.mmd!);
   await put('lines.json', JSON.stringify(r.linesJson), CONTENT_TYPES['lines.json']!);
@@ -117,7 +119,8 @@ async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord,
   const processing = Object.fromEntries(wanted.map((ext) => [ext, { status: 'processing' } as FormatStatus]));
   if (!(await store.update(rec.pdf_id, { conversion_status: processing }))) throw new Deleted();
   const figures = { read: (name: string) => ctx.storage.readBuffer(figureKey(rec.pdf_id, name)) };
-  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures)) as Record<string, FormatStatus>;
+  const sourcePdf = (await detectFileType(source)) === 'pdf' ? source : undefined;
+  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures, sourcePdf, r.linesJson.pages)) as Record<string, FormatStatus>;
 }
 
 const figureKey = (pdfId: string, name: string) => `${pdfFolder(pdfId)}${relativeFigurePath(name)}`;

@@ -6,11 +6,12 @@ import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addMath, type MathEngines } from './math-page.js';
+import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from './page-result.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
- * page images from the 'page' queue. On CPU one task at a time: onnxruntime already uses every
+ * page images from the 'page' queue, and pen strokes from the 'strokes' queue (strokes.ts). On CPU one task at a time: onnxruntime already uses every
  * core. With a GPU provider (recognition batches above one) PAGES_AT_ONCE_GPU tasks at a time,
  * so concurrent pages fill each other's recognition batches (engine/text/rec-batcher.ts).
  *
@@ -46,5 +47,5 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );
   worker.on('error', (err) => ctx.logger.warn({ err: err.message }, 'inference worker error'));
-  return [worker];
+  return [worker, await startStrokesWorker(ctx)];
 };

@@ -10,6 +10,7 @@ import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { readJson } from '../read-json.js';
 import { CONVERSION_BASE_FORMATS, resolveDownload, sendObject } from './downloads.js';
+import { dateBound, historyAppId, parseQuery, resultsQuery } from './result-query.js';
 import { checkOwner, conversionView, isV3Id, splitName } from './views.js';
 
 /** Spec 8: the MMD JSON body of v3/converter. */
@@ -34,6 +35,9 @@ const unknownId = (id: string) => ({ ...envelope('cnv_unknown_id', `No conversio
  * - GET    /v3/converter/{id}         2.6 status of a conversion, or of a document's requested formats
  * - GET    /v3/converter/{id}.{ext}   mmd, md and the requested formats once completed
  * - DELETE /v3/converter/{id}         removes the outputs; answers the status object as it was
+ * - GET    /v3/converter-results  (app_key only) the conversion history as the official client reads
+ *   it, paged like /v3/pdf-results: {documents: [{id, status, created_at, modified_at, request_args,
+ *   conversion_status}]}, newest first; from_date, to_date, app_id (same group), page, per_page.
  * Unknown ids answer HTTP 200 with error cnv_unknown_id (GET and DELETE), downloads 404 not_found.
  */
 export function v3ConverterRoutes(ctx: AppContext): Hono {
@@ -75,6 +79,20 @@ export function v3ConverterRoutes(ctx: AppContext): Hono {
     const pdf = isV3Id(id) ? await pdfs.get(id) : null;
     if (pdf) return c.json(conversionView(checkOwner(pdf, auth, `document ${id}`)));
     return c.json(unknownId(id));
+  });
+
+  app.get('/v3/converter-results', requireAppKey(ctx, { appIdRequired: false }), async (c) => {
+    const q = parseQuery(resultsQuery, c.req.query());
+    const appId = historyAppId(ctx.db, c.get('auth'), q.app_id);
+    if (appId === null) return c.json({ documents: [] });
+    const window = { fromMs: dateBound(q.from_date, 'from_date', false), toMs: dateBound(q.to_date, 'to_date', true) };
+    const records = await conversions.list(appId, { ...window, offset: (q.page - 1) * q.per_page, count: q.per_page });
+    return c.json({
+      documents: records.map((r) => ({
+        id: r.conversion_id, ...conversionView(r), created_at: r.created_at, modified_at: r.modified_at,
+        request_args: { formats: r.formats, conversion_options: r.conversion_options, metadata: r.metadata },
+      })),
+    });
   });
 
   app.delete('/v3/converter/:name', withKey, async (c) => {

@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf } from '../../../test/support/pdf-fixtures.js';
@@ -97,6 +102,25 @@ describe('/v3/pdf happy paths', () => {
     expect(events).toEqual(['event: page', 'event: page', 'event: page', 'event: done']);
   });
 
+  it('makes mmd.overlay.pdf: the source pages with the recognised lines as invisible text where they are printed', async () => {
+    const pdfId = await upload({ conversion_formats: { 'mmd.overlay.pdf': true } });
+    expect(await t.runPdf(pdfId)).toBe('done');
+    const res = await t.call('GET', `/v3/pdf/${pdfId}.mmd.overlay.pdf`, { headers: key.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/pdf');
+    // The printed page stays (pdftotext finds its words); the layer's placement over a page without
+    // text of its own is checked in worker/document/convert-overlay.test.ts.
+    const dir = await mkdtemp(join(tmpdir(), 'folio-overlay-'));
+    try {
+      await writeFile(join(dir, 'o.pdf'), res.buf);
+      const { stdout } = await promisify(execFile)('pdftotext', [join(dir, 'o.pdf'), '-']);
+      expect(stdout).toContain(HEADING_TEXT);
+      expect((await promisify(execFile)('pdfinfo', [join(dir, 'o.pdf')])).stdout).toMatch(/Pages:\s+1\n/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lists the app\'s records newest first with page, per_page and dates', async () => {
     const other = await t.newKey();
     const ids: string[] = [];
@@ -120,6 +144,14 @@ describe('/v3/pdf happy paths', () => {
     // Another app's records are not listed.
     const mine = await t.call('GET', '/v3/pdf-results', { headers: key.headers });
     expect(mine.body.pdfs.some((p: any) => ids.includes(p.id))).toBe(false);
+    // pdf_id narrows to one record; another app's id, an unknown one or an unknown filter never lists the rest.
+    const one = await t.call('GET', `/v3/pdf-results?pdf_id=${ids[1]}`, { headers: { app_key: other.app_key } });
+    expect(one.body.pdfs.map((p: any) => p.id)).toEqual([ids[1]]);
+    expect((await t.call('GET', `/v3/pdf-results?pdf_id=${ids[1]}`, { headers: key.headers })).body.pdfs).toEqual([]);
+    expect((await t.call('GET', '/v3/pdf-results?pdf_id=2025_01_01_00000000000000000000', { headers: { app_key: other.app_key } })).body.pdfs).toEqual([]);
+    const unknown = await t.call('GET', '/v3/pdf-results?colour=red', { headers: { app_key: other.app_key } });
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'bad_request']);
+    expect((await t.call('GET', `/v3/pdf-results?app_id=${other.app_id}`, { headers: key.headers })).body.pdfs).toHaveLength(3);
   });
 
   it('deletes source and outputs at once, then answers 404', async () => {

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
 import type { Resolver } from '../../../core/ssrf.js';
 import { deleteFolder } from '../../../core/v3/folders.js';
@@ -11,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { readJson } from '../read-json.js';
 import { DOCUMENT_BASE_FORMATS, resolveDownload, sendObject } from './downloads.js';
 import { receiveMultipart } from './multipart.js';
-import { dateBound, parseQuery, resultsQuery } from './result-query.js';
+import { dateBound, historyAppId, oneRecord, parseQuery, resultsQuery } from './result-query.js';
 import { v3MonthlyQuota } from '../../files/quotas.js';
 import { pdfStream } from './pdf-stream.js';
 import { parseOptionsJson, parseSubmission, type PdfSubmission } from './submission.js';
@@ -35,11 +36,13 @@ export interface V3PdfRouteOptions {
  * - GET    /v3/pdf/{id}/stream    page results as server-sent events (see pdf-stream.ts)
  * - DELETE /v3/pdf/{id}           removes source and outputs at once → {pdf_id, status: 'deleted'};
  *   a document still being processed is deleted too (its worker stops and cleans up after itself)
- * - GET    /v3/pdf-results        the calling app's records, newest first (2.4)
+ * - GET    /v3/pdf-results        the calling app's records (or app_id's, of the same group), newest
+ *                                  first (2.4); pdf_id narrows to one; unknown filters are 400
  */
 export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
   const store = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, ctx.now);
+  const pdfResultsQuery = resultsQuery.extend({ pdf_id: z.string().optional() });
   const withKey = requireAppKey(ctx, { appIdRequired: true });
   const maxUpload = opts.maxUploadBytes ?? MAX_DOCUMENT_BYTES;
   const checks = { allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: opts.resolve };
@@ -112,11 +115,18 @@ export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono
   });
 
   app.get('/v3/pdf-results', requireAppKey(ctx, { appIdRequired: false }), async (c) => {
-    const q = parseQuery(resultsQuery, c.req.query());
+    const q = parseQuery(pdfResultsQuery, c.req.query());
     const { page, per_page: perPage } = q;
     const from = dateBound(q.from_date, 'from_date', false);
     const to = dateBound(q.to_date, 'to_date', true);
-    const records = await store.list(c.get('auth').appId, { fromMs: from, toMs: to, offset: (page - 1) * perPage, count: perPage });
+    const appId = historyAppId(ctx.db, c.get('auth'), q.app_id);
+    const offset = (page - 1) * perPage;
+    if (appId === null) return c.json({ pdfs: [] });
+    const one = async (id: string) => {
+      const rec = isV3Id(id) ? await store.get(id) : null;
+      return oneRecord(rec?.origin === 'v3' ? rec : null, appId, from, to, offset);
+    };
+    const records = q.pdf_id !== undefined ? await one(q.pdf_id) : await store.list(appId, { fromMs: from, toMs: to, offset, count: perPage });
     return c.json({ pdfs: records.map(pdfRecordView) });
   });
 

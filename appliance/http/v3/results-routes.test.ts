@@ -95,4 +95,23 @@ describe('GET /v3/ocr-results and /v3/ocr-usage (in-process, real Redis and SQLi
     expect((await call('GET', '/v3/ocr-results', { app_key: alice.app_key })).body.ocr_results).toEqual([]);
     expect((await call('GET', '/v3/ocr-usage?timespan=month', alice.headers)).body.ocr_usage[0].count).toBe(3);
   });
+  it('filters by request_id, takes True/False as Python sends them, and never ignores a filter', async () => {
+    const made = await text(alice.headers, { tags: ['picked'] });
+    const one = await call('GET', `/v3/ocr-results?request_id=${made.body.request_id}`, { app_key: bob.app_key });
+    expect(one.body.ocr_results.map((r: any) => r.image_id)).toEqual([made.body.request_id]);
+    expect((await call('GET', '/v3/ocr-results?request_id=2025_01_01_00000000000000000000', { app_key: alice.app_key })).body.ocr_results).toEqual([]);
+    // Image requests never belong to a document.
+    expect((await call('GET', '/v3/ocr-results?pdf_id=2025_01_01_00000000000000000000', { app_key: alice.app_key })).body.ocr_results).toEqual([]);
+    expect((await call('GET', '/v3/ocr-results?is_printed=True', { app_key: alice.app_key })).body.ocr_results.length).toBeGreaterThan(0);
+    expect((await call('GET', '/v3/ocr-results?is_printed=False', { app_key: alice.app_key })).body.ocr_results).toEqual([]);
+    const unknown = await call('GET', '/v3/ocr-results?colour=red', { app_key: alice.app_key });
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'bad_request']);
+    expect(unknown.body.error_info.message).toContain('colour');
+    // Results that are errors are null results: only with include_null_results.
+    const failed = await text(alice.headers, { src: 'data:image/png;base64,bm90IGFuIGltYWdl' });
+    expect(failed.body.error).toBe('image_decode_error');
+    const withoutNull = await call('GET', `/v3/ocr-results?request_id=${failed.body.request_id}`, { app_key: alice.app_key });
+    const withNull = await call('GET', `/v3/ocr-results?request_id=${failed.body.request_id}&include_null_results=True`, { app_key: alice.app_key });
+    expect([withoutNull.body.ocr_results.length, withNull.body.ocr_results.length]).toEqual([0, 1]);
+  });
 });

@@ -4,12 +4,13 @@ import { ApiError } from '../../../core/errors.js';
 import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { DETECTIONS, type OcrHistory, USAGE_GROUPS, USAGE_TIMESPANS } from '../../results/ocr-history.js';
-import { dateBound, parseQuery, resultsQuery } from './result-query.js';
-
-const bool = z.enum(['true', 'false']).transform((v) => v === 'true');
+import { dateBound, parseQuery, queryBool as bool, resultsQuery } from './result-query.js';
 
 const ocrResultsQuery = resultsQuery.extend({
-  app_id: z.string().optional(),
+  request_id: z.string().optional(),
+  pdf_id: z.string().optional(),
+  tags: z.string().optional(),
+  include_null_results: bool.optional(),
   text: z.string().optional(),
   text_display: z.string().optional(),
   latex_styled: z.string().optional(),
@@ -33,7 +34,11 @@ const usageQuery = z.object({
  * The image history of 4.6, scoped to the caller's group (every app of the account):
  * - GET /v3/ocr-results (app_key only): stored results newest first, 2.3 records. Filters of 4.6;
  *   `tags` may repeat and a record must carry every tag given; text, text_display and
- *   latex_styled are substring matches. Requests whose metadata set improve_* false are absent.
+ *   latex_styled are substring matches; request_id picks one request. pdf_id (the official
+ *   client's filter) matches nothing: this history holds image requests only, never a document's
+ *   pages. Results that are errors (no recognised content) are left out unless
+ *   include_null_results is true. Booleans read true/false in any case. An unknown filter is 400.
+ *   Requests whose metadata set improve_* false are absent.
  * - GET /v3/ocr-usage (app_id + app_key): the spec does not show its shape. Folio answers what
  *   the hosted service's users expect: query from_date (included), to_date (excluded),
  *   group_by (usage_type | request_args_hash | app_id, default usage_type) and timespan
@@ -54,6 +59,9 @@ export function v3ResultsRoutes(ctx: AppContext, history: OcrHistory): Hono {
         fromMs: dateBound(q.from_date, 'from_date', false),
         toMs: dateBound(q.to_date, 'to_date', true),
         appId: q.app_id,
+        requestId: q.request_id,
+        pdfId: q.pdf_id,
+        includeNull: q.include_null_results ?? false,
         text: q.text,
         textDisplay: q.text_display,
         latexStyled: q.latex_styled,

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsStream } from '../../../core/events.js';
 import { strokesFromTex } from '../../../models/training/strokes-render.js';
-import type { Stroke } from '../../../worker/engine/math/types.js';
+import type { Stroke } from '../../../core/v3/strokes.js';
+// The test plays the inference worker's part too: its 'strokes' reader runs in this process.
+import { startStrokesWorker } from '../../../worker/inference/strokes.js';
 import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
+import type { StrokesPool } from './strokes-inference.js';
 import { MAX_STROKES_JSON_BYTES, v3StrokesRoutes } from './strokes-routes.js';
 import { v3TestApp, type V3TestApp } from './testing.js';
 
@@ -13,8 +16,10 @@ const body = (strokes: Stroke[], extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('POST /v3/strokes (in-process, real recogniser)', () => {
+describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () => {
   let t: V3TestApp;
+  let worker: Awaited<ReturnType<typeof startStrokesWorker>>;
+  let pool: StrokesPool | undefined;
   let app: ReturnType<typeof createApp>;
   let key: Awaited<ReturnType<V3TestApp['newKey']>>;
   let written: Stroke[];
@@ -26,12 +31,15 @@ describe('POST /v3/strokes (in-process, real recogniser)', () => {
 
   beforeAll(async () => {
     t = await v3TestApp();
-    app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx)]);
+    worker = await startStrokesWorker(t.workerCtx);
+    app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx, { onPool: (p) => (pool = p) })]);
     key = await t.newKey();
     // "x+1" as a pen would trace it: MathJax's glyphs thinned to their centre lines, at 48 px per em.
     written = await strokesFromTex('x+1', 'tex', 48);
   });
   afterAll(async () => {
+    await pool?.close();
+    await worker?.close();
     await t?.close();
   });
 

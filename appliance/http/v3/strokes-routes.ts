@@ -3,8 +3,7 @@ import { ApiError, toApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
-import { recognizeStrokes } from '../../../worker/engine/math/strokes/index.js';
-import type { MathResult, Stroke } from '../../../worker/engine/math/types.js';
+import type { Stroke, StrokesRead } from '../../../core/v3/strokes.js';
 import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { OcrHistory } from '../../results/ocr-history.js';
@@ -14,6 +13,7 @@ import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
 import { round } from './text-geometry.js';
 import { checkConfidence } from './text-result.js';
+import { type RecognizeStrokes, StrokesPool } from './strokes-inference.js';
 import { StrokesSessions } from './strokes-sessions.js';
 
 /** Spec 8: JSON body limit of v3/strokes. */
@@ -21,8 +21,10 @@ export const MAX_STROKES_JSON_BYTES = 512 * 1024;
 const DEFAULT_INLINE_DELIMITERS: [string, string] = ['\\(', '\\)'];
 
 export interface V3StrokesRouteOptions {
-  /** Pen strokes → LaTeX; the strokes recogniser of worker/engine/math/strokes by default. */
-  recognize?: (strokes: Stroke[]) => Promise<MathResult>;
+  /** Pen strokes → LaTeX; by default a 'strokes' task on the inference pool (strokes-inference.ts). */
+  recognize?: RecognizeStrokes;
+  /** Called with the pool the routes made, so its owner can close it (tests). */
+  onPool?: (pool: StrokesPool) => void;
 }
 
 /**
@@ -30,9 +32,9 @@ export interface V3StrokesRouteOptions {
  * strokes_session_id?, metadata?, …v3/text options}, app_id + app_key or an app token with the
  * strokes_session_id it was issued with (part 5), refused while the licence is blocked.
  *
- * - Recognition runs in this process, behind the same in-flight limit as /v3/text
- *   (ctx.textRequests, FOLIO_TEXT_REQUESTS_MAX → 429 http_max_requests): an expression is a few
- *   dozen crops through a small CNN, milliseconds of CPU, cheaper than a round trip to a worker.
+ * - Recognition runs on an inference worker (a 'strokes' task), behind the same in-flight limit
+ *   as /v3/text (ctx.textRequests, FOLIO_TEXT_REQUESTS_MAX → 429 http_max_requests); no answer
+ *   within STROKES_WAIT_MS is sys_exception.
  * - A malformed strokes object is 400 bad_request with `field`; a body over 512 KB is
  *   sys_request_too_large; math_confidence (confidence_threshold) and internal errors answer
  *   HTTP 200 with error/error_info, as /v3/text does.
@@ -44,7 +46,7 @@ export interface V3StrokesRouteOptions {
  */
 export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
-  const recognize = opts.recognize ?? ((strokes: Stroke[]) => recognizeStrokes(strokes));
+  const recognize = opts.recognize ?? defaultPool(ctx, opts.onPool);
   const history = new OcrHistory(ctx.db);
   const sessions = new StrokesSessions(ctx);
 
@@ -67,7 +69,7 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
       const session = sessions.sessionOf(c.get('auth'), raw as Record<string, unknown>);
       const strokes = session ? await sessions.append(session, sent) : sent;
       recognising = true;
-      const math = await recognize(strokes);
+      const math = await recognize(requestId, strokes);
       const body = await strokesResult(requestId, math, strokes, options);
       await usage(true);
       remember(body);
@@ -89,6 +91,12 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
   });
 
   return app as unknown as Hono;
+}
+
+function defaultPool(ctx: AppContext, onPool?: (pool: StrokesPool) => void): RecognizeStrokes {
+  const pool = new StrokesPool(ctx);
+  onPool?.(pool);
+  return pool.recognize;
 }
 
 /** The 4.3 strokes object → pen strokes; anything else is bad_request naming the field. */
@@ -123,7 +131,7 @@ export function parseStrokes(value: unknown): Stroke[] {
  * probabilities; confidence_rate their mean (overall quality); image_width/height the extent of
  * the writing in its own units. Throws math_confidence as checkConfidence says.
  */
-export async function strokesResult(requestId: string, math: MathResult, strokes: Stroke[], opts: TextOptions): Promise<Record<string, unknown>> {
+export async function strokesResult(requestId: string, math: StrokesRead, strokes: Stroke[], opts: TextOptions): Promise<Record<string, unknown>> {
   const confidence = round(math.confidence);
   const confidenceRate = math.boxes.length ? round(math.boxes.reduce((s, b) => s + b.confidence, 0) / math.boxes.length) : 0;
   checkConfidence(opts, { confidence, confidence_rate: confidenceRate }, math.boxes.length > 0);

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../core/errors.js';
-import type { Stroke } from '../../../worker/engine/math/types.js';
+import type { Stroke } from '../../../core/v3/strokes.js';
 import type { AppAuth } from '../../auth/middleware.js';
 import { AppTokens } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
