@@ -4,6 +4,7 @@ import type { ScoredBox } from './boxes.js';
 import { ctcCharset, hasEastAsianForms, latinClasses } from './ctc.js';
 import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './deskew.js';
 import { detectLines } from './detect.js';
+import { fuseHardSwish } from './fuse-hardswish.js';
 import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { isEastAsian } from './fullwidth.js';
 import { readingOrder } from './order.js';
@@ -89,7 +90,7 @@ export class TextRecognizer {
   static async load(opts: TextRecognizerOptions = {}): Promise<TextRecognizer> {
     const [det, rec, dict] = await Promise.all(['text-detection', 'text-recognition', 'text-dictionary'].map((id) => loadModelFile(id, opts)));
     const detector = await createSession(det, opts);
-    const recognizer = await createSession(rec, opts);
+    const recognizer = await createSession({ ...rec, bytes: fuseHardSwish(rec.bytes) }, opts);
     const charset = ctcCharset(dict.bytes.toString('utf8'));
     const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
     const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
