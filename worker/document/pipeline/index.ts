@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ApiError } from '../../../core/errors.js';
+import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
@@ -52,6 +53,8 @@ export interface DocumentOptions {
   includePageInfo?: boolean;
   /** A display equation's number at the right margin becomes `\tag{n}` in its LaTeX. @defaultValue false */
   includeEquationTags?: boolean;
+  /** Structure diagrams among the figures become SMILES (worker/chemistry/). @defaultValue not looked for */
+  chemistry?: ChemistryOptions;
 }
 
 export interface DocumentResult {
@@ -143,7 +146,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       await deps.onSplit?.(selected.length, doc.numPages);
       const results: PageResult[] = [];
       const running = new RunningLines();
-      const figures = deps.figures ? { pdfPath, sink: deps.figures } : undefined;
+      const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
       const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
       const placer = sourceMaths && new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
       for (const n of selected) {

@@ -1,4 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { ApiError } from '../../../core/errors.js';
 import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
@@ -61,7 +62,7 @@ export async function runPage(
   n: number,
   timeoutMs: number,
   convert: (content: PageContentLines) => RenderedPage,
-  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void; ocrPage?: OcrPage; figures?: { pdfPath: string; sink: FigureSink } },
+  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void; ocrPage?: OcrPage; figures?: { pdfPath: string; sink: FigureSink; chemistry?: ChemistryOptions } },
 ): Promise<PageResult> {
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
