@@ -36,6 +36,8 @@ export const pdfOptionsSchema = z
     include_equation_tags: z.boolean(),
     include_smiles: z.boolean(),
     include_chemistry_as_image: z.boolean(),
+    /** InChI and InChIKey as attributes of each smiles element, as /v3/text's include_inchi (4.2). */
+    include_inchi: z.boolean(),
     include_page_breaks: z.boolean(),
     include_hyperlinks: z.boolean(),
     include_page_info: z.union([z.boolean(), z.array(z.enum(['margin_note', 'qr_code']))]),

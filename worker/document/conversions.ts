@@ -10,6 +10,7 @@ import { PANDOC_FROM, SOURCE_NAME, pandoc, zipFiles } from './convert-pandoc.js'
 import { renderPageImage } from './convert-page-images.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
+import { depictStructures } from '../chemistry/depict.js';
 import { overlayPdf } from './convert-overlay.js';
 import type { LineEntry, PageLines } from './pipeline/lines-json.js';
 
@@ -124,7 +125,8 @@ async function make(ext: string, { mmd, dir, latex, figures, pagesPdf, overlay }
  * timeout) is error sys_exception; either way error_message says why, and nothing is written
  * for it. Neither fails the document (spec 6.1: a failed conversion does not turn
  * file.completed into file.error). With `figureFiles`, the crops the MMD links are read through
- * it and carried into the formats (convert-figures.ts); without, links stay as they are.
+ * it and carried into the formats (convert-figures.ts); without, links stay as they are. Chemical
+ * structures (`<smiles>`) get a drawing of their molecule beside the SMILES (chemistry/depict.ts).
  * `mmd` is written by the caller before the conversions: asking for it only reports it completed.
  * Each format is put under its download extension (`latex` as `tex`). `sourcePdf` is the
  * document's own PDF, which the page images show; without one they show the printed rendering.
@@ -138,7 +140,9 @@ export async function writeConversions(
   if (!wanted.length) return status;
   const dir = await mkdtemp(join(tmpdir(), 'folio-convert-'));
   try {
-    const figures = await stageFigures(mmd, dir, figureFiles);
+    const crops = await stageFigures(mmd, dir, figureFiles);
+    const structures = await depictStructures(crops.mmd, dir);
+    const figures = { mmd: structures.mmd, names: [...crops.names, ...structures.names] };
     const staged = { ...figures, mmd: unfetchableImages(figures.mmd, figures.names) };
     await writeFile(join(dir, SOURCE_NAME), staged.mmd);
     await writeFile(join(dir, LINKED_SOURCE_NAME), mmd);

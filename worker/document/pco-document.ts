@@ -53,7 +53,7 @@ export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p:
     const source = join(dir, `source.${extensionOf(file.key) || 'bin'}`);
     const target = outputTarget(ctx, job, file);
     const figures = figureSink(target, p.documentId);
-    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }));
+    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, ctx.config, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }));
     const outputs = await writeOutputs(ctx, job, file, target, result, source);
     await finish(ctx, store, job, file, p, result, outputs);
   } catch (err) {
@@ -75,7 +75,7 @@ async function download(ctx: WorkerContext, uri: string, target: string): Promis
   await pipeline(await storage.read(location.key), createWriteStream(target));
 }
 
-function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<DocumentResult> {
+function convert(job: JobRecord, path: string, config: WorkerContext['config'], deps: PipelineDeps): Promise<DocumentResult> {
   const o = job.spec.options.ocr;
   return convertDocument(path, {
     pageRanges: o.page_ranges as string | undefined,
@@ -87,6 +87,8 @@ function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<Docu
     includeHyperlinks: o.include_hyperlinks as boolean | undefined,
     includePageInfo: o.include_page_info === true,
     includeEquationTags: o.include_equation_tags as boolean | undefined,
+    // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
+    chemistry: { smiles: o.include_smiles !== false, inchi: o.include_inchi === true, asImage: o.include_chemistry_as_image === true, timeoutMs: config.FOLIO_OSRA_TIMEOUT_MS },
   }, deps);
 }
 
