@@ -12,7 +12,7 @@ RUN_PACKAGES := redis-server:redis-server pdftoppm:poppler-utils pandoc:pandoc z
   soffice:libreoffice-writer-nogui soffice:libreoffice-impress-nogui chromium:chromium ddjvu:djvulibre-bin \
   pdflatex:texlive-latex-base /usr/share/texlive/texmf-dist/tex/latex/booktabs/booktabs.sty:texlive-latex-recommended \
   /usr/share/texlive/texmf-dist/tex/latex/txfonts/txfonts.sty:texlive-fonts-recommended \
-  /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern
+  /usr/share/texmf/tex/latex/lm/lmodern.sty:lmodern osra:osra obabel:openbabel prlimit:util-linux
 TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
   tesseract:tesseract-ocr /usr/share/tesseract-ocr/5/tessdata/eng.traineddata:tesseract-ocr-eng
 # Offline model training only (make models): Debian's torch, with the threaded OpenBLAS it is ~5x faster on.
@@ -29,10 +29,14 @@ CLIENT_COMPAT_PACKAGES := /usr/lib/python3/dist-packages/pytest/__init__.py:pyth
 BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texlive-fonts-recommended-doc \
   /usr/share/doc/texlive-doc/latex/koma-script/scrguide-en.pdf:texlive-latex-recommended \
   /usr/share/doc/texlive-doc/bibtex/base/btxdoc.pdf:texlive-base pdftotext:poppler-utils taskset:util-linux
-EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux
+EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux pdfinfo:poppler-utils \
+  /usr/share/doc/texlive-doc/latex/lineno:texlive-latex-recommended-doc /usr/share/doc/texlive-doc/latex/mhchem:texlive-science-doc \
+  /usr/share/doc/texlive-doc/latex/lazylist:texlive-latex-extra-doc /usr/share/doc/texlive-doc/latex/aomart:texlive-publishers-doc
+# make eval-chem: RDKit draws the held-out molecules (and ships the NCI sample they come from).
+CHEM_EVAL_PACKAGES := /usr/lib/python3/dist-packages/rdkit/__init__.py:python3-rdkit /usr/share/RDKit/Data/NCI/first_5K.smi:rdkit-data
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console eval-math
+.PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console eval-math eval-chem
 
 CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
 
@@ -94,6 +98,12 @@ client-compat: deps test-deps
 eval-math: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"
 	taskset -c 0 npx tsx models/eval/run.ts
+	nice -n 10 npx tsx models/eval/texdoc/run.ts
+
+# Chemical structure reading (OSRA + Open Babel) on RDKit and Open Babel drawings and mixed pages (models/eval/chem/README.md).
+eval-chem: deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES) $(CHEM_EVAL_PACKAGES)"
+	nice -n 10 npx tsx models/eval/chem/run.ts
 
 lint: deps
 	npx tsc --noEmit -p .

@@ -118,6 +118,8 @@ const MIGRATIONS: string[] = [
   // App tokens keep the user_id they were issued for (GET /v3/app-tokens/{token}); strokes sessions are found by id.
   `ALTER TABLE app_tokens ADD COLUMN user_id TEXT;
    CREATE INDEX app_tokens_session ON app_tokens (strokes_session_id) WHERE strokes_session_id IS NOT NULL;`,
+  // GET /files/v1/list (the Files API's older listing) filters a group's files by filename.
+  `CREATE INDEX files_by_group_filename ON files (group_id, filename);`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */

@@ -3,7 +3,7 @@
 set -euo pipefail
 umask 022
 
-readonly APT_PACKAGES=(redis-server poppler-utils pandoc zip libreoffice-writer-nogui libreoffice-impress-nogui curl)
+readonly APT_PACKAGES=(redis-server poppler-utils pandoc zip libreoffice-writer-nogui libreoffice-impress-nogui osra openbabel curl)
 readonly MIN_NODE=20.19.0
 readonly HEALTH_TIMEOUT_S=120
 readonly WORKER_ROLES=(inference document)
@@ -47,7 +47,7 @@ Options:
   -h, --help        this text
 
 Debian packages: redis-server poppler-utils pandoc zip libreoffice-writer-nogui
-libreoffice-impress-nogui curl, installed with apt-get when missing. An offline (air-gapped)
+libreoffice-impress-nogui osra openbabel curl, installed with apt-get when missing. An offline (air-gapped)
 host must get them from its own Debian mirror or local apt repository configured in
 /etc/apt/sources.list(.d); the installer never fetches anything else from the network with
 --bundle. Packages already installed are not touched, and apt is not called at all then.

@@ -208,6 +208,15 @@ export class FilesLedger {
     })();
   }
 
+  /** One page of a group's files in submission order after `afterRowid`, by job and filename when given. */
+  listGroupFiles(groupId: string, q: { jobId?: string; filename?: string; afterRowid: number; limit: number }): (FileRow & { rowid: number })[] {
+    const byJob = q.jobId === undefined ? '' : 'AND job_id = @job';
+    const byName = q.filename === undefined ? '' : 'AND filename = @filename';
+    return this.db
+      .prepare(`SELECT rowid, * FROM files WHERE group_id = @group ${byJob} ${byName} AND rowid > @after AND dispatched >= 0 AND status != 'deleted' ORDER BY rowid LIMIT @limit`)
+      .all({ group: groupId, job: q.jobId ?? null, filename: q.filename ?? null, after: q.afterRowid, limit: q.limit }) as (FileRow & { rowid: number })[];
+  }
+
   /** One page of a job's files in submission order, after `afterRowid`; the ledger's pending includes split files. */
   listJobFiles(jobId: string, q: { status?: FileStatus; afterRowid: number; limit: number }): (FileRow & { rowid: number })[] {
     const byStatus = q.status ? 'AND status = @status' : '';

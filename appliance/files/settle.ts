@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../core/errors.js';
 import type { FolioEvent } from '../../core/events.js';
+import { extensionOfFormat } from '../../core/options/pdf-options.js';
 import { streamToBuffer } from '../../core/storage/index.js';
 import { pdfFolder } from '../../core/v3/keys.js';
 import { type FormatStatus, PdfStore, type PdfRecord } from '../../core/v3/pdf-store.js';
@@ -97,10 +98,10 @@ export class FilesSettler {
     const local = this.files.submission(row.submission_id).image_output_mode === 'local';
     const figures = local ? await this.copyFigures(folder, (name, body) => storage.write(`${prefix}${relativeFigurePath(name)}`, body, 'image/jpeg')) : new Set<string>();
     const toLocal = (name: string) => relativeFigurePath(name);
-    const done = Object.entries(rec.conversion_status).filter(([, s]) => s.status === 'completed').map(([ext]) => ext);
+    const done = Object.entries(rec.conversion_status).filter(([, s]) => s.status === 'completed').map(([format]) => extensionOfFormat(format));
     const mmdKey = `${folder}${row.file_id}.mmd`;
     const doc = figures.size ? relinkFigures((await this.ctx.storage.readBuffer(mmdKey)).toString('utf8'), figures, toLocal) : undefined;
-    for (const ext of [...BASE_OUTPUTS, ...done]) {
+    for (const ext of new Set([...BASE_OUTPUTS, ...done])) {
       const source = `${folder}${row.file_id}.${ext}`;
       let body: Readable | string = await this.ctx.storage.read(source);
       if (doc && ext === 'lines.mmd.json') body = relinkLinesMmd((await streamToBuffer(body)).toString('utf8'), doc, figures, toLocal);

@@ -1,4 +1,5 @@
 import { ApiError } from '../../core/errors.js';
+import { extensionOfFormat } from '../../core/options/pdf-options.js';
 import { rootUriOf } from '../../core/storage/index.js';
 import { checkUrl, type Resolver } from '../../core/ssrf.js';
 import { parseSubmission } from '../http/v3/submission.js';
@@ -97,7 +98,7 @@ export function planFile(fileId: string, f: FileFields, settings: SubmissionSett
   let destinationRoot: string | null = null;
   let outputBasename = basename ?? fileId;
   if (f.destination_uri !== undefined && f.destination_uri !== null) {
-    const exts = [...BASE_OUTPUTS, ...Object.keys(settings.conversionFormats).filter((e) => settings.conversionFormats[e])];
+    const exts = [...BASE_OUTPUTS, ...Object.keys(settings.conversionFormats).filter((e) => settings.conversionFormats[e]).map(extensionOfFormat)];
     const d = planDestination(f.destination_uri, outputBasename, exts, opts);
     destinationUri = d.uri;
     destinationRoot = rootUriOf(d.location);

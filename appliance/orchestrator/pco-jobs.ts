@@ -115,10 +115,10 @@ export class PcoJobs {
     const { ids } = await this.store.listFileIds(jobId, ['failed'], null, 1_000_000);
     const files = (await Promise.all(ids.map((id) => this.store.getFile(jobId, id)))).filter((f) => f && (!errorIds?.length || errorIds.includes(f.error_id ?? '')));
     if (!files.length) throw new ApiError('job_not_retryable', 'No failed files match');
-    const generation = Number(await this.store.redis.hincrby(this.store.keys.job(jobId), 'generation', 1));
-    // Reopen the job before requeueing so a fast worker cannot settle it against stale state.
-    await this.store.redis.hdel(this.store.keys.job(jobId), 'settling', 'finished_at', 'manifest_error');
-    await this.store.updateJob(jobId, { status: 'processing' });
+    // Reopen the job before requeueing so a fast worker cannot settle it against stale state; the
+    // check and the move are one step, so of concurrent retries one wins and the others are 409.
+    const generation = await this.store.reopenForRetry(jobId);
+    if (!generation) throw new ApiError('job_not_retryable', `Job ${jobId} is being retried or is processing`);
     const priority = PRIORITY[job.spec.policy.priority];
     let requeued = 0;
     for (const f of files) {

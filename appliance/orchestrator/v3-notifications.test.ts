@@ -28,7 +28,8 @@ describe('v3NotificationHandlers', () => {
     await handle({ type: 'v3.pdf', eventId: `v3pdf:${id}`, pdfId: id, status: 'completed' });
     const sent = rows().filter((r) => r.file_id === id);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ scope: appId, event: 'file.completed', url: 'https://hooks.example.com/in', dedupe_key: `v3pdf:${id}` });
+    // Signed with the app's Files API secret, the one GET /files/v1/webhook-config shows (4.12).
+    expect(sent[0]).toMatchObject({ scope: `files:${appId}`, event: 'file.completed', url: 'https://hooks.example.com/in', dedupe_key: `v3pdf:${id}` });
     expect(JSON.parse(sent[0].headers)).toEqual({ 'X-Team': 'ops' });
     expect(JSON.parse(sent[0].payload)).toEqual({ event: 'file.completed', file_id: id, status: 'completed', num_pages: 1, num_pages_completed: 1 });
     expect(getDelivery(t.ctx, sent[0].id)?.status).toBe('pending');

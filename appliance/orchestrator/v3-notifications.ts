@@ -5,6 +5,7 @@ import { TASKS } from '../../core/queue/index.js';
 import { bullmqConnection } from '../../core/redis.js';
 import { OPEN_PDF_STATUSES, PdfStore } from '../../core/v3/pdf-store.js';
 import type { AppContext } from '../context.js';
+import { filesSecretScope } from '../files/webhook-config/index.js';
 import { createDelivery } from '../webhooks/deliveries.js';
 import type { EventHandlers } from './events-consumer.js';
 
@@ -24,7 +25,8 @@ export function v3NotificationHandlers(ctx: AppContext, store = new PdfStore(ctx
       if (!rec || !cb || !cb.events.includes(event)) return; // deleted since, or not subscribed
       const base = { event, file_id: rec.pdf_id, status: rec.status, num_pages: rec.num_pages, num_pages_completed: rec.num_pages_completed };
       const payload = event === 'file.completed' ? base : { ...base, custom_id: null, job_id: null, error_info: rec.error_info };
-      await createDelivery(ctx, { scope: rec.app_id, url: cb.url, headers: cb.headers, event, payload, dedupeKey: e.eventId, fileId: rec.pdf_id });
+      // The app's Files API secret (GET /files/v1/webhook-config): one secret per application signs both surfaces.
+      await createDelivery(ctx, { scope: filesSecretScope(rec.app_id), url: cb.url, headers: cb.headers, event, payload, dedupeKey: e.eventId, fileId: rec.pdf_id });
     },
   };
 }

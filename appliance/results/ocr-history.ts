@@ -83,7 +83,7 @@ function detectionsOf(result: Record<string, unknown>): Record<Detection, boolea
     is_printed: result.is_printed === true,
     is_handwritten: result.is_handwritten === true,
     contains_table: /\\begin\{tabular\}/.test(text),
-    contains_chemistry: /<smiles>/.test(text),
+    contains_chemistry: /<smiles[\s>]/.test(text),
     contains_diagram: false,
     contains_triangle: false,
     contains_algorithm: /\\begin\{algorithm\}/.test(text),

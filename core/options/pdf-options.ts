@@ -7,6 +7,23 @@ export const CONVERSION_FORMATS = ['docx', 'md', 'tex.zip', 'html', 'pdf', 'xlsx
 
 export const conversionFormatsSchema = z.record(z.enum(CONVERSION_FORMATS), z.boolean());
 
+/**
+ * conversion_formats of a document (/v3/pdf and the Files API): the 2.1 extensions plus the keys
+ * the hosted service's clients send: mmd (always produced; asking for it only shows its status),
+ * latex (the LaTeX source, downloaded as .tex) and the page images jpg and png.
+ */
+export const DOCUMENT_CONVERSION_FORMATS = [...CONVERSION_FORMATS, 'mmd', 'latex', 'jpg', 'png'] as const;
+export const documentConversionFormatsSchema = z.record(z.enum(DOCUMENT_CONVERSION_FORMATS), z.boolean());
+
+/** Formats whose download extension differs from their conversion_formats key. */
+const EXTENSION_OF_FORMAT: Record<string, string> = { latex: 'tex' };
+const FORMAT_OF_EXTENSION: Record<string, string> = Object.fromEntries(Object.entries(EXTENSION_OF_FORMAT).map(([f, e]) => [e, f]));
+
+/** The download extension of a conversion format (`latex` → `tex`, the rest as they are). */
+export const extensionOfFormat = (format: string): string => EXTENSION_OF_FORMAT[format] ?? format;
+/** The conversion format a download extension belongs to (`tex` → `latex`). */
+export const formatOfExtension = (ext: string): string => FORMAT_OF_EXTENSION[ext] ?? ext;
+
 /** The document options of POST /v3/pdf (spec 4.7), without the input fields. */
 export const pdfOptionsSchema = z
   .object({
@@ -19,6 +36,8 @@ export const pdfOptionsSchema = z
     include_equation_tags: z.boolean(),
     include_smiles: z.boolean(),
     include_chemistry_as_image: z.boolean(),
+    /** InChI and InChIKey as attributes of each smiles element, as /v3/text's include_inchi (4.2). */
+    include_inchi: z.boolean(),
     include_page_breaks: z.boolean(),
     include_hyperlinks: z.boolean(),
     include_page_info: z.union([z.boolean(), z.array(z.enum(['margin_note', 'qr_code']))]),

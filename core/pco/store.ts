@@ -12,6 +12,21 @@ if (es == 'completed' or es == 'cancelled' or es == 'error')
   and redis.call('HSETNX', KEYS[1], 'settling', '1') == 1 then return 1 end
 return 0`;
 
+/**
+ * Reopens a finished job for a retry, atomically: only a job whose status is completed,
+ * completed_with_failures or error, not cancelled and not settling, moves to processing (its
+ * settle marks cleared, its generation raised); returns the new generation, or 0 when another
+ * caller or the job's state got there first.
+ */
+const REOPEN_LUA = `
+local s = redis.call('HGET', KEYS[1], 'status')
+if (s ~= 'completed' and s ~= 'completed_with_failures' and s ~= 'error')
+  or redis.call('HGET', KEYS[1], 'cancelled') == '1'
+  or (redis.call('HGET', KEYS[1], 'settling') == '1' and not redis.call('HGET', KEYS[1], 'finished_at')) then return 0 end
+redis.call('HDEL', KEYS[1], 'settling', 'finished_at', 'manifest_error')
+redis.call('HSET', KEYS[1], 'status', 'processing')
+return redis.call('HINCRBY', KEYS[1], 'generation', 1)`;
+
 export interface JobRecord {
   jobId: string;
   spec: JobSpec;
@@ -125,6 +140,11 @@ export class PcoStore {
 
   async updateJob(jobId: string, fields: Record<string, string | number>): Promise<void> {
     await this.redis.hset(this.keys.job(jobId), fields);
+  }
+
+  /** REOPEN_LUA: the job's new generation, or 0 when it could not be reopened. */
+  async reopenForRetry(jobId: string): Promise<number> {
+    return Number(await this.redis.eval(REOPEN_LUA, 1, this.keys.job(jobId)));
   }
 
   async incrJob(jobId: string, field: 'files_listed' | 'files_excluded', by: number): Promise<void> {

@@ -10,12 +10,15 @@ export type PriorityName = keyof typeof PRIORITY;
  * - math 'auto' (/v3/text): every line is read as text or as maths, whichever its evidence favours;
  * - math 'formula' (/v3/latex, batch): the whole image, turned upright, is one formula;
  * - nBest: how many distinct candidate formulas to list (formula mode; /v3/latex n_best).
+ * - smiles, inchi: look for chemical structure diagrams and read them as SMILES, with InChI (/v3/text include_smiles, include_inchi).
  * Unknown keys pass, so an older worker keeps reading tasks a newer appliance queues.
  */
 export const pageOptionsSchema = z
   .object({
     math: z.enum(['auto', 'formula']).optional(),
     nBest: z.number().int().min(1).max(10).optional(),
+    smiles: z.boolean().optional(),
+    inchi: z.boolean().optional(),
   })
   .passthrough();
 export type PageOptions = z.infer<typeof pageOptionsSchema>;

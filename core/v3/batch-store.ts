@@ -8,6 +8,8 @@ export interface BatchItem {
   key: string;
   url: string;
   options: Record<string, unknown>;
+  /** Latex mode without formats: the answer also carries the legacy `latex` field (latex_normal). */
+  legacyLatex?: boolean;
 }
 
 export interface BatchRecord {

@@ -65,7 +65,8 @@ async function main(): Promise<number> {
     FOLIO_TEST_DNS_LOG: join(examples.dir, 'dns.log'),
     FOLIO_TEST_NAT: JSON.stringify({ '127.0.0.1:443': `127.0.0.1:${examples.port}` }),
   };
-  const app = await spawnAppliance(env);
+  // A loaded machine can take minutes to bring every worker up.
+  const app = await spawnAppliance(env, { startTimeoutMs: 300_000 });
   try {
     const post = async (path: string, body: unknown) => (await (await fetch(app.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as Record<string, string>;
     const { app_id } = await post('/pco/v1/apps', { name: 'mpxpy', group_id: 'client-compat' });

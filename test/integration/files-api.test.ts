@@ -1,53 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { startHttpsReceiver } from '../support/https-receiver.js';
+import { documentServer, filesClient } from '../support/files-client.js';
 import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf } from '../support/pdf-fixtures.js';
 import { waitFor } from '../support/ports.js';
-
-/** A Files API client of one appliance with one app key (made through the operator routes) in `group`. */
-async function filesClient(base: string, group = 'default') {
-  const call = async (method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; form?: FormData } = {}) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
-      body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : undefined),
-    });
-    const buf = Buffer.from(await res.arrayBuffer());
-    let body: any = null;
-    try {
-      body = JSON.parse(buf.toString('utf8'));
-    } catch {
-      // a download
-    }
-    return { status: res.status, headers: res.headers, body, text: buf.toString('utf8') };
-  };
-  const app = await call('POST', '/pco/v1/apps', { json: { name: `files-${Date.now()}-${Math.random()}`, group_id: group } });
-  const key = await call('POST', `/pco/v1/apps/${app.body.app_id}/keys`);
-  expect(key.status, key.text).toBe(201);
-  const auth = { app_key: key.body.app_key as string };
-  const api = (method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; form?: FormData } = {}) =>
-    call(method, path, { ...init, headers: { ...auth, ...init.headers } });
-  const settled = (fileId: string, timeoutMs = 60_000) =>
-    waitFor(async () => {
-      const s = await api('GET', `/files/v1/${fileId}`);
-      return ['completed', 'error'].includes(s.body.status) && s.body;
-    }, timeoutMs, 250);
-  return { api, appId: app.body.app_id as string, settled };
-}
-
-/** A loopback HTTP server holding documents by path (lab mode lets the appliance fetch it). */
-async function documentServer(docs: Record<string, Buffer>): Promise<{ url: (path: string) => string; close(): void }> {
-  const server: Server = createServer((req, res) => {
-    const doc = docs[req.url ?? ''];
-    if (doc) res.end(doc);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, close: () => server.close() };
-}
 
 const FILE_LIMIT = 6;
 const PAGE_LIMIT = 3;
@@ -120,7 +76,7 @@ describe('Files API documents and jobs against a real appliance', () => {
     }
     const done = await c.settled(fileId);
     expect(done.filename).toBe('upload.pdf');
-    expect(done.formats).toEqual({ md: { status: 'completed' } });
+    expect(done.formats).toEqual({ md: 'completed' });
     expect((await c.api('GET', `/files/v1/${fileId}.md`)).text).toContain(HEADING_TEXT);
 
     const other = await filesClient(app.url, 'another-group');
@@ -167,7 +123,7 @@ describe('Files API documents and jobs against a real appliance', () => {
     expect(again.body).toEqual({ job_id: jobId, file_count: 1 });
     expect((await c.api('GET', `/files/v1/jobs/${jobId}/files/good`)).body.file_id).toBe(good.body.file_id);
     const status = await c.api('GET', `/files/v1/jobs/${jobId}`);
-    expect(status.body).toMatchObject({ job_id: jobId, status: 'open', file_count: 4, files_errored: 3 });
+    expect(status.body).toMatchObject({ job_id: jobId, finalized: false, file_count: 4, files_errored: 3 });
 
     const errors = await c.api('GET', `/files/v1/jobs/${jobId}/files?status=error&page_size=2`);
     expect(errors.body.files).toHaveLength(2);
@@ -186,7 +142,7 @@ describe('Files API documents and jobs against a real appliance', () => {
     expect(receiver.received.filter((r) => JSON.parse(r.body).job_id === jobId && JSON.parse(r.body).event === 'job.completed')).toHaveLength(0);
 
     const fin = await c.api('POST', `/files/v1/jobs/${jobId}/finalize`);
-    expect(fin.body).toMatchObject({ job_id: jobId, status: 'finalized' });
+    expect(fin.body).toMatchObject({ job_id: jobId, finalized: true });
     expect((await c.api('POST', '/files/v1/jobs', { json: { job_id: jobId, files } })).body.error).toBe('job_finalized');
     const note = await waitFor(() => receiver.received.find((r) => JSON.parse(r.body).job_id === jobId && JSON.parse(r.body).event === 'job.completed'), 30_000, 100);
     expect(JSON.parse(note.body)).toEqual({ event: 'job.completed', job_id: jobId, status: 'completed', file_count: 4, files_completed: 1, files_errored: 3, num_pages_sent: 1, num_pages_completed: 1 });
@@ -218,7 +174,7 @@ describe('Files API documents and jobs against a real appliance', () => {
     expect(y.body.file_id).toBe(x.body.file_id);
     // An errored file is no idempotency hit (spec 3.2): once it failed, the same key makes a new file.
     const failed = await c.settled(x.body.file_id);
-    expect(failed).toMatchObject({ status: 'error', error: 'pdf_download_error', error_info: { id: 'pdf_download_error' } });
+    expect(failed).toMatchObject({ status: 'error', error: 'not_found', error_info: { id: 'not_found' } });
     const noMmd = await c.api('GET', `/files/v1/${x.body.file_id}.mmd`);
     expect(noMmd).toMatchObject({ status: 404, body: { error: 'format_not_ready', status: 'error' } });
     const retry = await c.api('POST', '/files/v1/uri', { json: single, headers });

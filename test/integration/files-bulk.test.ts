@@ -46,7 +46,7 @@ describe('Files API at the 200,000-file limit', () => {
     const api = (method: string, path: string, json?: unknown) =>
       fetch(`${app.url}${path}`, { method, headers: { ...auth, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const job = await api('GET', `/files/v1/jobs/${accepted.job_id}`);
-    expect(job.body).toMatchObject({ job_id: accepted.job_id, status: 'open', file_count: JOB_FILES, files_completed: 0, files_errored: 0 });
+    expect(job.body).toMatchObject({ job_id: accepted.job_id, status: 'processing', finalized: false, file_count: JOB_FILES, files_completed: 0, files_errored: 0 });
     const page = await api('GET', `/files/v1/jobs/${accepted.job_id}/files?page_size=1000`);
     expect(page.body.files).toHaveLength(1000);
     expect(page.body.next_page_token).toEqual(expect.any(String));

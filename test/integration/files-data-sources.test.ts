@@ -116,29 +116,45 @@ describe('Files API data sources', () => {
     expect(() => box.open(row.sealed_secret, 'ds_other')).toThrow();
 
     const tested = await api('POST', `/files/v1/data-sources/${id}/test`);
-    expect([tested.status, tested.body]).toEqual([200, { data_source_id: id, read: true, write: true, detail: null }]);
+    expect([tested.status, tested.body]).toEqual([200, { data_source_id: id, result: 'ok', checks: { read: true, write: true }, message: null, error_id: null }]);
+    // The same bucket twice is a conflict (whatever the name, or none); a name is optional.
+    const again = await api('POST', '/files/v1/data-sources', { body: s3Source({ name: undefined }) });
+    expect([again.status, again.body.error, again.body.error_info.data_source_id]).toEqual([409, 'conflict', id]);
+    const unnamed = await api('POST', '/files/v1/data-sources', { body: s3Source({ name: undefined, bucket: 'papers-unnamed' }) });
+    expect(unnamed.status, JSON.stringify(unnamed.body)).toBe(200);
+    const unnamedEntry = (await api('GET', '/files/v1/data-sources')).body.data_sources.find((d: { data_source_id: string }) => d.data_source_id === unnamed.body.data_source_id);
+    expect(unnamedEntry.name).toBe('papers-unnamed');
     const bucket = new S3Storage({ bucket: 'papers', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     const left = [];
     for await (const o of bucket.list({ prefix: '' })) left.push(o.key);
     expect(left.filter((k) => k.startsWith('.folio-probe'))).toEqual([]);
   });
 
-  it('answers 403 data_source_access_denied for a refused key id and for a missing bucket', async () => {
+  it('answers a failed probe, never an error status, for a refused key id, a missing bucket and a role without AWS credentials', async () => {
     // s3rver checks the access key id but not the SigV4 secret, so the refused credential is the id.
-    const wrongKey = await api('POST', '/files/v1/data-sources', { body: s3Source({ provider_specific_details: { access_key_id: 'NOTAKEY' } }) });
+    const wrongKey = await api('POST', '/files/v1/data-sources', { body: s3Source({ bucket: 'papers-denied', provider_specific_details: { access_key_id: 'NOTAKEY' } }) });
     const denied = await api('POST', `/files/v1/data-sources/${wrongKey.body.data_source_id}/test`);
-    expect([denied.status, denied.body.error]).toEqual([403, 'data_source_access_denied']);
-    expect(denied.body.error_info.message).toMatch(/InvalidAccessKeyId/);
+    expect([denied.status, denied.body.result, denied.body.checks, denied.body.error_id]).toEqual([200, 'failed', { read: false, write: false }, 'data_source_access_denied']);
+    expect(denied.body.message).toMatch(/InvalidAccessKeyId/);
     const missing = await api('POST', '/files/v1/data-sources', { body: s3Source({ bucket: 'no-such-bucket' }) });
     const gone = await api('POST', `/files/v1/data-sources/${missing.body.data_source_id}/test`);
-    expect([gone.status, gone.body.error]).toEqual([403, 'data_source_access_denied']);
+    expect([gone.status, gone.body.result, gone.body.error_id]).toEqual([200, 'failed', 'data_source_access_denied']);
+    // The appliance has no AWS identity of its own here: the role cannot be assumed, and the probe says so.
+    const externalId = (await api('GET', '/files/v1/onboarding/identities')).body.aws.external_id;
+    const role = await api('POST', '/files/v1/data-sources', {
+      body: { provider: 'aws', auth_method: 'iam_role', bucket: 'role-probe', provider_specific_details: { iam_role_arn: 'arn:aws:iam::123456789012:role/folio-reader', aws_external_id: externalId } },
+    });
+    expect(role.status, JSON.stringify(role.body)).toBe(200);
+    const probe = await api('POST', `/files/v1/data-sources/${role.body.data_source_id}/test`);
+    expect([probe.status, probe.body.result, probe.body.checks]).toEqual([200, 'failed', { read: false, write: false }]);
+    expect(probe.body.message).toEqual(expect.any(String));
   });
 
   it('verifies an Azure container on Azurite with the emulator key', async () => {
     const created = await api('POST', '/files/v1/data-sources', { body: azureSource() });
     expect(created.status).toBe(200);
     const tested = await api('POST', `/files/v1/data-sources/${created.body.data_source_id}/test`);
-    expect([tested.status, tested.body.read, tested.body.write, tested.body.detail]).toEqual([200, true, true, null]);
+    expect([tested.status, tested.body.result, tested.body.checks, tested.body.message]).toEqual([200, 'ok', { read: true, write: true }, null]);
   });
 
   it('registers a gcp source only when .service-verify holds the group external_id', async () => {
@@ -153,13 +169,13 @@ describe('Files API data sources', () => {
     const created = await api('POST', '/files/v1/data-sources', { body });
     expect(created.status).toBe(200);
     const tested = await api('POST', `/files/v1/data-sources/${created.body.data_source_id}/test`);
-    expect([tested.status, tested.body.write]).toEqual([200, true]);
+    expect([tested.status, tested.body.checks.write]).toEqual([200, true]);
   });
 
   it('accepts an aws iam_role only with the group external_id', async () => {
     const externalId = (await api('GET', '/files/v1/onboarding/identities')).body.aws.external_id;
     const role = (aws_external_id: string) => ({
-      name: 'role', provider: 'aws', auth_method: 'iam_role', bucket: 'papers',
+      name: 'role', provider: 'aws', auth_method: 'iam_role', bucket: 'role-papers',
       provider_specific_details: { iam_role_arn: 'arn:aws:iam::123456789012:role/folio-reader', aws_external_id },
     });
     const wrong = await api('POST', '/files/v1/data-sources', { body: role('0123456789abcdef0123456789abcdef') });
@@ -195,7 +211,7 @@ describe('Files API data sources', () => {
   });
 
   it('shares sources within a group and keeps them from other groups', async () => {
-    const id = (await api('POST', '/files/v1/data-sources', { body: s3Source({ name: 'shared' }) })).body.data_source_id;
+    const id = (await api('POST', '/files/v1/data-sources', { body: s3Source({ name: 'shared', bucket: 'shared-papers' }) })).body.data_source_id;
     const sameGroup = await api('GET', '/files/v1/data-sources', { key: keyA2 });
     expect(sameGroup.body.data_sources.map((d: { data_source_id: string }) => d.data_source_id)).toContain(id);
     expect((await api('POST', `/files/v1/data-sources/${id}/test`, { key: keyA2 })).status).toBe(200);
@@ -205,18 +221,19 @@ describe('Files API data sources', () => {
       expect([res.status, res.body.error], `${method} ${path}`).toEqual([403, 'forbidden']);
     }
     const unknown = await api('POST', '/files/v1/data-sources/ds_000000000000000000000000/test');
-    expect([unknown.status, unknown.body.error]).toEqual([404, 'data_source_not_found']);
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'not_found']);
   });
 
-  it('deletes a source: gone from the list, then 404 data_source_not_found', async () => {
-    const id = (await api('POST', '/files/v1/data-sources', { body: s3Source({ name: 'doomed' }) })).body.data_source_id;
+  it('deletes a source: gone from the list, then 404 not_found, and the bucket may be registered again', async () => {
+    const id = (await api('POST', '/files/v1/data-sources', { body: s3Source({ name: 'doomed', bucket: 'doomed-papers' }) })).body.data_source_id;
     expect((await api('DELETE', `/files/v1/data-sources/${id}`)).body).toEqual({ data_source_id: id, status: 'deleted' });
     const list = await api('GET', '/files/v1/data-sources');
     expect(list.body.data_sources.map((d: { data_source_id: string }) => d.data_source_id)).not.toContain(id);
     for (const [method, path] of [['DELETE', `/files/v1/data-sources/${id}`], ['POST', `/files/v1/data-sources/${id}/test`]] as const) {
       const res = await api(method, path);
-      expect([res.status, res.body.error]).toEqual([404, 'data_source_not_found']);
+      expect([res.status, res.body.error]).toEqual([404, 'not_found']);
     }
+    expect((await api('POST', '/files/v1/data-sources', { body: s3Source({ name: 'reborn', bucket: 'doomed-papers' }) })).status).toBe(200);
   });
 
   describe('openDataSourceUri (the documents pipeline side)', () => {
@@ -273,7 +290,7 @@ describe('Files API data sources: a refused Azure key', () => {
     await azurite?.stop();
   });
 
-  it('answers 403 data_source_access_denied from the test route', async () => {
+  it('answers a failed probe with data_source_access_denied from the test route', async () => {
     const key = await newKey(app.url, 'gamma', 'group-c');
     const created = await call(app.url, 'POST', '/files/v1/data-sources', {
       key,
@@ -283,7 +300,7 @@ describe('Files API data sources: a refused Azure key', () => {
       },
     });
     const tested = await call(app.url, 'POST', `/files/v1/data-sources/${created.body.data_source_id}/test`, { key });
-    expect([tested.status, tested.body.error]).toEqual([403, 'data_source_access_denied']);
-    expect(tested.body.error_info.message).toMatch(/AuthorizationFailure|authenticate/);
+    expect([tested.status, tested.body.result, tested.body.error_id]).toEqual([200, 'failed', 'data_source_access_denied']);
+    expect(tested.body.message).toMatch(/AuthorizationFailure|authenticate/);
   });
 });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -153,6 +154,10 @@ describe('/v3/pdf and /v3/converter against a real appliance', () => {
   });
 });
 
+/** The v1 values of a Service-Signature header, and the one a receiver computes with `secret` (6.2). */
+const signedWith = (header: string, _body: string) => header.split(',').filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
+const hmacOf = (secret: string, header: string, body: string) => createHmac('sha256', secret).update(`${header.split(',')[0]!.slice(2)}.${body}`).digest('hex');
+
 describe('/v3/pdf in lab mode: loopback URLs and webhooks', () => {
   let app: ApplianceProcess;
   let v3: Awaited<ReturnType<typeof v3Client>>;
@@ -180,5 +185,13 @@ describe('/v3/pdf in lab mode: loopback URLs and webhooks', () => {
     expect(JSON.parse(got.body)).toEqual({ event: 'file.completed', file_id: id, status: 'completed', num_pages: 1, num_pages_completed: 1 });
     expect(got.headers['service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(got.headers['x-team']).toBe('docs');
+    // 6.2, 4.12: the secret the client can read verifies it; during a rotation both secrets sign.
+    const before = (await v3.call('GET', '/files/v1/webhook-config', { headers: { app_key: v3.auth.app_key } })).body.signing_secret;
+    expect(signedWith(String(got.headers['service-signature']), got.body)).toEqual([hmacOf(before, String(got.headers['service-signature']), got.body)]);
+    const rotated = (await v3.call('POST', '/files/v1/webhook-config/secret', { headers: { app_key: v3.auth.app_key } })).body.signing_secret;
+    const second = (await v3.call('POST', '/v3/pdf', { headers: v3.auth, json: { url: docs.url, callback_url: receiver.url } })).body.pdf_id;
+    const dual = await waitFor(() => receiver.received.find((r) => JSON.parse(r.body).file_id === second), 60_000, 100);
+    const header = String(dual.headers['service-signature']);
+    expect(signedWith(header, dual.body)).toEqual([hmacOf(rotated, header, dual.body), hmacOf(before, header, dual.body)]);
   });
 });

@@ -25,7 +25,7 @@ process.once('exit', () => {
  * `opts.dataDir` reuses a folder the caller owns (a restart on the same data): stop() then leaves it in place.
  */
 /** `opts.ownGroup` starts it in a new session and process group, as a terminal or `setsid` does. */
-export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean; dataDir?: string; ownGroup?: boolean } = {}): Promise<ApplianceProcess> {
+export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean; dataDir?: string; ownGroup?: boolean; /** @default 60_000 */ startTimeoutMs?: number } = {}): Promise<ApplianceProcess> {
   const port = await freePort();
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-app-')));
@@ -72,7 +72,7 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
     // Up means healthy with every expected worker beating, so tests never race a slow child.
     const h = (await res.json()) as { status: string; document_workers_alive: number; document_workers_expected: number };
     return res.status === 200 && h.document_workers_alive >= h.document_workers_expected && 'ready';
-  }, 60_000, 100).catch(async (err: Error) => {
+  }, opts.startTimeoutMs ?? 60_000, 100).catch(async (err: Error) => {
     await app.stop('SIGKILL');
     throw new Error(`${err.message}\n${out}`);
   });

@@ -31,7 +31,9 @@ export function pcoClient(base: string) {
     async settled(id: string, timeoutMs = 60_000) {
       return waitFor(async () => {
         const r = await call('GET', `/pco/v1/jobs/${id}`);
-        return ['completed', 'completed_with_failures', 'cancelled', 'error'].includes(r.body?.status) && r.body;
+        // A cancelled job reads cancelled at once; it has settled when its in-flight files have (finished_at).
+        const settled = r.body?.status !== 'cancelled' || r.body.finished_at !== null;
+        return ['completed', 'completed_with_failures', 'cancelled', 'error'].includes(r.body?.status) && settled && r.body;
       }, timeoutMs, 200);
     },
   };

@@ -78,10 +78,38 @@ describe('writeConversions', () => {
   });
 
   it('answers unsupported_format with a reason for formats it cannot make', async () => {
-    const { status, out } = await convert('Only prose here.\n', { 'mmd.overlay.pdf': true, xlsx: true });
-    expect(status['mmd.overlay.pdf']).toEqual({ status: 'error', error_id: 'unsupported_format', error_message: 'This build cannot make mmd.overlay.pdf' });
-    expect(status.xlsx).toMatchObject({ status: 'error', error_id: 'unsupported_format', error_message: expect.stringContaining('has none') });
+    const { status, out } = await convert('Only prose here.\n', { 'mmd.overlay.pdf': true });
+    expect(status['mmd.overlay.pdf']).toEqual({ status: 'error', error_id: 'unsupported_format', error_message: expect.stringContaining('mmd.overlay.pdf') });
     expect(out).toEqual({});
+  });
+
+  it('makes an xlsx with one empty sheet for a document without tables', async () => {
+    const { status, out } = await convert('Only prose here.\n', { xlsx: true });
+    expect(status.xlsx).toEqual({ status: 'completed' });
+    expect(unzipMember(out.xlsx!, 'xl/workbook.xml')).toContain('<sheet name="No tables" sheetId="1" r:id="rId1"/>');
+    expect(unzipMember(out.xlsx!, 'xl/worksheets/sheet1.xml')).toContain('<sheetData></sheetData>');
+  });
+
+  it('reports mmd completed, puts latex under .tex and renders the pages as jpg and png', async () => {
+    const pdf = join(scratch, 'two-pages.pdf');
+    // Two pages of the printed rendering stand in for a source PDF.
+    const printed = await convert(`${MMD}\n\\newpage\n\n${MMD}`, { pdf: true });
+    writeFileSync(pdf, printed.out.pdf!);
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf]).toString())![1]);
+    const out: Record<string, Buffer> = {};
+    const status = await writeConversions(MMD, { mmd: true, latex: true, jpg: true, png: true }, async (ext, body) => {
+      out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    }, undefined, pdf);
+    expect(status).toEqual({ mmd: { status: 'completed' }, latex: { status: 'completed' }, jpg: { status: 'completed' }, png: { status: 'completed' } });
+    expect(Object.keys(out).sort()).toEqual(['jpg', 'png', 'tex']); // mmd is the caller's own output
+    expect(out.tex!.toString()).toContain('\\frac{a}{b}');
+    expect(out.tex!.toString()).toContain('\\documentclass');
+    const jpg = await sharp(out.jpg!).metadata();
+    const png = await sharp(out.png!).metadata();
+    expect([jpg.format, png.format]).toEqual(['jpeg', 'png']);
+    // One page at 100 dpi is about 1,100 pixels high: the image holds every page, one under another.
+    expect(jpg.height).toBeGreaterThan(pages * 1000);
+    expect(png.height).toBe(jpg.height);
   });
 
   it('carries figures into every format from storage, never over HTTP', async () => {

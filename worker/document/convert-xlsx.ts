@@ -2,7 +2,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { zipTree } from './convert-pandoc.js';
 import { type ExtractedTable, type GridCell, extractTables } from './convert-tables.js';
-import { FormatError } from './convert-tool.js';
 
 /** Excel's own limit on a sheet name. */
 const MAX_SHEET_NAME = 31;
@@ -47,10 +46,15 @@ function sheetXml(t: ExtractedTable): string {
 <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows.join('')}</sheetData>${merges}</worksheet>`;
 }
 
-/** The OOXML parts of a workbook with one sheet per table (ECMA-376 part 1, SpreadsheetML). */
+/**
+ * The OOXML parts of a workbook with one sheet per table (ECMA-376 part 1, SpreadsheetML). A
+ * workbook needs at least one sheet: without tables it has one empty sheet, "No tables".
+ */
 export function workbookParts(tables: ExtractedTable[]): Record<string, string> {
   const ns = 'http://schemas.openxmlformats.org';
-  const sheets = tables.map((_, i) => ({ n: i + 1, name: `Table ${i + 1}`.slice(0, MAX_SHEET_NAME) }));
+  const empty = !tables.length;
+  if (empty) tables = [{ cells: [], rows: 0, cols: 0 }];
+  const sheets = tables.map((_, i) => ({ n: i + 1, name: empty ? 'No tables' : `Table ${i + 1}`.slice(0, MAX_SHEET_NAME) }));
   const parts: Record<string, string> = {
     '[Content_Types].xml': `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="${ns}/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>${sheets.map((s) => `<Override PartName="/xl/worksheets/sheet${s.n}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}</Types>`,
@@ -71,11 +75,10 @@ export function workbookParts(tables: ExtractedTable[]): Record<string, string> 
 /**
  * The `xlsx` format: each table of the MMD (Markdown or LaTeX tabular) as one sheet, numbers as
  * numbers, maths as its LaTeX in MMD delimiters, spans as merged cells. A document without
- * tables has nothing to put in a workbook and says so rather than sending an empty one.
+ * tables gets a workbook with one empty sheet, which every spreadsheet program opens.
  */
 export async function writeXlsx(dir: string): Promise<Buffer> {
   const tables = await extractTables(dir);
-  if (!tables.length) throw new FormatError('unsupported_format', 'xlsx holds the tables of the document, and this document has none');
   const root = join(dir, 'xlsx');
   for (const [path, body] of Object.entries(workbookParts(tables))) {
     await mkdir(dirname(join(root, path)), { recursive: true });

@@ -18,6 +18,7 @@ import { relativeFigurePath } from './pipeline/figure-links.js';
 import { convertDocument, type DocumentResult, type FigureSink, type PipelineDeps } from './pipeline/index.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { type FigureFiles, writeConversions } from './conversions.js';
+import { detectFileType } from './pipeline/detect.js';
 
 const STORAGE_ERROR_IDS: Record<StorageError['kind'], ErrorId> = {
   not_found: 'not_found',
@@ -52,8 +53,8 @@ export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p:
     const source = join(dir, `source.${extensionOf(file.key) || 'bin'}`);
     const target = outputTarget(ctx, job, file);
     const figures = figureSink(target, p.documentId);
-    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }));
-    const outputs = await writeOutputs(ctx, job, file, target, result);
+    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, ctx.config, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }));
+    const outputs = await writeOutputs(ctx, job, file, target, result, source);
     await finish(ctx, store, job, file, p, result, outputs);
   } catch (err) {
     const lastAttempt = task.attemptsMade + 1 >= (task.opts.attempts ?? 1);
@@ -74,7 +75,7 @@ async function download(ctx: WorkerContext, uri: string, target: string): Promis
   await pipeline(await storage.read(location.key), createWriteStream(target));
 }
 
-function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<DocumentResult> {
+function convert(job: JobRecord, path: string, config: WorkerContext['config'], deps: PipelineDeps): Promise<DocumentResult> {
   const o = job.spec.options.ocr;
   return convertDocument(path, {
     pageRanges: o.page_ranges as string | undefined,
@@ -86,6 +87,8 @@ function convert(job: JobRecord, path: string, deps: PipelineDeps): Promise<Docu
     includeHyperlinks: o.include_hyperlinks as boolean | undefined,
     includePageInfo: o.include_page_info === true,
     includeEquationTags: o.include_equation_tags as boolean | undefined,
+    // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
+    chemistry: { smiles: o.include_smiles !== false, inchi: o.include_inchi === true, asImage: o.include_chemistry_as_image === true, timeoutMs: config.FOLIO_OSRA_TIMEOUT_MS },
   }, deps);
 }
 
@@ -121,7 +124,7 @@ function figureSink({ out, base }: OutputTarget, documentId: string): FigureSink
 }
 
 async function writeOutputs(
-  ctx: WorkerContext, job: JobRecord, file: FileRecord, { out, base }: OutputTarget, r: DocumentResult,
+  ctx: WorkerContext, job: JobRecord, file: FileRecord, { out, base }: OutputTarget, r: DocumentResult, source: string,
 ): Promise<{ outputs: Record<string, string>; conversion: FileRecord['conversion_status'] }> {
   const spec = job.spec;
   const outputs: Record<string, string> = {};
@@ -135,7 +138,7 @@ async function writeOutputs(
   await put('mmd', r.mmd, 'text/markdown; charset=utf-8');
   await put('lines.json', JSON.stringify(r.linesJson), 'application/json');
   if (spec.options.extra_outputs.includes('.lines.mmd.json')) await put('lines.mmd.json', JSON.stringify(r.linesMmdJson), 'application/json');
-  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put, figureSink({ out, base }, ''));
+  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put, figureSink({ out, base }, ''), (await detectFileType(source)) === 'pdf' ? source : undefined, r.linesJson.pages);
   return { outputs, conversion };
 }
 

@@ -15,6 +15,7 @@ import type { WorkerContext } from '../context.js';
 import { CONTENT_TYPES, writeConversions } from './conversions.js';
 import { cdnFigureUrl, relativeFigurePath } from './pipeline/figure-links.js';
 import { convertDocument, type DocumentOptions, type DocumentResult, type FigureSink, type OcrPage } from './pipeline/index.js';
+import { detectFileType } from './pipeline/detect.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { sourceExtension } from '../../core/v3/source.js';
 import { fetchSource } from './v3-source.js';
@@ -34,7 +35,7 @@ class Deleted extends Error {}
 export const V3_PAGE_TIMEOUT_MS = 120_000;
 
 /** The 4.7 options the pipeline understands, as pco-document.ts maps a job's OCR options. */
-export function documentOptions(o: PdfOptions): DocumentOptions {
+export function documentOptions(o: PdfOptions, osraTimeoutMs?: number): DocumentOptions {
   return {
     pageRanges: o.page_ranges,
     pageTimeoutMs: V3_PAGE_TIMEOUT_MS,
@@ -44,6 +45,8 @@ export function documentOptions(o: PdfOptions): DocumentOptions {
     includeHyperlinks: o.include_hyperlinks,
     includePageInfo: o.include_page_info === true,
     includeEquationTags: o.include_equation_tags,
+    // 4.7: include_smiles is true by default here.
+    chemistry: { smiles: o.include_smiles ?? true, inchi: o.include_inchi, asImage: o.include_chemistry_as_image, timeoutMs: osraTimeoutMs },
   };
 }
 
@@ -69,7 +72,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
     const reset = { num_pages_completed: 0, num_pages_failed: 0, page_errors: [] };
     if (!(await store.transition(id, OPEN_PDF_STATUSES, 'loaded', reset))) throw new Deleted();
     if (rec.streaming) await store.clearPages(id);
-    const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions), {
+    const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions, ctx.config.FOLIO_OSRA_TIMEOUT_MS), {
       figures: figureSink(ctx, id),
       ocr: seams.ocr === undefined ? ocrThroughInferencePool(ctx, `v3-${id}`) : (seams.ocr ?? undefined),
       onSplit: async (numPages, numPagesPdf) => {
@@ -83,7 +86,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
         }
       },
     });
-    const conversion = await writeOutputs(ctx, store, rec, result);
+    const conversion = await writeOutputs(ctx, store, rec, result, source);
     await finish(ctx, store, rec, result, conversion);
   } catch (err) {
     if (err instanceof Deleted) {
@@ -107,7 +110,8 @@ function storageApiError(err: StorageError): ApiError {
   return err.kind === 'not_found' ? new ApiError('not_found', err.message) : new ApiError('storage_throttled', err.message, {}, true);
 }
 
-async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord, r: DocumentResult): Promise<Record<string, FormatStatus>> {
+/** The MMD, its line data and the requested formats; `source` is the fetched input (its pages make jpg and png when it is a PDF). */
+async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord, r: DocumentResult, source: string): Promise<Record<string, FormatStatus>> {
   const put = (ext: string, body: string | Buffer, type: string) => ctx.storage.write(`${pdfFolder(rec.pdf_id)}${rec.pdf_id}.${ext}`, body, type);
   await put('mmd', r.mmd, CONTENT_TYPES.mmd!);
   await put('lines.json', JSON.stringify(r.linesJson), CONTENT_TYPES['lines.json']!);
@@ -117,7 +121,8 @@ async function writeOutputs(ctx: WorkerContext, store: PdfStore, rec: PdfRecord,
   const processing = Object.fromEntries(wanted.map((ext) => [ext, { status: 'processing' } as FormatStatus]));
   if (!(await store.update(rec.pdf_id, { conversion_status: processing }))) throw new Deleted();
   const figures = { read: (name: string) => ctx.storage.readBuffer(figureKey(rec.pdf_id, name)) };
-  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures)) as Record<string, FormatStatus>;
+  const sourcePdf = (await detectFileType(source)) === 'pdf' ? source : undefined;
+  return (await writeConversions(r.mmd, rec.conversion_formats, put, figures, sourcePdf, r.linesJson.pages)) as Record<string, FormatStatus>;
 }
 
 const figureKey = (pdfId: string, name: string) => `${pdfFolder(pdfId)}${relativeFigurePath(name)}`;

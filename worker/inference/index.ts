@@ -5,6 +5,7 @@ import { SymbolClassifier } from '../engine/math/image/classifier.js';
 import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
+import { addStructures } from '../chemistry/image-structures.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from './page-result.js';
@@ -40,9 +41,9 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       // A formula reads poorly as text upright and about as poorly turned: maths turns only on clear evidence.
       const r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
-      if (!options.math) return text;
-      if (!engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
-      return addMath(png, r, options, engines);
+      if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
+      const read = options.math ? await addMath(png, r, options, engines!) : text;
+      return options.smiles ? addStructures(png, read, { inchi: options.inchi, timeoutMs: ctx.config.FOLIO_OSRA_TIMEOUT_MS }) : read;
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );

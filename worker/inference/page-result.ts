@@ -1,5 +1,6 @@
 import type { OcrPageResult } from '../document/scanned-pages.js';
 import type { OcrWord } from '../engine/text/index.js';
+import type { ChemicalStructure } from '../../core/chemistry.js';
 import type { Segment } from './inline-math.js';
 
 /**
@@ -34,6 +35,8 @@ export interface PageLine {
   words?: OcrWord[];
   /** A text line holding inline maths: its text and maths parts in order (boxes in input pixels). */
   segments?: Segment[];
+  /** A chemical structure diagram read in place of the lines inside it (include_smiles). */
+  chemistry?: ChemicalStructure;
 }
 
 export interface Candidate {

@@ -6,7 +6,7 @@ import { connectDataSource, dataSourceError, forgetConnection } from './connect.
 import { checkEndpoint } from './endpoint.js';
 import { GrantedStorage } from './granted-storage.js';
 import { type OnboardingIdentities, onboardingIdentities } from './identities.js';
-import { type ProbeResult, probeDataSource, verifyGcpOwnership } from './probe.js';
+import { type ProbeResult, failedProbe, probeDataSource, verifyGcpOwnership } from './probe.js';
 import { parseRegistration } from './registration.js';
 import { dataSourceKey, SecretBox } from './secret-box.js';
 import { type DataSource, DataSourceStore, type Provider } from './store.js';
@@ -63,6 +63,9 @@ export class DataSources {
         forgetConnection(id);
       }
     }
+    // Checked and inserted in one synchronous stretch: two racing registrations cannot both pass.
+    const same = this.store.forBucket(groupId, reg.provider, reg.bucket).find((s) => sameBucket(s, source));
+    if (same) throw new ApiError('conflict', `The ${reg.provider} bucket ${reg.bucket} is already registered as ${same.data_source_id}; delete it to register it again`, { data_source_id: same.data_source_id });
     return this.store.insert(source);
   }
 
@@ -70,10 +73,13 @@ export class DataSources {
     return this.store.list(groupId);
   }
 
-  /** The source `id` if the caller's group owns it: 404 data_source_not_found, 403 forbidden for another group's. */
+  /**
+   * The source `id` if the caller's group owns it: 404 not_found for an unknown or deleted id (as
+   * for files; data_source_not_found is a bucket without a source), 403 forbidden for another group's.
+   */
   owned(groupId: string, id: string): DataSource {
     const source = this.store.get(id);
-    if (!source) throw new ApiError('data_source_not_found', `No data source ${id}`);
+    if (!source) throw new ApiError('not_found', `No data source ${id}`);
     if (source.group_id !== groupId) throw new ApiError('forbidden', `Data source ${id} belongs to another group`);
     return source;
   }
@@ -85,10 +91,20 @@ export class DataSources {
     return source;
   }
 
-  /** POST …/test: read and write verified against the real bucket (probe.ts). */
+  /**
+   * POST …/test: read and write verified against the real bucket (probe.ts). The outcome is the
+   * answer, never an error: a grant the service cannot use at all (no cloud identity configured,
+   * a role it may not assume) is a failed probe whose message says why.
+   */
   async test(groupId: string, id: string): Promise<ProbeResult> {
     const source = this.owned(groupId, id);
-    return probeDataSource(source, await this.connect(source));
+    let storage: Storage;
+    try {
+      storage = await this.connect(source);
+    } catch (err) {
+      return failedProbe(source, err);
+    }
+    return probeDataSource(source, storage);
   }
 
   /**
@@ -119,6 +135,12 @@ export class DataSources {
 }
 
 const PROVIDER_OF_SCHEME: Partial<Record<Location['scheme'], Provider>> = { s3: 'aws', gs: 'gcp', azure: 'azure' };
+
+/** One bucket: a provider's bucket name, for azure within one storage account at one endpoint. */
+function sameBucket(a: Pick<DataSource, 'provider' | 'endpoint' | 'provider_specific_details'>, b: typeof a): boolean {
+  if (a.provider !== 'azure') return true;
+  return a.endpoint === b.endpoint && a.provider_specific_details.storage_account === b.provider_specific_details.storage_account;
+}
 
 /** Azure sources also name the account; in the emulator the URL's origin must be the registered endpoint. */
 function covers(source: DataSource, location: Location): boolean {

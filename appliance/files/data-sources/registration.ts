@@ -38,15 +38,15 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], field: s
 }
 
 /**
- * Validates a registration body by spec 4.11 and Folio's rules: name up to 128 characters, the
+ * Validates a registration body by spec 4.11 and Folio's rules: name optional (default the bucket) up to 128 characters, the
  * provider/auth_method pairs of the table with exactly their provider_specific_details, region
  * required for access_key, `secret` only (and always) with access_key, `endpoint` for aws only —
  * and for azure only when the operator runs the Azure emulator (`azureEmulator`). Throws 400 bad_request.
  */
 export function parseRegistration(body: Record<string, unknown> | undefined, opts: { azureEmulator?: boolean } = {}): Registration {
-  if (!body) throw new ApiError('bad_request', 'Body with name, provider, bucket and auth_method required');
+  if (!body) throw new ApiError('bad_request', 'Body with provider, bucket and auth_method required');
   const { name, bucket, region, endpoint, secret } = body;
-  if (typeof name !== 'string' || !name.trim() || name.length > DATA_SOURCE_NAME_MAX) {
+  if (name !== undefined && name !== null && (typeof name !== 'string' || !name.trim() || name.length > DATA_SOURCE_NAME_MAX)) {
     throw bad(`name must be a non-empty string of at most ${DATA_SOURCE_NAME_MAX} characters`, 'name');
   }
   const provider = oneOf(body.provider, PROVIDERS, 'provider');
@@ -83,7 +83,7 @@ export function parseRegistration(body: Record<string, unknown> | undefined, opt
   }
 
   return {
-    name: name.trim(),
+    name: typeof name === 'string' ? name.trim() : bucket,
     provider,
     auth_method: authMethod,
     bucket,

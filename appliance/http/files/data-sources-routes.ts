@@ -16,9 +16,10 @@ const MAX_BODY_BYTES = 16 * 1024;
  * - POST   /files/v1/data-sources           → {data_source_id}
  * - GET    /files/v1/data-sources           → {data_sources: [{data_source_id, name, provider, auth_method, bucket, region, endpoint, provider_specific_details, created_at}]}
  * - DELETE /files/v1/data-sources/{id}      → {data_source_id, status: 'deleted'}
- * - POST   /files/v1/data-sources/{id}/test → {data_source_id, read: true, write, detail}
+ * - POST   /files/v1/data-sources/{id}/test → 200 {data_source_id, result: ok|failed, checks {read, write}, message, error_id}
  *
- * Another group's source answers 403 forbidden, an unknown id 404 data_source_not_found.
+ * name is optional; the same bucket registered twice in a group answers 409 conflict. Another
+ * group's source answers 403 forbidden, an unknown or deleted id 404 not_found.
  */
 export function filesDataSourceRoutes(ctx: AppContext, opts: DataSourceOptions = {}): Hono {
   if (dataSourceKey(ctx.config).isDevDefault) {

@@ -27,10 +27,29 @@ const MAX_JSON_BYTES = 1024 * 1024;
 export const FILE_NAME_PATTERN = ':name{[0-9]{4}_[0-9]{2}_[0-9]{2}_[0-9a-f]{20}(?:\\.[A-Za-z0-9.]+)?}';
 
 /**
+ * The multipart fields a client may send beside options_json (job_id also under its older name
+ * scs_job_id). A field that options_json also sets must not disagree with it.
+ */
+function withFormFields(options: Record<string, unknown>, fields: Record<string, string>): Record<string, unknown> {
+  if (fields.job_id !== undefined && fields.scs_job_id !== undefined && fields.job_id !== fields.scs_job_id) {
+    throw new ApiError('bad_request', 'job_id and scs_job_id differ', { field: 'scs_job_id' });
+  }
+  const given: Record<string, string | undefined> = { job_id: fields.job_id ?? fields.scs_job_id, custom_id: fields.custom_id, filename: fields.filename };
+  const out = { ...options };
+  for (const [field, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (out[field] !== undefined && out[field] !== value) throw new ApiError('bad_request', `${field} differs between the form field and options_json`, { field });
+    out[field] = value;
+  }
+  return out;
+}
+
+/**
  * The document routes of spec 4.9 (header app_key only):
  * - POST   /files/v1/uri              JSON {source_uri, ...} → {file_id}
- * - POST   /files/v1                  multipart: part `file` (streamed to storage) and optional part
- *                                     `options_json` (the /uri body without source_uri) → {file_id}
+ * - POST   /files/v1                  multipart: part `file` (streamed to storage), optional part
+ *                                     `options_json` (the /uri body without source_uri) and optional
+ *                                     fields job_id (or scs_job_id), custom_id, filename → {file_id}
  * - GET    /files/v1/{file_id}        status (2.8, 3.1)
  * - GET    /files/v1/{file_id}.{ext}  download, Content-Disposition <basename>.<ext>
  * - DELETE /files/v1/{file_id}        {file_id, status: 'deleted'}; 409 while pending or split
@@ -85,7 +104,8 @@ export function filesDocumentRoutes(ctx: AppContext, guard: FilesGuard, checks: 
         },
       });
       if (!form.file || !key) throw new ApiError('bad_request', 'The multipart body needs a part named file', { field: 'file' });
-      const res = await submit(c.get('auth'), fileId, parseOptionsJson(form.fields.options_json), c.req.header('idempotency-key'), { key, filename: form.file.filename });
+      const body = withFormFields(parseOptionsJson(form.fields.options_json), form.fields);
+      const res = await submit(c.get('auth'), fileId, body, c.req.header('idempotency-key'), { key, filename: form.file.filename });
       // An idempotent replay answers with the original file: this upload is not needed.
       if (!res.created) await deleteFolder(ctx.storage, pdfFolder(fileId));
       return c.json({ file_id: res.fileId });

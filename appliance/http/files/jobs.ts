@@ -13,9 +13,8 @@ import { filesSettings } from '../../files/settings.js';
 import type { OpenBucketUri } from '../../files/sources.js';
 import { type CheckOptions, idempotencyKey, jobIdField, parseSettings } from '../../files/submission.js';
 import { readJson } from '../read-json.js';
-import { dateBound } from '../v3/result-query.js';
 import { planBatch } from '../../files/plan-batch.js';
-import { checkGroup, fileEntry, fileView, jobView, liveStatusOf, pageOf, parsePaging } from './views.js';
+import { checkGroup, createdWindow, fileEntry, fileView, jobView, liveStatusOf, pageOf, parsePaging } from './views.js';
 import type { FilesGuard } from './guard.js';
 
 /** 200,000 items of a few hundred bytes each, with room to spare. */
@@ -25,7 +24,7 @@ const LIST_STATUSES: readonly FileStatus[] = ['pending', 'split', 'completed', '
 /**
  * The job routes of spec 4.10 (header app_key only):
  * - POST /files/v1/jobs                          {files, job_id?, ...options} → {job_id, file_count}
- * - GET  /files/v1/jobs                          ?from_date&to_date&page_size&page_token → {jobs, next_page_token}
+ * - GET  /files/v1/jobs                          ?from_date&to_date (or start&end)&page_size&page_token (or limit&paging_state) → {jobs, next_page_token}
  * - GET  /files/v1/jobs/{job_id}                 status and counters (2.9)
  * - POST /files/v1/jobs/{job_id}/finalize        closes the job → the status object
  * - GET  /files/v1/jobs/{job_id}/files           ?status&page_size&page_token → {files, next_page_token}
@@ -67,8 +66,7 @@ export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: Check
   app.get('/files/v1/jobs', ipLimit, withKey, keyLimit, async (c) => {
     const q = c.req.query();
     const { size, cursor } = parsePaging(q);
-    const from = q.from_date === undefined ? undefined : new Date(dateBound(q.from_date, 'from_date', false)).toISOString();
-    const to = q.to_date === undefined ? undefined : new Date(dateBound(q.to_date, 'to_date', true)).toISOString();
+    const { from, to } = createdWindow(q);
     const rows = jobs.list(c.get('auth').groupId, { from, to, beforeRowid: cursor ?? Number.MAX_SAFE_INTEGER, limit: size + 1 });
     const { page, next } = pageOf(rows, size);
     return c.json({ jobs: page.map(jobView), next_page_token: next });
@@ -96,12 +94,13 @@ export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: Check
     const { size, cursor } = parsePaging(q);
     const status = q.status as FileStatus | undefined;
     if (status !== undefined && !LIST_STATUSES.includes(status)) throw new ApiError('bad_request', `status must be one of ${LIST_STATUSES.join(', ')}`, { field: 'status' });
-    // The ledger keeps split files as pending: both filters read its pending rows, then the live status decides.
+    // The ledger keeps split files as pending: both filters read its pending rows. pending means not
+    // yet settled (split included, as clients read it); split keeps only the files already split.
     const ledgerStatus = status === 'split' ? 'pending' : status;
     const rows = files.listJobFiles(jobId, { status: ledgerStatus, afterRowid: cursor ?? 0, limit: size + 1 });
     const { page, next } = pageOf(rows, size);
     const statuses = await liveStatusOf(pdfs, page);
-    const entries = page.map((r, i) => fileEntry(r, statuses[i]!)).filter((e) => status === undefined || status === 'completed' || status === 'error' || status === 'deleted' || e.status === status);
+    const entries = page.map((r, i) => fileEntry(r, statuses[i]!)).filter((e) => status !== 'split' || e.status === 'split');
     return c.json({ files: entries, next_page_token: next });
   });
 

@@ -6,6 +6,7 @@ import { filesGuard } from './guard.js';
 import { defaultOpenBucketUri, type OpenBucketUri } from '../../files/sources.js';
 import { filesDocumentRoutes } from './documents.js';
 import { filesJobRoutes } from './jobs.js';
+import { filesLegacyRoutes } from './legacy-routes.js';
 
 export interface FilesRouteOptions {
   /** DNS for the source_uri and callback_url checks (tests). */
@@ -15,7 +16,7 @@ export interface FilesRouteOptions {
 }
 
 /**
- * The Files API documents and jobs (spec 4.9, 4.10), app_key only. Every route counts against the
+ * The Files API documents and jobs (spec 4.9, 4.10) and their older route names, app_key only. Every route counts against the
  * per-minute limits per client address and per key (spec 8) before doing any work.
  */
 export function filesRoutes(ctx: AppContext, opts: FilesRouteOptions = {}): Hono {
@@ -25,5 +26,6 @@ export function filesRoutes(ctx: AppContext, opts: FilesRouteOptions = {}): Hono
   // Jobs first: /files/v1/jobs must never be taken for a file id (the file routes only match ids anyway).
   app.route('/', filesJobRoutes(ctx, guard, checks, opts.open ?? defaultOpenBucketUri));
   app.route('/', filesDocumentRoutes(ctx, guard, checks));
+  app.route('/', filesLegacyRoutes(ctx, guard));
   return app as unknown as Hono;
 }

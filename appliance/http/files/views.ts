@@ -3,6 +3,7 @@ import type { FormatStatus, PdfRecord, PdfStore } from '../../../core/v3/pdf-sto
 import type { AppAuth } from '../../auth/middleware.js';
 import type { FileRow, FileStatus } from '../../files/ledger.js';
 import type { JobRow } from '../../files/jobs-ledger.js';
+import { dateBound } from '../v3/result-query.js';
 import { percentDone } from '../v3/views.js';
 
 const settled = (row: FileRow) => row.status === 'completed' || row.status === 'error' || row.status === 'deleted';
@@ -18,9 +19,12 @@ export function liveStatus(row: FileRow, rec: Pick<PdfRecord, 'status'> | null):
   return rec.status === 'received' || rec.status === 'loaded' ? 'pending' : 'split';
 }
 
-/** The conversion formats that have started (spec 2.8: a format is absent until its conversion starts). */
-function startedFormats(formats: Record<string, FormatStatus>): Record<string, { status: string }> {
-  return Object.fromEntries(Object.entries(formats).filter(([, s]) => s.status !== 'received').map(([ext, s]) => [ext, { status: s.status }]));
+/**
+ * The conversion formats that have started, each mapped to its status string (spec 2.8: a format
+ * is absent until its conversion starts; clients compare the value with "completed").
+ */
+function startedFormats(formats: Record<string, FormatStatus>): Record<string, string> {
+  return Object.fromEntries(Object.entries(formats).filter(([, s]) => s.status !== 'received').map(([ext, s]) => [ext, s.status]));
 }
 
 export function rowFormats(row: FileRow): Record<string, FormatStatus> {
@@ -56,10 +60,17 @@ export function fileView(row: FileRow, rec: PdfRecord | null) {
 /** A file entry of a job listing (spec 2.9). */
 export const fileEntry = (row: FileRow, status: FileStatus) => ({ file_id: row.file_id, filename: row.filename, status, custom_id: row.custom_id });
 
-/** GET /files/v1/jobs/{job_id} (spec 2.9); num_pages_sent and num_pages_completed as in job.completed. */
+/**
+ * GET /files/v1/jobs/{job_id} (spec 2.9); num_pages_sent and num_pages_completed as in job.completed.
+ * status follows the files: completed once every file settled (completed or error), processing
+ * before. Finalization (3.3) is its own field: it gates job.completed and further submissions, not
+ * the status that polling reads, since a job need never be finalized.
+ */
 export function jobView(job: JobRow) {
+  const settled = job.files_completed + job.files_errored >= job.file_count;
   return {
-    job_id: job.job_id, status: job.status, file_count: job.file_count, files_completed: job.files_completed,
+    job_id: job.job_id, status: settled ? 'completed' : 'processing', finalized: job.status !== 'open',
+    file_count: job.file_count, files_completed: job.files_completed,
     files_errored: job.files_errored, num_pages_sent: job.num_pages_sent, num_pages_completed: job.num_pages_completed,
     created_at: job.created_at, modified_at: job.modified_at,
   };
@@ -76,17 +87,52 @@ export function checkGroup<T extends { group_id: string }>(row: T | undefined, a
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 
-/** page_size and page_token of a listing; the token is an opaque cursor (a row position). */
-export function parsePaging(q: { page_size?: string; page_token?: string }): { size: number; cursor: number | null } {
-  let size = DEFAULT_PAGE_SIZE;
-  if (q.page_size !== undefined) {
-    size = Number(q.page_size);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ApiError('bad_request', `page_size must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'page_size' });
+/**
+ * page_size and page_token of a listing, or the names the hosted service's clients send, limit and
+ * paging_state (one of each pair); the token is an opaque cursor (a row position).
+ */
+export function parsePaging(q: Record<string, string | undefined>): { size: number; cursor: number | null } {
+  const sizeField = q.page_size !== undefined ? 'page_size' : 'limit';
+  const tokenField = q.page_token !== undefined ? 'page_token' : 'paging_state';
+  for (const [a, b] of [['page_size', 'limit'], ['page_token', 'paging_state']]) {
+    if (q[a!] !== undefined && q[b!] !== undefined) throw new ApiError('bad_request', `Give ${a} or ${b}, not both`, { field: b });
   }
-  if (q.page_token === undefined || q.page_token === '') return { size, cursor: null };
-  const cursor = Number(Buffer.from(q.page_token, 'base64url').toString('utf8').replace(/^r/, ''));
-  if (!/^[A-Za-z0-9_-]+$/.test(q.page_token) || !Number.isSafeInteger(cursor) || cursor < 0) throw new ApiError('bad_request', 'page_token is not one this service issued', { field: 'page_token' });
+  let size = DEFAULT_PAGE_SIZE;
+  const sizeValue = q[sizeField];
+  if (sizeValue !== undefined) {
+    size = Number(sizeValue);
+    if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ApiError('bad_request', `${sizeField} must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: sizeField });
+  }
+  const token = q[tokenField];
+  if (token === undefined || token === '') return { size, cursor: null };
+  const cursor = Number(Buffer.from(token, 'base64url').toString('utf8').replace(/^r/, ''));
+  if (!/^[A-Za-z0-9_-]+$/.test(token) || !Number.isSafeInteger(cursor) || cursor < 0) throw new ApiError('bad_request', `${tokenField} is not one this service issued`, { field: tokenField });
   return { size, cursor };
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The creation-time window of a job listing as ISO bounds [from, to): from_date (included) and
+ * to_date (excluded) as ISO dates or times, or the clients' start and end, whole UTC days
+ * (yyyy-MM-dd, both included; one alone is that single day).
+ */
+export function createdWindow(q: Record<string, string | undefined>): { from?: string; to?: string } {
+  if ((q.start !== undefined || q.end !== undefined) && (q.from_date !== undefined || q.to_date !== undefined)) {
+    throw new ApiError('bad_request', 'Give from_date/to_date or start/end, not both', { field: 'start' });
+  }
+  if (q.start === undefined && q.end === undefined) {
+    const from = q.from_date === undefined ? undefined : new Date(dateBound(q.from_date, 'from_date', false)).toISOString();
+    const to = q.to_date === undefined ? undefined : new Date(dateBound(q.to_date, 'to_date', true)).toISOString();
+    return { from, to };
+  }
+  for (const field of ['start', 'end'] as const) {
+    const v = q[field];
+    if (v !== undefined && (!DAY.test(v) || Number.isNaN(Date.parse(v)))) throw new ApiError('bad_request', `${field} must be a date yyyy-MM-dd`, { field });
+  }
+  const first = q.start ?? q.end!;
+  const last = q.end ?? q.start!;
+  return { from: new Date(Date.parse(first)).toISOString(), to: new Date(Date.parse(last) + 86_400_000).toISOString() };
 }
 
 /** Splits rows fetched with limit size + 1 into the page and the token of the next one (null after the last). */

@@ -62,19 +62,45 @@ export interface RawCallback {
   callback_headers?: unknown;
 }
 
+/** What the echo shows in place of each callback header value (views.ts publicSpec). */
+const REDACTED = '[redacted]';
+
+/**
+ * A job's `spec` as GET /pco/v1/jobs/{id} shows it, read back as a create body: null input.folder,
+ * input.files, name and client_reference are absent, and `callback: {url, events, headers}` is the
+ * three callback fields (null: none). Header values the echo redacted cannot be sent on: 400.
+ */
+function fromSpecEcho(b: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { ...b };
+  for (const k of ['name', 'client_reference'] as const) if (out[k] === null) delete out[k];
+  if (out.input && typeof out.input === 'object' && !Array.isArray(out.input)) {
+    out.input = { ...out.input };
+    for (const k of ['folder', 'files'] as const) if (out.input[k] === null) delete out.input[k];
+  }
+  if (!('callback' in out)) return out;
+  const cb = out.callback;
+  delete out.callback;
+  if (cb === null) return out;
+  if (typeof cb !== 'object' || Array.isArray(cb)) throw new ApiError('bad_request', 'callback must be {url, events, headers} or null', { field: 'callback' });
+  if (Object.values(cb.headers ?? {}).includes(REDACTED)) {
+    throw new ApiError('invalid_callback', 'callback.headers holds values the echo redacted: send them again as callback_headers');
+  }
+  return { ...out, callback_url: cb.url, callback_events: cb.events, ...(cb.headers && Object.keys(cb.headers).length ? { callback_headers: cb.headers } : {}) };
+}
+
 /**
  * Validates a POST /pco/v1/jobs body into a normalised JobSpec (defaults applied), or throws the
  * submission-time id of its first problem. Callback fields are returned raw for the shared
  * callback validator; storage reachability is checked by the caller.
  */
-export function parseCreateBody(body: unknown, uriOpts: { azureEmulator?: boolean } = {}): { spec: Omit<JobSpec, 'callback'>; callback: RawCallback } {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('bad_request', 'Body must be a JSON object');
-  const b = body as Record<string, any>;
+export function parseCreateBody(raw: unknown, uriOpts: { azureEmulator?: boolean } = {}): { spec: Omit<JobSpec, 'callback'>; callback: RawCallback } {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('bad_request', 'Body must be a JSON object');
+  const b = fromSpecEcho(raw as Record<string, any>);
   if (!b.input || typeof b.input !== 'object' || (b.input.folder === undefined && b.input.files === undefined)) {
     throw new ApiError('input_folder_required', 'input.folder (or input.files) is required');
   }
   if (b.input.folder !== undefined && b.input.files !== undefined) throw new ApiError('input_folder_or_files', 'Give input.folder or input.files, not both');
-  const parsed = bodySchema.safeParse(body);
+  const parsed = bodySchema.safeParse(b);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const id = (issue as { params?: { id?: ErrorId } }).params?.id ?? idForPath(issue.path);

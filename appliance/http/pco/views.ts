@@ -15,7 +15,8 @@ export function jobView(job: JobRecord, opts: { publicUrl: string; now: number; 
   return {
     job_id: job.jobId,
     name: job.spec.name,
-    status: job.settling ? 'processing' : job.status,
+    // 3.8: cancel moves the job to cancelled at once; in-flight files still finish (finished_at null until then).
+    status: job.cancelled ? 'cancelled' : job.settling ? 'processing' : job.status,
     created_at: job.created_at,
     started_at: job.started_at,
     finished_at: job.settling ? null : job.finished_at,
@@ -60,6 +61,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
 /** The job's spec as shown back: callback header values often carry credentials, so only names. */
 function publicSpec(spec: JobRecord['spec']) {
   if (!spec.callback) return spec;
+  // create-body.ts refuses this value when the echo is posted back.
   const headers = Object.fromEntries(Object.keys(spec.callback.headers).map((k) => [k, '[redacted]']));
   return { ...spec, callback: { ...spec.callback, headers } };
 }

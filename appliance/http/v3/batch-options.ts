@@ -7,8 +7,11 @@ import { parseTextOptions } from './text-options.js';
 
 /** Images one batch may hold. The spec sets no number; this keeps one record well under Redis's limits. */
 export const MAX_BATCH_URLS = 1000;
-/** formats when neither the batch nor the image names any (v3/latex requires them; a batch often omits them). */
-export const DEFAULT_BATCH_FORMATS = ['latex_styled'];
+/**
+ * formats when neither the batch nor the image names any (v3/latex requires them; a batch often
+ * omits them): latex_styled, and the legacy `latex` field clients of the batch read (latex_normal).
+ */
+export const DEFAULT_BATCH_FORMATS = ['latex_styled', 'latex_normal'];
 
 const urlEntry = z.union([z.string().min(1), z.object({ url: z.string().min(1), options: z.record(z.unknown()).optional() }).passthrough()]);
 
@@ -42,10 +45,12 @@ export function parseBatch(raw: unknown): BatchSubmission {
   if ('src' in shared) throw new ApiError('bad_request', 'A batch takes urls, not src', { field: 'src' });
   const items = Object.entries(urls).map(([key, entry]): BatchItem => {
     const { url, options: nested, ...inline } = typeof entry === 'string' ? { url: entry } : entry;
-    if (!/^https?:\/\//i.test(url)) throw new ApiError('bad_request', `urls.${key}: must be an http(s) URL`, { field: `urls.${key}` });
+    // A base64 data URL is an image too, as for /v3/text src (2 MB, part 8).
+    if (!/^(https?:\/\/|data:image\/)/i.test(url)) throw new ApiError('bad_request', `urls.${key}: must be an http(s) URL or a data:image/… base64 URL`, { field: `urls.${key}` });
     const merged = { ...shared, ...inline, ...(nested ?? {}) };
     try {
-      return { key, url, options: ocr_behavior === 'text' ? parseTextOptions(merged) : latexParams(merged) };
+      if (ocr_behavior === 'text') return { key, url, options: parseTextOptions(merged) };
+      return { key, url, options: latexParams(merged), ...(merged.formats === undefined ? { legacyLatex: true } : {}) };
     } catch (err) {
       if (err instanceof ApiError) throw new ApiError(err.id, `urls.${key}: ${err.message}`, { ...err.extras, field: `urls.${key}` });
       throw err;

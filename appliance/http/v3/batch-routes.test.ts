@@ -106,6 +106,18 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
     expect(done.results.gone).toMatchObject({ error: 'image_download_error', error_info: { url: `${base}/missing.png` } });
   });
 
+  it('without formats answers latex (the legacy field) with latex_styled; takes data: image URLs', async () => {
+    const png = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#fff' } }).png().toBuffer();
+    const r = await call('POST', '/v3/batch', { urls: { web: `${base}/a.png`, inline: `data:image/png;base64,${png.toString('base64')}`, asked: { url: `${base}/a.png`, formats: ['latex_styled'] } } });
+    expect(r.status).toBe(200);
+    const done = await settled(r.body.batch_id, 3);
+    expect(done.results.web).toMatchObject({ latex: 'a+b', latex_styled: 'a+b' });
+    expect(done.results.web.latex_normal).toBeUndefined();
+    expect(done.results.inline).toMatchObject({ latex: 'a+b', latex_styled: 'a+b' });
+    // Formats named: only those.
+    expect(done.results.asked.latex).toBeUndefined();
+  });
+
   it('shows a batch only to its app; unknown ids are not_found', async () => {
     const r = await call('POST', '/v3/batch', { urls: { a: `${base}/a.png` } });
     const other = await t.newKey();

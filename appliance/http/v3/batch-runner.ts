@@ -96,6 +96,10 @@ export class BatchRunner {
         const params = item.options as LatexParams;
         const page = await this.opts.recognize(requestId, image.png, { math: params.ocr.includes('text') ? 'auto' : 'formula', nBest: params.n_best, priority: 'normal' });
         result = await buildLatexResult(requestId, page, image.png, params, region);
+        if (item.legacyLatex && 'latex_normal' in result) {
+          const { latex_normal: latex, ...rest } = result;
+          result = { ...rest, latex };
+        }
       }
       await emitImageUsage(this.ctx, 'batch', requestId, true);
     } catch (err) {
@@ -105,7 +109,8 @@ export class BatchRunner {
     }
     recordImage(this.ctx, this.history, {
       requestId, auth: { appId: record.app_id, groupId: record.group_id }, endpoint: '/v3/batch', usageType: 'image-async',
-      args: { url: item.url, ...item.options }, startedMs: started, result,
+      // A data URL is the image itself, not an argument (as /v3/text's src).
+      args: { ...(/^data:/i.test(item.url) ? {} : { url: item.url }), ...item.options }, startedMs: started, result,
     });
     const settled = await this.store.setResult(record.batch_id, item.key, result);
     if (settled === record.items.length) await this.finish(record);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { ApiError } from '../../../core/errors.js';
-import { CONVERSION_FORMATS } from '../../../core/options/pdf-options.js';
+import { DOCUMENT_CONVERSION_FORMATS, extensionOfFormat, formatOfExtension } from '../../../core/options/pdf-options.js';
 import { type Storage, StorageError } from '../../../core/storage/index.js';
 import type { FormatStatus } from '../../../core/v3/pdf-store.js';
 import { CONTENT_TYPES } from '../../../worker/document/conversions.js';
@@ -10,7 +10,7 @@ import { CONTENT_TYPES } from '../../../worker/document/conversions.js';
 export const DOCUMENT_BASE_FORMATS = ['mmd', 'md', 'lines.json', 'lines.mmd.json'] as const;
 /** A conversion's MMD is its input; md is the same text unless md was requested as a format. */
 export const CONVERSION_BASE_FORMATS = ['mmd', 'md'] as const;
-const CONVERSION_EXTS = new Set<string>(CONVERSION_FORMATS);
+const CONVERSION_EXTS = new Set<string>(DOCUMENT_CONVERSION_FORMATS.map(extensionOfFormat));
 
 /** What a download request comes to: an object to send, not ready yet (404), or 415. */
 export type Download = { kind: 'object'; key: string } | { kind: 'not_ready'; message: string } | { kind: 'unsupported'; message: string };
@@ -27,7 +27,7 @@ export function resolveDownload(
   ext: string,
   opts: { base: readonly string[]; baseReady: boolean; formats: Record<string, FormatStatus>; keyOf: (ext: string) => string },
 ): Download {
-  const requested = opts.formats[ext];
+  const requested = opts.formats[formatOfExtension(ext)];
   if (requested) {
     if (requested.status === 'completed') return { kind: 'object', key: opts.keyOf(ext) };
     if (requested.error_id === 'unsupported_format') return { kind: 'unsupported', message: requested.error_message ?? `This build cannot make ${ext}` };

@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf } from '../../../test/support/pdf-fixtures.js';
@@ -95,6 +100,25 @@ describe('/v3/pdf happy paths', () => {
     await t.runPdf(pdfId);
     const events = (await text).match(/^event: \w+/gm);
     expect(events).toEqual(['event: page', 'event: page', 'event: page', 'event: done']);
+  });
+
+  it('makes mmd.overlay.pdf: the source pages with the recognised lines as invisible text where they are printed', async () => {
+    const pdfId = await upload({ conversion_formats: { 'mmd.overlay.pdf': true } });
+    expect(await t.runPdf(pdfId)).toBe('done');
+    const res = await t.call('GET', `/v3/pdf/${pdfId}.mmd.overlay.pdf`, { headers: key.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/pdf');
+    // The printed page stays (pdftotext finds its words); the layer's placement over a page without
+    // text of its own is checked in worker/document/convert-overlay.test.ts.
+    const dir = await mkdtemp(join(tmpdir(), 'folio-overlay-'));
+    try {
+      await writeFile(join(dir, 'o.pdf'), res.buf);
+      const { stdout } = await promisify(execFile)('pdftotext', [join(dir, 'o.pdf'), '-']);
+      expect(stdout).toContain(HEADING_TEXT);
+      expect((await promisify(execFile)('pdfinfo', [join(dir, 'o.pdf')])).stdout).toMatch(/Pages:\s+1\n/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists the app\'s records newest first with page, per_page and dates', async () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
-import { conversionFormatsSchema, type PdfOptions, pdfOptionsSchema } from '../../../core/options/pdf-options.js';
+import { documentConversionFormatsSchema, type PdfOptions, pdfOptionsSchema } from '../../../core/options/pdf-options.js';
 import { checkUrl, type Resolver } from '../../../core/ssrf.js';
 import { DOCUMENT_URL_SCHEMES } from '../../../core/v3/source.js';
 import { parseCallbackParams } from '../../webhooks/callback-params.js';
@@ -57,7 +57,7 @@ export async function parseSubmission(raw: unknown, opts: SubmissionOptions): Pr
   if (!parsed.success) throw optionsError(parsed.error);
   let conversionFormats: Record<string, boolean> = {};
   if (conversion_formats !== undefined) {
-    const f = conversionFormatsSchema.safeParse(conversion_formats);
+    const f = documentConversionFormatsSchema.safeParse(conversion_formats);
     if (!f.success) throw new ApiError('bad_request', `conversion_formats: ${f.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, { field: 'conversion_formats' });
     conversionFormats = f.data;
   }

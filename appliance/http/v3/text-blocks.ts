@@ -85,7 +85,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
 }
 
 /** What each line is part of, by its block: the type line_data and lines_json report. */
-export type LineType = 'text' | 'math' | 'table' | 'code' | 'list_item';
+export type LineType = 'text' | 'math' | 'table' | 'code' | 'list_item' | 'chemistry';
 
 export function lineTypes(blocks: Block[]): Map<PageLine, LineType> {
   const types = new Map<PageLine, LineType>();

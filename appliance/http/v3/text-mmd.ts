@@ -1,3 +1,4 @@
+import { smilesElement } from '../../../core/chemistry.js';
 import type { PageLine } from '../../../worker/inference/page-result.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
 import { textBlocks, withoutBullet } from './text-blocks.js';
@@ -11,7 +12,8 @@ import type { TextOptions } from './text-options.js';
  * between them, rule 7); the LaTeX options applied to every equation; paragraphs separated by a
  * blank line, bulleted lists as itemize environments (rule 1) and code as a listing environment or,
  * with disable_lstlisting, a fenced block (rule 2), and tables as a boxed tabular, as documents'
- * tables are (text-blocks.ts finds all four).
+ * tables are (text-blocks.ts finds all four); a chemical structure (include_smiles) as `<smiles>`,
+ * with include_inchi its InChI and InChIKey as attributes (core/chemistry.ts).
  */
 
 export const DEFAULT_INLINE: [string, string] = ['\\(', '\\)'];
@@ -79,6 +81,7 @@ export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean
  * numbers_default_to_math a line that is only a number in inline maths.
  */
 export function lineMmd(l: PageLine, opts: TextOptions): string {
+  if (l.chemistry) return smilesElement(l.chemistry, opts.include_inchi);
   if (l.kind === 'math' && l.math) return displayMath(styleLatex(l.math.latex, opts), opts);
   if (l.segments) {
     const parts = l.segments.map((s) => (s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : s.words.map((w) => w.text).join(' ')));

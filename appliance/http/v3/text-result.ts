@@ -49,12 +49,14 @@ export function confidences(lines: PageLine[]): { confidence: number; confidence
   const product = lines.reduce((p, l) => p * l.confidence, 1);
   const parts = lines.flatMap(qualityUnits);
   const units = parts.reduce((n, p) => n + p.weight, 0);
-  const mean = parts.reduce((s, p) => s + p.rate * p.weight, 0) / units;
+  // Chemistry lines have no characters or symbols to rate: an image of structures alone is rated by their confidence.
+  const mean = units ? parts.reduce((s, p) => s + p.rate * p.weight, 0) / units : product;
   return { confidence: round(Math.min(1, product)), confidence_rate: round(Math.min(1, mean)) };
 }
 
 /** A line's parts with their per-unit quality and how many units (characters, symbols) each holds. */
 function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
+  if (l.chemistry) return [];
   if (l.math) return [{ rate: l.math.confidenceRate, weight: Math.max(1, l.math.symbolCount) }];
   if (!l.segments) return [{ rate: l.confidence, weight: Math.max(1, l.text.length) }];
   return l.segments.flatMap((s) =>
@@ -77,7 +79,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const upright = (l: PageLine) => boxToUpright(l.box, read.rotation ?? 0, uw, uh);
   const r = { ...changed, lines: columnOrder(changed.lines, upright) };
   const { confidence, confidence_rate } = confidences(r.lines);
-  checkConfidence(opts, { confidence, confidence_rate }, r.lines.length > 0);
+  checkConfidence(opts, { confidence, confidence_rate }, r.lines.some((l) => !l.chemistry));
   // The engine reports the turn it read the image at. auto_rotate_confidence is the confidence
   // that the image needed turning: the engine's rotation confidence when it turned, 0 upright.
   // The turn is reported only when that confidence reaches the threshold; 1 disables it.
@@ -102,7 +104,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   });
   if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines);
   const types = lineTypes(blocks);
-  const typeOf = (l: PageLine) => types.get(l) ?? (l.math ? 'math' : 'text');
+  const typeOf = (l: PageLine) => types.get(l) ?? (l.math ? 'math' : l.chemistry ? 'chemistry' : 'text');
   if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts, typeOf(l)));
   if (opts.include_word_data) out.word_data = r.lines.flatMap((l) => wordData(l, opts));
   if (opts.include_lines_json ?? opts.enable_document_layout) out.lines_json = linesJson(r, opts, typeOf);

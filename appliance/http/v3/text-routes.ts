@@ -62,7 +62,7 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       imageStage = true;
       const bytes = request.upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
       const image = await prepareImage(bytes, regionOf(parsed));
-      const page = await read(requestId, image.png, { math: 'auto' });
+      const page = await read(requestId, image.png, { math: 'auto', ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}) });
       const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed);
       await usage(true);
       remember(body as unknown as Record<string, unknown>);

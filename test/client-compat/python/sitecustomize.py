@@ -15,6 +15,14 @@ if not hasattr(typing_extensions, "deprecated"):
     def deprecated(message, *, category=DeprecationWarning, stacklevel=1):
         def wrap(target):
             if isinstance(target, type):
+                init = target.__init__
+
+                @functools.wraps(init)
+                def warned_init(self, *args, **kwargs):
+                    warnings.warn(message, category, stacklevel=stacklevel + 1)
+                    init(self, *args, **kwargs)
+
+                target.__init__ = warned_init
                 return target
 
             @functools.wraps(target)

@@ -39,13 +39,14 @@ async function inTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
-/** Renders one region of a page of `pdfPath` to JPEG. */
-export function renderRegion(pdfPath: string, page: number, r: PixelRegion): Promise<Buffer> {
+/** Renders one region of a page of `pdfPath` to JPEG, or to a gray PNG at another resolution (`r` in its pixels) for a reader. */
+export function renderRegion(pdfPath: string, page: number, r: PixelRegion, as: { png: true; dpi: number } | undefined = undefined): Promise<Buffer> {
   return inTempDir(async (dir) => {
     const area = ['-x', String(r.top_left_x), '-y', String(r.top_left_y), '-W', String(r.width), '-H', String(r.height)];
-    const args = ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), ...area, '-jpeg', '-jpegopt', `quality=${JPEG_QUALITY}`, '-singlefile', pdfPath, join(dir, 'fig')];
+    const format = as ? ['-png', '-gray'] : ['-jpeg', '-jpegopt', `quality=${JPEG_QUALITY}`];
+    const args = ['-r', String(as?.dpi ?? FIGURE_DPI), '-f', String(page), '-l', String(page), ...area, ...format, '-singlefile', pdfPath, join(dir, 'fig')];
     await run('pdftoppm', args, { timeout: RENDER_TIMEOUT_MS });
-    return readFile(join(dir, 'fig.jpg'));
+    return readFile(join(dir, as ? 'fig.png' : 'fig.jpg'));
   });
 }
 
@@ -64,9 +65,10 @@ export function renderPage(pdfPath: string, page: number): Promise<PageImage> {
   });
 }
 
-/** Cuts one region out of a rendered page as JPEG. */
-export function cropPage(image: PageImage, r: PixelRegion): Promise<Buffer> {
+/** Cuts one region out of a rendered page as JPEG (or PNG, for a reader). */
+export function cropPage(image: PageImage, r: PixelRegion, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
   const width = Math.min(r.width, image.gray.width - r.top_left_x);
   const height = Math.min(r.height, image.gray.height - r.top_left_y);
-  return sharp(image.png).extract({ left: r.top_left_x, top: r.top_left_y, width, height }).flatten({ background: '#ffffff' }).jpeg({ quality: JPEG_QUALITY }).toBuffer();
+  const crop = sharp(image.png).extract({ left: r.top_left_x, top: r.top_left_y, width, height }).flatten({ background: '#ffffff' });
+  return (format === 'png' ? crop.png() : crop.jpeg({ quality: JPEG_QUALITY })).toBuffer();
 }

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { ApiError } from '../../../core/errors.js';
+import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, pageLines, type LineEntry, type MmdLineEntry, type PageLines } from './lines-json.js';
@@ -13,6 +14,7 @@ import { findTables } from './tables.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
+import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
 import { SourceMathsPlacer } from './office-maths-place.js';
 import type { FigureSink } from './page-figures.js';
@@ -52,6 +54,8 @@ export interface DocumentOptions {
   includePageInfo?: boolean;
   /** A display equation's number at the right margin becomes `\tag{n}` in its LaTeX. @defaultValue false */
   includeEquationTags?: boolean;
+  /** Structure diagrams among the figures become SMILES (worker/chemistry/). @defaultValue not looked for */
+  chemistry?: ChemistryOptions;
 }
 
 export interface DocumentResult {
@@ -133,7 +137,7 @@ export async function countPages(path: string, deps: PipelineDeps = {}): Promise
  */
 export async function convertDocument(path: string, opts: DocumentOptions = {}, deps: PipelineDeps = {}): Promise<DocumentResult> {
   return withPdf(path, deps, async (pdfPath, sourceMaths) => {
-    const doc = await openPdf(pdfPath);
+    const doc = await PdfReader.open(pdfPath);
     try {
       const selected = parsePageRanges(opts.pageRanges, doc.numPages);
       const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
@@ -143,7 +147,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       await deps.onSplit?.(selected.length, doc.numPages);
       const results: PageResult[] = [];
       const running = new RunningLines();
-      const figures = deps.figures ? { pdfPath, sink: deps.figures } : undefined;
+      const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
       const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
       const placer = sourceMaths && new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
       for (const n of selected) {
@@ -154,7 +158,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       }
       return assemble(doc.numPages, results, opts);
     } finally {
-      await doc.destroy();
+      await doc.close();
     }
   });
 }

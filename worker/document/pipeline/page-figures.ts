@@ -1,6 +1,8 @@
 import type { Box } from '../../engine/math/types.js';
-import { cropPage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
-import { figureName, type PixelRegion } from './figure-links.js';
+import type { ChemistryOptions } from '../../../core/chemistry.js';
+import { CHEMISTRY_DPI, figureStructures, structuresMmd } from '../../chemistry/figure-structures.js';
+import { cropPage, type PageImage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
+import { FIGURE_DPI, figureName, type PixelRegion } from './figure-links.js';
 import { acceptFigures, bornDigitalCandidates } from './figure-regions.js';
 import { scannedCandidates } from './figure-scan.js';
 import type { PageGraphics } from './page-graphics.js';
@@ -22,7 +24,7 @@ export interface PlacedFigure {
   name: string;
   /** Region on the page in points, origin top-left. */
   box: Box;
-  /** The MMD that shows it: `![](<link>)`. */
+  /** The MMD that shows it: `![](<link>)`, or a structure diagram's `<smiles>` (figure-structures.ts). */
   mmd: string;
 }
 
@@ -35,6 +37,8 @@ export interface PageFigureInput {
   /** Painted images and paths of a born-digital page; absent for a scanned page, which is rendered instead. */
   graphics?: PageGraphics;
   sink: FigureSink;
+  /** Structure diagrams among the figures are written as SMILES (include_smiles). @defaultValue not looked for */
+  chemistry?: ChemistryOptions;
 }
 
 /** Finds and stores the page's figures; returns them in top-to-bottom order and the lines left as text. */
@@ -46,8 +50,18 @@ export async function extractFigures(p: PageFigureInput): Promise<{ figures: Pla
   for (const [i, box] of found.figures.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0).entries()) {
     const name = figureName(p.sink.prefix, p.page, i + 1);
     const region = pixelRegion(box, p.width, p.height);
+    const structures = p.chemistry?.smiles ? await figureStructures(await chemistryPixels(p, region, image), p.chemistry) : [];
     await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region));
-    figures.push({ name, box, mmd: `![](${p.sink.link(name, region)})` });
+    const link = p.sink.link(name, region);
+    figures.push({ name, box, mmd: structures.length ? structuresMmd(structures, p.chemistry!, link) : `![](${link})` });
   }
   return { figures, lines: found.lines };
+}
+
+/** A figure's pixels for OSRA: a born-digital region rendered again at CHEMISTRY_DPI, a scanned one cut from its page. */
+function chemistryPixels(p: PageFigureInput, region: PixelRegion, image: PageImage | undefined): Promise<Buffer> {
+  if (image) return cropPage(image, region, 'png');
+  const k = CHEMISTRY_DPI / FIGURE_DPI;
+  const scaled = { top_left_x: Math.floor(region.top_left_x * k), top_left_y: Math.floor(region.top_left_y * k), width: Math.ceil(region.width * k), height: Math.ceil(region.height * k) };
+  return renderRegion(p.pdfPath, p.page, scaled, { png: true, dpi: CHEMISTRY_DPI });
 }

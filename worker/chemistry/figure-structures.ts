@@ -1,0 +1,57 @@
+import sharp from 'sharp';
+import { type ChemicalStructure, type ChemistryOptions, smilesElement, smilesImage } from '../../core/chemistry.js';
+import { readStructures } from './structures.js';
+
+/**
+ * Whether a figure of a document page is a structure diagram, and its MMD when it is. The figure
+ * is read by OSRA at CHEMISTRY_DPI; it counts as chemistry only when the structures OSRA reports
+ * and structures.ts accepts cover most of the figure's ink: a plot whose tick labels OSRA turns
+ * into a small "molecule" in a corner stays a figure. A figure OSRA cannot read (or is stopped on)
+ * stays a figure too.
+ */
+
+/** OSRA reads 300 dpi renders best (its own default for scans). */
+export const CHEMISTRY_DPI = 300;
+/** Share of the figure's ink box the structures' boxes must cover. */
+const MIN_INK_COVER = 0.5;
+/** Gray level under which a pixel is ink. */
+const INK_LEVEL = 160;
+
+type Box = ChemicalStructure['box'];
+
+/** The box around every dark pixel of a PNG, or null for a blank one. */
+async function inkBox(png: Buffer): Promise<Box | null> {
+  const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  let [x0, y0, x1, y1] = [info.width, info.height, -1, -1];
+  for (let y = 0; y < info.height; y++)
+    for (let x = 0; x < info.width; x++)
+      if (data[y * info.width + x]! < INK_LEVEL) [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  return x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
+
+const area = (b: Box) => b.width * b.height;
+const clipTo = (b: Box, to: Box): Box => {
+  const x = Math.max(b.x, to.x);
+  const y = Math.max(b.y, to.y);
+  return { x, y, width: Math.max(0, Math.min(b.x + b.width, to.x + to.width) - x), height: Math.max(0, Math.min(b.y + b.height, to.y + to.height) - y) };
+};
+
+/** The structures a figure's PNG shows, left to right and top to bottom; [] when it is no structure diagram. */
+export async function figureStructures(png: Buffer, opts: ChemistryOptions): Promise<ChemicalStructure[]> {
+  const ink = await inkBox(png);
+  if (!ink) return [];
+  const { structures } = await readStructures(png, { inchi: opts.inchi, timeoutMs: opts.timeoutMs });
+  if (!structures.length) return [];
+  const covered = structures.reduce((s, st) => s + area(clipTo(st.box, ink)), 0);
+  if (covered < MIN_INK_COVER * area(ink)) return [];
+  return structures.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+}
+
+/**
+ * The MMD of a figure holding structures: their smiles elements (with InChI when asked), or with
+ * include_chemistry_as_image the crop itself with the SMILES (several joined by '.') as alt text.
+ */
+export function structuresMmd(structures: ChemicalStructure[], opts: ChemistryOptions, link: string): string {
+  if (opts.asImage) return smilesImage({ smiles: structures.map((s) => s.smiles).join('.') }, link);
+  return structures.map((s) => smilesElement(s, opts.inchi)).join('\n\n');
+}

@@ -1,0 +1,73 @@
+import type { ChemicalStructure } from '../../core/chemistry.js';
+import { canonicalize } from './open-babel.js';
+import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
+
+/**
+ * Which things OSRA reports are chemical structures. OSRA is eager: it turns an axis and its tick
+ * labels, a labelled triangle or a hexagon of a geometry figure into "molecules". A reading counts
+ * as a structure only when
+ * - Open Babel accepts it, with no atom OSRA could not name (`*`);
+ * - OSRA's own score reaches MIN_OSRA_SCORE (noise scores below 0, clean drawings 1 to 4);
+ * - it has MIN_HEAVY_ATOMS heavy atoms, and unless it holds a heteroatom, at least one ring
+ *   and MIN_CARBON_ONLY_ATOMS atoms (a bare carbon chain or triangle is what axes and polygons give);
+ * - its bond length is plausible for a drawing of this size (bonds of at least MIN_BOND_PX pixels).
+ * The thresholds come from the evaluation in models/eval/chem (RDKit and Open Babel renders at 150
+ * and 300 dpi against plots, geometry, tables and circuits drawn in SVG); see its README.
+ */
+
+export const MIN_OSRA_SCORE = 0.6;
+export const MIN_HEAVY_ATOMS = 3;
+export const MIN_CARBON_ONLY_ATOMS = 6;
+export const MIN_BOND_PX = 8;
+/** The score at which confidence reaches 1: OSRA scores a clean drawing about 2 and more. */
+const SURE_OSRA_SCORE = 3;
+
+export interface ReadStructuresOptions extends OsraLimits {
+  /** Add InChI and InChIKey. @defaultValue false */
+  inchi?: boolean;
+}
+
+export interface StructuresRead {
+  structures: ChemicalStructure[];
+  /** Set when OSRA was stopped at its limit or failed: the image is then read without chemistry. */
+  stopped?: string;
+}
+
+/** Heavy atoms of a SMILES: bracket atoms, and the organic subset outside brackets (two-letter Cl, Br first). */
+export function heavyAtoms(smiles: string): string[] {
+  const atoms: string[] = [];
+  const re = /\[([^\]]+)\]|Cl|Br|[BCNOPSFI]|[cnops]/g;
+  for (const m of smiles.matchAll(re)) {
+    const element = m[1] ? /^\d*([A-Z][a-z]?|[a-z]{1,2})/.exec(m[1])?.[1] : m[0];
+    if (element && element !== 'H') atoms.push(element);
+  }
+  return atoms;
+}
+
+/** Whether OSRA's reading looks like a molecule rather than the lines of some other drawing. */
+export function plausibleStructure(s: OsraStructure): boolean {
+  if (s.smiles.includes('*') || s.score < MIN_OSRA_SCORE || s.bondLengthPx < MIN_BOND_PX) return false;
+  const atoms = heavyAtoms(s.smiles);
+  if (atoms.length < MIN_HEAVY_ATOMS) return false;
+  const hetero = atoms.some((a) => a.toUpperCase() !== 'C');
+  return hetero || (/\d/.test(s.smiles.replace(/\[[^\]]*\]/g, '')) && atoms.length >= MIN_CARBON_ONLY_ATOMS);
+}
+
+/** OSRA's score as a confidence in [0,1]: 0 at the acceptance threshold, 1 at SURE_OSRA_SCORE. */
+export function structureConfidence(score: number): number {
+  return Math.round(Math.max(0, Math.min(1, (score - MIN_OSRA_SCORE) / (SURE_OSRA_SCORE - MIN_OSRA_SCORE))) * 1000) / 1000;
+}
+
+/** The structure diagrams of one PNG, canonicalised by Open Babel; OSRA's limits as given. */
+export async function readStructures(png: Buffer, opts: ReadStructuresOptions = {}): Promise<StructuresRead> {
+  const run = await runOsra(png, opts);
+  if (run.stopped) return { structures: [], stopped: run.message };
+  const structures: ChemicalStructure[] = [];
+  for (const s of run.structures.filter(plausibleStructure)) {
+    const molecule = await canonicalize(s.smiles);
+    if (!molecule) continue;
+    const { inchi, inchikey } = molecule;
+    structures.push({ smiles: molecule.smiles, ...(opts.inchi ? { inchi, inchikey } : {}), confidence: structureConfidence(s.score), box: s.box });
+  }
+  return { structures };
+}
