@@ -2,7 +2,7 @@ import type { InkMask } from '../engine/math/image/binarise.js';
 import type { Box } from '../engine/text/image.js';
 import type { OcrWord } from '../engine/text/index.js';
 import type { Band } from './bands.js';
-import { hasMathStructure, MIN_MATH_RATE } from '../../page/processors/line-kind.js';
+import { hasMathStructure, MIN_MATH_RATE } from './line-kind.js';
 import type { MathRead, Segment } from '../../page/model.js';
 
 /**

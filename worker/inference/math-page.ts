@@ -8,7 +8,8 @@ import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
-import { chooseKind, isProse, isWordy } from '../../page/processors/line-kind.js';
+import { isProse, isWordy } from '../../page/processors/words.js';
+import { chooseKind } from './line-kind.js';
 import type { FormulaRead, PageLine, PageRecognition, Segment } from '../../page/model.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import { isWordy } from '../../../page/processors/line-kind.js';
+import { isWordy } from '../../../page/processors/words.js';
 import type { PageRecognition } from '../../../page/model.js';
 import { detectedAlphabets } from '../../../page/processors/alphabets.js';
 import { latexFormats, wolframFromAsciimath } from '../../../page/render/latex-formats.js';
