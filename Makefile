@@ -29,7 +29,9 @@ CLIENT_COMPAT_PACKAGES := /usr/lib/python3/dist-packages/pytest/__init__.py:pyth
 BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texlive-fonts-recommended-doc \
   /usr/share/doc/texlive-doc/latex/koma-script/scrguide-en.pdf:texlive-latex-recommended \
   /usr/share/doc/texlive-doc/bibtex/base/btxdoc.pdf:texlive-base pdftotext:poppler-utils taskset:util-linux
-EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux
+EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux pdfinfo:poppler-utils \
+  /usr/share/doc/texlive-doc/latex/lineno:texlive-latex-recommended-doc /usr/share/doc/texlive-doc/latex/mhchem:texlive-science-doc \
+  /usr/share/doc/texlive-doc/latex/lazylist:texlive-latex-extra-doc /usr/share/doc/texlive-doc/latex/aomart:texlive-publishers-doc
 # make eval-chem: RDKit draws the held-out molecules (and ships the NCI sample they come from).
 CHEM_EVAL_PACKAGES := /usr/lib/python3/dist-packages/rdkit/__init__.py:python3-rdkit /usr/share/RDKit/Data/NCI/first_5K.smi:rdkit-data
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -96,6 +98,7 @@ client-compat: deps test-deps
 eval-math: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"
 	taskset -c 0 npx tsx models/eval/run.ts
+	nice -n 10 npx tsx models/eval/texdoc/run.ts
 
 # Chemical structure reading (OSRA + Open Babel) on RDKit and Open Babel drawings and mixed pages (models/eval/chem/README.md).
 eval-chem: deps

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { flatten, parseJson, updateIfExists } from './hash.js';
+import { type IndexPage, flatten, listIndexed, parseJson, updateIfExists } from './hash.js';
 import { CONVERSION_RETENTION_SECONDS, v3Keys } from './keys.js';
 import type { FormatStatus } from './pdf-store.js';
 
@@ -70,14 +70,8 @@ export class ConversionStore {
     return rec;
   }
 
-  /** One page of an app's conversions, newest first, created within [fromMs, toMs]; expired entries are dropped as met. */
-  async list(appId: string, q: { fromMs: number; toMs: number; offset: number; count: number }): Promise<ConversionRecord[]> {
-    const index = this.keys.appConversions(appId);
-    const bound = (ms: number) => (Number.isFinite(ms) ? ms : ms > 0 ? '+inf' : '-inf');
-    const ids = await this.redis.zrevrangebyscore(index, bound(q.toMs), bound(q.fromMs), 'LIMIT', q.offset, q.count);
-    const records = await Promise.all(ids.map((id) => this.get(id)));
-    const gone = ids.filter((_, i) => !records[i]);
-    if (gone.length) await this.redis.zrem(index, ...gone);
-    return records.filter((r): r is ConversionRecord => r !== null);
+  /** One page of an app's conversions, newest first, created within the window (listIndexed). */
+  list(appId: string, q: IndexPage): Promise<ConversionRecord[]> {
+    return listIndexed(this.redis, this.keys.appConversions(appId), q, (id) => this.get(id));
   }
 }

@@ -63,3 +63,24 @@ export function parseJson<T>(raw: string | undefined, fallback: T): T {
     return fallback;
   }
 }
+
+/** A page of a history index (a sorted set of ids scored by creation time). */
+export interface IndexPage {
+  fromMs: number;
+  toMs: number;
+  offset: number;
+  count: number;
+}
+
+/**
+ * One page of the records a creation-time index lists, newest first, created within [fromMs,
+ * toMs] (±Infinity for open ends); entries whose record has gone (expired) are dropped as met.
+ */
+export async function listIndexed<T>(redis: Redis, index: string, q: IndexPage, get: (id: string) => Promise<T | null>): Promise<T[]> {
+  const bound = (ms: number) => (Number.isFinite(ms) ? ms : ms > 0 ? '+inf' : '-inf');
+  const ids = await redis.zrevrangebyscore(index, bound(q.toMs), bound(q.fromMs), 'LIMIT', q.offset, q.count);
+  const records = await Promise.all(ids.map(get));
+  const gone = ids.filter((_, i) => !records[i]);
+  if (gone.length) await redis.zrem(index, ...gone);
+  return records.filter((r): r is Awaited<T> => r !== null) as T[];
+}

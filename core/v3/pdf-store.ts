@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { flatten, incrIfExists, parseJson, transition, updateIfExists } from './hash.js';
+import { type IndexPage, flatten, incrIfExists, listIndexed, parseJson, transition, updateIfExists } from './hash.js';
 import { PDF_RETENTION_SECONDS, v3Keys } from './keys.js';
 
 /** Spec 3.4: received → loaded (source in hand) → split (page count known) → completed | error. */
@@ -150,18 +150,8 @@ export class PdfStore {
     return rec;
   }
 
-  /**
-   * One page of an app's records, newest first, created within [fromMs, toMs] (±Infinity for
-   * open ends). Index entries whose
-   * record has gone (expired) are dropped as they are met.
-   */
-  async list(appId: string, q: { fromMs: number; toMs: number; offset: number; count: number }): Promise<PdfRecord[]> {
-    const index = this.keys.appPdfs(appId);
-    const bound = (ms: number) => (Number.isFinite(ms) ? ms : ms > 0 ? '+inf' : '-inf');
-    const ids = await this.redis.zrevrangebyscore(index, bound(q.toMs), bound(q.fromMs), 'LIMIT', q.offset, q.count);
-    const records = await Promise.all(ids.map((id) => this.get(id)));
-    const gone = ids.filter((_, i) => !records[i]);
-    if (gone.length) await this.redis.zrem(index, ...gone);
-    return records.filter((r): r is PdfRecord => r !== null);
+  /** One page of an app's records, newest first, created within the window (listIndexed). */
+  list(appId: string, q: IndexPage): Promise<PdfRecord[]> {
+    return listIndexed(this.redis, this.keys.appPdfs(appId), q, (id) => this.get(id));
   }
 }

@@ -157,10 +157,10 @@ describe('pco jobs over file:// folders', () => {
     const pdf = await pagedPdf(2);
     for (let i = 0; i < 80; i++) await writeFile(join(many, `doc-${String(i).padStart(2, '0')}.pdf`), pdf);
     const created = await pco.create({ input: { folder: `file://${many}/` } });
-    // Cancel once enumeration has queued files and the worker has started on them.
+    // Cancel once enumeration has queued files and the worker has one in flight.
     await waitFor(async () => {
       const j = (await pco.job(created.body.job_id)).body;
-      return j.files.queued > 10 && j.files.completed + j.files.processing > 0;
+      return j.files.queued > 10 && j.files.processing > 0;
     }, 20_000, 20);
     const cancelled = await pco.call('POST', `/pco/v1/jobs/${created.body.job_id}/cancel`);
     expect(cancelled.status).toBe(200);

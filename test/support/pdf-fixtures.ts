@@ -254,3 +254,32 @@ export async function truncatedPdf(): Promise<Buffer> {
 export function zeroBytePdf(): Buffer {
   return Buffer.alloc(0);
 }
+
+/**
+ * Three pages; the second is a runaway: a chain of `depth` form XObjects, each painting a tiny
+ * square and the next form twice, so reading it means 2^depth form calls (minutes of CPU at depth
+ * 28). Pages 1 and 3 say `Body of page N.` in Helvetica.
+ */
+export function runawayPagePdf(depth = 28): Buffer {
+  const stream = (dict: string, content: string) => `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
+  const text = (n: number) => stream('', `BT /F1 12 Tf 72 700 Td (Body of page ${n}.) Tj ET`);
+  const page = (content: number, resources: string) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources ${resources} >>`;
+  const FORMS = 10;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R 5 0 R 7 0 R] /Count 3 >>',
+    page(4, '<< /Font << /F1 9 0 R >> >>'),
+    text(1),
+    page(6, `<< /XObject << /X ${FORMS} 0 R >> >>`),
+    stream('', '/X Do'),
+    page(8, '<< /Font << /F1 9 0 R >> >>'),
+    text(3),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  for (let i = 0; i < depth; i++) {
+    const last = i === depth - 1;
+    const resources = last ? '' : `/Resources << /XObject << /X ${FORMS + i + 1} 0 R >> >>`;
+    objects.push(stream(`/Type /XObject /Subtype /Form /BBox [0 0 612 792] ${resources}`, last ? '0 0 1 1 re f' : '0 0 1 1 re f /X Do /X Do'));
+  }
+  return assemblePdf(objects);
+}

@@ -6,12 +6,14 @@ import type { RoleStarter } from '../context.js';
 import { processPcoDocument } from './pco-document.js';
 import { processV3Conversion } from './v3-convert.js';
 import { processV3Pdf } from './v3-pdf.js';
+import { prewarmPdfReader } from './pipeline/pdf-reader.js';
 
 /**
  * Document role: fetch, split, assemble and write documents of private-cloud jobs and of
  * /v3/pdf, and make /v3/converter formats. Each task has its own queue and worker.
  */
 export const startDocumentRole: RoleStarter = async (ctx) => {
+  prewarmPdfReader();
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
   const opts = { connection: ctx.queueConnection, prefix, concurrency: 1 };
   const store = new PcoStore(ctx.redis, prefix);

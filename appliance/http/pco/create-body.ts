@@ -62,7 +62,7 @@ export interface RawCallback {
   callback_headers?: unknown;
 }
 
-/** The echo shows absent parts as null and the callback as one object: read both as a create body does. */
+/** What the echo shows in place of each callback header value (views.ts publicSpec). */
 const REDACTED = '[redacted]';
 
 /**
@@ -95,13 +95,12 @@ function fromSpecEcho(b: Record<string, any>): Record<string, any> {
  */
 export function parseCreateBody(raw: unknown, uriOpts: { azureEmulator?: boolean } = {}): { spec: Omit<JobSpec, 'callback'>; callback: RawCallback } {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ApiError('bad_request', 'Body must be a JSON object');
-  const body = fromSpecEcho(raw as Record<string, any>);
-  const b = body;
+  const b = fromSpecEcho(raw as Record<string, any>);
   if (!b.input || typeof b.input !== 'object' || (b.input.folder === undefined && b.input.files === undefined)) {
     throw new ApiError('input_folder_required', 'input.folder (or input.files) is required');
   }
   if (b.input.folder !== undefined && b.input.files !== undefined) throw new ApiError('input_folder_or_files', 'Give input.folder or input.files, not both');
-  const parsed = bodySchema.safeParse(body);
+  const parsed = bodySchema.safeParse(b);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const id = (issue as { params?: { id?: ErrorId } }).params?.id ?? idForPath(issue.path);

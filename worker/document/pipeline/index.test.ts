@@ -229,3 +229,29 @@ describe('lines.json and lines.mmd.json', () => {
     },
   );
 });
+
+describe('a runaway page', () => {
+  it('is stopped when its clock runs out: page_timeout, CPU freed at once, the other pages read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-runaway-'));
+    try {
+      const path = join(dir, 'runaway.pdf');
+      await writeFile(path, fx.runawayPagePdf());
+      const limitMs = 2000;
+      const r = await convertDocument(path, { pageTimeoutMs: limitMs });
+      expect(r.pages.map((p) => [p.page, p.status, p.error_id])).toEqual([
+        [1, 'completed', undefined],
+        [2, 'failed', 'page_timeout'],
+        [3, 'completed', undefined],
+      ]);
+      expect(r.pages[1]!.seconds).toBeLessThan(limitMs / 1000 + 2);
+      expect(r.mmd).toContain('Body of page 3.');
+      // Before pdf.js ran in a thread the page went on in the background for minutes.
+      const cpu0 = process.cpuUsage();
+      await new Promise((res) => setTimeout(res, 1000));
+      const cpu = process.cpuUsage(cpu0);
+      expect((cpu.user + cpu.system) / 1e6).toBeLessThan(0.3);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -14,6 +14,7 @@ import { findTables } from './tables.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
 import { openPdf } from './pdf.js';
+import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
 import { SourceMathsPlacer } from './office-maths-place.js';
 import type { FigureSink } from './page-figures.js';
@@ -136,7 +137,7 @@ export async function countPages(path: string, deps: PipelineDeps = {}): Promise
  */
 export async function convertDocument(path: string, opts: DocumentOptions = {}, deps: PipelineDeps = {}): Promise<DocumentResult> {
   return withPdf(path, deps, async (pdfPath, sourceMaths) => {
-    const doc = await openPdf(pdfPath);
+    const doc = await PdfReader.open(pdfPath);
     try {
       const selected = parsePageRanges(opts.pageRanges, doc.numPages);
       const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
@@ -157,7 +158,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       }
       return assemble(doc.numPages, results, opts);
     } finally {
-      await doc.destroy();
+      await doc.close();
     }
   });
 }

@@ -13,6 +13,12 @@ import type { Glyph, TextLine } from './text-layer.js';
 
 /** Maths lines closer than this many ems (ink to ink) belong to one display. */
 const JOIN_GAP_EM = 0.45;
+/**
+ * The rows of align, gather and multline: maths lines stacked under the group's width this close
+ * (ink to ink; rows are 1.5 em apart baseline to baseline, so up to about 1.1 em of white, while
+ * separate displays are parted by two display skips, over 2 em). The parser splits them again.
+ */
+const ROW_GAP_EM = 1.15;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -92,6 +98,8 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const prose = new Set(lines.filter(hasProse));
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
+  // Lines with an equation number level with them at the right: rows that are displays of their own.
+  const numbered = new Set(lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)));
   const seeds = lines.filter((l) => hasMath(l) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
   const groups: Group[] = [];
   const taken = new Set<TextLine>();
@@ -99,7 +107,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     if (taken.has(seed)) continue;
     const group: Group = { lines: [seed], box: ink.get(seed)!, parts: [ink.get(seed)!] };
     taken.add(seed);
-    grow(group, lines.filter((l) => !numbers.has(l)), { ink, prose, structure: [...math.rules, ...tall], gutter }, taken);
+    grow(group, lines.filter((l) => !numbers.has(l)), { ink, prose, structure: [...math.rules, ...tall], gutter, numbered }, taken);
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
@@ -124,6 +132,8 @@ interface PageFacts {
   structure: Box[];
   /** The x of a two-column page's gutter: nothing joins across it. */
   gutter?: number;
+  /** Lines with their own equation number: two of them are two displays, not rows of one. */
+  numbered: Set<TextLine>;
 }
 
 const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
@@ -136,7 +146,7 @@ interface Group {
   parts: Box[];
 }
 
-function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter }: PageFacts, taken: Set<TextLine>): void {
+function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed; ) {
     changed = false;
@@ -156,7 +166,12 @@ function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter }
       const level = levelWith && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
       // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
       const spaced = levelWith && !prose.has(l) && hasMath(l) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
-      if (level || spaced || (!prose.has(l) && intersects(box, near))) {
+      // The next row of a multi-line display: a line without prose under (or over) the group, across
+      // its width (its first text line may hold only digits and relations: a numerator, `=`).
+      const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
+      const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g));
+      const row = !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
+      if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {
         group.lines.push(l);
         group.box = union(group.box, box);
         group.parts.push(box);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { getDocument, OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { getDocument, OPS, PDFDataRangeTransport, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError } from '../../../core/errors.js';
 import { readPdfMath, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
@@ -25,27 +25,92 @@ const IMAGE_OPS = new Set<number>([
   OPS.paintImageMaskXObjectRepeat,
 ]);
 
+/** How much pdf.js asks for at a time: it reads these ranges of the file, never the whole file. */
+const RANGE_CHUNK_BYTES = 1 << 20;
+/** The largest file pdf.js can address: it keeps one byte array of the file's length (filled only where read). */
+export const MAX_PDF_BYTES = 2 ** 32 - 1;
+
+/** Serves pdf.js the ranges of a file it asks for, from an open file handle; counts what it served. */
+class FileRanges extends PDFDataRangeTransport {
+  served = 0;
+  constructor(private readonly file: FileHandle, length: number) {
+    super(length, null);
+  }
+
+  override requestDataRange(begin: number, end: number): void {
+    const chunk = new Uint8Array(end - begin);
+    this.file.read(chunk, 0, chunk.length, begin).then(
+      ({ bytesRead }) => {
+        this.served += bytesRead;
+        this.onDataRange(begin, chunk.subarray(0, bytesRead));
+      },
+      () => this.onDataRange(begin, new Uint8Array(0)),
+    );
+  }
+}
+
+export interface OpenedPdf {
+  doc: PDFDocumentProxy;
+  /** Bytes of the file read so far: pdf.js keeps every range it has read until the document is destroyed. */
+  bytesRead(): number;
+  /** Destroys the document and closes the file. */
+  close(): Promise<void>;
+}
+
 /**
- * Opens a PDF file. Unreadable input is a whole-document failure that retrying cannot fix.
- * @throws ApiError pdf_content_type (empty, truncated, not a PDF) or pdf_encrypted (needs a password)
+ * Opens a PDF file for reading ranges of it on demand: memory follows the pages read, not the
+ * file's size. Unreadable input is a whole-document failure that retrying cannot fix.
+ * @throws ApiError pdf_content_type (empty, truncated, not a PDF, larger than pdf.js can address) or pdf_encrypted (needs a password)
+ */
+export async function openPdfFile(path: string): Promise<OpenedPdf> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    if (size === 0) throw new ApiError('pdf_content_type', 'The PDF file is empty (zero bytes)', {}, false);
+    if (size > MAX_PDF_BYTES) throw new ApiError('pdf_content_type', `The PDF is larger than ${MAX_PDF_BYTES} bytes, the most its reader can address`, {}, false);
+    const ranges = new FileRanges(file, size);
+    const task = getDocument({
+      range: ranges,
+      length: size,
+      rangeChunkSize: RANGE_CHUNK_BYTES,
+      disableAutoFetch: true,
+      disableStream: true,
+      disableFontFace: true,
+      useSystemFonts: false,
+      isEvalSupported: false,
+      standardFontDataUrl: STANDARD_FONTS,
+      verbosity: 0,
+    });
+    let doc: PDFDocumentProxy;
+    try {
+      doc = await task.promise;
+    } catch (err) {
+      await task.destroy().catch(() => undefined);
+      throw pdfLoadError(err);
+    }
+    const destroy = doc.destroy.bind(doc);
+    return {
+      doc,
+      bytesRead: () => ranges.served,
+      close: async () => {
+        await destroy().catch(() => undefined);
+        await file.close().catch(() => undefined);
+      },
+    };
+  } catch (err) {
+    await file.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Opens a PDF file (ranges read on demand); the file stays open until the document is destroyed.
+ * @throws ApiError pdf_content_type or pdf_encrypted, as openPdfFile
  */
 export async function openPdf(path: string): Promise<PDFDocumentProxy> {
-  const data = new Uint8Array(await readFile(path));
-  if (data.length === 0) throw new ApiError('pdf_content_type', 'The PDF file is empty (zero bytes)', {}, false);
-  const task = getDocument({
-    data,
-    disableFontFace: true,
-    useSystemFonts: false,
-    isEvalSupported: false,
-    standardFontDataUrl: STANDARD_FONTS,
-    verbosity: 0,
-  });
-  try {
-    return await task.promise;
-  } catch (err) {
-    await task.destroy().catch(() => undefined);
-    throw pdfLoadError(err);
-  }
+  const opened = await openPdfFile(path);
+  opened.doc.destroy = opened.close;
+  return opened.doc;
 }
 
 /** Maps a pdf.js loading failure to the closed error set. */

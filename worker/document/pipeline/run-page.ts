@@ -1,11 +1,10 @@
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { ApiError } from '../../../core/errors.js';
 import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import { extractFigures, type FigureSink, type PlacedFigure } from './page-figures.js';
 import type { RenderedPage } from './page-mmd.js';
-import { readPage } from './pdf.js';
+import type { PdfReader } from './pdf-reader.js';
 import { type Glyph, glyphsToLines, type TextLine } from './text-layer.js';
 
 /** One page, under a timer: read, classify (text, scanned, blank), convert; failures stay on the page. */
@@ -57,8 +56,12 @@ export type OcrPage = (page: number, widthPt: number, heightPt: number, clock?: 
 
 class PageTimeout extends Error {}
 
+/**
+ * Runs page `n` under its clock. pdf.js reads the page in the reader's thread: when the clock runs
+ * out, the thread is stopped (CPU freed at once) and the page fails page_timeout.
+ */
 export async function runPage(
-  doc: PDFDocumentProxy,
+  reader: PdfReader,
   n: number,
   timeoutMs: number,
   convert: (content: PageContentLines) => RenderedPage,
@@ -68,45 +71,51 @@ export async function runPage(
   const seconds = () => Math.round(performance.now() - started) / 1000;
   let size = { width: 0, height: 0 };
   let expire!: () => void;
+  let expired = false;
+  let reading = false;
   const timeout = new Promise<never>((_, reject) => {
-    expire = () => reject(new PageTimeout());
+    expire = () => ((expired = true), reject(new PageTimeout()));
   });
   const clock = pageClock(timeoutMs, () => expire());
   const work = (async (): Promise<PageResult> => {
     await opts.beforePage?.(n);
-    const page = await doc.getPage(n);
-    try {
-      const content = await readPage(page, opts.wantLinks);
-      size = { width: content.width, height: content.height };
-      let lines = glyphsToLines(content.glyphs);
-      let kind: PageOutcome['kind'] = 'text';
-      if (lines.length === 0 && content.hasImages) {
-        // No text layer but pictures: a scanned page. Its pixels go to the OCR engine when there is one.
-        if (!opts.ocrPage) {
-          return { size, outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() } };
-        }
-        kind = 'scanned';
-        lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height, clock));
+    // Opening the file in a fresh thread (after a stopped page) is not the page's own time.
+    clock.pause();
+    await reader.ready();
+    clock.resume();
+    // A page whose clock ran out before reading began must not read beside the next page.
+    if (expired) throw new PageTimeout();
+    reading = true;
+    const content = await reader.readPage(n, opts.wantLinks);
+    reading = false;
+    size = { width: content.width, height: content.height };
+    let lines = glyphsToLines(content.glyphs);
+    let kind: PageOutcome['kind'] = 'text';
+    if (lines.length === 0 && content.hasImages) {
+      // No text layer but pictures: a scanned page. Its pixels go to the OCR engine when there is one.
+      if (!opts.ocrPage) {
+        return { size, outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() } };
       }
-      let figures: PlacedFigure[] = [];
-      if (opts.figures) {
-        const graphics = kind === 'text' ? content.graphics : undefined;
-        ({ figures, lines } = await extractFigures({ ...opts.figures, page: n, width: content.width, height: content.height, lines, graphics }));
-      }
-      if (lines.length === 0 && figures.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
-      const math = kind === 'text' ? content.math : undefined;
-      const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math, figures });
-      return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
-    } finally {
-      page.cleanup();
+      kind = 'scanned';
+      lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height, clock));
     }
+    let figures: PlacedFigure[] = [];
+    if (opts.figures) {
+      const graphics = kind === 'text' ? content.graphics : undefined;
+      ({ figures, lines } = await extractFigures({ ...opts.figures, page: n, width: content.width, height: content.height, lines, graphics }));
+    }
+    if (lines.length === 0 && figures.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
+    const math = kind === 'text' ? content.math : undefined;
+    const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math, figures });
+    return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
   })();
 
   try {
     return await Promise.race([work, timeout]);
   } catch (err) {
-    // pdf.js cannot cancel a page: a timed-out page finishes in the background and is ignored.
     work.catch(() => undefined);
+    // pdf.js cannot cancel a page: its thread is stopped instead (not when the clock ran out elsewhere).
+    if (err instanceof PageTimeout && reading) reader.stop();
     const failed = (error_id: string, error_message: string): PageResult => ({
       size,
       outcome: { page: n, status: 'failed', kind: 'text', error_id, error_message, seconds: seconds() },

@@ -40,6 +40,12 @@ export interface MathSymbol {
   confidence: number;
   /** Runner-up labels with their probabilities, best first (images and strokes). */
   alternatives?: Array<{ latex: string; confidence: number }>;
+  /**
+   * The power that turns the chosen label's probability into the calibrated confidence the result
+   * reports (image symbols: image/calibration.ts); label choice weighs the probabilities themselves.
+   * @defaultValue 1
+   */
+  confidenceExponent?: number;
   /** Baseline (y) when known: PDF glyphs know theirs; image symbols do not. */
   baseline?: number;
   /** Font size in region units when known (PDF glyphs). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ctcCharset, ctcGreedyDecode } from './ctc.js';
+import { ctcCharset, ctcGreedyDecode, latinClasses } from './ctc.js';
 
 /** Probability rows with `p` on the given class and the rest spread evenly. */
 function rows(classes: number, picks: [number, number][]): Float32Array {
@@ -33,5 +33,19 @@ describe('ctcGreedyDecode', () => {
   it('reads a sequence at an offset and gives 0 confidence to an all-blank sequence', () => {
     const probs = rows(4, [[2, 0.9], [0, 0.99], [0, 0.99]]);
     expect(ctcGreedyDecode(probs, 4, 2, 4, charset)).toEqual({ text: '', confidence: 0, chars: [] });
+  });
+});
+
+describe('latinClasses', () => {
+  it('keeps the blank, Latin, Greek and maths symbols, and leaves out Han, kana, Hangul and fullwidth forms', () => {
+    const charset = ['', 'a', 'é', 'α', '∑', '(', '（', '丨', 'の', '한', '：', '。', ' '];
+    expect([...latinClasses(charset)]).toEqual([1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1]);
+  });
+
+  it('makes the decoder emit the best allowed class where a left-out one is likelier', () => {
+    const charset = ['', '(', '（', 'x'];
+    const probs = new Float32Array([0.1, 0.3, 0.6, 0.0, 0.9, 0.0, 0.0, 0.1, 0.1, 0.0, 0.0, 0.9]);
+    expect(ctcGreedyDecode(probs, 0, 3, 4, charset).text).toBe('（x');
+    expect(ctcGreedyDecode(probs, 0, 3, 4, charset, latinClasses(charset)).text).toBe('(x');
   });
 });

@@ -10,6 +10,24 @@ export function ctcCharset(dictionary: string): string[] {
   return ['', ...lines, ' '];
 }
 
+/**
+ * East Asian scripts and forms: CJK radicals and punctuation, kana, Han, Hangul, compatibility
+ * ideographs, CJK compatibility forms, fullwidth and halfwidth forms.
+ */
+const EAST_ASIAN_CLASS = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/u;
+
+/** Whether `text` holds a character latinClasses leaves out. */
+export const hasEastAsianForms = (text: string) => EAST_ASIAN_CLASS.test(text);
+
+/**
+ * The classes a page without East Asian text may emit: every character of `charset` but the
+ * East Asian ones (1 = allowed; the blank always is). The text model is the Chinese-English
+ * PP-OCR one, and on a noisy Latin scan it reads a bar as `丨` or a bracket as `（`.
+ */
+export function latinClasses(charset: string[]): Uint8Array {
+  return Uint8Array.from(charset, (c, k) => (k === 0 || !EAST_ASIAN_CLASS.test(c) ? 1 : 0));
+}
+
 /** One emitted character and the CTC steps its run covered (first..last, inclusive). */
 export interface DecodedChar {
   char: string;
@@ -29,9 +47,10 @@ export interface DecodedText {
 
 /**
  * Decodes one sequence of `steps` × `classes` probabilities starting at `offset`: argmax per
- * step, repeats collapsed, blanks removed.
+ * step (over the `allowed` classes only, when given: latinClasses), repeats collapsed, blanks
+ * removed.
  */
-export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[]): DecodedText {
+export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: number, classes: number, charset: string[], allowed?: Uint8Array): DecodedText {
   let text = '';
   let sum = 0;
   const chars: DecodedChar[] = [];
@@ -42,7 +61,7 @@ export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: numb
     let bestP = probs[row];
     for (let k = 1; k < classes; k++) {
       const p = probs[row + k];
-      if (p > bestP) {
+      if (p > bestP && (!allowed || allowed[k])) {
         bestP = p;
         best = k;
       }

@@ -1,10 +1,12 @@
 import type ort from 'onnxruntime-node';
 import { createSession, loadModelFile, type ModelFileOptions, type SessionOptions } from '../models.js';
 import type { ScoredBox } from './boxes.js';
-import { ctcCharset } from './ctc.js';
+import { ctcCharset, hasEastAsianForms, latinClasses } from './ctc.js';
 import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './deskew.js';
 import { detectLines } from './detect.js';
+import { fuseHardSwish } from './fuse-hardswish.js';
 import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
+import { isEastAsian } from './fullwidth.js';
 import { readingOrder } from './order.js';
 import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
 import { RecognitionBatcher } from './rec-batcher.js';
@@ -60,11 +62,25 @@ interface Reading {
   score: number;
 }
 
+/**
+ * Share of East Asian characters (kana, Han, Hangul) in the orientation sample's lines above
+ * which the page counts as East Asian and is read with the whole dictionary. A Latin page read
+ * noisily strays into Han now and then (`丨` for a bar), far below this.
+ */
+const EAST_ASIAN_PAGE_SHARE = 0.2;
+
+function eastAsianShare(reads: { text: string }[]): number {
+  const chars = reads.flatMap((r) => [...r.text.replace(/\s/g, '')]);
+  return chars.length ? chars.filter((c) => isEastAsian(c)).length / chars.length : 0;
+}
+
 export class TextRecognizer {
   private constructor(
     private readonly detector: ort.InferenceSession,
     private readonly recognizer: ort.InferenceSession,
     private readonly lines: RecognitionBatcher,
+    /** The classes a page without East Asian text may emit (ctc.ts latinClasses). */
+    private readonly latin: Uint8Array,
     private readonly minLineConfidence: number,
     /** The execution providers in use, after filtering and CPU fallback. */
     readonly executionProviders: string[],
@@ -74,12 +90,12 @@ export class TextRecognizer {
   static async load(opts: TextRecognizerOptions = {}): Promise<TextRecognizer> {
     const [det, rec, dict] = await Promise.all(['text-detection', 'text-recognition', 'text-dictionary'].map((id) => loadModelFile(id, opts)));
     const detector = await createSession(det, opts);
-    const recognizer = await createSession(rec, opts);
+    const recognizer = await createSession({ ...rec, bytes: fuseHardSwish(rec.bytes) }, opts);
     const charset = ctcCharset(dict.bytes.toString('utf8'));
     const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
     const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
     const lines = new RecognitionBatcher(recognizer.session, charset, batchSize);
-    return new TextRecognizer(detector.session, recognizer.session, lines, opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
+    return new TextRecognizer(detector.session, recognizer.session, lines, latinClasses(charset), opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
   }
 
   /** Line crops per recognition run: above one, pages read at once share their runs (rec-batcher.ts). */
@@ -107,8 +123,11 @@ export class TextRecognizer {
       best = trials[0]!.score - upright.score >= (opts.minTurnMargin ?? 0) ? trials[0]! : upright;
       rotationConfidence = best === trials[0] ? best.score - trials[1]!.score : 0;
     }
-    const rest = best.boxes.map((_, i) => i).filter((i) => !best.texts.has(i));
-    await this.read(best, rest);
+    // Without East Asian script among the sample lines the page is read without it: its sample
+    // lines that strayed into it are read again so.
+    const allowed = eastAsianShare([...best.texts.values()]) < EAST_ASIAN_PAGE_SHARE ? this.latin : undefined;
+    const rest = best.boxes.map((_, i) => i).filter((i) => !best.texts.has(i) || (allowed && hasEastAsianForms(best.texts.get(i)!.text)));
+    await this.read(best, rest, allowed);
 
     const lines: OcrLine[] = [];
     best.boxes.forEach((b, i) => {
@@ -143,9 +162,9 @@ export class TextRecognizer {
     return reading;
   }
 
-  private async read(reading: Reading, indices: number[]): Promise<void> {
+  private async read(reading: Reading, indices: number[], allowed?: Uint8Array): Promise<void> {
     if (!indices.length) return;
-    const crops = await Promise.all(indices.map((i) => cropLine(reading.img, reading.boxes[i]!)));
+    const crops = await Promise.all(indices.map(async (i) => ({ ...(await cropLine(reading.img, reading.boxes[i]!)), allowed })));
     const texts = await this.lines.read(crops);
     indices.forEach((i, n) => reading.texts.set(i, texts[n]));
   }

@@ -25,7 +25,12 @@ export type Node =
   | { kind: 'limits'; operator: Node; under: Node[]; over: Node[] }
   /** `base` is null for prescripts (`{}^{14}_{6}C`), written before an empty group. */
   | { kind: 'scripts'; base: Node | null; primes: Glyph[]; sub: Node[]; sup: Node[] }
-  | { kind: 'matrix'; environment: string; open: Glyph; close: Glyph | null; rows: Node[][][] };
+  | { kind: 'matrix'; environment: string; open: Glyph; close: Glyph | null; rows: Node[][][] }
+  /**
+   * The rows of a multi-line display, cut into cells at its alignment points (`aligned`) or not
+   * (`gathered`); or the stacked lines of a big operator's limit (`substack`, one cell a row).
+   */
+  | { kind: 'rows'; environment: 'aligned' | 'gathered' | 'substack'; rows: Node[][][] };
 
 /**
  * A piece of the formula during parsing: a node, its box and its vertical metrics. `em` is null

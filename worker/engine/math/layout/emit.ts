@@ -57,6 +57,10 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
         const environment = `\\begin{${item.environment}}${body}\\end{${item.environment}}`;
         return delimited ? environment : `\\left${item.open.latex}${environment}\\right${item.close?.latex ?? '.'}`;
       }
+      case 'rows': {
+        const body = item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
+        return item.environment === 'substack' ? `\\substack{${body}}` : `\\begin{${item.environment}}${body}\\end{${item.environment}}`;
+      }
     }
   }
   return { latex: row(nodes), boxes };

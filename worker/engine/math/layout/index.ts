@@ -1,4 +1,5 @@
 import type { MathResult, MathSymbol } from '../types.js';
+import { groupDisplayRows } from './display-rows.js';
 import { emitLatex } from './emit.js';
 import { glyphElement } from './glyphs.js';
 import { chooseLabels } from './lookalikes.js';
@@ -6,16 +7,19 @@ import { parseRow } from './parse.js';
 
 /**
  * The 2-D layout parser: symbols with boxes (from PDF glyphs, image crops or pen strokes) to
- * LaTeX. `confidence` is the plain product of the chosen labels' probabilities (no tempering:
+ * LaTeX. `confidence` is the plain product of the chosen labels' (calibrated) confidences (no tempering:
  * a long formula is more likely to hold a mistake, and the number should say so); layout
  * decisions add no factor of their own. `boxes` lists the symbols in reading order with the
  * token each became.
  */
 export function parseLayout(symbols: MathSymbol[]): MathResult {
   if (symbols.length === 0) return { latex: '', confidence: 0, boxes: [] };
-  const glyphs = chooseLabels(symbols);
+  // Labels are chosen on the front end's probabilities; the result reports them calibrated.
+  const glyphs = chooseLabels(symbols).map((glyph, index) => ({ ...glyph, confidence: glyph.confidence ** (symbols[index]!.confidenceExponent ?? 1) }));
   const elements = glyphs.map((glyph, index) => glyphElement(glyph, symbols[index]));
-  const { latex, boxes } = emitLatex(parseRow(elements).nodes);
+  // A display of several rows (align, gather …) is read row by row; one line is one row.
+  const rows = groupDisplayRows(elements, parseRow);
+  const { latex, boxes } = emitLatex(rows ? [rows] : parseRow(elements).nodes);
   const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
   return { latex, confidence, boxes };
 }

@@ -1,10 +1,13 @@
-import { glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type ParseRow } from './element.js';
+import type { Box } from '../types.js';
+import { glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type Node, type ParseRow } from './element.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
 /** Limits start within this distance (em) of their operator. */
 const LIMIT_GAP_EM = 0.6;
 /** Pieces of one limit line (`i`, `=`, `1`) follow each other this closely (em). */
 const PIECE_GAP_EM = 0.45;
+/** Stacked limit lines (`\substack`) follow each other this closely (em). */
+const STACK_GAP_EM = 0.35;
 
 const operatorLatex = (element: Element): string | null =>
   element.node.kind === 'glyph' ? element.node.glyph.latex : element.node.kind === 'merged' ? element.node.latex : null;
@@ -21,28 +24,42 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
   const operators = elements.filter((element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? ''));
   for (const operator of operators) {
     const em = operator.em ?? referenceEm(pool);
-    const under = limitLine(pool, operator, 'under', em);
-    const over = limitLine(pool, operator, 'over', em);
+    const under = limitLines(pool, operator, 'under', em);
+    const over = limitLines(pool, operator, 'over', em).reverse();
     if (under.length === 0 && over.length === 0) continue;
-    const claimed = new Set([...under, ...over]);
+    const claimed = new Set([...under.flat(), ...over.flat()]);
     pool = pool.filter((element) => element !== operator && !claimed.has(element));
-    const node = {
-      kind: 'limits' as const,
-      operator: operator.node,
-      under: under.length > 0 ? parseRow(under).nodes : [],
-      over: over.length > 0 ? parseRow(over).nodes : [],
-    };
+    const node = { kind: 'limits' as const, operator: operator.node, under: limitNodes(under, parseRow), over: limitNodes(over, parseRow) };
     const box = unionBox([operator, ...claimed].map((element) => element.box));
     pool.push({ node, box, em: operator.em, baselineFor: operator.baselineFor });
   }
   return pool;
 }
 
-function limitLine(pool: Element[], operator: Element, side: 'under' | 'over', em: number): Element[] {
-  const op = operator.box;
-  const beyond = (element: Element) =>
-    element !== operator && (side === 'under' ? element.box.y0 >= op.y1 - 0.05 * height(op) : element.box.y1 <= op.y0 + 0.05 * height(op));
-  const near = (element: Element) => (side === 'under' ? element.box.y0 - op.y1 : op.y0 - element.box.y1) < LIMIT_GAP_EM * em;
+/** One line of limits is its row; several stacked lines are `\substack{…\\…}`. */
+function limitNodes(lines: Element[][], parseRow: ParseRow): Node[] {
+  if (lines.length < 2) return lines.length === 1 ? parseRow(lines[0]!).nodes : [];
+  return [{ kind: 'rows', environment: 'substack', rows: lines.map((line) => [parseRow(line).nodes]) }];
+}
+
+/** The limit lines on one side, nearest first: the first within LIMIT_GAP_EM, each next one within STACK_GAP_EM of the last. */
+function limitLines(pool: Element[], operator: Element, side: 'under' | 'over', em: number): Element[][] {
+  const lines: Element[][] = [];
+  let reference = operator.box;
+  for (let gap = LIMIT_GAP_EM; ; gap = STACK_GAP_EM) {
+    const free = pool.filter((element) => !lines.some((line) => line.includes(element)));
+    const line = limitLine(free, operator, reference, side, gap * em, em);
+    if (line.length === 0) return lines;
+    lines.push(line);
+    reference = { ...operator.box, ...(side === 'under' ? { y1: unionBox(line.map((e) => e.box)).y1 } : { y0: unionBox(line.map((e) => e.box)).y0 }) };
+  }
+}
+
+/** The line of elements beyond `op` (the operator, or the limit line before) on `side`, starting within `reach` and under the operator. */
+function limitLine(pool: Element[], operator: Element, op: Box, side: 'under' | 'over', reach: number, em: number): Element[] {
+  const slack = 0.05 * height(operator.box);
+  const beyond = (element: Element) => element !== operator && (side === 'under' ? element.box.y0 >= op.y1 - slack : element.box.y1 <= op.y0 + slack);
+  const near = (element: Element) => (side === 'under' ? element.box.y0 - op.y1 : op.y0 - element.box.y1) < reach;
   const line = pool.filter((element) => beyond(element) && near(element) && overlap(element.box.x0, element.box.x1, op.x0, op.x1) > 0);
   if (line.length === 0) return [];
   for (let grown = true; grown; ) {

@@ -52,6 +52,19 @@ const PIECES: Array<[number, string, CmexGlyph['part']]> = [
 ];
 for (const [code, latex, part] of PIECES) TABLE.set(code, { latex, part });
 
+/**
+ * yhmath's extended extension font (yhcmex/yrcmex, used by amsart-derived classes such as aomart)
+ * keeps CMEX's codes and adds more sizes above 127, each the next larger of a CMEX delimiter
+ * (from its virtual font's NEXTLARGER chains): [first code, last code, token].
+ */
+const YHCMEX_SIZES: Array<[number, number, string]> = [
+  [128, 137, '('], [138, 147, ')'], [148, 150, '['], [151, 153, ']'], [154, 156, '\\lfloor'], [157, 159, '\\rfloor'],
+  [160, 162, '\\lceil'], [163, 165, '\\rceil'], [166, 168, '\\{'], [169, 171, '\\}'], [172, 181, '\\langle'],
+  [182, 191, '\\rangle'], [192, 195, '/'], [196, 199, '\\backslash'], [200, 209, '\\sqrt'], [210, 219, '\\widehat'],
+  [220, 229, '\\widetilde'],
+];
+for (const [first, last, latex] of YHCMEX_SIZES) for (let code = first; code <= last; code++) TABLE.set(code, w(latex));
+
 export function cmexGlyph(code: number): CmexGlyph | undefined {
   return TABLE.get(code);
 }

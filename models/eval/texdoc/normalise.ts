@@ -1,0 +1,102 @@
+import { normaliseLatex } from '../../../worker/engine/math/latex-normalise.js';
+
+/**
+ * The display-level normal form of the real-document evaluation, applied to the source display
+ * and to the MMD display alike before normaliseLatex (worker/engine/math/latex-normalise.ts, whose
+ * header lists the formula-level rules). On top of those:
+ * - amsmath's `\dots` becomes what it prints (`\cdots` before a binary operator or relation,
+ *   else `\ldots`); `\not=` is `\neq` and `\not\in` is `\notin`;
+ * - what the page does not print is removed: `\label{…}`, `\nonumber`, `\notag`, `\intertext{…}`
+ *   (prose between rows), `\tag{…}` (the evaluation runs at default options, where equation
+ *   numbers are not part of the LaTeX), and the invisible `\phantom{…}` `\vphantom{…}`
+ *   `\hphantom{…}` `\mathstrut` `\strut`; `\smash{x}` is `x`;
+ * - the top-level environment is a spelling of layout, not of the formula: align, align*,
+ *   flalign, eqnarray, alignat{n} and a display that is one split are all `aligned`; gather and
+ *   multline (rows stacked, each centred or pushed to a side) are `gathered`; equation, `\[…\]`,
+ *   `$$…$$` and displaymath are the bare formula; an aligned block without any `&` is `gathered`;
+ * - a row break's optional spacing (`\\[4pt]`) and empty rows (a break after the last row) are
+ *   dropped, eqnarray's `a &=& b` is `a &= b`, and a one-row aligned or gathered block is its row
+ *   with its `&` removed.
+ */
+
+const ALIGNED = /^(align|flalign|eqnarray|alignat|split|aligned|alignedat)\*?$/u;
+const GATHERED = /^(gather|multline|gathered)\*?$/u;
+
+/** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
+export function normaliseDisplay(environment: string, body: string): string {
+  let text = resolveDots(body)
+    .replace(/\\not\s*=/gu, '\\neq ')
+    .replace(/\\not\s*\\in\b/gu, '\\notin ')
+    .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')
+    .replace(/\\(nonumber|notag|mathstrut|strut)\b/gu, ' ')
+    .replace(/\\smash\s*(\[[a-z]\])?/gu, ' ')
+    .trim();
+  // `\begin{equation}\begin{split}…\end{split}\end{equation}`: the split is the display.
+  const single = /^\\begin\{(split|aligned|gathered)\}([\s\S]*)\\end\{\1\}$/u.exec(text);
+  let name = environment;
+  if (single && !single[2]!.includes(`\\begin{${single[1]}}`)) {
+    name = single[1]!;
+    text = single[2]!;
+  }
+  if (ALIGNED.test(name) || GATHERED.test(name)) {
+    if (/^alignat/u.test(name)) text = text.replace(/^\s*\{\d+\}/u, '');
+    let rows = splitRows(text).filter((row) => row !== '');
+    // eqnarray sets its relation in a column of its own (`a &=& b`): the page shows `a &= b`.
+    if (/^eqnarray/u.test(name)) rows = rows.map((row) => row.replace(/&([^&]*)&/u, '&$1'));
+    // Rows with no alignment point are stacked rows, whichever environment stacked them.
+    const block = ALIGNED.test(name) && rows.some((row) => topLevelAmpersand(row)) ? 'aligned' : 'gathered';
+    text = rows.length === 1 ? rows[0]!.replace(/&/gu, ' ') : `\\begin{${block}}${rows.join('\\\\')}\\end{${block}}`;
+  }
+  return normaliseLatex(text.replace(/\\\\\s*\[[^\]]*\]/gu, '\\\\'));
+}
+
+/** Whether a row has an `&` outside braces and nested environments. */
+function topLevelAmpersand(row: string): boolean {
+  let depth = 0;
+  for (const match of row.matchAll(/\\begin\{[^}]*\}|\\end\{[^}]*\}|\\.|[{}&]/gu)) {
+    const token = match[0];
+    if (token === '{' || token.startsWith('\\begin')) depth++;
+    else if (token === '}' || token.startsWith('\\end')) depth--;
+    else if (token === '&' && depth === 0) return true;
+  }
+  return false;
+}
+
+/** amsmath's `\dots` is `\cdots` before a binary operator or relation and `\ldots` elsewhere; `\dotsb` `\dotsm` `\dotsi` are `\cdots`. */
+function resolveDots(body: string): string {
+  return body
+    .replace(/\\dots[bmi]\b/gu, '\\cdots ')
+    .replace(/\\dotsc\b/gu, '\\ldots ')
+    .replace(/\\dots\b(?=\s*(?:[-+=<>]|\\(?:cdot|times|pm|mp|leq?|geq?|neq?|equiv|approx|sim|cup|cap|oplus|otimes|wedge|vee)\b))/gu, '\\cdots ');
+}
+
+/** Top-level rows: split at each `\\` outside braces and nested environments. */
+function splitRows(text: string): string[] {
+  const rows: string[] = [];
+  let depth = 0;
+  let start = 0;
+  const tokens = /\\begin\{[^}]*\}|\\end\{[^}]*\}|\\\\(\s*\[[^\]]*\])?|\\.|[{}]/gu;
+  for (const match of text.matchAll(tokens)) {
+    const token = match[0];
+    if (token === '{' || token.startsWith('\\begin')) depth++;
+    else if (token === '}' || token.startsWith('\\end')) depth--;
+    else if (token.startsWith('\\\\') && depth === 0) {
+      rows.push(text.slice(start, match.index));
+      start = match.index + token.length;
+    }
+  }
+  rows.push(text.slice(start));
+  return rows.map((row) => row.trim());
+}
+
+/** The displays of an MMD document: each `\[ … \]` block (default display delimiters) with its LaTeX. */
+export function mmdDisplays(mmd: string): string[] {
+  return [...mmd.matchAll(/\\\[\n?([\s\S]*?)\n?\\\]/gu)].map((match) => match[1]!.trim());
+}
+
+/** An MMD display's canonical form: it may hold an environment of its own (`\begin{aligned}` …). */
+export function normaliseMmdDisplay(latex: string): string {
+  const outer = /^\\begin\{([a-z]+\*?)\}([\s\S]*)\\end\{\1\}$/u.exec(latex.trim());
+  if (outer && (ALIGNED.test(outer[1]!) || GATHERED.test(outer[1]!)) && !outer[2]!.includes(`\\begin{${outer[1]}}`)) return normaliseDisplay(outer[1]!, outer[2]!);
+  return normaliseDisplay('[', latex);
+}

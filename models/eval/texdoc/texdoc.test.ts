@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { documentText, extractDisplays } from './displays.js';
+import { mmdDisplays, normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
+import { constructTable, scoreDocument } from './score.js';
+
+describe('display equations out of a LaTeX source', () => {
+  const source = [
+    '\\newcommand{\\foo}{\\[ x \\]}',
+    'Text \\[ a^2 + b^2 = c^2 \\] more. \\verb|\\[ q \\]|',
+    '\\begin{verbatim}\\[ printed \\]\\end{verbatim}',
+    '\\begin{align} f(x) &= \\sum_{i=1}^{n} x_i \\label{e1} \\\\ &= \\frac{1}{2} \\end{align}',
+    '$$ \\mycustom{x} $$ % a document macro: not scorable',
+    '\\begin{equation*} \\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix} \\end{equation*} % \\[ commented \\]',
+  ].join('\n');
+  const displays = extractDisplays(documentText(source, false));
+
+  it('takes displays outside printed code, definitions and comments, with standard commands only', () => {
+    expect(displays.map((d) => d.environment)).toEqual(['[', 'align', 'equation*']);
+  });
+
+  it('names the constructs each display holds', () => {
+    expect(displays[0]!.constructs).toEqual(['plain']);
+    expect(displays[1]!.constructs).toEqual(expect.arrayContaining(['aligned', 'numbered', 'stacked limits', 'fraction']));
+    expect(displays[2]!.constructs).toEqual(['matrix']);
+  });
+
+  it('reads a .dtx documentation, not its macrocode', () => {
+    const dtx = '% \\[ x+1 \\]\n%    \\begin{macrocode}\n\\def\\y{\\[ z \\]}\n%    \\end{macrocode}\n';
+    expect(extractDisplays(documentText(dtx, true)).map((d) => d.body)).toEqual(['x+1']);
+  });
+});
+
+describe('the display normal form', () => {
+  it('spells every alignment environment as aligned and drops labels, tags and spacing', () => {
+    const aligned = normaliseMmdDisplay('\\begin{aligned} a & = b \\\\ & = c \\end{aligned}');
+    expect(normaliseDisplay('align', 'a &= b \\label{x} \\\\ &= c \\\\')).toBe(aligned);
+    expect(normaliseDisplay('equation', '\\begin{split} a &= b \\\\[2pt] &= c \\end{split} \\tag{3}')).toBe(aligned);
+    expect(normaliseDisplay('eqnarray*', 'a &=& b \\\\ &=& c')).toBe(aligned);
+    expect(normaliseDisplay('gather*', 'a \\\\ b')).toBe(normaliseMmdDisplay('\\begin{gathered}a\\\\b\\end{gathered}'));
+    expect(normaliseDisplay('align*', 'a \\\\ b')).toBe(normaliseDisplay('gather', 'a \\\\ b'));
+  });
+
+  it('reads a one-row alignment as its row, and amsmath dots as printed', () => {
+    expect(normaliseDisplay('align*', 'x &= 1')).toBe('x=1');
+    expect(normaliseDisplay('[', 'a_1 + \\dots + a_n, b_1, \\dots, b_n')).toBe('a_{1}+\\cdots+a_{n},b_{1},\\ldots,b_{n}');
+  });
+
+  it('does not equate different formulas', () => {
+    expect(normaliseDisplay('align*', 'a &= b \\\\ c &= d')).not.toBe(normaliseDisplay('align*', 'a = b \\\\ c &= d'));
+  });
+});
+
+describe('scoring a document', () => {
+  it('pairs each source display with its own MMD display and counts the rest as missing', () => {
+    const displays = extractDisplays('\\[ x+1 \\] \\[ x+1 \\] \\[ \\frac{a}{b} \\]');
+    const mmd = 'Text\n\n\\[\nx+1\n\\]\n\nmore\n\n\\[\n\\frac{a}{c}\n\\]\n';
+    const rows = scoreDocument('doc', displays, mmdDisplays(mmd));
+    expect(rows.map((r) => r.exact)).toEqual([true, false, false]);
+    expect(rows[1]!.got).toBeUndefined();
+    expect(rows[1]!.distance).toBe(1);
+    expect(rows[2]!.distance).toBeGreaterThan(0);
+    expect(constructTable(rows).at(-1)).toMatchObject({ construct: 'all', count: 3, exact: 1 / 3 });
+  });
+});

@@ -1,0 +1,126 @@
+import { RULE } from '../types.js';
+import { centreX, centreY, glyphOf, referenceEm, type Element, type Node, type ParseRow } from './element.js';
+import { LIMIT_OPERATORS } from './metrics.js';
+
+/**
+ * Multi-line displays (align, gather, multline, split, eqnarray): a display whose symbols fall
+ * into rows separated by clear vertical gaps is read row by row. amsmath opens its rows up by
+ * `\jot` and keeps at least `\lineskip + \jot` (0.4 em) of white between their boxes, while the
+ * parts of one row (scripts, limits, accents, a fraction's numerator and denominator) sit closer
+ * or overlap, and a fraction bar or a big operator holds its parts into its row. Rows whose
+ * relations start at one x are aligned there (`a &= b`); a row that starts at that point
+ * (`&+ c`) continues the one above; two alignment points with a wide common gap between them are
+ * two column pairs (`a &= b & c &= d`). Rows without such a point are `gathered`.
+ */
+
+/** Rows are apart when the white between them exceeds this (em); the parts of one row are closer. */
+const ROW_GAP_EM = 0.3;
+/** A fraction bar holds what lies this close (em) above and below it, a big operator its limits. */
+const BAR_GAP_EM = 0.6;
+/** Limits are set in script size: below this fraction of the display's largest em. */
+const SCRIPT_EM = 0.85;
+/** Glyphs starting within this (em) of each other are at one alignment point. */
+const ALIGN_TOLERANCE_EM = 0.12;
+/** Column pairs of `align` are set at least this far (em) apart. */
+const PAIR_GAP_EM = 0.8;
+
+const RELATIONS = new Set(
+  '= < > \\leq \\geq \\neq \\approx \\equiv \\sim \\simeq \\cong \\propto \\rightarrow \\leftarrow \\Rightarrow \\Leftarrow \\Leftrightarrow \\leftrightarrow \\longrightarrow \\Longrightarrow \\Longleftrightarrow \\mapsto \\subset \\subseteq \\supset \\supseteq \\in \\ll \\gg \\prec \\succ \\preceq \\succeq \\models \\vdash \\leqslant \\geqslant \\lesssim \\gtrsim \\doteq \\triangleq'.split(
+    ' ',
+  ),
+);
+/** A continuation row (`&+ c`) starts with one of these at the alignment point. */
+const CONTINUATIONS = new Set(['+', '-', RULE, '\\pm', '\\mp', '\\times', '\\cdot']);
+
+/** The display's rows as a `rows` node when it has two or more, else null (a one-line formula). */
+export function groupDisplayRows(elements: Element[], parseRow: ParseRow): Node | null {
+  if (elements.length < 2) return null;
+  const em = referenceEm(elements);
+  const rows = splitDisplayRows(elements, em);
+  if (rows.length < 2) return null;
+  const points = alignmentPoints(rows, em);
+  const cells = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell).nodes));
+  return { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells };
+}
+
+/** Elements banded by gaps in their vertical projection; bars and big operators bridge to their parts. */
+function splitDisplayRows(elements: Element[], em: number): Element[][] {
+  const spans: Array<[number, number]> = elements.map((element) => [element.box.y0, element.box.y1]);
+  const fullEm = Math.max(em, ...elements.flatMap((e) => (e.em === null ? [] : [e.em])));
+  for (const holder of elements) {
+    const isBar = glyphOf(holder, RULE) !== null;
+    if (!isBar && !LIMIT_OPERATORS.has(glyphOf(holder)?.latex ?? '')) continue;
+    // A big operator's limits are set small: a full-size symbol near it belongs to another row.
+    const isPart = (e: Element) => isBar || e.em === null || e.em < SCRIPT_EM * fullEm;
+    const reach = BAR_GAP_EM * em;
+    const within = elements.filter((e) => e !== holder && centreX(e.box) > holder.box.x0 && centreX(e.box) < holder.box.x1 && isPart(e));
+    const above = Math.max(...within.filter((e) => e.box.y1 <= holder.box.y0).map((e) => e.box.y1));
+    const below = Math.min(...within.filter((e) => e.box.y0 >= holder.box.y1).map((e) => e.box.y0));
+    if (holder.box.y0 - above < reach) spans.push([above, holder.box.y1]);
+    if (below - holder.box.y1 < reach) spans.push([holder.box.y0, below]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const bands: Array<[number, number]> = [];
+  for (const [y0, y1] of spans) {
+    const last = bands[bands.length - 1];
+    if (last && y0 - last[1] <= ROW_GAP_EM * em) last[1] = Math.max(last[1], y1);
+    else bands.push([y0, y1]);
+  }
+  return bands.map(([y0, y1]) => elements.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1)).filter((row) => row.length > 0);
+}
+
+const latexOf = (element: Element) => glyphOf(element)?.latex ?? '';
+
+/**
+ * The x of each alignment point: where relations of at least two rows start within the
+ * tolerance (or of one row, when every other row starts to its right), no row has a symbol
+ * across it, and some row has something to its left (so an `&` there separates something). Between two points, a wide gap every row leaves white is the
+ * boundary of a column pair, returned as a point too.
+ */
+function alignmentPoints(rows: Element[][], em: number): number[] {
+  const tolerance = ALIGN_TOLERANCE_EM * em;
+  const candidates = rows.flatMap((row) => row.filter((e) => RELATIONS.has(latexOf(e))).map((e) => e.box.x0)).sort((a, b) => a - b);
+  const points: number[] = [];
+  for (const x of candidates) {
+    if (points.some((p) => Math.abs(p - x) <= tolerance)) continue;
+    const startsAt = (e: Element) => Math.abs(e.box.x0 - x) <= tolerance;
+    const anchored = rows.filter((row) => row.some((e) => startsAt(e) && (RELATIONS.has(latexOf(e)) || CONTINUATIONS.has(latexOf(e)))));
+    const crossed = rows.some((row) => row.some((e) => e.box.x0 < x - tolerance && e.box.x1 > x + tolerance));
+    const leftOf = rows.some((row) => row.some((e) => e.box.x1 <= x + tolerance));
+    // One relation row and rows that all start to its right are a split's continuation (`&\quad + e`).
+    const continued = anchored.length === 1 && rows.every((row) => anchored.includes(row) || Math.min(...row.map((e) => e.box.x0)) > x + tolerance);
+    if ((anchored.length >= 2 || continued) && !crossed && leftOf) points.push(x);
+  }
+  const withPairs = [...points];
+  for (let i = 0; i + 1 < points.length; i++) {
+    const gap = commonGap(rows, points[i]!, points[i + 1]!);
+    if (gap && gap[1] - gap[0] >= PAIR_GAP_EM * em) withPairs.push((gap[0] + gap[1]) / 2);
+  }
+  return withPairs.sort((a, b) => a - b);
+}
+
+/** The widest x interval between `from` and `to` that no row has ink in, if any. */
+function commonGap(rows: Element[][], from: number, to: number): [number, number] | null {
+  const inks = rows
+    .flat()
+    .map((e) => [Math.max(from, e.box.x0), Math.min(to, e.box.x1)] as [number, number])
+    .filter(([x0, x1]) => x1 > x0)
+    .sort((a, b) => a[0] - b[0]);
+  let best: [number, number] | null = null;
+  let reached = from;
+  for (const [x0, x1] of [...inks, [to, to] as [number, number]]) {
+    if (x0 > reached && (!best || x0 - reached > best[1] - best[0])) best = [reached, x0];
+    reached = Math.max(reached, x1);
+  }
+  return best;
+}
+
+/** A row's cells between consecutive points (elements placed by their centres). */
+function cutRow(row: Element[], points: number[]): Element[][] {
+  const cells: Element[][] = Array.from({ length: points.length + 1 }, () => []);
+  for (const element of row) {
+    const index = points.filter((p) => centreX(element.box) > p).length;
+    cells[index]!.push(element);
+  }
+  return cells;
+}

@@ -1,0 +1,49 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLayout } from '../layout/index.js';
+import { normaliseLatex } from '../latex-normalise.js';
+import { readPdfMath, symbolsInRegion } from './index.js';
+import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
+
+/**
+ * Multi-line displays from pdflatex's glyphs: the rows of align, gather, multline and split come
+ * back as rows, with `&` where the rows' relations line up. One display a page, unnumbered (an
+ * equation number is the page assembly's business, not the formula's).
+ */
+const DISPLAYS: Array<[source: string, expected: string]> = [
+  ['\\begin{align*} a &= b + c \\\\ &= d - e \\end{align*}', '\\begin{aligned}a&=b+c\\\\&=d-e\\end{aligned}'],
+  ['\\begin{align*} f(x) &= x^2 + 1 \\\\ g(x) &\\leq \\frac{1}{x} \\\\ h &= \\sum_{i=1}^{n} i \\end{align*}', '\\begin{aligned}f(x)&=x^2+1\\\\g(x)&\\leq\\frac{1}{x}\\\\h&=\\sum_{i=1}^{n}i\\end{aligned}'],
+  ['\\begin{align*} x &= 1 & y &= 2 \\\\ u + v &= 3 & w &= 4 \\end{align*}', '\\begin{aligned}x&=1&y&=2\\\\u+v&=3&w&=4\\end{aligned}'],
+  ['\\begin{gather*} x^2 + y = 1 \\\\ x - y = 3 \\end{gather*}', '\\begin{gathered}x^2+y=1\\\\x-y=3\\end{gathered}'],
+  ['\\begin{equation*} \\begin{split} a &= \\frac{b}{c} + d \\\\ &\\quad + e \\end{split} \\end{equation*}', '\\begin{aligned}a&=\\frac{b}{c}+d\\\\&+e\\end{aligned}'],
+  ['\\begin{multline*} a + b + c + d + e + f + g + h \\\\ + i + j + k = 0 \\end{multline*}', '\\begin{gathered}a+b+c+d+e+f+g+h\\\\+i+j+k=0\\end{gathered}'],
+  // Stacked limit lines are one limit.
+  ['\\[ \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} P(i,j) \\]', '\\sum_{\\substack{0\\leq i\\leq m\\\\0<j<n}}P(i,j)'],
+  ['\\begin{align*} S &= \\sum_{\\substack{i \\in I \\\\ i > 0}} a_i \\\\ &= \\prod_{k=1}^{n} b_k \\end{align*}', '\\begin{aligned}S&=\\sum_{\\substack{i\\in I\\\\i>0}}a_i\\\\&=\\prod_{k=1}^{n}b_k\\end{aligned}'],
+  // One row stays one formula, however tall its parts.
+  ['\\[ \\sum_{i=1}^{n} \\frac{\\sqrt{a_i}}{b^2} = \\int_0^1 f \\]', '\\sum_{i=1}^{n}\\frac{\\sqrt{a_i}}{b^2}=\\int_0^1 f'],
+];
+
+let pdf: LatexPdf;
+let doc: PDFDocumentProxy;
+
+beforeAll(async () => {
+  pdf = await compileLatex(DISPLAYS.map(([source]) => source).join('\n\\newpage\n'));
+  doc = await openTestPdf(pdf.path);
+}, 60_000);
+
+afterAll(async () => {
+  await doc?.destroy();
+  await pdf?.cleanup();
+});
+
+async function read(page: number): Promise<string> {
+  const math = await readPdfMath(await doc.getPage(page));
+  return normaliseLatex(parseLayout(symbolsInRegion(math, { x0: 0, y0: 0, x1: math.width, y1: math.height })).latex);
+}
+
+describe('multi-line displays from PDF glyphs', () => {
+  it.each(DISPLAYS.map(([source, expected], i) => [source, expected, i + 1] as const))('reads %s', async (_source, expected, page) => {
+    expect(await read(page)).toBe(normaliseLatex(expected));
+  });
+});
