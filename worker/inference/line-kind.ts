@@ -1,3 +1,4 @@
+import { calibratedConfidence } from '../engine/math/image/calibration.js';
 import type { MathRead } from './page-result.js';
 
 /**
@@ -22,8 +23,11 @@ import type { MathRead } from './page-result.js';
 
 export const WORDY_MIN_WORDS = 2;
 export const WORDY_CHAR_SHARE = 0.5;
-/** Per-symbol (geometric mean) confidence below which a maths read is not trusted over a text read. */
-export const MIN_MATH_RATE = 0.5;
+/**
+ * Per-symbol (geometric mean) confidence below which a maths read is not trusted over a text read:
+ * a classifier probability of 0.5, on the engine's calibrated scale (image/calibration.ts).
+ */
+export const MIN_MATH_RATE = calibratedConfidence(0.5);
 
 /** Two-letter words of prose; a lone letter is as likely a variable (`a r^n`) and is no evidence either way. */
 const SHORT_WORDS = new Set('an as at be by do he if in is it me my no of on or so to up us we'.split(' '));
@@ -59,7 +63,7 @@ export function isWordy(text: string): boolean {
 }
 
 /** Per-symbol confidence at which a maths parse with structure outweighs a single word of text read. */
-export const SURE_MATH_RATE = 0.85;
+export const SURE_MATH_RATE = calibratedConfidence(0.85);
 
 /**
  * Whether a wordy line is prose beyond doubt: WORDY_MIN_WORDS words. A line of one word may be a
