@@ -107,6 +107,7 @@ eval-chem: deps
 
 lint: deps
 	npx tsc --noEmit -p .
+	npx vitest run --config vitest.unit.config.ts core/layers.test.ts
 	npx tsc --noEmit -p console/web
 
 deps: node_modules/.folio-installed

@@ -26,8 +26,13 @@ export type AuthContext = Pick<AppContext, 'db' | 'logger' | 'now'>;
 const refuse = (message: string) => new ApiError('unauthorized', message);
 
 /** Logs why credentials were refused: the reason, the route and non-secret ids only. */
+/** A request path as logs may show it: an app token in the path (/v3/app-tokens/{app_token}) is never written. */
+export function loggablePath(path: string): string {
+  return path.replace(/^(\/v3\/app-tokens\/)[^/]+/, '$1:app_token');
+}
+
 function logRefusal(ctx: AuthContext, c: Context, reason: string, extra: Record<string, unknown> = {}): void {
-  ctx.logger.info({ auth_refused: reason, method: c.req.method, path: c.req.path, ...extra }, 'credentials refused');
+  ctx.logger.info({ auth_refused: reason, method: c.req.method, path: loggablePath(c.req.path), ...extra }, 'credentials refused');
 }
 
 /** Verifies app_key (and app_id when required or given); throws 401 unauthorized. */

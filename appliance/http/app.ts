@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { ApiError, envelope, toApiError } from '../../core/errors.js';
+import { loggablePath } from '../auth/middleware.js';
 import type { AppContext } from '../context.js';
 import { opsRoutes } from './ops/index.js';
 
@@ -16,9 +17,9 @@ export function createApp(ctx: AppContext, surfaces: Hono[] = []): Hono<Env> {
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);
-    // Query strings can hold tokens; log the path only. Headers are never logged.
+    // Query strings can hold tokens; log the path only, without a token in it. Headers are never logged.
     ctx.logger.info(
-      { request_id: requestId, method: c.req.method, route: c.req.routePath, path: c.req.path, status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      { request_id: requestId, method: c.req.method, route: c.req.routePath, path: loggablePath(c.req.path), status: c.res.status, duration_ms: Math.round(performance.now() - started) },
       'request',
     );
   });

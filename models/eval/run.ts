@@ -10,6 +10,7 @@ import { loadParts } from './front-ends.js';
 import { evaluateProduct } from './product.js';
 import { failuresMarkdown, resultsMarkdown, resultsTables, type RunFacts } from './report.js';
 import { renderCorpus } from './render.js';
+import { realStrokesSection } from './strokes-real-section.js';
 
 /**
  * `make eval-math`: renders the held-out corpus, runs every front end over it, prints the table
@@ -65,7 +66,9 @@ async function main(): Promise<number> {
   };
   console.log(`\n${resultsTables(evaluations, CATEGORIES)}`);
   await mkdir(here('.'), { recursive: true });
-  await writeFile(here('RESULTS.md'), resultsMarkdown(evaluations, CATEGORIES, facts));
+  const realStrokes = await realStrokesSection();
+  console.log(`\n${realStrokes}`);
+  await writeFile(here('RESULTS.md'), `${resultsMarkdown(evaluations, CATEGORIES, facts)}\n${realStrokes}`);
   await writeFile(here('failures.md'), failuresMarkdown(evaluations, facts));
   console.log(`\nwrote models/eval/RESULTS.md and models/eval/failures.md in ${facts.totalSeconds.toFixed(1)} s (CPUs ${facts.affinity})`);
 

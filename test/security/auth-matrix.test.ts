@@ -68,7 +68,10 @@ describe('auth matrix over the credentialed routes', () => {
     ['GET', `/v3/converter/${conversionId}`, undefined, false],
     ['DELETE', `/v3/converter/${conversionId}`, undefined, false],
     ['GET', '/v3/pdf-results', undefined, true],
+    ['GET', '/v3/converter-results', undefined, true],
     ['POST', '/v3/app-tokens', undefined, true],
+    ['GET', `/v3/app-tokens/${freshToken}`, undefined, true],
+    ['DELETE', '/v3/app-tokens/token_0000', undefined, true],
   ];
 
   const expect401 = async (label: string, method: string, path: string, body: string | undefined, headers: Record<string, string>) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseKind, countWords, hasMathStructure, isWordy } from './line-kind.js';
-import type { MathRead } from './page-result.js';
+import type { MathRead } from '../../page/model.js';
+import { countWords, isWordy } from '../../page/processors/words.js';
+import { chooseKind, hasMathStructure } from './line-kind.js';
 
 const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
 
@@ -28,12 +29,12 @@ describe('line kind', () => {
   it('chooses: wordy → text; nothing read as text → maths; else structure with a sure maths read, or maths characters in the text read', () => {
     expect(chooseKind('The quick brown fox', read('x^{2}', 0.99))).toBe('text');
     expect(chooseKind('', read('\\sum', 0.9))).toBe('math');
-    expect(chooseKind('', read('\\Pi^{x}', 0.2))).toBe('text'); // ink neither model reads surely
+    expect(chooseKind('', read('\\Pi^{x}', 0.02))).toBe('text'); // ink neither model reads surely
     expect(chooseKind('', read('', 0))).toBe('text');
     expect(chooseKind('u x² + y² = b', read('x^{2}+y^{2}=\\frac{a}{b}', 0.93))).toBe('math');
     expect(chooseKind('α² + b² = c2', read('a^{2}+\\iota^{2}=P', 0.4))).toBe('math'); // weak maths read, but the text model saw maths too
     expect(chooseKind('ABC 123', read('ABC123', 0.9))).toBe('text'); // no structure
-    expect(chooseKind('x y z', read('x^{y}z', 0.3))).toBe('text'); // structure, but an unsure read and no maths characters
+    expect(chooseKind('x y z', read('x^{y}z', 0.05))).toBe('text'); // structure, but an unsure read (calibrated scale) and no maths characters
   });
 
   it('lets a sure maths read outweigh one word, never two, nor a word the maths parser read as text', () => {

@@ -15,12 +15,15 @@ import { normaliseLatex } from '../../../worker/engine/math/latex-normalise.js';
  *   multline (rows stacked, each centred or pushed to a side) are `gathered`; equation, `\[…\]`,
  *   `$$…$$` and displaymath are the bare formula; an aligned block without any `&` is `gathered`;
  * - a row break's optional spacing (`\\[4pt]`) and empty rows (a break after the last row) are
- *   dropped, eqnarray's `a &=& b` is `a &= b`, and a one-row aligned or gathered block is its row
- *   with its `&` removed.
+ *   dropped, eqnarray's `a &=& b` is `a &= b`, an operator written just before the `&` (`a =& b`)
+ *   moves after it (`a &= b`: the same glyph at the same point), and a one-row aligned or gathered
+ *   block is its row with its `&` removed.
  */
 
 const ALIGNED = /^(align|flalign|eqnarray|alignat|split|aligned|alignedat)\*?$/u;
 const GATHERED = /^(gather|multline|gathered)\*?$/u;
+const OPERATOR_BEFORE_AMPERSAND =
+  /(=|<|>|\+|-|\\(?:leq?|geq?|neq?|approx|equiv|sim|simeq|cong|iff|implies|[Ll]ongrightarrow|[Rr]ightarrow|to|subset|subseteq|in|cdot|times|pm)\b)\s*&/gu;
 
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {
@@ -43,6 +46,8 @@ export function normaliseDisplay(environment: string, body: string): string {
     let rows = splitRows(text).filter((row) => row !== '');
     // eqnarray sets its relation in a column of its own (`a &=& b`): the page shows `a &= b`.
     if (/^eqnarray/u.test(name)) rows = rows.map((row) => row.replace(/&([^&]*)&/u, '&$1'));
+    // `a =& b` and `a &= b` align the same glyph at the same point: the operator goes after the `&`.
+    rows = rows.map((row) => row.replace(OPERATOR_BEFORE_AMPERSAND, '&$1'));
     // Rows with no alignment point are stacked rows, whichever environment stacked them.
     const block = ALIGNED.test(name) && rows.some((row) => topLevelAmpersand(row)) ? 'aligned' : 'gathered';
     text = rows.length === 1 ? rows[0]!.replace(/&/gu, ' ') : `\\begin{${block}}${rows.join('\\\\')}\\end{${block}}`;

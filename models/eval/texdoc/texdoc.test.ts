@@ -36,6 +36,7 @@ describe('the display normal form', () => {
     expect(normaliseDisplay('align', 'a &= b \\label{x} \\\\ &= c \\\\')).toBe(aligned);
     expect(normaliseDisplay('equation', '\\begin{split} a &= b \\\\[2pt] &= c \\end{split} \\tag{3}')).toBe(aligned);
     expect(normaliseDisplay('eqnarray*', 'a &=& b \\\\ &=& c')).toBe(aligned);
+    expect(normaliseDisplay('align*', 'a =& b \\\\ =& c')).toBe(aligned);
     expect(normaliseDisplay('gather*', 'a \\\\ b')).toBe(normaliseMmdDisplay('\\begin{gathered}a\\\\b\\end{gathered}'));
     expect(normaliseDisplay('align*', 'a \\\\ b')).toBe(normaliseDisplay('gather', 'a \\\\ b'));
   });

@@ -101,6 +101,11 @@ export function glyphToLatex(ch: string): string {
     return String.fromCharCode(i < 26 ? 65 + i : 97 + i - 26);
   }
   if (cp >= 0x1d7ce && cp <= 0x1d7ff) return String.fromCharCode(48 + ((cp - 0x1d7ce) % 10));
+  // Mathematical Greek (bold, italic, sans …: U+1D6A8–1D7CB) and ℎ (U+210E, italic h): their compatibility form is the plain letter.
+  if ((cp >= 0x1d6a8 && cp <= 0x1d7cb) || cp === 0x210e) {
+    const plain = ch.normalize('NFKC');
+    return GREEK[plain] ?? SYMBOLS[plain] ?? SHARED_SYMBOLS[plain] ?? plain;
+  }
   return ch;
 }
 

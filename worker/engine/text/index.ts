@@ -6,7 +6,7 @@ import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './des
 import { detectLines } from './detect.js';
 import { fuseHardSwish } from './fuse-hardswish.js';
 import { boxToInput, decodeImage, readingScale, rotateImage, scaleImage, unscaleBox, type RgbImage, type Rotation } from './image.js';
-import { isEastAsian } from './fullwidth.js';
+import { isEastAsian } from '../../../page/processors/fullwidth.js';
 import { readingOrder } from './order.js';
 import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
 import { RecognitionBatcher } from './rec-batcher.js';

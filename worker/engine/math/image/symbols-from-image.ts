@@ -1,5 +1,6 @@
 import { RULE, type Box, type GrayImage, type MathSymbol } from '../types.js';
 import { binarise } from './binarise.js';
+import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents } from './components.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
@@ -10,6 +11,8 @@ import { DOT_TOKENS, uprightLetter } from './vocabulary.js';
 export interface SymbolsFromImageOptions {
   /** @default the shipped classifier, loaded once on first use */
   classifier?: SymbolClassifier;
+  /** Report the classifier's own probabilities instead of calibrated confidences (calibration.ts); for fitting. @default false */
+  rawConfidence?: boolean;
 }
 
 /**
@@ -57,7 +60,8 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
       label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 },
     )
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
-  return symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
+  const placed = symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
+  return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s));
 }
 
 /** Largest side of a dot (full stop, `\cdot`, `\dot`) in em: a 150 dpi `\cdot` is a 2×2 blob the CNN cannot read. */

@@ -141,8 +141,11 @@ function letterStyle(family: FontFamily, token: string): SymbolStyle | undefined
 
 /** Unicode maths alphanumerics carry their style in the code point: bold, italic, script, fraktur, double-struck. */
 function alphanumericStyle(cp: number): SymbolStyle | undefined {
+  if (cp === 0x210e) return 'italic';
   if (cp < 0x1d400 || cp > 0x1d7ff) return undefined;
   if (cp >= 0x1d7ce) return cp < 0x1d7d8 ? 'bold' : cp < 0x1d7e2 ? 'blackboard' : 'upright';
+  // Greek in blocks of 58: bold, italic, bold italic, sans bold, sans bold italic.
+  if (cp >= 0x1d6a8) return (['bold', 'italic', 'bold', 'bold', 'bold'] as const)[Math.floor((cp - 0x1d6a8) / 58)] ?? 'upright';
   const block = Math.floor((cp - 0x1d400) / 52);
   // Blocks of 52 letters: bold, italic, bold italic, script, bold script, fraktur, double-struck, bold fraktur, sans…
   return (['bold', 'italic', 'bold', 'calligraphic', 'calligraphic', 'fraktur', 'blackboard', 'fraktur'] as const)[block] ?? 'upright';
@@ -168,6 +171,8 @@ export function glyphToken(unicode: string, family: FontFamily): GlyphToken | un
   // pdf.js names TeX's phi glyphs by shape, as unicode-math does: the straight \phi is U+03D5,
   // the curly \varphi U+03C6 (the reverse of the Adobe glyph list's phi/phi1).
   if (ch === '\u03C6' || ch === '\u03D5') return { latex: ch === '\u03D5' ? '\\phi' : '\\varphi', style: letterStyle(family, '\\phi') };
+  // The maths italic font's position 0x7E is its vector accent, which pdf.js names by the ASCII tilde.
+  if (ch === '~' && family === 'math-italic') return { latex: '\\vec' };
   const override = TEX_OVERRIDES[ch];
   if (override) return { latex: override, style: letterStyle(family, override) };
   const mapped = glyphToLatex(ch);

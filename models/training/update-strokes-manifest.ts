@@ -1,0 +1,49 @@
+/**
+ * Writes the sha256, measured metrics and third-party data notices of a freshly trained strokes
+ * classifier into models/manifest.json (entries 'math-strokes' and 'math-strokes-labels'):
+ * `npx tsx models/training/update-strokes-manifest.ts` (after strokes-real-train.py).
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+
+const MANIFEST = 'models/manifest.json';
+const VERSION = '2.0.0';
+/** ODbL 4.3 attribution and UNIPEN conditions of use II.c; the same text is in docs/third-party-notices.md. */
+export const STROKES_DATA_NOTICES = [
+  'Contains information from the Detexify training database (https://github.com/kirel/detexify-data), which is made available here under the Open Database License (ODbL) (https://opendatacommons.org/licenses/odbl/1-0/). The derivative database and the method of making it (convert_detexify.py, kirel/detexify-next commit 6831c8178c34dae2a996736a41bee111d1a41a2d) are offered free of charge on request.',
+  'The handwriting recogniser was trained in part on the UNIPEN train_r01_v07 data of the International Unipen Foundation (UNIPEN project of on-line data exchange and recognizer benchmarks, ICPR 1994, doi:10.1109/ICPR.1994.576870; data set doi:10.5281/zenodo.1195803). The UNIPEN data itself is not distributed with this product.',
+];
+
+type Entry = Record<string, unknown> & { id: string };
+const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { models: Entry[] } & Record<string, unknown>;
+const metrics = JSON.parse(await readFile('models/training/out/strokes-metrics.json', 'utf8')) as {
+  training_samples: number; epochs: number; held_out_writers: { size_known: number; size_unknown: number; count: number };
+};
+const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
+const held = metrics.held_out_writers;
+
+const entries: Entry[] = [
+  {
+    id: 'math-strokes',
+    name: 'Folio pen-strokes symbol classifier (1-D CNN over the pen trajectory: 32 resampled points with position, direction and pen-up, plus aspect/size features)',
+    version: VERSION,
+    path: 'math-strokes.onnx',
+    sha256: await sha256('models/math-strokes.onnx'),
+    licence: 'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 (commercial training permitted with acknowledgement) pen strokes; see notices',
+    notices: STROKES_DATA_NOTICES,
+    recipe: 'models/training: strokes-real-generate.ts (Detexify + UNIPEN folds 1-9, warped copies, traced MathJax fonts for classes without real drawings) + strokes-real-train.py (torch CPU, ONNX opset 13); `make models`',
+    metrics: `held-out writers (fold 0, ${held.count} symbols): ${pct(held.size_unknown)} size unknown, ${pct(held.size_known)} size known; ${metrics.training_samples} training samples, ${metrics.epochs} epochs; expressions: models/eval/RESULTS.md`,
+  },
+  {
+    id: 'math-strokes-labels',
+    name: 'Class list (LaTeX tokens), input shape and typical heights in em of the pen-strokes symbol classifier',
+    version: VERSION,
+    path: 'math-strokes.labels.json',
+    sha256: await sha256('models/math-strokes.labels.json'),
+    licence: 'trained in this repository',
+  },
+];
+manifest.models = manifest.models.map((e) => entries.find((n) => n.id === e.id) ?? e);
+await writeFile(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+console.log(`updated ${MANIFEST}: ${entries.map((e) => `${e.id} ${String(e.sha256).slice(0, 12)}`).join(', ')}`);
