@@ -79,6 +79,12 @@ models: deps
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.
+# make bench-large: PDFs of 0.3, 1 and 2 GB through /v3/pdf and the Files API, the document
+# worker's peak RSS for each (bench/large-documents.bench.ts); needs about 2 GB free in /tmp.
+.PHONY: bench-large
+bench-large: deps test-deps
+	npx tsx bench/large-documents.bench.ts
+
 .PHONY: soak
 soak: deps test-deps
 	npx tsx test/reliability/soak.ts
@@ -107,6 +113,7 @@ eval-chem: deps
 
 lint: deps
 	npx tsc --noEmit -p .
+	npx vitest run --config vitest.unit.config.ts core/layers.test.ts
 	npx tsc --noEmit -p console/web
 
 deps: node_modules/.folio-installed

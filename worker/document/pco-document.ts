@@ -14,7 +14,7 @@ import type { FileRecord, JobRecord, PcoStore } from '../../core/pco/store.js';
 import type { Payload } from '../../core/queue/index.js';
 import { StorageError, joinUri, openLocation } from '../../core/storage/index.js';
 import type { WorkerContext } from '../context.js';
-import { relativeFigurePath } from './pipeline/figure-links.js';
+import { relativeFigurePath } from '../../page/figure-links.js';
 import { convertDocument, type DocumentResult, type FigureSink, type PipelineDeps } from './pipeline/index.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { type FigureFiles, writeConversions } from './conversions.js';

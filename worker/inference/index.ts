@@ -8,7 +8,7 @@ import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { startStrokesWorker } from './strokes.js';
-import type { PageRecognition } from './page-result.js';
+import type { PageRecognition } from '../../page/model.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads

@@ -1,4 +1,4 @@
-import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
+import type { PageLine, PageRecognition } from '../model.js';
 
 /**
  * A recognition with `change` applied to every piece of text the text model read (line texts,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PageLine } from '../../../worker/inference/page-result.js';
-import { linesToMmd, styleLatex } from './text-mmd.js';
+import type { PageLine } from '../../../page/model.js';
+import { linesToMmd, styleLatex } from '../../../page/render/mmd.js';
 import { buildTextResult, confidences } from './text-result.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
