@@ -24,8 +24,8 @@ export interface ChemistryOptions {
   inchi?: boolean;
   /** Write the diagram's crop with the SMILES as its alt text, instead of the smiles element. */
   asImage?: boolean;
-  /** Longest one OSRA run may take (FOLIO_OSRA_TIMEOUT_MS). */
-  timeoutMs?: number;
+  /** CPU time one OSRA run may use (FOLIO_OSRA_CPU_SECONDS). */
+  cpuSeconds?: number;
 }
 
 const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -58,8 +58,8 @@ export const configSchema = z.object({
   FOLIO_DRAIN_SECONDS: z.coerce.number().int().min(0).default(20),
   /** Allow outbound URLs that resolve to loopback/private addresses (tests and lab set-ups only). */
   FOLIO_ALLOW_PRIVATE_URLS: bool.default('false'),
-  /** Longest one OSRA run (a structure diagram read) may take before it is killed and the figure stays a figure. */
-  FOLIO_OSRA_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** CPU seconds one OSRA run (a structure diagram read) may use before it is killed and the figure stays a figure. */
+  FOLIO_OSRA_CPU_SECONDS: z.coerce.number().int().min(1).max(600).default(8),
   /** Licence key sent as a bearer token to the licence and metering servers (online / metered). */
   FOLIO_LICENSE_KEY: z.string().min(1).optional(),
   /** Seconds between licence checks in online mode; at most 6 h so several checks fall inside the 24 h grace. */

@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -160,6 +161,11 @@ export interface GuardedFetchOptions extends SsrfOptions {
   ca?: string | Buffer | Array<string | Buffer>;
   /** Larger answers are abandoned. @default 10 MiB */
   maxBodyBytes?: number;
+  /**
+   * Streams a 2xx answer's body to this file instead of holding it in memory (the returned
+   * Response then has no body); maxBodyBytes still applies, counted as the bytes arrive.
+   */
+  saveTo?: string;
 }
 
 export interface GuardedRequestInit {
@@ -227,15 +233,22 @@ export async function guardedFetch(raw: string, init: GuardedRequestInit = {}, o
         const chunks: Buffer[] = [];
         let size = 0;
         const status = res.statusCode ?? 0;
+        const file = opts.saveTo && status >= 200 && status <= 299 ? createWriteStream(opts.saveTo) : undefined;
+        file?.on('error', (err) => (reject(new GuardedFetchError('network', `could not write the answer: ${err.message}`)), res.destroy()));
         res.on('data', (c: Buffer) => {
           size += c.length;
           if (size > maxBody) {
             reject(new GuardedFetchError('too_large', `answer larger than ${maxBody} bytes`, status));
             res.destroy();
+          } else if (file) {
+            if (file.write(c)) return;
+            res.pause();
+            file.once('drain', () => res.resume());
           } else chunks.push(c);
         });
         res.on('error', (err) => reject(new GuardedFetchError('network', err.message)));
-        res.on('end', () => {
+        res.on('end', async () => {
+          if (file) await new Promise<void>((r) => file.end(r));
           if (status < 200 || status > 599) return reject(new GuardedFetchError('network', `invalid HTTP status ${status}`));
           const headers = new Headers();
           for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
@@ -245,7 +258,7 @@ export async function guardedFetch(raw: string, init: GuardedRequestInit = {}, o
               // a header fetch's Headers refuses is dropped, not fatal
             }
           }
-          const body = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
+          const body = file || [204, 205, 304].includes(status) ? null : Buffer.concat(chunks);
           resolve(new Response(body, { status, headers }));
         });
       });

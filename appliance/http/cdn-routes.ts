@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { ApiError } from '../../core/errors.js';
 import { StorageError } from '../../core/storage/index.js';
-import { v3FigureKey } from '../../worker/document/pipeline/figure-links.js';
+import { v3FigureKey } from '../../page/figure-links.js';
 import type { AppContext } from '../context.js';
 
 /**

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { SMILES_ELEMENT } from '../../core/chemistry.js';
-import { relativeFigurePath } from '../document/pipeline/figure-links.js';
+import { relativeFigurePath } from '../../page/figure-links.js';
 
 /**
  * Structures in conversions (DOCX, PPTX, HTML, PDF, LaTeX): a `<smiles>` element means nothing to

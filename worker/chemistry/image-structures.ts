@@ -1,4 +1,4 @@
-import type { PageLine, PageRecognition } from '../inference/page-result.js';
+import type { PageLine, PageRecognition } from '../../page/model.js';
 import { type ReadStructuresOptions, readStructures } from './structures.js';
 
 /**

@@ -8,13 +8,18 @@ import { join } from 'node:path';
  * PNG: every structure it finds, with its own confidence score, average bond length and box.
  *
  * OSRA is native code fed with user pixels, so every run is bounded: `prlimit` caps its address
- * space (an allocation past the cap fails inside OSRA, which exits) and a timer SIGKILLs it when it
- * runs too long. Either way the caller gets `{ stopped }` instead of structures and the page goes
- * on without chemistry.
+ * space (an allocation past the cap fails inside OSRA, which exits) and its CPU time (the kernel
+ * stops it with SIGXCPU, then SIGKILL a second later), and a wall-clock timer SIGKILLs a run that
+ * sleeps instead of computing. CPU time rather than wall time is the main bound so a busy machine
+ * does not cut off honest reads. Either way the caller gets `{ stopped }` instead of structures and
+ * the page goes on without chemistry.
  */
 
-/** @defaultValue 10 s: a dense A4 page takes OSRA about 2 s on one core here. */
-export const OSRA_TIMEOUT_MS = 10_000;
+/** @defaultValue 8 CPU seconds: a molecule takes OSRA 0.2 to 1 s, a dense A4 page at 300 dpi about 2 s. */
+export const OSRA_CPU_SECONDS = 8;
+/** A run waiting this many times its CPU allowance (plus a start-up margin) is killed whatever it does. */
+const WALL_FACTOR = 6;
+const WALL_MARGIN_MS = 10_000;
 /** @defaultValue 1 GiB of address space; a 300 dpi A4 page needs about 300 MB. */
 export const OSRA_MEMORY_BYTES = 1024 ** 3;
 
@@ -31,9 +36,14 @@ export interface OsraStructure {
 export type OsraRun = { structures: OsraStructure[]; stopped?: undefined } | { structures: []; stopped: 'timeout' | 'failed'; message: string };
 
 export interface OsraLimits {
-  timeoutMs?: number;
+  /** @defaultValue OSRA_CPU_SECONDS */
+  cpuSeconds?: number;
+  /** @defaultValue OSRA_MEMORY_BYTES */
   memoryBytes?: number;
 }
+
+/** OSRA's exit status when SIGXCPU reaches it (its handler exits with the signal's number). */
+const EXIT_ON_SIGXCPU = 24;
 
 /** One output line: `SMILES bond_length score x0xy0-x1xy1` (osra -b -p -c). */
 const LINE = /^(\S+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(\d+)x(\d+)-(\d+)x(\d+)\s*$/;
@@ -55,13 +65,16 @@ export async function runOsra(png: Buffer, limits: OsraLimits = {}): Promise<Osr
   try {
     const image = join(dir, 'in.png');
     await writeFile(image, png);
-    const timeoutMs = limits.timeoutMs ?? OSRA_TIMEOUT_MS;
-    const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, '--', 'osra', '-b', '-p', '-c', image];
+    const cpu = Math.max(1, Math.ceil(limits.cpuSeconds ?? OSRA_CPU_SECONDS));
+    const timeoutMs = cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS;
+    const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', image];
     const result = await new Promise<{ stdout: string; error?: ExecFileException }>((resolve) => {
       execFile('prlimit', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir }, (error, stdout) => resolve({ stdout: String(stdout), error: error ?? undefined }));
     });
-    if (result.error?.killed || result.error?.signal === 'SIGKILL') return { structures: [], stopped: 'timeout', message: `OSRA ran past ${timeoutMs} ms and was stopped` };
-    if (result.error) return { structures: [], stopped: 'failed', message: `OSRA failed: ${result.error.message.split('\n')[0]}` };
+    const e = result.error;
+    if (e && (e.code === EXIT_ON_SIGXCPU || e.signal === 'SIGXCPU' || (e.signal === 'SIGKILL' && !e.killed))) return { structures: [], stopped: 'timeout', message: `OSRA used its ${cpu} s of CPU time and was stopped` };
+    if (e?.killed) return { structures: [], stopped: 'timeout', message: `OSRA ran past ${timeoutMs} ms and was stopped` };
+    if (e) return { structures: [], stopped: 'failed', message: `OSRA failed: ${e.message.split('\n')[0]}` };
     return { structures: parseOsraOutput(result.stdout) };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -58,11 +58,9 @@ describe('readStructures', () => {
     expect(structures[0]!.confidence).toBeGreaterThan(0.5);
   });
 
-  it('stops OSRA at its time limit on a crafted image', async () => {
-    const started = Date.now();
-    const run = await runOsra(await osraHostilePng(), { timeoutMs: 1_000 });
+  it('stops OSRA at its CPU-time limit on a crafted image', async () => {
+    const run = await runOsra(await osraHostilePng(), { cpuSeconds: 1 });
     expect(run.stopped).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(8_000);
   });
 
   it('stops OSRA at its memory limit', async () => {

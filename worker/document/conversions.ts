@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONTENT_TYPES } from '../../core/content-types.js';
 import { extensionOfFormat } from '../../core/options/pdf-options.js';
 import type { FormatStatus } from '../../core/v3/pdf-store.js';
 import { printHtmlPdf } from './convert-html-pdf.js';
@@ -12,32 +13,11 @@ import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
 import { depictStructures } from '../chemistry/depict.js';
 import { overlayPdf } from './convert-overlay.js';
-import type { LineEntry, PageLines } from './pipeline/lines-json.js';
+import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 
 export type { FigureFiles };
 
 type Put = (ext: string, body: string | Buffer, contentType: string) => Promise<void>;
-
-export const CONTENT_TYPES: Record<string, string> = {
-  mmd: 'text/markdown; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  html: 'text/html; charset=utf-8',
-  pdf: 'application/pdf',
-  'latex.pdf': 'application/pdf',
-  'mmd.overlay.pdf': 'application/pdf',
-  tex: 'application/x-tex; charset=utf-8',
-  jpg: 'image/jpeg',
-  png: 'image/png',
-  'tex.zip': 'application/zip',
-  'md.zip': 'application/zip',
-  'mmd.zip': 'application/zip',
-  'html.zip': 'application/zip',
-  'lines.json': 'application/json',
-  'lines.mmd.json': 'application/json',
-};
 
 /** The printed rendering, when page images are asked of a document without a PDF of its own. */
 const RENDERED_PDF_NAME = 'rendered-pages.pdf';

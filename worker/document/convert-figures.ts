@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { linkedFigures, relativeFigurePath, relinkFigures } from './pipeline/figure-links.js';
+import { linkedFigures, relativeFigurePath, relinkFigures } from '../../page/figure-links.js';
 
 /**
  * Figures in conversions. The MMD links crops by CDN URL; a converter must not fetch them over

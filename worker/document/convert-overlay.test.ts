@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headingAndParagraphsPdf } from '../../test/support/pdf-fixtures.js';
 import { overlayPdf } from './convert-overlay.js';
-import type { LineEntry, PageLines } from './pipeline/lines-json.js';
+import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 
 const run = promisify(execFile);
 type Word = { text: string; x: number; y: number; xMax: number; yMax: number };

@@ -1,5 +1,5 @@
 import { PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts, TextRenderingMode, popGraphicsState, pushGraphicsState, setTextRenderingMode } from 'pdf-lib';
-import type { LineEntry, PageLines } from './pipeline/lines-json.js';
+import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 import { FormatError } from './convert-tool.js';
 
 /** Helvetica's ascent and descent in units of its size: a line's box spans ascent + descent. */

@@ -14,7 +14,7 @@ import type { FileRecord, JobRecord, PcoStore } from '../../core/pco/store.js';
 import type { Payload } from '../../core/queue/index.js';
 import { StorageError, joinUri, openLocation } from '../../core/storage/index.js';
 import type { WorkerContext } from '../context.js';
-import { relativeFigurePath } from './pipeline/figure-links.js';
+import { relativeFigurePath } from '../../page/figure-links.js';
 import { convertDocument, type DocumentResult, type FigureSink, type PipelineDeps } from './pipeline/index.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { type FigureFiles, writeConversions } from './conversions.js';
@@ -88,7 +88,7 @@ function convert(job: JobRecord, path: string, config: WorkerContext['config'], 
     includePageInfo: o.include_page_info === true,
     includeEquationTags: o.include_equation_tags as boolean | undefined,
     // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
-    chemistry: { smiles: o.include_smiles !== false, inchi: o.include_inchi === true, asImage: o.include_chemistry_as_image === true, timeoutMs: config.FOLIO_OSRA_TIMEOUT_MS },
+    chemistry: { smiles: o.include_smiles !== false, inchi: o.include_inchi === true, asImage: o.include_chemistry_as_image === true, cpuSeconds: config.FOLIO_OSRA_CPU_SECONDS },
   }, deps);
 }
 

@@ -7,8 +7,9 @@ import { type Job, QueueEvents } from 'bullmq';
 import { ApiError } from '../../core/errors.js';
 import type { WorkerContext } from '../context.js';
 import type { OcrPage } from './pipeline/index.js';
-import { punctuationWidth } from '../engine/text/fullwidth.js';
+import { punctuationWidth } from '../../page/processors/fullwidth.js';
 import type { Glyph } from './pipeline/text-layer.js';
+import type { OcrPageResult } from '../../page/model.js';
 
 const run = promisify(execFile);
 /** Resolution scanned pages are rendered at for OCR. */
@@ -18,15 +19,6 @@ const PAGE_WAIT_MS = 120_000;
 
 type PixelBox = { x: number; y: number; width: number; height: number };
 
-export interface OcrPageResult {
-  /** `words` (from the CTC steps) are missing in results of older workers. */
-  lines: { text: string; confidence: number; box: PixelBox; words?: { text: string; box: PixelBox }[] }[];
-  width: number;
-  height: number;
-  /** Engine's turn to upright and its confidence (OcrResult); older workers may leave them out. */
-  rotation?: 0 | 90 | 180 | -90;
-  rotationConfidence?: number;
-}
 
 let events: QueueEvents | undefined;
 

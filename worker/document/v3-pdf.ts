@@ -12,8 +12,9 @@ import { deleteFolder } from '../../core/v3/folders.js';
 import { pdfFolder } from '../../core/v3/keys.js';
 import { OPEN_PDF_STATUSES, type FormatStatus, type PdfRecord, type PdfStore } from '../../core/v3/pdf-store.js';
 import type { WorkerContext } from '../context.js';
-import { CONTENT_TYPES, writeConversions } from './conversions.js';
-import { cdnFigureUrl, relativeFigurePath } from './pipeline/figure-links.js';
+import { CONTENT_TYPES } from '../../core/content-types.js';
+import { writeConversions } from './conversions.js';
+import { cdnFigureUrl, relativeFigurePath } from '../../page/figure-links.js';
 import { convertDocument, type DocumentOptions, type DocumentResult, type FigureSink, type OcrPage } from './pipeline/index.js';
 import { detectFileType } from './pipeline/detect.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
@@ -35,7 +36,7 @@ class Deleted extends Error {}
 export const V3_PAGE_TIMEOUT_MS = 120_000;
 
 /** The 4.7 options the pipeline understands, as pco-document.ts maps a job's OCR options. */
-export function documentOptions(o: PdfOptions, osraTimeoutMs?: number): DocumentOptions {
+export function documentOptions(o: PdfOptions, osraCpuSeconds?: number): DocumentOptions {
   return {
     pageRanges: o.page_ranges,
     pageTimeoutMs: V3_PAGE_TIMEOUT_MS,
@@ -46,7 +47,7 @@ export function documentOptions(o: PdfOptions, osraTimeoutMs?: number): Document
     includePageInfo: o.include_page_info === true,
     includeEquationTags: o.include_equation_tags,
     // 4.7: include_smiles is true by default here.
-    chemistry: { smiles: o.include_smiles ?? true, inchi: o.include_inchi, asImage: o.include_chemistry_as_image, timeoutMs: osraTimeoutMs },
+    chemistry: { smiles: o.include_smiles ?? true, inchi: o.include_inchi, asImage: o.include_chemistry_as_image, cpuSeconds: osraCpuSeconds },
   };
 }
 
@@ -72,7 +73,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
     const reset = { num_pages_completed: 0, num_pages_failed: 0, page_errors: [] };
     if (!(await store.transition(id, OPEN_PDF_STATUSES, 'loaded', reset))) throw new Deleted();
     if (rec.streaming) await store.clearPages(id);
-    const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions, ctx.config.FOLIO_OSRA_TIMEOUT_MS), {
+    const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions, ctx.config.FOLIO_OSRA_CPU_SECONDS), {
       figures: figureSink(ctx, id),
       ocr: seams.ocr === undefined ? ocrThroughInferencePool(ctx, `v3-${id}`) : (seams.ocr ?? undefined),
       onSplit: async (numPages, numPagesPdf) => {

@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../../core/errors.js';
 import { GuardedFetchError, guardedFetch } from '../../core/ssrf.js';
@@ -29,6 +28,7 @@ export async function fetchSource(ctx: WorkerContext, rec: PdfRecord, target: st
       schemes: DOCUMENT_URL_SCHEMES,
       timeoutMs: DOWNLOAD_TIMEOUT_MS,
       maxBodyBytes: MAX_DOCUMENT_BYTES,
+      saveTo: target,
     });
   } catch (err) {
     if (err instanceof ApiError) throw fail(`The URL was refused: ${err.message}`, err.retryable);
@@ -40,7 +40,6 @@ export async function fetchSource(ctx: WorkerContext, rec: PdfRecord, target: st
     throw err;
   }
   if (res.status < 200 || res.status > 299) throw fail(`The document URL answered HTTP ${res.status}`, res.status >= 500 || res.status === 429, res.status);
-  await writeFile(target, Buffer.from(await res.arrayBuffer()));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { MathResult, MathSymbol } from '../engine/math/types.js';
-import type { Candidate } from './page-result.js';
+import type { Candidate } from '../../page/model.js';
 
 /**
  * The n best distinct formulas of an image (/v3/latex n_best): every symbol may take its label or

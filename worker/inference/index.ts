@@ -8,7 +8,7 @@ import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { startStrokesWorker } from './strokes.js';
-import type { PageRecognition } from './page-result.js';
+import type { PageRecognition } from '../../page/model.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
@@ -43,7 +43,7 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       const read = options.math ? await addMath(png, r, options, engines!) : text;
-      return options.smiles ? addStructures(png, read, { inchi: options.inchi, timeoutMs: ctx.config.FOLIO_OSRA_TIMEOUT_MS }) : read;
+      return options.smiles ? addStructures(png, read, { inchi: options.inchi, cpuSeconds: ctx.config.FOLIO_OSRA_CPU_SECONDS }) : read;
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );

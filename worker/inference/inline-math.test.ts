@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { InkMask } from '../engine/math/image/binarise.js';
 import type { OcrWord } from '../engine/text/index.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
-import type { MathRead } from './page-result.js';
+import type { MathRead } from '../../page/model.js';
 
 /** Words laid left to right from [text, x0, x1, confidence] in a 20-px line at y 10. */
 const words = (...spec: [string, number, number, number?][]): OcrWord[] =>

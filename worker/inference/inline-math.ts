@@ -3,7 +3,7 @@ import type { Box } from '../engine/text/image.js';
 import type { OcrWord } from '../engine/text/index.js';
 import type { Band } from './bands.js';
 import { hasMathStructure, MIN_MATH_RATE } from './line-kind.js';
-import type { MathRead } from './page-result.js';
+import type { MathRead, Segment } from '../../page/model.js';
 
 /**
  * Maths inside a line of prose. The text model reads the prose around an inline formula surely
@@ -21,7 +21,6 @@ import type { MathRead } from './page-result.js';
  * and it has maths structure or a command (a lone Greek letter). Everything is in the upright image's pixels.
  */
 
-export type Segment = { kind: 'text'; words: OcrWord[] } | { kind: 'math'; math: MathRead; box: Box };
 
 /** Unread ink narrower than this share of the line's height is a speck or a broken glyph edge. */
 const MIN_UNREAD_INK = 0.3;

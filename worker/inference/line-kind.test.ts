@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseKind, countWords, hasMathStructure, isWordy } from './line-kind.js';
-import type { MathRead } from './page-result.js';
+import type { MathRead } from '../../page/model.js';
+import { countWords, isWordy } from '../../page/processors/words.js';
+import { chooseKind, hasMathStructure } from './line-kind.js';
 
 const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
 

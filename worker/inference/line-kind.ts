@@ -1,5 +1,6 @@
 import { calibratedConfidence } from '../engine/math/image/calibration.js';
-import type { MathRead } from './page-result.js';
+import type { MathRead } from '../../page/model.js';
+import { isProse, isWordy } from '../../page/processors/words.js';
 
 /**
  * Is a line of an image maths or text? Two recognisers read it and each leaves evidence:
@@ -11,7 +12,7 @@ import type { MathRead } from './page-result.js';
  *   or relations; prose forced through the maths parser comes out as long runs of letters and
  *   symbols with a low confidence per symbol.
  * Rules (measured on rendered pages, see inference/line-kind.test.ts and test/integration/v3-text-math.test.ts):
- * 1. a line whose text read is wordy (WORDY_MIN_WORDS words, or words covering half its characters) is text,
+ * 1. a line whose text read is wordy (page/processors/words.ts: two words, or words covering half its characters) is text,
  *    unless it holds a single word and its maths read is sure (sureMath);
  * 2. otherwise, a line the text model read nothing of is maths if the maths parse found symbols
  *    with a per-symbol confidence of at least MIN_MATH_RATE (ink neither model reads surely — a
@@ -21,56 +22,14 @@ import type { MathRead } from './page-result.js';
  *    superscript digits, Greek letters: the text model saw maths too); text when not.
  */
 
-export const WORDY_MIN_WORDS = 2;
-export const WORDY_CHAR_SHARE = 0.5;
 /**
  * Per-symbol (geometric mean) confidence below which a maths read is not trusted over a text read:
  * a classifier probability of 0.5, on the engine's calibrated scale (image/calibration.ts).
  */
 export const MIN_MATH_RATE = calibratedConfidence(0.5);
 
-/** Two-letter words of prose; a lone letter is as likely a variable (`a r^n`) and is no evidence either way. */
-const SHORT_WORDS = new Set('an as at be by do he if in is it me my no of on or so to up us we'.split(' '));
-const MATH_NAMES = new Set('sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim max min sup inf det arg gcd deg dim ker hom mod'.split(' '));
-
-export interface WordCount {
-  words: number;
-  wordChars: number;
-  chars: number;
-}
-
-/** Words of a text read, and how many of its non-space characters they cover. */
-export function countWords(text: string): WordCount {
-  let words = 0;
-  let wordChars = 0;
-  let chars = 0;
-  for (const token of text.split(/\s+/).filter(Boolean)) {
-    chars += token.length;
-    const bare = token.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/g, '');
-    const lower = bare.toLowerCase();
-    const isWord = /^[A-Za-z][a-z]*(?:-[a-z]+)*$/.test(bare) && ((bare.length >= 3 && !MATH_NAMES.has(lower)) || SHORT_WORDS.has(lower));
-    if (isWord) {
-      words++;
-      wordChars += bare.length;
-    }
-  }
-  return { words, wordChars, chars };
-}
-
-export function isWordy(text: string): boolean {
-  const c = countWords(text);
-  return c.words >= WORDY_MIN_WORDS || (c.words >= 1 && c.wordChars >= WORDY_CHAR_SHARE * c.chars);
-}
-
 /** Per-symbol confidence at which a maths parse with structure outweighs a single word of text read. */
 export const SURE_MATH_RATE = calibratedConfidence(0.85);
-
-/**
- * Whether a wordy line is prose beyond doubt: WORDY_MIN_WORDS words. A line of one word may be a
- * formula the text model half read (`In` for I_n, `cdm` for the ink of ∫ x dx): its maths read
- * decides (sureMath).
- */
-export const isProse = (text: string) => countWords(text).words >= WORDY_MIN_WORDS;
 
 /**
  * A maths read that outweighs one word of text: structure, read surely symbol by symbol, and no

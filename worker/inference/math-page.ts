@@ -6,10 +6,11 @@ import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/tex
 import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
-import { codeRuns } from './code-lines.js';
-import { inlineSegments, type Segment, withoutRules } from './inline-math.js';
-import { chooseKind, isProse, isWordy } from './line-kind.js';
-import type { FormulaRead, MathRead, PageLine, PageRecognition } from './page-result.js';
+import { codeRuns } from '../../page/processors/code-lines.js';
+import { inlineSegments, withoutRules } from './inline-math.js';
+import { isProse, isWordy } from '../../page/processors/words.js';
+import { chooseKind } from './line-kind.js';
+import type { FormulaRead, PageLine, PageRecognition, Segment } from '../../page/model.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;

@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors.js';
 import { TERMINAL_FILE_STATUSES } from '../../../core/pco/job-spec.js';
 import type { FileRecord } from '../../../core/pco/store.js';
 import { openLocation, type StorageSettings, StorageError } from '../../../core/storage/index.js';
-import { CONTENT_TYPES } from '../../../worker/document/conversions.js';
+import { CONTENT_TYPES } from '../../../core/content-types.js';
 
 /** Generic types of the source documents a job can read; anything else is sent as bytes. */
 const SOURCE_TYPES: Record<string, string> = {

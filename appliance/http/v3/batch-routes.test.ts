@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchStore } from '../../../core/v3/batch-store.js';
-import type { PageRecognition } from '../../../worker/inference/page-result.js';
+import type { PageRecognition } from '../../../page/model.js';
 import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import { v3BatchRoutes, type V3BatchRoutes } from './batch-routes.js';

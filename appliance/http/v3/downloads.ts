@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors.js';
 import { DOCUMENT_CONVERSION_FORMATS, extensionOfFormat, formatOfExtension } from '../../../core/options/pdf-options.js';
 import { type Storage, StorageError } from '../../../core/storage/index.js';
 import type { FormatStatus } from '../../../core/v3/pdf-store.js';
-import { CONTENT_TYPES } from '../../../worker/document/conversions.js';
+import { CONTENT_TYPES } from '../../../core/content-types.js';
 
 /** Outputs of every completed document, requested or not (4.9: lines data is ready with the MMD). */
 export const DOCUMENT_BASE_FORMATS = ['mmd', 'md', 'lines.json', 'lines.mmd.json'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
-import { LATEX_TRANSFORMS } from './latex-formats.js';
+import { LATEX_TRANSFORMS } from '../../../page/render/latex-formats.js';
 import { legacyCallbackSchema } from './legacy-callback.js';
 
 /** The output formats of 4.4. */

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import { isWordy } from '../../../worker/inference/line-kind.js';
-import type { PageRecognition } from '../../../worker/inference/page-result.js';
-import { detectedAlphabets } from './alphabets.js';
-import { latexFormats, wolframFromAsciimath } from './latex-formats.js';
+import { isWordy } from '../../../page/processors/words.js';
+import type { PageRecognition } from '../../../page/model.js';
+import { detectedAlphabets } from '../../../page/processors/alphabets.js';
+import { latexFormats, wolframFromAsciimath } from '../../../page/render/latex-formats.js';
 import type { LatexFormat, LatexParams } from './latex-options.js';
 import { mmdData } from './mmd-render.js';
 import { DEFAULT_AUTO_ROTATE_THRESHOLD } from './text-result.js';

@@ -11,7 +11,7 @@ import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.j
 import { readJson } from '../read-json.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
-import { round } from './text-geometry.js';
+import { round } from '../../../page/render/line-data.js';
 import { checkConfidence } from './text-result.js';
 import { type RecognizeStrokes, StrokesPool } from './strokes-inference.js';
 import { StrokesSessions } from './strokes-sessions.js';

@@ -1,7 +1,7 @@
 import { QueueEvents } from 'bullmq';
 import { ApiError } from '../../../core/errors.js';
 import { type PageOptions, PRIORITY, type PriorityName } from '../../../core/queue/index.js';
-import type { PageRecognition } from '../../../worker/inference/page-result.js';
+import type { PageRecognition } from '../../../page/model.js';
 import type { AppContext } from '../../context.js';
 
 /** Longest a /v3/text request waits for the inference pool before answering sys_exception. */

@@ -1,15 +1,15 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import { punctuationWidth } from '../../../worker/engine/text/fullwidth.js';
-import { boxToUpright } from '../../../worker/engine/text/image.js';
-import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
-import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
+import { punctuationWidth } from '../../../page/processors/fullwidth.js';
+import { boxToUpright } from '../../../page/geometry.js';
+import type { PageLine, PageRecognition } from '../../../page/model.js';
+import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from '../../../page/processors/alphabets.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
-import { mapRecognitionText } from './recognition-text.js';
-import { lineTypes, textBlocks } from './text-blocks.js';
-import { columnOrder } from './text-columns.js';
-import { lineData, linesJson, round, wordData } from './text-geometry.js';
-import { linesToMmd, styleLatex } from './text-mmd.js';
+import { mapRecognitionText } from '../../../page/processors/text-map.js';
+import { lineTypes, textBlocks } from '../../../page/processors/blocks.js';
+import { columnOrder } from '../../../page/processors/columns.js';
+import { lineData, linesJson, round, wordData } from '../../../page/render/line-data.js';
+import { linesToMmd, styleLatex } from '../../../page/render/mmd.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
 
 /** 4.2: confidence_rate_threshold default (symbol level). */

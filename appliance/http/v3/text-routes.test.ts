@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsStream } from '../../../core/events.js';
-import type { PageLine } from '../../../worker/inference/page-result.js';
+import type { PageLine } from '../../../page/model.js';
 import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import { publicResolver, v3TestApp, type V3TestApp } from './testing.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import type { Box } from '../../engine/math/types.js';
-import { FIGURE_DPI, type PixelRegion } from './figure-links.js';
+import { FIGURE_DPI, type PixelRegion } from '../../../page/figure-links.js';
 import type { GrayImage } from './figure-scan.js';
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../core/errors.js';
 import * as fx from '../../../test/support/pdf-fixtures.js';
 import { type OcrPage, convertDocument, countPages, PAGE_BREAK_MARKER, type DocumentOptions, type DocumentResult } from './index.js';
-import type { MmdLineEntry, PageLines } from './lines-json.js';
+import type { MmdLineEntry, PageLines } from '../../../page/render/lines-json.js';
 
 let dir: string;
 const files: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
 import { type MathSymbol, RADICAL, RULE } from '../../engine/math/types.js';
 import { convertDocument, type DocumentResult } from './index.js';
-import type { LineEntry } from './lines-json.js';
+import type { LineEntry } from '../../../page/render/lines-json.js';
 import { DISPLAYS, MATH_PAGE_BODY } from './math-fixture.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Box } from '../../engine/math/types.js';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { CHEMISTRY_DPI, figureStructures, structuresMmd } from '../../chemistry/figure-structures.js';
 import { cropPage, type PageImage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
-import { FIGURE_DPI, figureName, type PixelRegion } from './figure-links.js';
+import { FIGURE_DPI, figureName, type PixelRegion } from '../../../page/figure-links.js';
 import { acceptFigures, bornDigitalCandidates } from './figure-regions.js';
 import { scannedCandidates } from './figure-scan.js';
 import type { PageGraphics } from './page-graphics.js';

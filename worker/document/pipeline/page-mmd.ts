@@ -2,7 +2,7 @@ import type { Block, PageLayout } from './blocks.js';
 import { lineToLatex, lineToMmd, type LinkArea, type RegionLatex } from './inline.js';
 import type { PlacedFigure } from './page-figures.js';
 import { isTableLine } from './tables.js';
-import { tableToMmd } from './tables-mmd.js';
+import { tableToMmd } from '../../../page/render/tables-mmd.js';
 import type { TextLine } from './text-layer.js';
 
 /** Blocks → the page's MMD, remembering which characters each line produced. */

@@ -1,6 +1,7 @@
 import type { Box } from '../../engine/math/types.js';
 import { findGutter } from './columns.js';
 import { type Glyph, makeLine, type TextLine } from './text-layer.js';
+import type { ColumnAlign } from '../../../page/render/tables-mmd.js';
 
 /**
  * Tables on a page: consecutive rows whose words leave the same wide vertical gaps empty. The
@@ -21,8 +22,6 @@ const MAX_MEDIAN_CELL_WORDS = 6;
 const MIN_NUMERIC_ROWS = 3;
 const NUMBER = /^[-−+±]?(\d+([.,]\d+)*|[.,]\d+)%?$/;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
-
-export type ColumnAlign = 'l' | 'c' | 'r';
 
 export interface PageTable {
   /** Row by row, one cell a column; an empty cell is undefined. */

@@ -1,12 +1,8 @@
+import type { OcrWord } from '../../../page/model.js';
 import type { Box } from './image.js';
 import type { CharSpan } from './recognize.js';
 
-export interface OcrWord {
-  text: string;
-  /** Mean of the word's per-character probabilities. */
-  confidence: number;
-  box: Box;
-}
+export type { OcrWord } from '../../../page/model.js';
 
 /**
  * The words of a recognised line (runs of characters between spaces), each boxed from its first

@@ -1,6 +1,5 @@
-import type { Grid } from '../../../worker/document/pipeline/tables-mmd.js';
-import type { ColumnAlign } from '../../../worker/document/pipeline/tables.js';
-import type { PageLine } from '../../../worker/inference/page-result.js';
+import type { ColumnAlign, Grid } from '../render/tables-mmd.js';
+import type { PageLine } from '../model.js';
 import { upperMedian, wordCount } from './line-measures.js';
 
 /**

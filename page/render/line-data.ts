@@ -1,9 +1,8 @@
-import type { LineEntry, PageLines } from '../../../worker/document/pipeline/lines-json.js';
-import type { OcrWord } from '../../../worker/engine/text/index.js';
-import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
-import { inlineMath, lineMmd, styleLatex } from './text-mmd.js';
-import type { LineType } from './text-blocks.js';
-import type { TextOptions } from './text-options.js';
+import type { OcrWord, PageLine, PageRecognition } from '../model.js';
+import type { LineEntry, PageLines } from './lines-json.js';
+import { inlineMath, lineMmd, styleLatex } from './mmd.js';
+import type { LineType } from '../processors/blocks.js';
+import type { RenderOptions } from './options.js';
 
 /**
  * Geometry of a /v3/text answer (the spec shows none of these shapes; docs/v3-text-geometry.md
@@ -49,7 +48,7 @@ const contour = ({ x, y, width: w, height: h }: Box): Contour =>
  * inline maths, the words' mean times each formula's product). Maths lines: the product of the
  * symbol probabilities and their geometric mean.
  */
-export function lineData(l: PageLine, opts: TextOptions, type: LineType = l.math ? 'math' : 'text'): LineData {
+export function lineData(l: PageLine, opts: RenderOptions, type: LineType = l.math ? 'math' : 'text'): LineData {
   return {
     type, cnt: contour(l.box),
     included: true, is_printed: true, is_handwritten: false,
@@ -59,7 +58,7 @@ export function lineData(l: PageLine, opts: TextOptions, type: LineType = l.math
 }
 
 /** The words of a text line, an inline formula standing as one word; a maths line is one maths word. */
-export function wordData(l: PageLine, opts: TextOptions): WordData[] {
+export function wordData(l: PageLine, opts: RenderOptions): WordData[] {
   const word = (w: OcrWord): WordData => ({ type: 'text', cnt: contour(w.box), text: w.text, confidence: round(w.confidence), confidence_rate: round(w.confidence) });
   const formula = (latex: string, box: Box, confidence: number, rate: number): WordData => {
     const styled = styleLatex(latex, opts);
@@ -75,7 +74,7 @@ export function wordData(l: PageLine, opts: TextOptions): WordData[] {
  * for the one page an image is: region in pixels, font_size the line's height in pixels, text the
  * line's MMD, every line part of the output.
  */
-export function linesJson(r: PageRecognition, opts: TextOptions, typeOf: (l: PageLine) => LineType = (l) => (l.math ? 'math' : 'text')): { pages: PageLines<LineEntry>[] } {
+export function linesJson(r: PageRecognition, opts: RenderOptions, typeOf: (l: PageLine) => LineType = (l) => (l.math ? 'math' : 'text')): { pages: PageLines<LineEntry>[] } {
   const lines = r.lines.map((l, i): LineEntry => ({
     id: `1-${i + 1}`,
     type: typeOf(l),

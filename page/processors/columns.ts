@@ -1,4 +1,4 @@
-import type { PageLine } from '../../../worker/inference/page-result.js';
+import type { PageLine } from '../model.js';
 import { upperMedian, wordCount } from './line-measures.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PageLine } from '../../../worker/inference/page-result.js';
-import { textBlocks } from './text-blocks.js';
+import type { PageLine } from '../model.js';
+import { textBlocks } from './blocks.js';
 
 /** A text line of height 20 at (x, y). */
 const line = (text: string, x: number, y: number, kind: 'text' | 'math' = 'text'): PageLine => ({ text, confidence: 0.9, box: { x, y, width: 300, height: 20 }, kind });

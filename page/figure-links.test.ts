@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cdnFigureUrl, linkedFigures, relinkFigures, v3FigureKey } from './figure-links.js';
-import { relinkLinesMmd } from './lines-json.js';
+import { relinkLinesMmd } from './render/lines-json.js';
 
 const ID = '2025_06_01_0123456789abcdef0123';
 const url = (n: number) => cdnFigureUrl('https://folio.example/cdn', `${ID}-1-${n}`, { top_left_x: 10, top_left_y: 20, width: 300, height: 200 });

@@ -1,5 +1,3 @@
-import type { ColumnAlign } from './tables.js';
-
 /**
  * A table as MMD. Like the hosted service's PDF output, a LaTeX tabular with every cell boxed:
  * `\hline` before each row and after the last, and `|` between columns. convert-tables.ts reads
@@ -8,6 +6,9 @@ import type { ColumnAlign } from './tables.js';
 
 /** LaTeX specials that end a cell or start a comment; maths runs never contain them unescaped. */
 const SPECIAL = /(?<!\\)([&%#])/g;
+
+/** How a column's cells sit: left, centred, right. */
+export type ColumnAlign = 'l' | 'c' | 'r';
 
 /** Rows of cells, one a column (an empty cell undefined), and each column's alignment. */
 export interface Grid<C> {

@@ -1,8 +1,8 @@
-import type { PageLine } from '../../../worker/inference/page-result.js';
-import type { Grid } from '../../../worker/document/pipeline/tables-mmd.js';
-import { codeRuns } from '../../../worker/inference/code-lines.js';
+import type { PageLine } from '../model.js';
+import type { Grid } from '../render/tables-mmd.js';
+import { codeRuns } from './code-lines.js';
 import { upperMedian } from './line-measures.js';
-import { tableRuns } from './text-tables.js';
+import { tableRuns } from './tables.js';
 
 /**
  * The block structure of a recognised image's lines (reading order kept): paragraphs, display

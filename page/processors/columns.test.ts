@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PageLine } from '../../../worker/inference/page-result.js';
-import { columnOrder } from './text-columns.js';
+import type { PageLine } from '../model.js';
+import { columnOrder } from './columns.js';
 
 const line = (text: string, x: number, y: number, width: number): PageLine => ({ text, confidence: 0.9, kind: 'text', box: { x, y, width, height: 20 } });
 const texts = (lines: PageLine[]) => columnOrder(lines, (l) => l.box).map((l) => l.text);

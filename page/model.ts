@@ -1,13 +1,33 @@
-import type { OcrPageResult } from '../document/scanned-pages.js';
-import type { OcrWord } from '../engine/text/index.js';
-import type { ChemicalStructure } from '../../core/chemistry.js';
-import type { Segment } from './inline-math.js';
+import type { ChemicalStructure } from '../core/chemistry.js';
+import type { Box, Rotation } from './geometry.js';
 
 /**
  * What the inference worker answers for a 'page' task. Without maths options it is exactly the
  * printed-text OcrPageResult the document pipeline reads; with them, lines gain a kind and maths
  * lines their LaTeX, and a formula read of the whole image may be attached.
  */
+
+/** A word the text model read, with its box in pixels of the input image. */
+export interface OcrWord {
+  text: string;
+  /** Mean of the word's per-character probabilities. */
+  confidence: number;
+  box: Box;
+}
+
+/** The printed-text read of a page image: what a 'page' task answers without maths options. */
+export interface OcrPageResult {
+  /** `words` (from the CTC steps) are missing in results of older workers. */
+  lines: { text: string; confidence: number; box: Box; words?: { text: string; box: Box }[] }[];
+  width: number;
+  height: number;
+  /** Engine's turn to upright and its confidence (OcrResult); older workers may leave them out. */
+  rotation?: Rotation;
+  rotationConfidence?: number;
+}
+
+/** A part of a prose line: words as read, or an inline formula read by the maths engine (boxes in input pixels). */
+export type Segment = { kind: 'text'; words: OcrWord[] } | { kind: 'math'; math: MathRead; box: Box };
 
 export interface MathRead {
   /** LaTeX without delimiters; '' when nothing was recognised. */

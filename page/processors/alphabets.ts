@@ -1,6 +1,6 @@
-import { ApiError } from '../../../core/errors.js';
-import type { PageLine, PageRecognition } from '../../../worker/inference/page-result.js';
-import { mapRecognitionText } from './recognition-text.js';
+import { ApiError } from '../../core/errors.js';
+import type { PageLine, PageRecognition } from '../model.js';
+import { mapRecognitionText } from './text-map.js';
 
 /**
  * Alphabets of 2.1 (detected_alphabets) and 4.2 (alphabets_allowed). The spec does not show the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PageLine } from '../../../worker/inference/page-result.js';
-import { linesToMmd, styleLatex } from './text-mmd.js';
+import type { PageLine } from '../../../page/model.js';
+import { linesToMmd, styleLatex } from '../../../page/render/mmd.js';
 import { buildTextResult, confidences } from './text-result.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
@@ -85,5 +85,21 @@ describe('maths in /v3/text answers', () => {
     const c = confidences([text('abcd', 0.9), math('x', 0.5, 0.8, 6)]);
     expect(c.confidence).toBeCloseTo(0.45, 6);
     expect(c.confidence_rate).toBeCloseTo((0.9 * 4 + 0.8 * 6) / 10, 6);
+  });
+});
+
+describe('chemistry in /v3/text answers', () => {
+  const structure = { smiles: 'OC(=O)c1ccccc1O', inchi: 'InChI=1S/C7H6O3/c8-6-4-2-1-3-5(6)7(9)10/h1-4,8H,(H,9,10)', inchikey: 'YGSDEFSMJLZEOE-UHFFFAOYSA-N', confidence: 0.6, box: { x: 0, y: 20, width: 10, height: 10 } };
+  const chem: PageLine = { text: '', confidence: 0.6, box: structure.box, chemistry: structure };
+
+  it('writes a structure as <smiles> in reading order, InChI only when asked, typed chemistry in line_data, never refused for its rate', async () => {
+    const read = { lines: [text('Salicylic acid:'), chem], width: 10, height: 40 };
+    const r = await buildTextResult('id', read, { include_smiles: true, include_line_data: true });
+    expect(r.text).toBe('Salicylic acid:\n\n<smiles>OC(=O)c1ccccc1O</smiles>');
+    expect((r.line_data as { type: string }[]).map((l) => l.type)).toEqual(['text', 'chemistry']);
+    const withInchi = await buildTextResult('id', read, { include_smiles: true, include_inchi: true, alphabets_allowed: { en: false } });
+    expect(withInchi.text).toContain(`<smiles inchi="${structure.inchi}" inchikey="${structure.inchikey}">OC(=O)c1ccccc1O</smiles>`);
+    const alone = await buildTextResult('id', { lines: [chem], width: 10, height: 40 }, { include_smiles: true });
+    expect(alone).toMatchObject({ text: '<smiles>OC(=O)c1ccccc1O</smiles>', confidence: 0.6, confidence_rate: 0.6 });
   });
 });

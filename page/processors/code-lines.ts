@@ -1,5 +1,4 @@
-import type { OcrWord } from '../engine/text/index.js';
-import type { PageLine } from './page-result.js';
+import type { OcrWord, PageLine } from '../model.js';
 
 /**
  * Code in an image (4.2 output rule 2): a run of two or more text lines set in a monospaced font,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../core/errors.js';
-import type { PageRecognition } from '../../../worker/inference/page-result.js';
+import { ApiError } from '../../core/errors.js';
+import type { PageRecognition } from '../model.js';
 import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };

@@ -1,10 +1,10 @@
-import { smilesElement } from '../../../core/chemistry.js';
-import type { PageLine } from '../../../worker/inference/page-result.js';
+import { smilesElement } from '../../core/chemistry.js';
+import type { PageLine } from '../model.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
-import { textBlocks, withoutBullet } from './text-blocks.js';
-import { tableToMmd } from '../../../worker/document/pipeline/tables-mmd.js';
-import { codeLineText } from '../../../worker/inference/code-lines.js';
-import type { TextOptions } from './text-options.js';
+import { textBlocks, withoutBullet } from '../processors/blocks.js';
+import { tableToMmd } from './tables-mmd.js';
+import { codeLineText } from '../processors/code-lines.js';
+import type { RenderOptions } from './options.js';
 
 /**
  * The MMD of a recognised image (4.2 output rules): text lines as read, with their inline maths
@@ -29,7 +29,7 @@ const NUMBER = /^[-+−]?\d+(?:[.,]\d+)*$/;
  * - idiomatic_eqn_arrays (forced by include_equation_tags): the recogniser writes `cases`; unless
  *   asked for idioms, it is returned the way the hosted default does, as a braced array.
  */
-export function styleLatex(latex: string, opts: TextOptions): string {
+export function styleLatex(latex: string, opts: RenderOptions): string {
   let out = latex;
   if (opts.rm_spaces !== false) out = rmSpaces(out);
   if (opts.rm_fonts) out = rmFonts(out);
@@ -40,12 +40,12 @@ export function styleLatex(latex: string, opts: TextOptions): string {
   return out;
 }
 
-export function inlineMath(latex: string, opts: TextOptions): string {
+export function inlineMath(latex: string, opts: RenderOptions): string {
   const [open, close] = opts.math_inline_delimiters ?? DEFAULT_INLINE;
   return `${open} ${latex} ${close}`;
 }
 
-export function displayMath(latex: string, opts: TextOptions): string {
+export function displayMath(latex: string, opts: RenderOptions): string {
   const [open, close] = opts.math_display_delimiters ?? DEFAULT_DISPLAY;
   return `${open}\n${latex}\n${close}`;
 }
@@ -56,7 +56,7 @@ export function displayMath(latex: string, opts: TextOptions): string {
  * `upright` gives a line's box in the upright image (paragraphs and lists are found from them);
  * `blocks` are those textBlocks finds, when the caller has them already.
  */
-export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean, upright: (l: PageLine) => PageLine['box'] = (l) => l.box, blocks = textBlocks(lines, upright)): string {
+export function linesToMmd(lines: PageLine[], opts: RenderOptions, single: boolean, upright: (l: PageLine) => PageLine['box'] = (l) => l.box, blocks = textBlocks(lines, upright)): string {
   if (single && lines[0]?.math) return inlineMath(styleLatex(lines[0].math.latex, opts), opts);
   return blocks
     .map((block) => {
@@ -80,7 +80,7 @@ export function linesToMmd(lines: PageLine[], opts: TextOptions, single: boolean
  * in inline delimiters (no space before the punctuation that follows a formula), and with
  * numbers_default_to_math a line that is only a number in inline maths.
  */
-export function lineMmd(l: PageLine, opts: TextOptions): string {
+export function lineMmd(l: PageLine, opts: RenderOptions): string {
   if (l.chemistry) return smilesElement(l.chemistry, opts.include_inchi);
   if (l.kind === 'math' && l.math) return displayMath(styleLatex(l.math.latex, opts), opts);
   if (l.segments) {
