@@ -60,14 +60,14 @@ export interface OpenedPdf {
 /**
  * Opens a PDF file for reading ranges of it on demand: memory follows the pages read, not the
  * file's size. Unreadable input is a whole-document failure that retrying cannot fix.
- * @throws ApiError pdf_content_type (empty, truncated, not a PDF, larger than pdf.js can address) or pdf_encrypted (needs a password)
+ * @throws ApiError pdf_content_type (empty, truncated, not a PDF), pdf_encrypted (needs a password) or content_too_large (over MAX_PDF_BYTES)
  */
 export async function openPdfFile(path: string): Promise<OpenedPdf> {
   const file = await open(path, 'r');
   try {
     const { size } = await file.stat();
     if (size === 0) throw new ApiError('pdf_content_type', 'The PDF file is empty (zero bytes)', {}, false);
-    if (size > MAX_PDF_BYTES) throw new ApiError('pdf_content_type', `The PDF is larger than ${MAX_PDF_BYTES} bytes, the most its reader can address`, {}, false);
+    if (size > MAX_PDF_BYTES) throw new ApiError('content_too_large', `The PDF is larger than ${MAX_PDF_BYTES} bytes, the most Folio's PDF reader can address`, {}, false);
     const ranges = new FileRanges(file, size);
     const task = getDocument({
       range: ranges,
