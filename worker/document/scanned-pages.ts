@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Job, QueueEvents } from 'bullmq';
+import sharp from 'sharp';
 import { ApiError } from '../../core/errors.js';
 import type { WorkerContext } from '../context.js';
 import type { OcrPage } from './pipeline/index.js';
@@ -28,12 +29,12 @@ let events: QueueEvents | undefined;
  */
 export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdfPath: string) => OcrPage {
   events ??= new QueueEvents('pages', { connection: ctx.queueConnection.duplicate(), prefix: ctx.config.FOLIO_QUEUE_PREFIX }).setMaxListeners(0);
-  return (pdfPath) => async (page, _w, _h, clock) => {
+  return (pdfPath) => async (page, widthPt, heightPt, clock) => {
     const dir = await mkdtemp(join(tmpdir(), 'folio-scan-'));
     const imageKey = `scratch/pages/${runId}/${page}.png`;
     try {
-      await run('pdftoppm', ['-r', String(SCAN_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
-      await ctx.storage.write(imageKey, await readFile(join(dir, 'page.png')), 'image/png');
+      const { png, scale } = await pageImage(pdfPath, page, widthPt, heightPt, dir);
+      await ctx.storage.write(imageKey, png, 'image/png');
       // Read as /v3/text reads an image: text, maths regions and inline maths.
       const task = await ctx.queues.enqueue('page', { imageKey, page, options: { math: 'auto' } }, { jobId: `page-${runId}-${page}` });
       // The page's limit is for reading it: it stops while the page waits behind others.
@@ -41,12 +42,33 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
       await untilTaken(task, events!);
       clock?.resume();
       const read = (await task.waitUntilFinished(events!, PAGE_WAIT_MS)) as PageRecognition;
-      return { read, scale: 72 / SCAN_DPI };
+      return { read, scale };
     } finally {
       await rm(dir, { recursive: true, force: true });
       await ctx.storage.delete(imageKey).catch(() => undefined);
     }
   };
+}
+
+/**
+ * The page's image as the inference worker reads it. A scan is one picture covering the page: its
+ * own pixels are read as they are (no resampling, at the scanner's resolution), exactly the image a
+ * user would send to /v3/text. Any other page is rendered by pdftoppm at SCAN_DPI.
+ */
+async function pageImage(pdfPath: string, page: number, widthPt: number, heightPt: number, dir: string): Promise<{ png: Buffer; scale: number }> {
+  const range = ['-f', String(page), '-l', String(page)];
+  const { stdout } = await run('pdfimages', ['-list', ...range, pdfPath], { timeout: 60_000 });
+  if (stdout.trim().split('\n').length === 3) {
+    await run('pdfimages', ['-png', ...range, pdfPath, join(dir, 'img')], { timeout: 60_000 });
+    const png = await readFile(join(dir, 'img-000.png')).catch(() => null);
+    const meta = png && (await sharp(png).metadata());
+    // Only a picture that fills the page upright (its aspect the page's) is the page.
+    if (png && meta?.width && meta.height && Math.abs(meta.width / meta.height - widthPt / heightPt) < 0.01 * (widthPt / heightPt)) {
+      return { png, scale: widthPt / meta.width };
+    }
+  }
+  await run('pdftoppm', ['-r', String(SCAN_DPI), ...range, '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
+  return { png: await readFile(join(dir, 'page.png')), scale: 72 / SCAN_DPI };
 }
 
 /** Longest a scanned page waits in the queue for an inference worker to take it. */
