@@ -65,7 +65,8 @@ bench: deps test-deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(BENCH_PACKAGES)"
 	npx tsx bench/run.ts
 
-# The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders; see models/training/README.md.
+# The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
+# pen-strokes classifier (models/math-strokes.onnx) from the real strokes in FOLIO_DATASETS; see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -73,9 +74,10 @@ models: deps
 	npx tsx models/training/generate-latex-heldout.ts
 	/usr/bin/python3 models/training/train_symbols.py --skip-holdout
 	/usr/bin/python3 models/training/train_symbols.py --holdout-only --epochs 3
-	npx tsx models/training/strokes-generate.ts
-	/usr/bin/python3 models/training/strokes-train.py --skip-holdout
 	npx tsx models/training/update-manifest.ts
+	nice -n 10 npx tsx models/training/strokes-real-generate.ts
+	nice -n 10 /usr/bin/python3 models/training/strokes-real-train.py
+	npx tsx models/training/update-strokes-manifest.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.

@@ -35,12 +35,12 @@ describe('chemistry through a real appliance (OSRA and Open Babel as programs)',
 
   beforeAll(async () => {
     // Two CPU seconds per OSRA run: the crafted figure needs about 16 here, each molecule under one.
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1', FOLIO_OSRA_CPU_SECONDS: '2' });
+    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1', FOLIO_OSRA_CPU_SECONDS: '2' }, { startTimeoutMs: 110_000 });
     const made = await call('POST', '/pco/v1/apps', { json: { name: `chem-${Date.now()}` } });
     const key = await call('POST', `/pco/v1/apps/${made.body.app_id}/keys`);
     expect(key.status, key.text).toBe(201);
     auth = { app_id: made.body.app_id, app_key: key.body.app_key };
-  }, 120_000);
+  }, 150_000);
   afterAll(async () => {
     await app?.stop();
   });

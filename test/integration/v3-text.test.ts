@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strokesFromTex } from '../../models/training/strokes-render.js';
+import { at } from '../../worker/engine/math/strokes/test-pen.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { HEADING_TEXT, PARAGRAPH_ONE, headingAndParagraphsPdf } from '../support/pdf-fixtures.js';
 
@@ -119,13 +119,13 @@ describe('POST /v3/text against a real appliance', () => {
     expect(r.body.text).toContain(HEADING_TEXT);
     const none = await text({ src: dataUrl(paragraph) }, {});
     expect([none.status, none.body.error]).toEqual([401, 'unauthorized']);
-    // /v3/strokes on the same appliance: pen strokes of "x+1" read by its recogniser. (A token
+    // /v3/strokes on the same appliance: pen strokes of "a+1" drawn by hand read by its recogniser. (A token
     // reaches it only with a strokes session: strokes-routes.test.ts.)
-    const written = await strokesFromTex('x+1', 'tex', 48);
+    const written = [...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)];
     const strokes = { strokes: { strokes: { x: written.map((w) => w.x), y: written.map((w) => w.y) } } };
     const pen = await call('/v3/strokes', { headers: auth, json: strokes });
     expect(pen.status, pen.text).toBe(200);
-    expect(pen.body.latex_styled.replace(/\s/g, '')).toBe('x+1');
+    expect(pen.body.latex_styled.replace(/\s/g, '')).toBe('a+1');
     expect(pen.body.is_handwritten).toBe(true);
   });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsStream } from '../../../core/events.js';
-import { strokesFromTex } from '../../../models/training/strokes-render.js';
 import type { Stroke } from '../../../core/v3/strokes.js';
 // The test plays the inference worker's part too: its 'strokes' reader runs in this process.
 import { startStrokesWorker } from '../../../worker/inference/strokes.js';
+import { at } from '../../../worker/engine/math/strokes/test-pen.js';
 import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import type { StrokesPool } from './strokes-inference.js';
@@ -34,8 +34,8 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
     worker = await startStrokesWorker(t.workerCtx);
     app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx, { onPool: (p) => (pool = p) })]);
     key = await t.newKey();
-    // "x+1" as a pen would trace it: MathJax's glyphs thinned to their centre lines, at 48 px per em.
-    written = await strokesFromTex('x+1', 'tex', 48);
+    // "a+1" drawn by hand (test-pen.ts), not by any writer the classifier was trained on.
+    written = [...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)];
   });
   afterAll(async () => {
     await pool?.close();
@@ -46,7 +46,7 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
   it('recognises pen strokes: text in inline delimiters, latex_styled, handwriting flags', async () => {
     const r = await call(body(written), key.headers);
     expect(r.status).toBe(200);
-    expect(r.body.latex_styled.replace(/\s/g, '')).toBe('x+1');
+    expect(r.body.latex_styled.replace(/\s/g, '')).toBe('a+1');
     expect(r.body.text).toBe(`\\( ${r.body.latex_styled} \\)`);
     expect(r.body).toMatchObject({ is_handwritten: true, is_printed: false, auto_rotate_degrees: 0 });
     expect(r.body.confidence).toBeGreaterThan(0);
@@ -57,7 +57,7 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
   it('joins two written lines into one array environment', async () => {
     const below = written.map((s) => ({ x: s.x, y: s.y.map((y) => y + 120) }));
     const r = await call(body([...written, ...below], { formats: ['latex_styled'] }), key.headers);
-    expect(r.body.latex_styled.replace(/\s/g, '')).toBe('\\begin{array}{l}x+1\\\\x+1\\end{array}');
+    expect(r.body.latex_styled.replace(/\s/g, '')).toBe('\\begin{array}{l}a+1\\\\a+1\\end{array}');
     expect(r.body.text).toBeUndefined();
   });
 
@@ -98,7 +98,7 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
     expect((await call(body(written), { app_token: made.app_token, strokes_session_id: 'other' })).status).toBe(401);
     const ok = await call(body(written, { strokes_session_id: made.strokes_session_id }), { app_token: made.app_token, strokes_session_id: made.strokes_session_id });
     expect(ok.status).toBe(200);
-    expect(ok.body.latex_styled.replace(/\s/g, '')).toBe('x+1');
+    expect(ok.body.latex_styled.replace(/\s/g, '')).toBe('a+1');
   });
 
   it('reads a strokes session as a whole: strokes sent one by one accumulate (4.1, 4.3, part 5 rule 4)', async () => {

@@ -13,6 +13,7 @@ import { excludedAlphabets } from '../../../page/processors/alphabets.js';
  * - disable_lstlisting fences code (worker/inference/code-lines.ts) in backticks instead of a listing environment;
  * - alphabets_allowed removes the characters of the alphabets set to false (alphabets.ts);
  * - include_line_data, include_word_data, include_lines_json add the geometry of text-geometry.ts;
+ * - include_smiles and include_inchi read structure diagrams as `<smiles>` (worker/chemistry/, docs/chemistry.md);
  * - confidence_threshold and confidence_rate_threshold (0.75 by default) answer math_confidence
  *   below them (text-result.ts checkConfidence);
  * Accepted and without effect, and why:

@@ -4,6 +4,8 @@ import { normaliseLatex } from '../../../worker/engine/math/latex-normalise.js';
  * The display-level normal form of the real-document evaluation, applied to the source display
  * and to the MMD display alike before normaliseLatex (worker/engine/math/latex-normalise.ts, whose
  * header lists the formula-level rules). On top of those:
+ * - `\text{if $x$}` is the text and the maths it holds; an array between delimiters is the matrix
+ *   environment of those delimiters (pmatrix, bmatrix, Bmatrix, vmatrix), a one-cell array its cell;
  * - amsmath's `\dots` becomes what it prints (`\cdots` before a binary operator or relation,
  *   else `\ldots`); `\not=` is `\neq` and `\not\in` is `\notin`;
  * - what the page does not print is removed: `\label{…}`, `\nonumber`, `\notag`, `\intertext{…}`
@@ -27,7 +29,7 @@ const OPERATOR_BEFORE_AMPERSAND =
 
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {
-  let text = resolveDots(body)
+  let text = delimitedArrays(textWithMaths(resolveDots(body)))
     .replace(/\\not\s*=/gu, '\\neq ')
     .replace(/\\not\s*\\in\b/gu, '\\notin ')
     .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')
@@ -53,6 +55,38 @@ export function normaliseDisplay(environment: string, body: string): string {
     text = rows.length === 1 ? rows[0]!.replace(/&/gu, ' ') : `\\begin{${block}}${rows.join('\\\\')}\\end{${block}}`;
   }
   return normaliseLatex(text.replace(/\\\\\s*\[[^\]]*\]/gu, '\\\\'));
+}
+
+/** `\text{if $i \in A$}` is the text `if` and the maths `i \in A`. */
+function textWithMaths(body: string): string {
+  let out = '';
+  let at = 0;
+  for (const match of body.matchAll(/\\text(?:rm|up|normal)?\s*\{/gu)) {
+    if (match.index < at) continue;
+    let depth = 1;
+    let end = match.index + match[0].length;
+    for (; end < body.length && depth > 0; end++) depth += body[end] === '{' ? 1 : body[end] === '}' ? -1 : 0;
+    const inner = body.slice(match.index + match[0].length, end - 1);
+    out += body.slice(at, match.index);
+    out += inner.includes('$') ? inner.split('$').map((part, i) => (i % 2 ? ` ${part} ` : part.trim() ? `\\text{${part}}` : '')).join('') : body.slice(match.index, end);
+    at = end;
+  }
+  return out + body.slice(at);
+}
+
+const ARRAY_DELIMITERS: Array<[string, string, string]> = [['\\(', '\\)', 'pmatrix'], ['\\[', '\\]', 'bmatrix'], ['\\\\\\{', '\\\\\\}', 'Bmatrix'], ['\\|', '\\|', 'vmatrix']];
+
+/**
+ * An array between delimiters prints as the matrix environment with them (`\left(\begin{array}{cc}…`
+ * is a pmatrix), and a one-cell array is its cell.
+ */
+function delimitedArrays(body: string): string {
+  let text = body.replace(/\\begin\{array\}\{[^}]*\}((?:(?!\\begin\{array\}|&|\\\\)[\s\S])*?)\\end\{array\}/gu, ' {$1} ');
+  for (const [open, close, environment] of ARRAY_DELIMITERS) {
+    const pattern = new RegExp(`(?:\\\\left\\s*)?${open}\\s*\\\\begin\\{array\\}\\{[^}]*\\}([\\s\\S]*?)\\\\end\\{array\\}\\s*(?:\\\\right\\s*)?${close}`, 'gu');
+    text = text.replace(pattern, `\\begin{${environment}}$1\\end{${environment}}`);
+  }
+  return text;
 }
 
 /** Whether a row has an `&` outside braces and nested environments. */

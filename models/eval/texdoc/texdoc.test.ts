@@ -46,6 +46,12 @@ describe('the display normal form', () => {
     expect(normaliseDisplay('[', 'a_1 + \\dots + a_n, b_1, \\dots, b_n')).toBe('a_{1}+\\cdots+a_{n},b_{1},\\ldots,b_{n}');
   });
 
+  it('reads maths inside text, and arrays between delimiters as matrices', () => {
+    expect(normaliseDisplay('[', 'v = 1 \\text{ if $i \\in A$, otherwise.}')).toBe(normaliseMmdDisplay('v=1\\text{if}i\\in A\\text{,otherwise}.'));
+    expect(normaliseDisplay('[', '\\left( \\begin{array}{cc} 0 & a \\\\ b & 0 \\end{array} \\right)')).toBe(normaliseMmdDisplay('\\begin{pmatrix}0&a\\\\b&0\\end{pmatrix}'));
+    expect(normaliseDisplay('[', '\\left(\\begin{array}{c}\\frac{x}{R}\\end{array}\\right)^2')).toBe(normaliseMmdDisplay('(\\frac{x}{R})^{2}'));
+  });
+
   it('does not equate different formulas', () => {
     expect(normaliseDisplay('align*', 'a &= b \\\\ c &= d')).not.toBe(normaliseDisplay('align*', 'a = b \\\\ c &= d'));
   });

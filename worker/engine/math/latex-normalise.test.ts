@@ -65,6 +65,9 @@ describe('normaliseLatex', () => {
     same('\\text{if } x', '\\mathrm{if}x');
     expect(normaliseLatex('\\operatorname{foo}(x)')).toBe('\\text{foo}(x)');
     different('\\text{ab}', 'ab');
+    same('\\text{is}\\text{odd}', '\\text{is odd}');
+    same('\\text{otherwise.}', '\\text{otherwise}.');
+    same('\\substack{i<n \\\\ j}', '\\substack{{i<n}\\\\j}');
   });
 
   it('reads \\mathrm as upright maths whose scripts stay scripts', () => {

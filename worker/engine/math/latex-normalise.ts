@@ -19,7 +19,9 @@
  *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
  *   apart), `\pmod{n}` → `(\text{mod}n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
  * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
- * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed;
+ * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed; adjacent
+ *   texts are one (`\text{is}\text{odd}` ≡ `\text{is odd}`) and closing punctuation stands outside
+ *   (`\text{otherwise.}` ≡ `\text{otherwise}.`);
  *   `\mathrm{…}` is maths in an upright font, so its scripts stay scripts and its letters read as
  *   a person would type them: `\mathrm{d}` → `d`, `\mathrm{H_2SO_4}` → `H_{2}\text{SO}_{4}`,
  *   `\mathrm{sin}` → `\sin` (the layout parser writes upright runs the same way);
@@ -212,7 +214,10 @@ class Parser {
     if (name.startsWith('\\operatorname')) {
       return FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(text);
     }
-    return textNode(text);
+    // Punctuation closing the text (`\text{otherwise.}`) is the same full stop outside it.
+    const [, words = '', punctuation = ''] = /^(.*?)([.,;:]*)$/su.exec(text) ?? [];
+    if (!punctuation || !words) return textNode(text);
+    return { kind: 'group', items: [{ base: textNode(words) }, ...[...punctuation].map((mark) => ({ base: { kind: 'token' as const, value: mark } }))] };
   }
 
   private environment(): Node {
@@ -294,7 +299,21 @@ function mergeDots(items: Item[]): Item[] {
 }
 
 function emitSequence(items: Item[]): string {
-  return joinPieces(flattenGroups(items).map(emitItem));
+  return joinPieces(mergeTexts(flattenGroups(items)).map(emitItem));
+}
+
+/** Adjacent upright texts are one text: `\text{is}\text{odd}` ≡ `\text{is odd}`. */
+function mergeTexts(items: Item[]): Item[] {
+  const textOf = (item: Item | undefined) =>
+    item && !item.sub && !item.sup && item.base.kind === 'command' && item.base.name === '\\text' && item.base.args[0]?.[0]?.base.kind === 'token' ? item.base.args[0][0].base.value : undefined;
+  const merged: Item[] = [];
+  for (const item of items) {
+    const before = textOf(merged[merged.length - 1]);
+    const text = textOf(item);
+    if (before !== undefined && text !== undefined) merged[merged.length - 1] = { base: textNode(before + text) };
+    else merged.push(item);
+  }
+  return merged;
 }
 
 function emitItem(item: Item): string {

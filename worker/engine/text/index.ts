@@ -5,7 +5,7 @@ import { ctcCharset, hasEastAsianForms, latinClasses } from './ctc.js';
 import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './deskew.js';
 import { detectLines } from './detect.js';
 import { fuseHardSwish } from './fuse-hardswish.js';
-import { boxToInput, decodeImage, rotateImage, type RgbImage, type Rotation } from './image.js';
+import { boxToInput, decodeImage, readingScale, rotateImage, scaleImage, unscaleBox, type RgbImage, type Rotation } from './image.js';
 import { isEastAsian } from '../../../page/processors/fullwidth.js';
 import { readingOrder } from './order.js';
 import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
@@ -110,9 +110,11 @@ export class TextRecognizer {
    */
   async recognize(image: Buffer, opts: { minTurnMargin?: number } = {}): Promise<OcrResult> {
     const decoded = await decodeImage(image);
-    const measured = await measureSkew(decoded);
+    const scale = readingScale(decoded);
+    const scaled = await scaleImage(decoded, scale);
+    const measured = await measureSkew(scaled);
     const skew = Math.abs(measured) >= MIN_CORRECTED_SKEW ? measured : 0;
-    const input = await turnImage(decoded, skew);
+    const input = await turnImage(scaled, skew);
     const upright = await this.trial(input, 0);
     let best = upright;
     let rotationConfidence = upright.score;
@@ -136,11 +138,11 @@ export class TextRecognizer {
       const box = { x: b.x, y: b.y, width: b.width, height: b.height };
       lines.push({ text: read.text.trim(), confidence: read.confidence, box, words: lineWords(read.spans, box) });
     });
-    const toInput = (box: OcrLine['box']) => boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height);
+    const toInput = (box: OcrLine['box']) => unscaleBox(boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height), scale, decoded);
     return {
       lines: readingOrder(lines).map((l) => ({ ...l, box: toInput(l.box), words: l.words.map((w) => ({ ...w, box: toInput(w.box) })) })),
-      width: input.width,
-      height: input.height,
+      width: decoded.width,
+      height: decoded.height,
       rotation: best.rotation,
       rotationConfidence: Math.max(0, rotationConfidence),
       skew,

@@ -70,7 +70,9 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
     );
     const rows = splitRows(content, em);
     if (rows.length < 2) continue;
-    const columns = splitColumns(content, em);
+    const split = splitColumns(content, em);
+    // cases has two columns, value and condition: a wide space inside the condition (`,\quad i = 1`) is not a third.
+    const columns: Array<[number, number]> = !close && split.length > 2 ? [split[0]!, [split[1]![0], split.at(-1)![1]]] : split;
     const cells = rows.map((row) => columns.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes));
     const closeGlyph = close ? (glyphOf(close) as Glyph) : null;
     const environment = !closeGlyph ? 'cases' : isBinomial(openGlyph, rows, columns, em) ? 'binom' : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');

@@ -4,7 +4,7 @@ import { typicalSymbolHeight } from './geometry.js';
 import { splitLines } from './lines.js';
 import { cleanStrokes, symbolsFromStrokes, type SymbolsFromStrokesOptions } from './symbols-from-strokes.js';
 
-export { StrokeClassifier, type CropClassifier } from './classifier.js';
+export { StrokeClassifier, type StrokeSymbolReader } from './classifier.js';
 export { defaultStrokeClassifier, symbolsFromStrokes, type SymbolsFromStrokesOptions } from './symbols-from-strokes.js';
 
 /**

@@ -1,15 +1,18 @@
-import { cropFeatures, normaliseCrop } from '../image/normalise.js';
 import { DOT_TOKENS } from '../image/vocabulary.js';
 import type { Classification } from '../image/classifier.js';
-import { RADICAL, RULE, type MathSymbol, type Stroke } from '../types.js';
-import { StrokeClassifier, type CropClassifier } from './classifier.js';
-import { typicalSymbolHeight } from './geometry.js';
+import { RADICAL, RULE, type Box, type MathSymbol, type Stroke } from '../types.js';
+import { StrokeClassifier, type StrokeSymbolReader } from './classifier.js';
+import { strokesBox, typicalSymbolHeight } from './geometry.js';
 import { groupStrokes, type StrokeGroup } from './grouping.js';
+import { regroup } from './regroup.js';
 import { CANVAS_EM_PX, TYPICAL_SYMBOL_HEIGHT_EM } from './raster.js';
+import { symbolFeatures, trajectory } from './trajectory.js';
 
 export interface SymbolsFromStrokesOptions {
   /** @default the shipped strokes classifier, loaded once on first use */
-  classifier?: CropClassifier;
+  classifier?: StrokeSymbolReader;
+  /** Let the classifier's scores split and join geometry's groups (regroup.ts). @default true */
+  regroup?: boolean;
 }
 
 /**
@@ -42,8 +45,8 @@ export function cleanStrokes(strokes: readonly Stroke[]): Stroke[] {
 /**
  * The pen-strokes front end of the maths recogniser, for one expression: strokes grouped into
  * symbols by geometry (grouping.ts), bars as RULE and radical signs as RADICAL, every other group
- * drawn with a constant pen onto the canvas and classified from the same normalised crop the image
- * front end uses. Box coordinates are the strokes' own. Symbols come out left to right.
+ * classified from its strokes in drawing order (trajectory.ts). Box coordinates are the strokes'
+ * own. Symbols come out left to right.
  *
  * Classification runs twice, as for images: by shape first, then — once the confident results'
  * heights against their classes' typical heights give the em — again knowing each symbol's size.
@@ -53,15 +56,17 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
   if (!strokes.length) return [];
   const symbolHeight = typicalSymbolHeight(strokes);
   const scale = (CANVAS_EM_PX * TYPICAL_SYMBOL_HEIGHT_EM) / symbolHeight;
-  const { canvas, groups } = groupStrokes(strokes, symbolHeight, scale);
-  const glyphs = groups.filter((g) => g.kind === 'glyph');
   const classifier = opts.classifier ?? (await defaultStrokeClassifier());
-  const crops = glyphs.map((g) => normaliseCrop(canvas.map, g.componentIds, g.canvasBox));
-  let labels = await classifier.classify(crops);
-  const emPx = estimateEm(glyphs, labels, classifier);
-  if (emPx !== undefined) {
-    labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].canvasBox, emPx) })));
-  }
+  const guess = symbolHeight / TYPICAL_SYMBOL_HEIGHT_EM;
+  const byShape = (sets: readonly Stroke[][]) => classifier.classify(sets.map((set) => ({ points: trajectory(set), features: symbolFeatures(strokesBox(set), guess, false) })));
+  const geometric = groupStrokes(strokes, symbolHeight, scale).groups;
+  const groups = opts.regroup === false ? geometric : await regroup(geometric, strokes, byShape);
+  const glyphs = groups.filter((g) => g.kind === 'glyph');
+  const inked = glyphs.map((g) => g.strokes.map((i) => strokes[i]));
+  const boxes = inked.map(strokesBox);
+  let labels = await byShape(inked);
+  const em = estimateEm(boxes, labels, classifier);
+  if (em !== undefined) labels = await classifier.classify(inked.map((set, i) => ({ points: trajectory(set), features: symbolFeatures(boxes[i], em, true) })));
   const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const symbols = groups.map((g): MathSymbol => {
     const label = byGroup.get(g);
@@ -85,13 +90,13 @@ function placeDot(dot: MathSymbol, symbols: MathSymbol[]): MathSymbol {
   return relative < 0.72 ? { ...dot, latex: DOT_TOKENS.centred } : dot;
 }
 
-/** Median of height / typical height (canvas pixels per em) over confident, sizeable symbols. */
-function estimateEm(glyphs: StrokeGroup[], labels: Classification[], classifier: CropClassifier): number | undefined {
+/** Median of height / typical height (stroke units per em) over confident, sizeable symbols. */
+function estimateEm(boxes: Box[], labels: Classification[], classifier: StrokeSymbolReader): number | undefined {
   const { classes, typicalHeightEm } = classifier.labels;
   const votes = labels.flatMap((label, i) => {
     const typical = typicalHeightEm[classes.indexOf(label.latex)];
     if (label.confidence < EM_VOTE_CONFIDENCE || !(typical >= EM_VOTE_MIN_HEIGHT_EM)) return [];
-    return [(glyphs[i].canvasBox.y1 - glyphs[i].canvasBox.y0) / typical];
+    return [(boxes[i].y1 - boxes[i].y0) / typical];
   });
   if (!votes.length) return undefined;
   votes.sort((a, b) => a - b);

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Stroke } from '../../../core/v3/strokes.js';
+// The test plays the inference worker's part too: its 'strokes' reader runs in this process.
+import { startStrokesWorker } from '../../../worker/inference/strokes.js';
+import { at, bar, radical } from '../../../worker/engine/math/strokes/test-pen.js';
+import { authRoutes } from '../../auth/routes.js';
+import { createApp } from '../app.js';
+import type { StrokesPool } from './strokes-inference.js';
+import { v3StrokesRoutes } from './strokes-routes.js';
+import { v3TestApp, type V3TestApp } from './testing.js';
+
+/**
+ * Handwriting no training example came from, read exactly through POST /v3/strokes with the
+ * default options (so the default confidence_rate_threshold 0.75 applies). The strokes are drawn
+ * by hand for these tests (worker/engine/math/strokes/test-pen.ts: coordinates written as a pen
+ * moves, leaning forward); the shipped classifier was trained on Detexify and UNIPEN writers only.
+ * UNIPEN drawings may not be redistributed, so none are used here.
+ */
+describe('POST /v3/strokes reads handwriting at default options', () => {
+  let t: V3TestApp;
+  let worker: Awaited<ReturnType<typeof startStrokesWorker>>;
+  let pool: StrokesPool | undefined;
+  let app: ReturnType<typeof createApp>;
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await v3TestApp();
+    worker = await startStrokesWorker(t.workerCtx);
+    app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx, { onPool: (p) => (pool = p) })]);
+    headers = (await t.newKey()).headers;
+  });
+  afterAll(async () => {
+    await pool?.close();
+    await worker?.close();
+    await t?.close();
+  });
+
+  const read = async (strokes: Stroke[]) => {
+    const body = { strokes: { strokes: { x: strokes.map((s) => s.x), y: strokes.map((s) => s.y) } } };
+    const res = await app.request('/v3/strokes', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { latex_styled?: string; error?: string; confidence_rate?: number };
+    expect(json.error, JSON.stringify(json)).toBeUndefined();
+    return json.latex_styled?.replace(/\s/g, '');
+  };
+
+  it.each([
+    ['a+1', () => [...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)]],
+    ['a=b', () => [...at('a', 0, 0, 40), ...at('=', 38, 0, 40), ...at('b', 80, 0, 40)]],
+    ['\\frac{a}{b}', () => [...at('a', 8, 0, 40), bar(0, 44, 50), ...at('b', 8, 58, 40)]],
+    ['\\sqrt{a}', () => [radical(0, 0, 50, 64), ...at('a', 30, 8, 40)]],
+  ])('%s', async (latex, strokes) => {
+    expect(await read(strokes())).toBe(latex);
+  });
+});

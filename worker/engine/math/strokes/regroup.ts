@@ -1,0 +1,74 @@
+import type { Classification } from '../image/classifier.js';
+import type { Box, Stroke } from '../types.js';
+import { strokesBox } from './geometry.js';
+import type { StrokeGroup } from './grouping.js';
+
+/**
+ * Second opinions on geometry's grouping, decided by the classifier's scores: a search over the
+ * nearby segmentations of the time-ordered strokes. A glyph group of several strokes is split where
+ * its strokes, in drawing order, fall into two side-by-side runs that each read better alone than
+ * the whole does (two symbols written touching: `1` and `2` of `12`); two neighbouring glyphs drawn
+ * one after the other and stacked over the same columns are joined when together they read better
+ * than apart (a symbol whose strokes do not touch: a `5`'s flag, a `\Pi`'s bar, a `k`'s arms).
+ */
+
+/** Two runs are side by side when they share less than this fraction of the narrower one's width. */
+const SIDE_BY_SIDE = 0.35;
+/** Two glyphs are stacked when they share at least this fraction of the narrower one's width. */
+const STACKED = 0.6;
+/** A change must win by this factor in probability, so a coin toss leaves geometry's choice alone. */
+const MARGIN = 1.25;
+
+export type ScoreGroups = (groups: readonly Stroke[][]) => Promise<Classification[]>;
+
+const xOverlap = (a: Box, b: Box): number => {
+  const shared = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  return shared / Math.max(Math.min(a.x1 - a.x0, b.x1 - b.x0), 1e-9);
+};
+
+function glyphOf(ids: number[], strokes: readonly Stroke[]): StrokeGroup {
+  const box = strokesBox(ids.map((i) => strokes[i]));
+  return { strokes: ids, kind: 'glyph', componentIds: [], canvasBox: box, box };
+}
+
+export async function regroup(groups: readonly StrokeGroup[], strokes: readonly Stroke[], score: ScoreGroups): Promise<StrokeGroup[]> {
+  const glyphs = groups.filter((g) => g.kind === 'glyph');
+  const ink = (ids: number[]) => ids.map((i) => strokes[i]);
+  const candidates: Array<{ replaces: StrokeGroup[]; by: number[][] }> = [];
+  for (const g of glyphs) {
+    const ids = [...g.strokes].sort((a, b) => a - b);
+    for (let cut = 1; cut < ids.length; cut++) {
+      const [a, b] = [ids.slice(0, cut), ids.slice(cut)];
+      if (xOverlap(strokesBox(ink(a)), strokesBox(ink(b))) < SIDE_BY_SIDE) candidates.push({ replaces: [g], by: [a, b] });
+    }
+  }
+  const ordered = [...glyphs].sort((a, b) => a.box.x0 - b.box.x0);
+  for (let i = 0; i + 1 < ordered.length; i++) {
+    const [a, b] = [ordered[i], ordered[i + 1]];
+    const consecutive = Math.abs(Math.min(...b.strokes) - Math.max(...a.strokes)) === 1 || Math.abs(Math.min(...a.strokes) - Math.max(...b.strokes)) === 1;
+    if (consecutive && xOverlap(a.box, b.box) >= STACKED) candidates.push({ replaces: [a, b], by: [[...a.strokes, ...b.strokes].sort((x, y) => x - y)] });
+  }
+  if (!candidates.length) return [...groups];
+  const sets = [...glyphs.map((g) => g.strokes), ...candidates.flatMap((c) => c.by)];
+  const scores = await score(sets.map(ink));
+  const now = new Map(glyphs.map((g, i) => [g, scores[i].confidence]));
+  let at = glyphs.length;
+  const taken = new Set<StrokeGroup>();
+  const added: StrokeGroup[] = [];
+  const wins = candidates
+    .map((c) => {
+      const mine = c.by.map(() => scores[at++].confidence);
+      const before = c.replaces.reduce((p, g) => p * now.get(g)!, 1);
+      // Compared per symbol (geometric mean), so one symbol and two are judged alike.
+      const gain = mine.reduce((p, v) => p * v, 1) ** (1 / c.by.length) / before ** (1 / c.replaces.length);
+      return { c, gain };
+    })
+    .filter((w) => w.gain > MARGIN)
+    .sort((x, y) => y.gain - x.gain);
+  for (const { c } of wins) {
+    if (c.replaces.some((g) => taken.has(g))) continue;
+    c.replaces.forEach((g) => taken.add(g));
+    added.push(...c.by.map((ids) => glyphOf(ids, strokes)));
+  }
+  return [...groups.filter((g) => !taken.has(g)), ...added].sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+}
