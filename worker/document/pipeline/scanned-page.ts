@@ -85,7 +85,8 @@ export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figure
   emitFigures(before[pieces.length]!);
   let cursor = 0;
   read.lines.forEach((l, i) => {
-    const own = lineMmd(l, opts);
+    // A page that is one equation is written as that equation inline (image-page.ts), not as its display line.
+    const own = single ? whole : lineMmd(l, opts);
     const at = own ? mmd.indexOf(own, cursor) : -1;
     const [start, end] = at < 0 ? [cursor, cursor] : [at, at + own.length];
     cursor = end;
