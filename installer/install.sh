@@ -9,7 +9,7 @@ readonly HEALTH_TIMEOUT_S=120
 readonly WORKER_ROLES=(inference document)
 # What a source checkout contributes to the installed tree (build-bundle.sh uses the same list
 # through --copy-sources). Unit tests (*.test.ts) and training data stay behind.
-readonly APP_PATHS=(appliance worker core license console models package.json package-lock.json tsconfig.json README.md
+readonly APP_PATHS=(appliance worker page core license console models package.json package-lock.json tsconfig.json README.md
   installer/install.sh installer/folio.env.in)
 
 usage() {

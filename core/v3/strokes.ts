@@ -17,4 +17,6 @@ export interface StrokesRead {
   confidence: number;
   /** One entry per symbol read, in reading order, with its own confidence. */
   boxes: Array<{ confidence: number }>;
+  /** The chance the read is exact, calibrated on held-out writers: the answer's confidence_rate. */
+  confidenceRate: number;
 }

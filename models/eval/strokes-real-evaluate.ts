@@ -1,5 +1,6 @@
 import { markdownTable, normalisedEditDistance, percent } from '../../worker/engine/math/eval-metrics.js';
 import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
+import { calibratedRate } from '../../worker/engine/math/strokes/calibration.js';
 import type { MathResult, Stroke } from '../../worker/engine/math/types.js';
 import { HELD_OUT_FOLD, readRealSamples } from '../training/strokes-real.js';
 import { composedExpressions } from './strokes-real-set.js';
@@ -11,8 +12,8 @@ import { composedExpressions } from './strokes-real-set.js';
  *   classification, layout), read exactly;
  * - expressions: EXPRESSIONS compositions of those drawings (strokes-real-set.ts), exact match
  *   and normalised edit distance, and what POST /v3/strokes answers at default options: a read
- *   whose confidence_rate (the mean symbol confidence, rounded as the route does) is below 0.75 is
- *   refused with math_confidence, and counts as not read.
+ *   whose confidence_rate (calibration.ts, rounded as the route does) is below 0.75 is refused
+ *   with math_confidence, and counts as not read.
  * The reliability table bins confidence_rate against exactness.
  */
 
@@ -30,10 +31,9 @@ export interface StrokesRealReport {
 type Recognise = (strokes: Stroke[]) => Promise<MathResult>;
 type Normalise = (latex: string) => string;
 
-/** confidence_rate as POST /v3/strokes answers it: the mean symbol confidence, 3 decimals. */
+/** confidence_rate as POST /v3/strokes answers it (the worker's calibrated rate), 3 decimals. */
 export function confidenceRate(result: MathResult): number {
-  if (!result.boxes.length) return 0;
-  return Math.round((1000 * result.boxes.reduce((s, b) => s + b.confidence, 0)) / result.boxes.length) / 1000;
+  return Math.round(1000 * calibratedRate(result.boxes.map((b) => b.confidence))) / 1000;
 }
 
 export async function evaluateRealStrokes(recognise: Recognise, normalise: Normalise, opts: { symbolLimit?: number } = {}): Promise<StrokesRealReport> {

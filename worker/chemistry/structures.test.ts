@@ -4,7 +4,7 @@ import { parseOsraOutput, runOsra } from './osra.js';
 import { heavyAtoms, plausibleStructure, readStructures, structureConfidence } from './structures.js';
 import { moleculePng, osraHostilePng } from './test-images.js';
 
-const reading = (smiles: string, score = 2, bondLengthPx = 40) => ({ smiles, score, bondLengthPx, box: { x: 0, y: 0, width: 100, height: 100 } });
+const reading = (smiles: string, score = 2, bondLengthPx = 40) => ({ smiles, score, bondLengthPx, box: { x: 0, y: 0, width: 70, height: 70 } });
 
 describe('OSRA output and the acceptance rule', () => {
   it('parses OSRA lines with bond length, score and box', () => {
@@ -24,6 +24,7 @@ describe('OSRA output and the acceptance rule', () => {
     expect(plausibleStructure(reading('CC*CO'))).toBe(false); // a label OSRA could not name
     expect(plausibleStructure(reading('CC(=O)O', -0.4))).toBe(false); // OSRA's own score says noise
     expect(plausibleStructure(reading('CC(=O)O', 2, 3))).toBe(false); // bonds of 3 px are specks
+    expect(plausibleStructure({ ...reading('c1ccccc1', 2, 35), box: { x: 0, y: 0, width: 218, height: 53 } })).toBe(false); // wider than six atoms reach
   });
 
   it('maps OSRA scores onto [0,1]', () => {

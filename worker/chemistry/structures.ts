@@ -10,7 +10,10 @@ import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
  * - OSRA's own score reaches MIN_OSRA_SCORE (noise scores below 0, clean drawings 1 to 4);
  * - it has MIN_HEAVY_ATOMS heavy atoms, and unless it holds a heteroatom, at least one ring
  *   and MIN_CARBON_ONLY_ATOMS atoms (a bare carbon chain or triangle is what axes and polygons give);
- * - its bond length is plausible for a drawing of this size (bonds of at least MIN_BOND_PX pixels).
+ * - its bond length is plausible for a drawing of this size (bonds of at least MIN_BOND_PX pixels);
+ * - its box is no longer than its atoms can reach: n atoms joined by bonds of length L span at
+ *   most (n - 1) L, MAX_SPAN_PER_BOND allowing for labels (a rounded flow-chart box OSRA reads as
+ *   a benzene ring is four times wider than a ring's bonds allow).
  * The thresholds come from the evaluation in models/eval/chem (RDKit and Open Babel renders at 150
  * and 300 dpi against plots, geometry, tables and circuits drawn in SVG); see its README.
  */
@@ -19,6 +22,8 @@ export const MIN_OSRA_SCORE = 0.6;
 export const MIN_HEAVY_ATOMS = 3;
 export const MIN_CARBON_ONLY_ATOMS = 6;
 export const MIN_BOND_PX = 8;
+/** Largest box side per bond of the longest possible chain; the evaluation's molecules reach 1.06. */
+export const MAX_SPAN_PER_BOND = 1.1;
 /** The score at which confidence reaches 1: OSRA scores a clean drawing about 2 and more. */
 const SURE_OSRA_SCORE = 3;
 
@@ -49,6 +54,7 @@ export function plausibleStructure(s: OsraStructure): boolean {
   if (s.smiles.includes('*') || s.score < MIN_OSRA_SCORE || s.bondLengthPx < MIN_BOND_PX) return false;
   const atoms = heavyAtoms(s.smiles);
   if (atoms.length < MIN_HEAVY_ATOMS) return false;
+  if (Math.max(s.box.width, s.box.height) > MAX_SPAN_PER_BOND * (atoms.length - 1) * s.bondLengthPx) return false;
   const hetero = atoms.some((a) => a.toUpperCase() !== 'C');
   return hetero || (/\d/.test(s.smiles.replace(/\[[^\]]*\]/g, '')) && atoms.length >= MIN_CARBON_ONLY_ATOMS);
 }

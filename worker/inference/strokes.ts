@@ -1,6 +1,7 @@
 import type { Worker } from 'bullmq';
 import { defineWorker } from '../../core/queue/index.js';
 import type { StrokesRead } from '../../core/v3/strokes.js';
+import { calibratedRate } from '../engine/math/strokes/calibration.js';
 import { defaultStrokeClassifier, recognizeStrokes } from '../engine/math/strokes/index.js';
 import type { WorkerContext } from '../context.js';
 
@@ -15,7 +16,8 @@ export async function startStrokesWorker(ctx: Pick<WorkerContext, 'config' | 'lo
     'strokes',
     async ({ strokes }): Promise<StrokesRead> => {
       const read = await recognizeStrokes(strokes);
-      return { latex: read.latex, confidence: read.confidence, boxes: read.boxes.map((b) => ({ confidence: b.confidence })) };
+      const boxes = read.boxes.map((b) => ({ confidence: b.confidence }));
+      return { latex: read.latex, confidence: read.confidence, boxes, confidenceRate: calibratedRate(boxes.map((b) => b.confidence)) };
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX },
   );

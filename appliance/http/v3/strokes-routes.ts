@@ -128,12 +128,13 @@ export function parseStrokes(value: unknown): Stroke[] {
 
 /**
  * The 2.1 answer for recognised strokes. confidence is the formula's product of symbol
- * probabilities; confidence_rate their mean (overall quality); image_width/height the extent of
+ * probabilities; confidence_rate the worker's chance that the read is exact, calibrated on
+ * held-out writers (worker/engine/math/strokes/calibration.ts); image_width/height the extent of
  * the writing in its own units. Throws math_confidence as checkConfidence says.
  */
 export async function strokesResult(requestId: string, math: StrokesRead, strokes: Stroke[], opts: TextOptions): Promise<Record<string, unknown>> {
   const confidence = round(math.confidence);
-  const confidenceRate = math.boxes.length ? round(math.boxes.reduce((s, b) => s + b.confidence, 0) / math.boxes.length) : 0;
+  const confidenceRate = round(math.confidenceRate);
   checkConfidence(opts, { confidence, confidence_rate: confidenceRate }, math.boxes.length > 0);
   const f = opts.formats;
   const listed = Array.isArray(f) ? f : f && typeof f === 'object' ? Object.keys(f).filter((k) => (f as Record<string, unknown>)[k]) : [];

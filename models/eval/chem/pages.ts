@@ -27,6 +27,9 @@ export interface PagesOutcome {
   exact: number;
 }
 
+/** As /v3/pdf's page limit, and more: a loaded evaluation machine must not fail pages on time. */
+const PAGE_TIMEOUT_MS = 600_000;
+
 const PROSE = 'The compounds were prepared as described in the methods section and characterised by NMR and mass spectrometry. Yields are reported after purification by column chromatography.';
 
 /** One figure item of the MMD, in order: a smiles element or an image. */
@@ -55,7 +58,9 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
   const pdf = await compileLatex(body, { packages: 'graphicx', files });
   try {
     const sink = { prefix: 'eval', save: async () => undefined, link: (name: string) => `${name}.jpg` };
-    const result = await convertDocument(pdf.path, { chemistry: { smiles: true } }, { figures: sink });
+    const result = await convertDocument(pdf.path, { chemistry: { smiles: true }, pageTimeoutMs: PAGE_TIMEOUT_MS }, { figures: sink });
+    const failed = result.pages.filter((p) => p.status !== 'completed');
+    if (failed.length) console.log(`  pages: ${failed.length} failed (${failed.map((p) => p.error_id).join(', ')})`);
     const items = [...result.mmd.matchAll(FIGURE_ITEM)];
     const reported = items.filter((m) => m[0].startsWith('<smiles')).length;
     let truePositives = 0;

@@ -1,0 +1,23 @@
+/**
+ * confidence_rate for a strokes read, calibrated on handwriting of held-out writers
+ * (models/eval/strokes-calibrate.ts): the chance that the whole read is exact, estimated from its
+ * least sure symbol (a formula is exactly as right as its weakest symbol) through a monotone table
+ * fitted on composed expressions of writers no training sample came from. The spec's default
+ * confidence_rate_threshold 0.75 then refuses reads that are more likely wrong than right.
+ */
+
+/** (least symbol confidence, observed exact rate) knots, increasing; linear between them. */
+export const RATE_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0], [0.162, 0], [0.331, 0.083], [0.431, 0.135], [0.503, 0.5], [0.558, 0.579], [0.656, 0.643], [0.74, 0.833], [0.911, 1], [1, 1],
+];
+
+export function calibratedRate(symbolConfidences: readonly number[]): number {
+  if (!symbolConfidences.length) return 0;
+  const least = Math.min(...symbolConfidences);
+  for (let i = 1; i < RATE_KNOTS.length; i++) {
+    const [x0, y0] = RATE_KNOTS[i - 1];
+    const [x1, y1] = RATE_KNOTS[i];
+    if (least <= x1) return x1 === x0 ? y1 : y0 + ((y1 - y0) * (least - x0)) / (x1 - x0);
+  }
+  return RATE_KNOTS[RATE_KNOTS.length - 1][1];
+}
