@@ -52,7 +52,9 @@ function scored(formula: Formula, parts: Parts, answer: string, ms: number, erro
 export async function evaluateProduct(rendered: RenderedCorpus, formulas: readonly Formula[], parts: Parts): Promise<Evaluation[]> {
   const ids = new Set(formulas.map((f) => f.id));
   const items = rendered.formulas.filter((r) => ids.has(r.formula.id));
-  const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1', FOLIO_TEXT_REQUESTS_MAX: '1' });
+  const env = { FOLIO_INFERENCE_WORKERS: '1', FOLIO_TEXT_REQUESTS_MAX: '1' };
+  // A loaded machine may take minutes to start it.
+  const app = await spawnAppliance(env, { startTimeoutMs: 300_000 });
   try {
     const call = async (method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; form?: FormData } = {}) => {
       const res = await fetch(`${app.url}${path}`, {

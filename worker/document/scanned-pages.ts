@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Job, QueueEvents } from 'bullmq';
+import sharp from 'sharp';
 import { ApiError } from '../../core/errors.js';
 import type { WorkerContext } from '../context.js';
 import type { OcrPage } from './pipeline/index.js';
-import { punctuationWidth } from '../../page/processors/fullwidth.js';
-import type { Glyph } from './pipeline/text-layer.js';
-import type { OcrPageResult } from '../../page/model.js';
+import type { PageRecognition } from '../../page/model.js';
 
 const run = promisify(execFile);
 /** Resolution scanned pages are rendered at for OCR. */
@@ -24,30 +23,52 @@ let events: QueueEvents | undefined;
 
 /**
  * Scanned pages travel to the inference pool: the page is rendered (pdftoppm), stored in Folio's
- * own storage, recognised by an inference worker through the 'page' queue, and its lines come
- * back as glyphs in PDF points. The task id is stable per document run and page, so a document
+ * own storage and recognised by an inference worker through the 'page' queue exactly as a
+ * /v3/text image is (maths included); pipeline/scanned-page.ts assembles it as /v3/text does. The task id is stable per document run and page, so a document
  * redone after a crash reuses pages already read.
  */
 export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdfPath: string) => OcrPage {
   events ??= new QueueEvents('pages', { connection: ctx.queueConnection.duplicate(), prefix: ctx.config.FOLIO_QUEUE_PREFIX }).setMaxListeners(0);
-  return (pdfPath) => async (page, _w, _h, clock) => {
+  return (pdfPath) => async (page, widthPt, heightPt, clock) => {
     const dir = await mkdtemp(join(tmpdir(), 'folio-scan-'));
     const imageKey = `scratch/pages/${runId}/${page}.png`;
     try {
-      await run('pdftoppm', ['-r', String(SCAN_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
-      await ctx.storage.write(imageKey, await readFile(join(dir, 'page.png')), 'image/png');
-      const task = await ctx.queues.enqueue('page', { imageKey, page, options: {} }, { jobId: `page-${runId}-${page}` });
+      const { png, scale } = await pageImage(pdfPath, page, widthPt, heightPt, dir);
+      await ctx.storage.write(imageKey, png, 'image/png');
+      // Read as /v3/text reads an image: text, maths regions and inline maths.
+      const task = await ctx.queues.enqueue('page', { imageKey, page, options: { math: 'auto' } }, { jobId: `page-${runId}-${page}` });
       // The page's limit is for reading it: it stops while the page waits behind others.
       clock?.pause();
       await untilTaken(task, events!);
       clock?.resume();
-      const result = (await task.waitUntilFinished(events!, PAGE_WAIT_MS)) as OcrPageResult;
-      return linesToGlyphs(result, 72 / SCAN_DPI);
+      const read = (await task.waitUntilFinished(events!, PAGE_WAIT_MS)) as PageRecognition;
+      return { read, scale };
     } finally {
       await rm(dir, { recursive: true, force: true });
       await ctx.storage.delete(imageKey).catch(() => undefined);
     }
   };
+}
+
+/**
+ * The page's image as the inference worker reads it. A scan is one picture covering the page: its
+ * own pixels are read as they are (no resampling, at the scanner's resolution), exactly the image a
+ * user would send to /v3/text. Any other page is rendered by pdftoppm at SCAN_DPI.
+ */
+async function pageImage(pdfPath: string, page: number, widthPt: number, heightPt: number, dir: string): Promise<{ png: Buffer; scale: number }> {
+  const range = ['-f', String(page), '-l', String(page)];
+  const { stdout } = await run('pdfimages', ['-list', ...range, pdfPath], { timeout: 60_000 });
+  if (stdout.trim().split('\n').length === 3) {
+    await run('pdfimages', ['-png', ...range, pdfPath, join(dir, 'img')], { timeout: 60_000 });
+    const png = await readFile(join(dir, 'img-000.png')).catch(() => null);
+    const meta = png && (await sharp(png).metadata());
+    // Only a picture that fills the page upright (its aspect the page's) is the page.
+    if (png && meta?.width && meta.height && Math.abs(meta.width / meta.height - widthPt / heightPt) < 0.01 * (widthPt / heightPt)) {
+      return { png, scale: widthPt / meta.width };
+    }
+  }
+  await run('pdftoppm', ['-r', String(SCAN_DPI), ...range, '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
+  return { png: await readFile(join(dir, 'page.png')), scale: 72 / SCAN_DPI };
 }
 
 /** Longest a scanned page waits in the queue for an inference worker to take it. */
@@ -74,40 +95,4 @@ async function untilTaken(task: Job, events: QueueEvents): Promise<void> {
   } finally {
     events.off('active', onActive!);
   }
-}
-
-/**
- * OCR lines (pixels) → glyphs (points). Each word's characters are spread evenly over the word's
- * box and a space spans the gap to the next word, so column gaps (tables, two columns read as one
- * line) keep their width; a line without word boxes is spread evenly over its own box.
- * Punctuation takes the width that suits its line (fullwidth.ts): the text model sometimes reads
- * a bracket in Latin text as its fullwidth form.
- */
-export function linesToGlyphs(result: OcrPageResult, scale: number): Glyph[] {
-  const glyphs: Glyph[] = [];
-  for (const line of result.lines) {
-    const size = line.box.height * scale * 0.8;
-    const base = (line.box.y + line.box.height * 0.8) * scale;
-    const spread = (text: string, x: number, width: number) => {
-      const chars = [...punctuationWidth(text, null, line.text)];
-      const w = (width * scale) / chars.length;
-      chars.forEach((ch, i) => glyphs.push({ ch, x: x * scale + i * w, w, base, size, font: 'ocr', bold: false, mathFont: false }));
-    };
-    const words = line.words?.filter((w) => w.text);
-    if (!words?.length) {
-      if (line.text) spread(line.text, line.box.x, line.box.width);
-      continue;
-    }
-    // The first and last words reach the line box's ends: the detector's box holds all the ink,
-    // the CTC columns may stop short of it (and ink outside the lines is taken for figures).
-    const lineEnd = line.box.x + line.box.width;
-    words.forEach((word, i) => {
-      const start = i === 0 ? Math.min(word.box.x, line.box.x) : word.box.x;
-      const next = words[i + 1];
-      const end = next ? word.box.x + word.box.width : Math.max(lineEnd, word.box.x + word.box.width);
-      spread(word.text, start, end - start);
-      if (next) spread(' ', end, Math.max(1, next.box.x - end));
-    });
-  }
-  return glyphs;
 }

@@ -1,15 +1,12 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import { punctuationWidth } from '../../../page/processors/fullwidth.js';
-import { boxToUpright } from '../../../page/geometry.js';
 import type { PageLine, PageRecognition } from '../../../page/model.js';
-import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from '../../../page/processors/alphabets.js';
-import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
-import { mapRecognitionText } from '../../../page/processors/text-map.js';
-import { lineTypes, textBlocks } from '../../../page/processors/blocks.js';
-import { columnOrder } from '../../../page/processors/columns.js';
+import { detectedAlphabets, excludedAlphabets } from '../../../page/processors/alphabets.js';
+import { lineTypes } from '../../../page/processors/blocks.js';
+import { imagePage } from '../../../page/render/image-page.js';
 import { lineData, linesJson, round, wordData } from '../../../page/render/line-data.js';
-import { linesToMmd, styleLatex } from '../../../page/render/mmd.js';
+import { styleLatex } from '../../../page/render/mmd.js';
+import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { type TextOptions, wantedFormats } from './text-options.js';
 
 /** 4.2: confidence_rate_threshold default (symbol level). */
@@ -65,8 +62,8 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
 }
 
 /**
- * The 2.1 result of one recognised image: text holds the recognised lines as MMD (text-mmd.ts),
- * two columns of prose read column by column (text-columns.ts);
+ * The 2.1 result of one recognised image: text holds the recognised lines as MMD, assembled by
+ * page/render/image-page.ts as a scanned page of a document is;
  * html and data are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths
  * element and table the text holds gets the data_options formats. When the whole image is one
  * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence as
@@ -74,10 +71,8 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
  */
 export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
   const formats = wantedFormats(opts);
-  const changed = mapRecognitionText(withoutAlphabets(read, excludedAlphabets(opts.alphabets_allowed)), (t, line) => punctuationWidth(t, opts.fullwidth_punctuation, line.text));
-  const [uw, uh] = Math.abs(read.rotation ?? 0) === 90 ? [read.height, read.width] : [read.width, read.height];
-  const upright = (l: PageLine) => boxToUpright(l.box, read.rotation ?? 0, uw, uh);
-  const r = { ...changed, lines: columnOrder(changed.lines, upright) };
+  const page = imagePage(read, opts, excludedAlphabets(opts.alphabets_allowed));
+  const r = page.read;
   const { confidence, confidence_rate } = confidences(r.lines);
   checkConfidence(opts, { confidence, confidence_rate }, r.lines.some((l) => !l.chemistry));
   // The engine reports the turn it read the image at. auto_rotate_confidence is the confidence
@@ -88,9 +83,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const rotateConfidence = turned ? round(Math.min(1, r.rotationConfidence ?? 0)) : 0;
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
-  const single = r.lines.length === 1 && r.lines[0]!.kind === 'math' && r.formula !== undefined;
-  const blocks = textBlocks(r.lines, upright);
-  const text = linesToMmd(r.lines, opts, single, upright, blocks);
+  const { single, blocks, mmd: text } = page;
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);

@@ -42,8 +42,10 @@ describe('figures of a pdflatex paper: a raster chart and a line drawing', () =>
     await writeFile(scanPath, await scannedPdf(await readFile(paper.path)));
     const original = await openPdf(paper.path);
     const ocr = () => async (n: number) => {
-      const lines = glyphsToLines((await readPage(await original.getPage(n), false)).glyphs);
-      return lines.filter((l) => !isPictureLine(l)).flatMap((l) => l.glyphs);
+      // The text layer's lines stand in for the OCR's (scale 1: the "pixels" are points).
+      const lines = glyphsToLines((await readPage(await original.getPage(n), false)).glyphs).filter((l) => !isPictureLine(l));
+      const read = { width: 612, height: 792, lines: lines.map((l) => ({ text: l.text, confidence: 0.99, box: { x: l.x0, y: l.top, width: l.x1 - l.x0, height: l.bottom - l.top }, kind: 'text' as const })) };
+      return { read, scale: 1 };
     };
     const scanSink = memorySink();
     scanned = await convertDocument(scanPath, {}, { figures: scanSink, ocr });

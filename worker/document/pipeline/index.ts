@@ -20,6 +20,7 @@ import { readSourceMaths, type SourceToken } from './office-maths.js';
 import { SourceMathsPlacer } from './office-maths-place.js';
 import type { FigureSink } from './page-figures.js';
 import { parseLayout } from '../../engine/math/layout/index.js';
+import { renderScannedPage } from './scanned-page.js';
 import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
 
 export { detectType, parsePageRanges };
@@ -165,6 +166,10 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
 }
 
 function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
+  if (content.scanned) {
+    const render = { math_inline_delimiters: opts.mathInlineDelimiters, math_display_delimiters: opts.mathDisplayDelimiters, include_equation_tags: opts.includeEquationTags };
+    return renderScannedPage(content.scanned, render, content.figures);
+  }
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
   const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width);

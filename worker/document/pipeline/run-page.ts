@@ -5,7 +5,8 @@ import type { LinkArea } from './inline.js';
 import { extractFigures, type FigureSink, type PlacedFigure } from './page-figures.js';
 import type { RenderedPage } from './page-mmd.js';
 import type { PdfReader } from './pdf-reader.js';
-import { type Glyph, glyphsToLines, type TextLine } from './text-layer.js';
+import { keepLines, type ScannedPage, scannedLines } from './scanned-page.js';
+import { glyphsToLines, type TextLine } from './text-layer.js';
 
 /** One page, under a timer: read, classify (text, scanned, blank), convert; failures stay on the page. */
 
@@ -27,6 +28,8 @@ export interface PageContentLines {
   math?: PdfPageMath;
   /** Cropped figures, top to bottom; their text lines are no longer in `lines`. */
   figures: PlacedFigure[];
+  /** A scanned page: its image's recognition, assembled as an image is (scanned-page.ts). */
+  scanned?: ScannedPage;
 }
 
 export interface PageResult {
@@ -48,11 +51,10 @@ export interface PageClock {
 }
 
 /**
- * Reads a scanned page's text: glyphs in PDF points (origin top-left, baselines measured down),
- * the same shape the text layer gives, so layout and MMD assembly treat both alike. `clock` is
- * the page's limit, to pause while the page waits in a queue.
+ * Reads a scanned page: the recognition of its image (text lines, maths regions, inline maths),
+ * as /v3/text reads an image. `clock` is the page's limit, to pause while the page waits in a queue.
  */
-export type OcrPage = (page: number, widthPt: number, heightPt: number, clock?: PageClock) => Promise<Glyph[]>;
+export type OcrPage = (page: number, widthPt: number, heightPt: number, clock?: PageClock) => Promise<ScannedPage>;
 
 class PageTimeout extends Error {}
 
@@ -91,13 +93,15 @@ export async function runPage(
     size = { width: content.width, height: content.height };
     let lines = glyphsToLines(content.glyphs);
     let kind: PageOutcome['kind'] = 'text';
+    let scanned: ScannedPage | undefined;
     if (lines.length === 0 && content.hasImages) {
       // No text layer but pictures: a scanned page. Its pixels go to the OCR engine when there is one.
       if (!opts.ocrPage) {
         return { size, outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() } };
       }
       kind = 'scanned';
-      lines = glyphsToLines(await opts.ocrPage(n, content.width, content.height, clock));
+      scanned = await opts.ocrPage(n, content.width, content.height, clock);
+      lines = scannedLines(scanned);
     }
     let figures: PlacedFigure[] = [];
     if (opts.figures) {
@@ -106,7 +110,7 @@ export async function runPage(
     }
     if (lines.length === 0 && figures.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
     const math = kind === 'text' ? content.math : undefined;
-    const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math, figures });
+    const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math, figures, ...(scanned ? { scanned: keepLines(scanned, lines) } : {}) });
     return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
   })();
 

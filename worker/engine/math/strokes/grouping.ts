@@ -10,7 +10,7 @@ export interface StrokeGroup {
   strokes: number[];
   /** RULE and RADICAL are decided here; only 'glyph' goes to the classifier. */
   kind: 'glyph' | 'rule' | 'radical';
-  /** The canvas components drawing the group (for normaliseCrop) and their box in canvas pixels. */
+  /** The canvas components drawing the group and their box in canvas pixels (empty for groups regroup.ts made). */
   componentIds: number[];
   canvasBox: Box;
   /** The group's box in the strokes' own units. */

@@ -3,11 +3,10 @@ import type { Component, ComponentMap } from '../image/components.js';
 import { strokesBox } from './geometry.js';
 
 /**
- * Pen strokes drawn onto a canvas as labelled ink, so the image front end's grouping
- * (mergeComponents) and crop normalisation (normaliseCrop) run on them unchanged. Writing arrives
- * at any zoom; the canvas rescales it so one em spans CANVAS_EM_PX, and draws every stroke with
- * the same round pen, as a handwritten page would show it. Training (models/training/strokes-*)
- * draws its samples through this same function.
+ * Pen strokes drawn onto a canvas as labelled ink, so the image front end's multi-part grouping
+ * (mergeComponents) runs on them unchanged. Writing arrives at any zoom; the canvas rescales it so
+ * one em spans CANVAS_EM_PX, and draws every stroke with the same round pen, as a handwritten page
+ * would show it. (The classifier reads the strokes themselves: trajectory.ts.)
  */
 
 /** Pixels per em on the canvas. */

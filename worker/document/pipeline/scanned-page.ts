@@ -1,0 +1,96 @@
+import type { PageLine, PageRecognition } from '../../../page/model.js';
+import { type Block, lineTypes } from '../../../page/processors/blocks.js';
+import { imagePage } from '../../../page/render/image-page.js';
+import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
+import type { RenderOptions } from '../../../page/render/options.js';
+import type { PlacedFigure } from './page-figures.js';
+import type { LineType, RenderedLine, RenderedPage } from './page-mmd.js';
+import type { TextLine } from './text-layer.js';
+
+/**
+ * A scanned page is a page image: the inference worker reads it exactly as it reads an image sent
+ * to /v3/text (text lines, maths regions read by the maths engine, inline maths), and its MMD is
+ * assembled by the same code (page/render/image-page.ts). Here it only meets the document: its
+ * lines get PDF points for lines.json and figure finding, and figures cropped from it take their
+ * place among its blocks.
+ */
+
+export interface ScannedPage {
+  read: PageRecognition;
+  /** PDF points per pixel of the page image. */
+  scale: number;
+}
+
+const owners = new WeakMap<TextLine, PageLine>();
+
+/** The recognised lines as text lines in PDF points (no glyphs), for figure finding and lines.json. */
+export function scannedLines(page: ScannedPage): TextLine[] {
+  return page.read.lines.map((l) => {
+    const s = page.scale;
+    const line: TextLine = { glyphs: [], x0: l.box.x * s, x1: (l.box.x + l.box.width) * s, top: l.box.y * s, bottom: (l.box.y + l.box.height) * s, base: (l.box.y + 0.8 * l.box.height) * s, size: 0.8 * l.box.height * s, bold: false, text: l.text };
+    owners.set(line, l);
+    return line;
+  });
+}
+
+/** The page keeping only the recognised lines of `kept` (figure finding takes the lines inside a figure). */
+export function keepLines(page: ScannedPage, kept: TextLine[]): ScannedPage {
+  const keep = new Set(kept.map((l) => owners.get(l)));
+  return { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => keep.has(l)) } };
+}
+
+const LINE_TYPES: Record<string, LineType> = { math: 'math', table: 'table', list_item: 'list_item', code: 'text', text: 'text' };
+
+/** Every line a block holds. */
+function blockLines(b: Block): PageLine[] {
+  if (b.kind === 'list') return b.items.flat();
+  if (b.kind === 'table') return b.grid.rows.flat().filter((c): c is PageLine => c !== undefined);
+  return b.lines;
+}
+
+/**
+ * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
+ * Each figure is written before the first block below its top that shares its columns, as on a
+ * born-digital page (page-mmd.ts), so a caption under a figure follows it.
+ */
+export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = []): RenderedPage {
+  const { read, blocks, single, upright, mmd: whole } = imagePage(page.read, opts);
+  const s = page.scale;
+  const pieces = single ? [{ mmd: whole, top: 0, x0: 0, x1: Infinity }] : blocks.map((b) => {
+    const boxes = blockLines(b).map((l) => upright(l));
+    return { mmd: linesToMmd(read.lines, opts, false, upright, [b]), top: Math.min(...boxes.map((x) => x.y)) * s, x0: Math.min(...boxes.map((x) => x.x)) * s, x1: Math.max(...boxes.map((x) => x.x + x.width)) * s };
+  });
+  const before = pieces.map(() => [] as PlacedFigure[]).concat([[]]);
+  for (const f of figures) {
+    const at = pieces.findIndex((p) => p.top >= f.box.y0 && p.x0 < f.box.x1 && p.x1 > f.box.x0);
+    before[at < 0 ? pieces.length : at]!.push(f);
+  }
+  const types = lineTypes(blocks);
+  const lines = scannedLines({ ...page, read });
+  const rendered: RenderedLine[] = [];
+  let mmd = '';
+  const emitFigures = (list: PlacedFigure[]) => {
+    for (const f of list) {
+      if (mmd) mmd += '\n\n';
+      const line: TextLine = { glyphs: [], x0: f.box.x0, x1: f.box.x1, top: f.box.y0, bottom: f.box.y1, base: f.box.y1, size: 0, bold: false, text: '' };
+      rendered.push({ line, type: 'image', mmd: f.mmd, start: mmd.length, end: mmd.length + f.mmd.length });
+      mmd += f.mmd;
+    }
+  };
+  pieces.forEach((p, i) => {
+    emitFigures(before[i]!);
+    if (mmd) mmd += '\n\n';
+    mmd += p.mmd;
+  });
+  emitFigures(before[pieces.length]!);
+  let cursor = 0;
+  read.lines.forEach((l, i) => {
+    const own = lineMmd(l, opts);
+    const at = own ? mmd.indexOf(own, cursor) : -1;
+    const [start, end] = at < 0 ? [cursor, cursor] : [at, at + own.length];
+    cursor = end;
+    rendered.push({ line: lines[i]!, type: LINE_TYPES[types.get(l) ?? (l.math ? 'math' : 'text')] ?? 'text', mmd: mmd.slice(start, end), start, end });
+  });
+  rendered.sort((a, b) => a.start - b.start);
+  return { mmd, lines: rendered, pageInfo: [], figures: before.flat().map((f) => f.name) };
+}
