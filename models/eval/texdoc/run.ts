@@ -42,7 +42,11 @@ function commit(): string {
   }
 }
 
-const truncate = (text: string, length = 160) => (text.length > length ? `${text.slice(0, length)}…` : text);
+/** Shortened, with control characters (a PDF's unmapped glyph codes) shown as U+FFFD so the report stays text. */
+const truncate = (text: string, length = 160) => {
+  const shown = text.replace(/\p{Cc}/gu, '\uFFFD');
+  return shown.length > length ? `${shown.slice(0, length)}…` : shown;
+};
 
 function resultsMarkdown(rows: ScoredDisplay[], documents: { name: string; pages: number; displays: number; seconds: number }[]): string {
   const table = constructTable(rows);

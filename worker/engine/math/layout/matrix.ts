@@ -101,7 +101,8 @@ function isBinomial(open: Glyph, rows: Element[][], columns: Array<[number, numb
 function matchingCloser(pool: Element[], open: Element, latex: string): Element | null {
   return (
     pool
-      .filter((element) => element !== open && glyphOf(element)?.latex === latex && element.box.x0 > open.box.x1)
+      // About the opener's size: a small `)` inside a cell (`(\hat{a})_+`) does not close the grid.
+      .filter((element) => element !== open && glyphOf(element)?.latex === latex && element.box.x0 > open.box.x1 && height(element.box) > 0.8 * height(open.box))
       .filter((element) => overlap(element.box.y0, element.box.y1, open.box.y0, open.box.y1) > 0.7 * Math.min(height(element.box), height(open.box)))
       .sort((a, b) => a.box.x0 - b.box.x0)[0] ?? null
   );

@@ -22,6 +22,8 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
   ['\\begin{align*} S &= \\sum_{\\substack{i \\in I \\\\ i > 0}} a_i \\\\ &= \\prod_{k=1}^{n} b_k \\end{align*}', '\\begin{aligned}S&=\\sum_{\\substack{i\\in I\\\\i>0}}a_i\\\\&=\\prod_{k=1}^{n}b_k\\end{aligned}'],
   // cases has two columns: a wide space inside a condition does not make a third.
   ['\\[ f(x) = \\begin{cases} x^2 & x \\geq 0, \\quad x \\in A \\\\ 0 & x < 0 \\end{cases} \\]', 'f(x)=\\begin{cases}x^2&x\\geq 0,x\\in A\\\\0&x<0\\end{cases}'],
+  // A grid's closing delimiter is as tall as its opener, not a parenthesis inside a cell.
+  ['\\[ \\begin{pmatrix} 0 & (\\hat{a})_+ \\\\ (\\hat{a})_- & 0 \\end{pmatrix} \\]', '\\begin{pmatrix}0&(\\hat{a})_+\\\\(\\hat{a})_-&0\\end{pmatrix}'],
   // One row stays one formula, however tall its parts.
   ['\\[ \\sum_{i=1}^{n} \\frac{\\sqrt{a_i}}{b^2} = \\int_0^1 f \\]', '\\sum_{i=1}^{n}\\frac{\\sqrt{a_i}}{b^2}=\\int_0^1 f'],
 ];
