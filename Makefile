@@ -113,7 +113,14 @@ eval-chem: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES) $(CHEM_EVAL_PACKAGES)"
 	nice -n 10 npx tsx models/eval/chem/run.ts
 
+# One formatter (Prettier, .prettierrc.json) for every TypeScript and JavaScript source; `make format` applies it.
+PRETTIER_FILES := "**/*.{ts,tsx,mts,cts,js,mjs,cjs}"
+.PHONY: format
+format: deps
+	npx prettier --log-level warn --write $(PRETTIER_FILES)
+
 lint: deps
+	npx prettier --check --log-level warn $(PRETTIER_FILES)
 	npx tsc --noEmit -p .
 	npx vitest run --config vitest.unit.config.ts core/layers.test.ts
 	npx tsc --noEmit -p console/web
