@@ -70,12 +70,25 @@ export const STOP_MARGIN_MS = 4000;
  * Starts every component in dependency order: private Redis → clients → ledger → storage →
  * HTTP → orchestrator → worker children. stop() takes them down in reverse.
  */
-export async function startAppliance(envConfig: Config, logger: Logger = createLogger({ name: 'appliance', level: envConfig.FOLIO_LOG_LEVEL })): Promise<RunningAppliance> {
+export async function startAppliance(
+  envConfig: Config,
+  logger: Logger = createLogger({ name: 'appliance', level: envConfig.FOLIO_LOG_LEVEL }),
+): Promise<RunningAppliance> {
   // A signed licence file, when configured, is verified before anything starts and decides the
   // customer, deployment id and modes.
   const { config, license: licenseFile, overridden } = loadLicenseAtStart(envConfig);
   if (licenseFile) {
-    logger.info({ customer: licenseFile.customer, deployment_id: licenseFile.deployment_id, license_mode: licenseFile.license_mode, metering_mode: licenseFile.metering_mode, expires_at: licenseFile.expires_at, overridden }, 'licence file verified');
+    logger.info(
+      {
+        customer: licenseFile.customer,
+        deployment_id: licenseFile.deployment_id,
+        license_mode: licenseFile.license_mode,
+        metering_mode: licenseFile.metering_mode,
+        expires_at: licenseFile.expires_at,
+        overridden,
+      },
+      'licence file verified',
+    );
   }
   const started: Component[] = [];
   let redisServer: RedisServerSupervisor | undefined;
@@ -134,7 +147,13 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     const storage = await openOwnStore(config.storageUri, storageSettings);
 
     const ctx: AppContext = {
-      config, logger, redis, queues, storage, storageSettings, db,
+      config,
+      logger,
+      redis,
+      queues,
+      storage,
+      storageSettings,
+      db,
       metrics: undefined as never,
       textRequests: { inFlight: 0 },
       startedAt: Date.now(),
@@ -161,7 +180,24 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     const strokesPool = new StrokesPool(ctx);
     started.push({ name: 'strokes-pool', stop: () => strokesPool.close() });
     const v3Batch = v3BatchRoutes(ctx, { recognize: inference.recognize });
-    const app = createApp(ctx, [pcoJobRoutes(ctx, pcoJobs), pcoWebhookRoutes(ctx), usageLicenseRoutes(ctx), authRoutes(ctx), filesDataSourceRoutes(ctx), filesWebhookConfigRoutes(ctx), v3PdfRoutes(ctx), cdnRoutes(ctx), v3ConverterRoutes(ctx), v3TextRoutes(ctx, { recognize: inference.recognize }), v3StrokesRoutes(ctx, { recognize: strokesPool.recognize }), v3LatexRoutes(ctx, { recognize: inference.recognize }), v3Batch.routes, v3ResultsRoutes(ctx, new OcrHistory(ctx.db)), filesRoutes(ctx), consoleRoutes()]);
+    const app = createApp(ctx, [
+      pcoJobRoutes(ctx, pcoJobs),
+      pcoWebhookRoutes(ctx),
+      usageLicenseRoutes(ctx),
+      authRoutes(ctx),
+      filesDataSourceRoutes(ctx),
+      filesWebhookConfigRoutes(ctx),
+      v3PdfRoutes(ctx),
+      cdnRoutes(ctx),
+      v3ConverterRoutes(ctx),
+      v3TextRoutes(ctx, { recognize: inference.recognize }),
+      v3StrokesRoutes(ctx, { recognize: strokesPool.recognize }),
+      v3LatexRoutes(ctx, { recognize: inference.recognize }),
+      v3Batch.routes,
+      v3ResultsRoutes(ctx, new OcrHistory(ctx.db)),
+      filesRoutes(ctx),
+      consoleRoutes(),
+    ]);
     const server: ServerType = await new Promise((resolve) => {
       const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
     });
@@ -171,15 +207,28 @@ export async function startAppliance(envConfig: Config, logger: Logger = createL
     started.push({ name: 'v3-batch', stop: () => v3Batch.stop() });
 
     const license = new LicenseChecker({
-      redis, prefix: config.FOLIO_QUEUE_PREFIX, mode: config.FOLIO_LICENSE_MODE, deploymentId: config.FOLIO_DEPLOYMENT_ID,
-      url: config.FOLIO_LICENSE_URL, licenseKey: config.FOLIO_LICENSE_KEY, intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
-      buildId: config.FOLIO_BUILD_ID, customer: config.FOLIO_CUSTOMER, logger,
+      redis,
+      prefix: config.FOLIO_QUEUE_PREFIX,
+      mode: config.FOLIO_LICENSE_MODE,
+      deploymentId: config.FOLIO_DEPLOYMENT_ID,
+      url: config.FOLIO_LICENSE_URL,
+      licenseKey: config.FOLIO_LICENSE_KEY,
+      intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
+      buildId: config.FOLIO_BUILD_ID,
+      customer: config.FOLIO_CUSTOMER,
+      logger,
     });
     await license.start();
     started.push({ name: 'license', stop: () => license.stop() });
     const reporter = new UsageReporter({
-      db, mode: config.FOLIO_METERING_MODE, url: config.FOLIO_METERING_URL, deploymentId: config.FOLIO_DEPLOYMENT_ID,
-      customer: config.FOLIO_CUSTOMER, buildId: config.FOLIO_BUILD_ID, licenseKey: config.FOLIO_LICENSE_KEY, logger,
+      db,
+      mode: config.FOLIO_METERING_MODE,
+      url: config.FOLIO_METERING_URL,
+      deploymentId: config.FOLIO_DEPLOYMENT_ID,
+      customer: config.FOLIO_CUSTOMER,
+      buildId: config.FOLIO_BUILD_ID,
+      licenseKey: config.FOLIO_LICENSE_KEY,
+      logger,
     });
     reporter.start();
     started.push({ name: 'usage-reporter', stop: () => reporter.stop() });

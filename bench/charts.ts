@@ -19,7 +19,13 @@ function ticks(max: number): number[] {
   return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => Math.round(i * step * 1e6) / 1e6);
 }
 
-function frame(title: string, yLabel: string, yMax: number, xLabels: { x: number; label: string }[], xLabel: string): { svg: string[]; y: (v: number) => number } {
+function frame(
+  title: string,
+  yLabel: string,
+  yMax: number,
+  xLabels: { x: number; label: string }[],
+  xLabel: string,
+): { svg: string[]; y: (v: number) => number } {
   const ys = ticks(yMax);
   const top = ys.at(-1)!;
   const y = (v: number) => M.top + (H - M.top - M.bottom) * (1 - v / top);
@@ -39,7 +45,11 @@ function frame(title: string, yLabel: string, yMax: number, xLabels: { x: number
 }
 
 function legend(names: string[]): string[] {
-  return names.map((n, i) => `<rect x="${M.left + 8 + i * 150}" y="${M.top - 24}" width="10" height="10" fill="${COLOURS[i]}"/>` + text(M.left + 22 + i * 150, M.top - 15, n, 'font-size="11"'));
+  return names.map(
+    (n, i) =>
+      `<rect x="${M.left + 8 + i * 150}" y="${M.top - 24}" width="10" height="10" fill="${COLOURS[i]}"/>` +
+      text(M.left + 22 + i * 150, M.top - 15, n, 'font-size="11"'),
+  );
 }
 
 const wrap = (parts: string[]) => `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="DejaVu Sans">${parts.join('')}</svg>`;
@@ -48,7 +58,13 @@ const wrap = (parts: string[]) => `<svg xmlns="http://www.w3.org/2000/svg" width
 export function lineChart(opts: { title: string; xLabel: string; yLabel: string; x: number[]; series: { name: string; values: number[] }[] }): string {
   const max = Math.max(...opts.series.flatMap((s) => s.values));
   const px = (i: number) => M.left + 20 + ((W - M.left - M.right - 40) * i) / Math.max(1, opts.x.length - 1);
-  const { svg, y } = frame(opts.title, opts.yLabel, max, opts.x.map((v, i) => ({ x: px(i), label: String(v) })), opts.xLabel);
+  const { svg, y } = frame(
+    opts.title,
+    opts.yLabel,
+    max,
+    opts.x.map((v, i) => ({ x: px(i), label: String(v) })),
+    opts.xLabel,
+  );
   opts.series.forEach((s, k) => {
     svg.push(`<polyline fill="none" stroke="${COLOURS[k]}" stroke-width="2" points="${s.values.map((v, i) => `${px(i)},${y(v)}`).join(' ')}"/>`);
     for (const [i, v] of s.values.entries()) svg.push(`<circle cx="${px(i)}" cy="${y(v)}" r="3" fill="${COLOURS[k]}"/>`);
@@ -62,7 +78,13 @@ export function barChart(opts: { title: string; yLabel: string; categories: stri
   const groupW = (W - M.left - M.right) / opts.categories.length;
   const barW = Math.min(60, (groupW * 0.7) / opts.series.length);
   const centre = (g: number) => M.left + groupW * (g + 0.5);
-  const { svg, y } = frame(opts.title, opts.yLabel, max, opts.categories.map((c, g) => ({ x: centre(g), label: c })), '');
+  const { svg, y } = frame(
+    opts.title,
+    opts.yLabel,
+    max,
+    opts.categories.map((c, g) => ({ x: centre(g), label: c })),
+    '',
+  );
   opts.series.forEach((s, k) => {
     for (const [g, v] of s.values.entries()) {
       const x = centre(g) - (barW * opts.series.length) / 2 + k * barW;

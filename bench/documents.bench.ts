@@ -74,13 +74,15 @@ async function scannedRate(dir: string): Promise<{ pages: number; rate: number }
   const recognizer = await TextRecognizer.load();
   const file = join(dir, 'scanned.pdf');
   await writeFile(file, await scannedPdf(await pagedPdf(SCANNED_PAGES)));
-  const ocr = (pdfPath: string): OcrPage => async (page) => {
-    const prefix = join(dir, `scan-${page}`);
-    await run('pdftoppm', ['-r', String(SCAN_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, prefix]);
-    const r = await recognizer.recognize(await readFile(`${prefix}.png`));
-    // Text only (no maths regions): the bench measures the text model's pace.
-    return { read: { lines: r.lines.map((l) => ({ ...l, kind: 'text' as const })), width: r.width, height: r.height }, scale: 72 / SCAN_DPI };
-  };
+  const ocr =
+    (pdfPath: string): OcrPage =>
+    async (page) => {
+      const prefix = join(dir, `scan-${page}`);
+      await run('pdftoppm', ['-r', String(SCAN_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, prefix]);
+      const r = await recognizer.recognize(await readFile(`${prefix}.png`));
+      // Text only (no maths regions): the bench measures the text model's pace.
+      return { read: { lines: r.lines.map((l) => ({ ...l, kind: 'text' as const })), width: r.width, height: r.height }, scale: 72 / SCAN_DPI };
+    };
   await convertDocument(file, { pageRanges: '1' }, { ocr }); // warm-up: model sessions
   const t = performance.now();
   const pages = (await convertDocument(file, {}, { ocr })).pages.length;

@@ -36,8 +36,12 @@ export async function benchEnumeration(): Promise<Record<string, unknown>> {
   const bareLoad = oneMinuteLoad();
 
   const app = await spawnAppliance({
-    FOLIO_DOCUMENT_WORKERS: '0', FOLIO_DOCUMENT_WORKERS_EXPECTED: '0', FOLIO_LOG_LEVEL: 'error',
-    FOLIO_S3_ENDPOINT: s3.endpoint, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    FOLIO_DOCUMENT_WORKERS: '0',
+    FOLIO_DOCUMENT_WORKERS_EXPECTED: '0',
+    FOLIO_LOG_LEVEL: 'error',
+    FOLIO_S3_ENDPOINT: s3.endpoint,
+    AWS_ACCESS_KEY_ID: s3.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
   });
   try {
     const rssStart = rssMb(app.proc.pid!);
@@ -52,7 +56,14 @@ export async function benchEnumeration(): Promise<Record<string, unknown>> {
       ratio_to_bare_listing: Math.round((first.rate / bareRate) * 100) / 100,
       enumeration_load_average: first.load,
       queued: first.job.files.queued,
-      appliance_rss_mb: { start: Math.round(rssStart), at_25pct: quarter(0.25), at_50pct: quarter(0.5), at_75pct: quarter(0.75), end: first.samples.at(-1)?.rssMb, peak: first.peakRssMb },
+      appliance_rss_mb: {
+        start: Math.round(rssStart),
+        at_25pct: quarter(0.25),
+        at_50pct: quarter(0.5),
+        at_75pct: quarter(0.75),
+        end: first.samples.at(-1)?.rssMb,
+        peak: first.peakRssMb,
+      },
       rerun_all_outputs_present: {
         objects_per_second: Math.round(rerun.rate),
         ratio_to_bare_listing: Math.round((rerun.rate / bareRate) * 100) / 100,
@@ -86,8 +97,15 @@ function layOut(s3Directory: string, top: string, extension: string, body: Buffe
 async function enumerate(url: string, pid: number, outputFolder: string) {
   const t = performance.now();
   const res = await fetch(`${url}/pco/v1/jobs`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ input: { folder: 's3://bulk/docs/' }, output: { folder: outputFolder, layout: 'mirror' }, options: {}, policy: {}, client_reference: `bench-${outputFolder}-${Date.now()}` }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      input: { folder: 's3://bulk/docs/' },
+      output: { folder: outputFolder, layout: 'mirror' },
+      options: {},
+      policy: {},
+      client_reference: `bench-${outputFolder}-${Date.now()}`,
+    }),
   });
   const { job_id } = (await res.json()) as { job_id: string };
   const samples: { listed: number; rssMb: number }[] = [];

@@ -14,7 +14,10 @@ const REFERENCE = 20_000;
 const PROBE_EVERY_MS = 10;
 
 export async function benchFilesJob(): Promise<Record<string, unknown>> {
-  const app = await spawnAppliance({ FOLIO_SPAWN_WORKERS: 'false', FOLIO_DOCUMENT_WORKERS: '0', FOLIO_INFERENCE_WORKERS: '0', FOLIO_ALLOW_PRIVATE_URLS: 'true', FOLIO_LOG_LEVEL: 'error' }, { waitHealthy: false });
+  const app = await spawnAppliance(
+    { FOLIO_SPAWN_WORKERS: 'false', FOLIO_DOCUMENT_WORKERS: '0', FOLIO_INFERENCE_WORKERS: '0', FOLIO_ALLOW_PRIVATE_URLS: 'true', FOLIO_LOG_LEVEL: 'error' },
+    { waitHealthy: false },
+  );
   try {
     const auth = await pcoClient(app.url).newKey();
     // The body is built before anything is timed or probed: JSON.stringify of 17 MB holds this
@@ -27,7 +30,8 @@ export async function benchFilesJob(): Promise<Record<string, unknown>> {
       const t0 = performance.now();
       const res = await fetch(`${app.url}/files/v1/jobs`, { method: 'POST', headers, body });
       const accepted = (await res.json()) as { file_count?: number };
-      if (res.status !== 200 || accepted.file_count !== items) throw new Error(`job of ${items} refused: ${res.status} ${JSON.stringify(accepted).slice(0, 200)}`);
+      if (res.status !== 200 || accepted.file_count !== items)
+        throw new Error(`job of ${items} refused: ${res.status} ${JSON.stringify(accepted).slice(0, 200)}`);
       const ms = performance.now() - t0;
       const t1 = performance.now();
       await (await fetch(`${app.url}/files/v1/jobs`, { method: 'POST', headers, body })).json();

@@ -49,11 +49,21 @@ export async function writeLargePdf(path: string, bytes: number): Promise<number
   const image = Buffer.alloc(IMAGE_BYTES);
   for (let i = 0; i < pages; i++) {
     const [page, content, img] = [4 + 3 * i, 5 + 3 * i, 6 + 3 * i];
-    await object(page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources << /Font << /F1 3 0 R >> /XObject << /Im ${img} 0 R >> >> >>`);
+    await object(
+      page,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources << /Font << /F1 3 0 R >> /XObject << /Im ${img} 0 R >> >> >>`,
+    );
     const text = `q 468 0 0 450 72 250 cm /Im Do Q BT /F1 12 Tf 72 720 Td (Body of page ${i + 1}.) Tj ET`;
     await object(content, `<< /Length ${text.length} >>\nstream\n${text}\nendstream`);
     randomFillSync(image);
-    await object(img, [Buffer.from(`<< /Type /XObject /Subtype /Image /Width ${IMAGE_W} /Height ${IMAGE_H} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${IMAGE_BYTES} >>\nstream\n`, 'latin1'), image, Buffer.from('\nendstream', 'latin1')]);
+    await object(img, [
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${IMAGE_W} /Height ${IMAGE_H} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${IMAGE_BYTES} >>\nstream\n`,
+        'latin1',
+      ),
+      image,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
   }
   const xref = offset;
   let table = `xref\n0 ${offsets.length}\n0000000000 65535 f \n`;
@@ -100,13 +110,28 @@ export async function benchLargeDocuments(sizesGb: number[]): Promise<Record<str
         const answer = (await res.json()) as { pdf_id?: string; file_id?: string; error?: string };
         const id = answer.pdf_id ?? answer.file_id;
         const status = id
-          ? await waitFor(async () => {
-              const s = (await (await fetch(`${app.url}${poll(id)}`, { headers: key })).json()) as { status: string; num_pages_completed?: number };
-              return ['completed', 'error'].includes(s.status) && s;
-            }, 3_600_000, 1000)
+          ? await waitFor(
+              async () => {
+                const s = (await (await fetch(`${app.url}${poll(id)}`, { headers: key })).json()) as { status: string; num_pages_completed?: number };
+                return ['completed', 'error'].includes(s.status) && s;
+              },
+              3_600_000,
+              1000,
+            )
           : { status: `refused ${res.status} ${answer.error}` };
         clearInterval(sampler);
-        const row = { surface, gb, bytes: size, pages, status: status.status, pages_completed: (status as { num_pages_completed?: number }).num_pages_completed, seconds: (Date.now() - t0) / 1000, idle_rss_mib: idle, peak_rss_mib: peak, above_idle_mib: peak - idle };
+        const row = {
+          surface,
+          gb,
+          bytes: size,
+          pages,
+          status: status.status,
+          pages_completed: (status as { num_pages_completed?: number }).num_pages_completed,
+          seconds: (Date.now() - t0) / 1000,
+          idle_rss_mib: idle,
+          peak_rss_mib: peak,
+          above_idle_mib: peak - idle,
+        };
         console.log(JSON.stringify(row));
         rows.push(row);
       }

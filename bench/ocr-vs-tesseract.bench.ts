@@ -68,10 +68,15 @@ async function tesseractRead(dir: string, image: Buffer): Promise<Reading> {
   const { stdout } = await run('bash', ['-c', script], { cwd: dir, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
   const wall = (performance.now() - t) / 1000;
   // `times`: the shell's user/system line, then its children's: "0m1.032s 0m0.191s"
-  const seconds = stdout.trim().split('\n').at(-1)!.split(' ').map((s) => {
-    const m = /(\d+)m([\d.]+)s/.exec(s);
-    return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
-  });
+  const seconds = stdout
+    .trim()
+    .split('\n')
+    .at(-1)!
+    .split(' ')
+    .map((s) => {
+      const m = /(\d+)m([\d.]+)s/.exec(s);
+      return m ? Number(m[1]) * 60 + Number(m[2]) : 0;
+    });
   return { text: await readFile(join(dir, 'out.txt'), 'utf8'), cpu: seconds[0]! + seconds[1]!, wall };
 }
 

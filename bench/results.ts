@@ -25,7 +25,15 @@ export function machine(): { cores: number; cpu: string; load: string; date: str
   } catch {
     // not a git checkout
   }
-  return { cores: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown', load: loadavg().map((l) => l.toFixed(2)).join(' '), date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', commit };
+  return {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    load: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    commit,
+  };
 }
 
 /** Table rows of one report: nested objects and arrays of objects become "a / b" measures. */
@@ -48,12 +56,41 @@ function plots(reports: Reports): { file: string; svg: string }[] {
   const text = reports['text-concurrency'] as { levels?: LevelResult[] } | undefined;
   if (text?.levels?.length) {
     const x = text.levels.map((l) => l.clients);
-    out.push({ file: 'text-latency.png', svg: lineChart({ title: 'POST /v3/text latency, one inference worker', xLabel: 'concurrent clients', yLabel: 'milliseconds', x, series: [{ name: 'p50', values: text.levels.map((l) => l.p50_ms) }, { name: 'p99', values: text.levels.map((l) => l.p99_ms) }] }) });
-    out.push({ file: 'text-throughput.png', svg: lineChart({ title: 'POST /v3/text throughput', xLabel: 'concurrent clients', yLabel: 'requests per second', x, series: [{ name: 'requests/s', values: text.levels.map((l) => l.requests_per_second) }] }) });
+    out.push({
+      file: 'text-latency.png',
+      svg: lineChart({
+        title: 'POST /v3/text latency, one inference worker',
+        xLabel: 'concurrent clients',
+        yLabel: 'milliseconds',
+        x,
+        series: [
+          { name: 'p50', values: text.levels.map((l) => l.p50_ms) },
+          { name: 'p99', values: text.levels.map((l) => l.p99_ms) },
+        ],
+      }),
+    });
+    out.push({
+      file: 'text-throughput.png',
+      svg: lineChart({
+        title: 'POST /v3/text throughput',
+        xLabel: 'concurrent clients',
+        yLabel: 'requests per second',
+        x,
+        series: [{ name: 'requests/s', values: text.levels.map((l) => l.requests_per_second) }],
+      }),
+    });
   }
   const scaling = reports['worker-scaling'] as { runs?: ScalingResult[] } | undefined;
   if (scaling?.runs?.length) {
-    out.push({ file: 'worker-scaling.png', svg: barChart({ title: 'Born-digital pages per minute by document workers', yLabel: 'pages per minute', categories: scaling.runs.map((r) => `${r.document_workers} worker${r.document_workers > 1 ? 's' : ''}`), series: [{ name: 'pages/min', values: scaling.runs.map((r) => r.pages_per_minute) }] }) });
+    out.push({
+      file: 'worker-scaling.png',
+      svg: barChart({
+        title: 'Born-digital pages per minute by document workers',
+        yLabel: 'pages per minute',
+        categories: scaling.runs.map((r) => `${r.document_workers} worker${r.document_workers > 1 ? 's' : ''}`),
+        series: [{ name: 'pages/min', values: scaling.runs.map((r) => r.pages_per_minute) }],
+      }),
+    });
   }
   const ocr = reports['ocr-vs-tesseract'] as unknown as OcrComparison | undefined;
   if (ocr?.pages) {
@@ -62,8 +99,19 @@ function plots(reports: Reports): { file: string; svg: string }[] {
       { name: 'Folio', values: [f(ocr.clean.folio), f(ocr.noisy_skewed.folio)] },
       { name: 'Tesseract', values: [f(ocr.clean.tesseract), f(ocr.noisy_skewed.tesseract)] },
     ];
-    out.push({ file: 'ocr-seconds-per-page.png', svg: barChart({ title: `Scanned page OCR, one core (${ocr.pages} pages, ${ocr.dpi} dpi)`, yLabel: 'CPU seconds per page', categories, series: series((s) => s.cpu_seconds_per_page) }) });
-    out.push({ file: 'ocr-cer.png', svg: barChart({ title: `Character error rate (${ocr.pages} pages, ${ocr.dpi} dpi)`, yLabel: 'CER', categories, series: series((s) => s.cer) }) });
+    out.push({
+      file: 'ocr-seconds-per-page.png',
+      svg: barChart({
+        title: `Scanned page OCR, one core (${ocr.pages} pages, ${ocr.dpi} dpi)`,
+        yLabel: 'CPU seconds per page',
+        categories,
+        series: series((s) => s.cpu_seconds_per_page),
+      }),
+    });
+    out.push({
+      file: 'ocr-cer.png',
+      svg: barChart({ title: `Character error rate (${ocr.pages} pages, ${ocr.dpi} dpi)`, yLabel: 'CER', categories, series: series((s) => s.cer) }),
+    });
   }
   return out;
 }

@@ -58,7 +58,9 @@ export async function noisySkewed(clean: Buffer, skew: number, seed: number): Pr
     const speck = rnd() < 0.0015 ? -120 : 0;
     data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + 18 * gauss() + speck)));
   }
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 export async function renderBenchPages(dir: string, pages = BENCH_PAGES): Promise<BenchPage[]> {

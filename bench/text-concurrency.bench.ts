@@ -54,8 +54,19 @@ export interface LatencyResult {
   p99_ms: number;
 }
 
-export async function benchTextConcurrency(): Promise<{ one_formula: LatencyResult; full_page: LatencyResult; levels: LevelResult[]; inference_workers: number }> {
-  const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1', FOLIO_DOCUMENT_WORKERS: '0', FOLIO_DOCUMENT_WORKERS_EXPECTED: '0', FOLIO_TEXT_REQUESTS_MAX: '16', FOLIO_LOG_LEVEL: 'error' });
+export async function benchTextConcurrency(): Promise<{
+  one_formula: LatencyResult;
+  full_page: LatencyResult;
+  levels: LevelResult[];
+  inference_workers: number;
+}> {
+  const app = await spawnAppliance({
+    FOLIO_INFERENCE_WORKERS: '1',
+    FOLIO_DOCUMENT_WORKERS: '0',
+    FOLIO_DOCUMENT_WORKERS_EXPECTED: '0',
+    FOLIO_TEXT_REQUESTS_MAX: '16',
+    FOLIO_LOG_LEVEL: 'error',
+  });
   try {
     const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
       const res = await fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -84,15 +95,20 @@ export async function benchTextConcurrency(): Promise<{ one_formula: LatencyResu
       const perClient = Math.max(1, Math.ceil(REQUESTS_PER_LEVEL / clients));
       const samples: { ms: number; ok: boolean }[] = [];
       const t = performance.now();
-      await Promise.all(Array.from({ length: clients }, async () => {
-        for (let i = 0; i < perClient; i++) samples.push(await once());
-      }));
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          for (let i = 0; i < perClient; i++) samples.push(await once());
+        }),
+      );
       const seconds = (performance.now() - t) / 1000;
       const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
       levels.push({
-        clients, requests: samples.length, errors: samples.filter((s) => !s.ok).length,
+        clients,
+        requests: samples.length,
+        errors: samples.filter((s) => !s.ok).length,
         requests_per_second: Math.round((samples.length / seconds) * 100) / 100,
-        p50_ms: Math.round(percentile(sorted, 50)), p99_ms: Math.round(percentile(sorted, 99)),
+        p50_ms: Math.round(percentile(sorted, 50)),
+        p99_ms: Math.round(percentile(sorted, 99)),
       });
     }
     return { one_formula, full_page, levels, inference_workers: 1 };

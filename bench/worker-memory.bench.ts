@@ -35,7 +35,9 @@ export async function benchWorkerMemory(): Promise<Record<string, unknown>> {
     const key = await pco.newKey();
     const src = `data:image/png;base64,${(await renderLatex(String.raw`\noindent Let $x^{2}+y^{2}=z^{2}$ hold.\\ \[ \int_0^1 f(x)\,dx = \frac{a}{b} \]`)).toString('base64')}`;
     for (let i = 0; i < TEXT_REQUESTS; i++) {
-      await fetch(`${app.url}/v3/text`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ src }) }).then((r) => r.arrayBuffer());
+      await fetch(`${app.url}/v3/text`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ src }) }).then((r) =>
+        r.arrayBuffer(),
+      );
     }
     const pdf = await headingAndParagraphsPdf();
     for (let i = 0; i < JOB_DOCUMENTS; i++) await writeFile(join(dir, `doc-${i}.pdf`), pdf);
@@ -45,8 +47,18 @@ export async function benchWorkerMemory(): Promise<Record<string, unknown>> {
     const ratio = (mb: number) => Math.round((mb / bare) * 10) / 10;
     return {
       idle_node_rss_mb: bare,
-      inference_worker_rss_mb: { models_loaded: loaded.inference, after_text_requests: worked.inference.rss, peak: worked.inference.peak, ratio_to_idle_node: ratio(worked.inference.rss) },
-      document_worker_rss_mb: { loaded: loaded.document, after_job: worked.document.rss, peak: worked.document.peak, ratio_to_idle_node: ratio(worked.document.rss) },
+      inference_worker_rss_mb: {
+        models_loaded: loaded.inference,
+        after_text_requests: worked.inference.rss,
+        peak: worked.inference.peak,
+        ratio_to_idle_node: ratio(worked.inference.rss),
+      },
+      document_worker_rss_mb: {
+        loaded: loaded.document,
+        after_job: worked.document.rss,
+        peak: worked.document.peak,
+        ratio_to_idle_node: ratio(worked.document.rss),
+      },
       text_requests: TEXT_REQUESTS,
       job_documents: JOB_DOCUMENTS,
     };

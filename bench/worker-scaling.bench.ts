@@ -45,7 +45,10 @@ export async function benchWorkerScaling(): Promise<{ runs: ScalingResult[]; rat
         let pages = 0;
         for (let round = 0; round < ROUNDS; round++) {
           const t = performance.now();
-          const created = await pco.create({ input: { folder: `file://${folder}/in/` }, output: { folder: `file://${folder}/out-${round}/`, layout: 'mirror' } });
+          const created = await pco.create({
+            input: { folder: `file://${folder}/in/` },
+            output: { folder: `file://${folder}/out-${round}/`, layout: 'mirror' },
+          });
           if (created.status !== 201) throw new Error(`job not created: ${created.text}`);
           const done = await pco.settled(created.body.job_id, 600_000);
           if (done.status !== 'completed') throw new Error(`job ended ${done.status}`);

@@ -23,7 +23,10 @@ export interface FilePage {
 }
 
 /** GET /pco/v1/license; `unknown` (counters null) while the state store does not answer. */
-export type License = Omit<LicenseRecord, 'status' | 'consecutive_failures'> & { status: LicenseRecord['status'] | 'unknown'; consecutive_failures: number | null };
+export type License = Omit<LicenseRecord, 'status' | 'consecutive_failures'> & {
+  status: LicenseRecord['status'] | 'unknown';
+  consecutive_failures: number | null;
+};
 
 /** GET /health (spec 4.14); answered with 503 when degraded. */
 export interface Health {

@@ -147,7 +147,11 @@ function failureOf(res: Response, body: unknown, text: string): ApiFailure {
     const message = typeof env.error_info?.message === 'string' ? env.error_info.message : res.statusText;
     return new ApiFailure(env.error, message, res.status, body, requestId);
   }
-  const firstLine = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  const firstLine = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
   return new ApiFailure(`http_${res.status}`, firstLine || res.statusText || 'no body', res.status, body, requestId);
 }
 

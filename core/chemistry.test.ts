@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { SMILES_ELEMENT, smilesElement, smilesImage } from './chemistry.js';
 
 describe('smiles elements', () => {
-  const aspirin = { smiles: 'CC(=O)Oc1ccccc1C(=O)O', inchi: 'InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)', inchikey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' };
+  const aspirin = {
+    smiles: 'CC(=O)Oc1ccccc1C(=O)O',
+    inchi: 'InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)',
+    inchikey: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N',
+  };
 
   it('writes the SMILES alone unless InChI is asked for, then as attributes', () => {
     expect(smilesElement(aspirin)).toBe('<smiles>CC(=O)Oc1ccccc1C(=O)O</smiles>');

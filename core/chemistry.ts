@@ -32,7 +32,9 @@ const escapeAttribute = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&
 
 /** The MMD element of one structure: `<smiles>CCO</smiles>`, or with InChI `<smiles inchi="…" inchikey="…">CCO</smiles>`. */
 export function smilesElement(s: Pick<ChemicalStructure, 'smiles' | 'inchi' | 'inchikey'>, withInchi = false): string {
-  const attrs = withInchi ? [s.inchi && ` inchi="${escapeAttribute(s.inchi)}"`, s.inchikey && ` inchikey="${escapeAttribute(s.inchikey)}"`].filter(Boolean).join('') : '';
+  const attrs = withInchi
+    ? [s.inchi && ` inchi="${escapeAttribute(s.inchi)}"`, s.inchikey && ` inchikey="${escapeAttribute(s.inchikey)}"`].filter(Boolean).join('')
+    : '';
   return `<smiles${attrs}>${s.smiles}</smiles>`;
 }
 

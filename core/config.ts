@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /**
  * Every environment variable Folio reads, parsed once at start.
@@ -23,7 +21,10 @@ export const configSchema = z.object({
   /** Folio's own result store (file://, s3://, gs://, azure blob https). Default: <data>/storage. */
   FOLIO_STORAGE_URI: z.string().optional(),
   /** Key prefix of every queue and record in Redis, so deployments can share one server. */
-  FOLIO_QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/i).default('folio'),
+  FOLIO_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i)
+    .default('folio'),
   /** Inference workers started as supervised children (one per GPU, or per CPU share). */
   FOLIO_INFERENCE_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   /** Document workers started as supervised children. */
@@ -71,9 +72,15 @@ export const configSchema = z.object({
   /** Ed25519 public key (PEM) licence files are verified with; unset: the vendor key shipped as license/vendor-public-key.pem. */
   FOLIO_LICENSE_PUBLIC_KEY_FILE: z.string().min(1).optional(),
   /** 64 hex digits (32 bytes): AES-256-GCM key sealing data-source secrets at rest; unset: a published development key and a warning at start. */
-  FOLIO_DATA_SOURCE_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits').optional(),
+  FOLIO_DATA_SOURCE_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
+    .optional(),
   /** The AWS account id customers' iam_role trust policies name (GET /files/v1/onboarding/identities). */
-  FOLIO_AWS_TRUST_ACCOUNT_ID: z.string().regex(/^\d{12}$/, 'must be a 12-digit AWS account id').optional(),
+  FOLIO_AWS_TRUST_ACCOUNT_ID: z
+    .string()
+    .regex(/^\d{12}$/, 'must be a 12-digit AWS account id')
+    .optional(),
   /** Client id of the operator's multi-tenant Entra app, for azure_ad grants. */
   FOLIO_AZURE_APP_ID: z.string().uuid().optional(),
   /** Home tenant id of that app. */

@@ -5,8 +5,15 @@ import type { Redis } from 'ioredis';
  * in Redis so a worker restart never resets them (Prometheus counters must only go up).
  */
 export const COUNTERS = [
-  'pages_completed', 'pages_failed', 'documents_completed', 'documents_failed',
-  'images_completed', 'images_failed', 'pages_billable', 'documents_billable', 'images_billable',
+  'pages_completed',
+  'pages_failed',
+  'documents_completed',
+  'documents_failed',
+  'images_completed',
+  'images_failed',
+  'pages_billable',
+  'documents_billable',
+  'images_billable',
 ] as const;
 export type CounterName = (typeof COUNTERS)[number];
 

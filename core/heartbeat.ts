@@ -9,9 +9,7 @@ export const heartbeatKey = (prefix: string, role: WorkerRole) => `${prefix}:wor
 export class Heartbeat {
   private timer?: NodeJS.Timeout;
 
-  constructor(
-    private readonly opts: { redis: Redis; prefix: string; role: WorkerRole; workerId: string; intervalMs: number; now?: () => number },
-  ) {}
+  constructor(private readonly opts: { redis: Redis; prefix: string; role: WorkerRole; workerId: string; intervalMs: number; now?: () => number }) {}
 
   async start(): Promise<void> {
     await this.beat().catch(() => undefined);

@@ -6,7 +6,10 @@ import { blockedReason, checkUrl, parseIpv4, parseIpv6, type Resolver } from './
 const noDns: Resolver = async (host) => {
   throw new Error(`unexpected lookup of ${host}`);
 };
-const fixed = (...addresses: string[]): Resolver => async () => addresses;
+const fixed =
+  (...addresses: string[]): Resolver =>
+  async () =>
+    addresses;
 
 async function refusal(url: string, opts: Parameters<typeof checkUrl>[1] = {}): Promise<ApiError> {
   const err = await checkUrl(url, { resolve: noDns, ...opts }).then(
@@ -21,19 +24,48 @@ async function refusal(url: string, opts: Parameters<typeof checkUrl>[1] = {}): 
 describe('checkUrl', () => {
   const literals = [
     // loopback in every IPv4 spelling (WHATWG URL normalises some, the parser the rest)
-    'https://127.0.0.1/', 'https://127.1/', 'https://0x7f.0.0.1/', 'https://2130706433/', 'https://0177.0.0.1/',
-    'https://0x7f000001/', 'https://127.0.0.1./', 'https://127.255.255.254:8443/x',
+    'https://127.0.0.1/',
+    'https://127.1/',
+    'https://0x7f.0.0.1/',
+    'https://2130706433/',
+    'https://0177.0.0.1/',
+    'https://0x7f000001/',
+    'https://127.0.0.1./',
+    'https://127.255.255.254:8443/x',
     // private, link-local (metadata), CGNAT, this-network, multicast, broadcast, reserved
-    'https://10.0.0.1/', 'https://172.16.0.1/', 'https://172.31.255.255/', 'https://192.168.1.1/',
-    'https://169.254.169.254/latest/meta-data/', 'https://169.254.0.1/', 'https://100.64.0.1/', 'https://100.127.255.255/',
-    'https://0.0.0.0/', 'https://0/', 'https://0.1.2.3/', 'https://224.0.0.1/', 'https://239.255.255.250/',
-    'https://255.255.255.255/', 'https://240.0.0.1/', 'https://198.18.0.1/',
+    'https://10.0.0.1/',
+    'https://172.16.0.1/',
+    'https://172.31.255.255/',
+    'https://192.168.1.1/',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://169.254.0.1/',
+    'https://100.64.0.1/',
+    'https://100.127.255.255/',
+    'https://0.0.0.0/',
+    'https://0/',
+    'https://0.1.2.3/',
+    'https://224.0.0.1/',
+    'https://239.255.255.250/',
+    'https://255.255.255.255/',
+    'https://240.0.0.1/',
+    'https://198.18.0.1/',
     // IPv6 loopback, unspecified, ULA, link-local, multicast
-    'https://[::1]/', 'https://[::]/', 'https://[fc00::1]/', 'https://[fd12:3456::1]/', 'https://[fe80::1]/', 'https://[ff02::1]/',
+    'https://[::1]/',
+    'https://[::]/',
+    'https://[fc00::1]/',
+    'https://[fd12:3456::1]/',
+    'https://[fe80::1]/',
+    'https://[ff02::1]/',
     'https://[0:0:0:0:0:0:0:1]/',
     // IPv4-mapped and -compatible spellings, NAT64 and 6to4 wrapping internal IPv4
-    'https://[::ffff:127.0.0.1]/', 'https://[::ffff:7f00:1]/', 'https://[0:0:0:0:0:ffff:127.0.0.1]/', 'https://[::ffff:a9fe:a9fe]/',
-    'https://[::ffff:10.0.0.1]/', 'https://[::127.0.0.1]/', 'https://[64:ff9b::7f00:1]/', 'https://[2002:7f00:1::]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[::ffff:7f00:1]/',
+    'https://[0:0:0:0:0:ffff:127.0.0.1]/',
+    'https://[::ffff:a9fe:a9fe]/',
+    'https://[::ffff:10.0.0.1]/',
+    'https://[::127.0.0.1]/',
+    'https://[64:ff9b::7f00:1]/',
+    'https://[2002:7f00:1::]/',
   ];
   it.each(literals)('refuses %s without asking DNS', async (url) => {
     await refusal(url);
@@ -74,7 +106,11 @@ describe('checkUrl', () => {
   });
 
   it('marks an unresolvable host retryable', async () => {
-    const err = await refusal('https://nowhere.example/', { resolve: async () => { throw new Error('ENOTFOUND'); } });
+    const err = await refusal('https://nowhere.example/', {
+      resolve: async () => {
+        throw new Error('ENOTFOUND');
+      },
+    });
     expect(err.retryable).toBe(true);
     expect((await refusal('https://nowhere.example/', { resolve: fixed() })).retryable).toBe(true);
     expect((await refusal('https://10.0.0.1/')).retryable).toBe(false);

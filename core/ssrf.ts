@@ -25,12 +25,28 @@ export interface CheckedUrl {
 
 // Special-purpose IPv4 ranges (RFC 6890 and successors): nothing a user-supplied URL may reach.
 const V4_BLOCKED: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 // IPv6 is an allow-list (global unicast 2000::/3) minus these; mapped/NAT64/6to4 forms are judged by their IPv4.
-const V6_BLOCKED: [string, number][] = [['2001::', 23], ['2001:db8::', 32], ['3fff::', 20]];
+const V6_BLOCKED: [string, number][] = [
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+];
 
 const bad = (message: string, retryable = false) => new ApiError('bad_request', message, {}, retryable);
 
@@ -69,8 +85,7 @@ export function parseIpv6(host: string): bigint | null {
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
-const inPrefix = (addr: bigint, net: bigint, len: number, width: bigint) =>
-  addr >> (width - BigInt(len)) === net >> (width - BigInt(len));
+const inPrefix = (addr: bigint, net: bigint, len: number, width: bigint) => addr >> (width - BigInt(len)) === net >> (width - BigInt(len));
 
 function v4Blocked(v4: number): string | null {
   for (const [net, len] of V4_BLOCKED) if (inPrefix(BigInt(v4), BigInt(parseIpv4(net)!), len, 32n)) return `${net}/${len}`;
@@ -177,7 +192,11 @@ export interface GuardedRequestInit {
 
 /** Why a guarded request produced no answer; `status` is set when a too-large answer had one. */
 export class GuardedFetchError extends Error {
-  constructor(readonly kind: 'timeout' | 'network' | 'too_large' | 'aborted', message: string, readonly status?: number) {
+  constructor(
+    readonly kind: 'timeout' | 'network' | 'too_large' | 'aborted',
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'GuardedFetchError';
   }

@@ -26,8 +26,17 @@ function setup(over: Partial<LicenseCheckerOptions> = {}) {
   });
   const redis = fakeRedis();
   const checker = new LicenseChecker({
-    redis, prefix: 't', mode: 'online', deploymentId: 'dep-1', url: 'https://licence.example/folio', licenseKey: 'lk-secret',
-    intervalMs: HOUR, buildId: 'b42', fetch: fetch as typeof globalThis.fetch, now: () => now, ...over,
+    redis,
+    prefix: 't',
+    mode: 'online',
+    deploymentId: 'dep-1',
+    url: 'https://licence.example/folio',
+    licenseKey: 'lk-secret',
+    intervalMs: HOUR,
+    buildId: 'b42',
+    fetch: fetch as typeof globalThis.fetch,
+    now: () => now,
+    ...over,
   });
   const refused = () => Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
   return { checker, fetch, redis, answers, refused, advance: (ms: number) => (now += ms), now: () => now };
@@ -41,7 +50,13 @@ describe('LicenseChecker', () => {
     advance(HOUR);
     answers.push(refused());
     const failed = await checker.checkOnce();
-    expect(failed).toMatchObject({ status: 'grace', consecutive_failures: 1, last_error: 'unreachable:ECONNREFUSED', last_verified_at: at(T0), grace_ends_at: at(T0 + GRACE_MS) });
+    expect(failed).toMatchObject({
+      status: 'grace',
+      consecutive_failures: 1,
+      last_error: 'unreachable:ECONNREFUSED',
+      last_verified_at: at(T0),
+      grace_ends_at: at(T0 + GRACE_MS),
+    });
 
     advance(GRACE_MS - HOUR - 1);
     answers.push(refused());

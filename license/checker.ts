@@ -1,8 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/logging.js';
-import {
-  GRACE_MS, type LicenseMode, type LicenseRecord, type StoredLicense, deriveStatus, initialLicense, readLicense, writeLicense,
-} from './state.js';
+import { GRACE_MS, type LicenseMode, type LicenseRecord, type StoredLicense, deriveStatus, initialLicense, readLicense, writeLicense } from './state.js';
 
 /**
  * Licence check protocol (online mode only):
@@ -104,12 +102,22 @@ export class LicenseChecker {
     const now = this.now();
     const nowIso = new Date(now).toISOString();
     const rec: StoredLicense = outcome.ok
-      ? { ...prev, last_verified_at: nowIso, last_checked_at: nowIso, consecutive_failures: 0, grace_ends_at: new Date(now + GRACE_MS).toISOString(), expires_at: outcome.expiresAt, last_error: null }
+      ? {
+          ...prev,
+          last_verified_at: nowIso,
+          last_checked_at: nowIso,
+          consecutive_failures: 0,
+          grace_ends_at: new Date(now + GRACE_MS).toISOString(),
+          expires_at: outcome.expiresAt,
+          last_error: null,
+        }
       : {
           ...prev,
           last_checked_at: nowIso,
           consecutive_failures: prev.consecutive_failures + 1,
-          grace_ends_at: prev.last_verified_at ? new Date(Date.parse(prev.last_verified_at) + GRACE_MS).toISOString() : prev.grace_ends_at ?? new Date(now + GRACE_MS).toISOString(),
+          grace_ends_at: prev.last_verified_at
+            ? new Date(Date.parse(prev.last_verified_at) + GRACE_MS).toISOString()
+            : (prev.grace_ends_at ?? new Date(now + GRACE_MS).toISOString()),
           last_error: outcome.error,
         };
     await writeLicense(this.opts.redis, this.opts.prefix, rec);

@@ -9,8 +9,13 @@ const other = generateKeyPairSync('ed25519');
 const pem = (k = vendor) => k.publicKey.export({ type: 'spki', format: 'pem' }) as string;
 
 const payload = (over: Partial<LicensePayload> = {}): LicensePayload => ({
-  customer: 'Acme Corp', deployment_id: 'acme-prod', license_mode: 'online', metering_mode: 'metered',
-  issued_at: '2025-05-01T00:00:00.000Z', expires_at: '2026-05-01T00:00:00.000Z', ...over,
+  customer: 'Acme Corp',
+  deployment_id: 'acme-prod',
+  license_mode: 'online',
+  metering_mode: 'metered',
+  issued_at: '2025-05-01T00:00:00.000Z',
+  expires_at: '2026-05-01T00:00:00.000Z',
+  ...over,
 });
 const text = (p = payload(), key = vendor.privateKey) => JSON.stringify(signLicense(p, key), null, 2);
 
@@ -38,7 +43,10 @@ describe('verifyLicenseFile', () => {
     for (const change of [{ customer: 'Someone Else' }, { license_mode: 'air_gapped' }, { expires_at: '2099-01-01T00:00:00.000Z' }]) {
       const doc = JSON.parse(text());
       Object.assign(doc.payload, change);
-      expect(problemOf(() => verifyLicenseFile(JSON.stringify(doc), pem(), NOW))).toMatchObject({ problem: 'bad_signature', message: expect.stringMatching(/altered or signed with another key/) });
+      expect(problemOf(() => verifyLicenseFile(JSON.stringify(doc), pem(), NOW))).toMatchObject({
+        problem: 'bad_signature',
+        message: expect.stringMatching(/altered or signed with another key/),
+      });
     }
   });
 

@@ -39,7 +39,10 @@ export type LicenseFileProblem = 'unreadable' | 'malformed' | 'bad_key' | 'bad_s
 
 /** A licence file that cannot be used; a ConfigError, so the appliance stops with its message. */
 export class LicenseFileError extends ConfigError {
-  constructor(readonly problem: LicenseFileProblem, message: string) {
+  constructor(
+    readonly problem: LicenseFileProblem,
+    message: string,
+  ) {
     super(message);
     this.name = 'LicenseFileError';
   }
@@ -90,7 +93,10 @@ export function verifyLicenseFile(text: string, publicKeyPem: string | KeyObject
     throw new LicenseFileError('expired', `the licence expired at ${payload.expires_at}; ask the vendor for a renewed licence file`);
   }
   if (Date.parse(payload.issued_at) - now > MAX_ISSUED_AHEAD_MS) {
-    throw new LicenseFileError('not_yet_valid', `the licence was issued at ${payload.issued_at}, after this machine's clock (${new Date(now).toISOString()}): check the clock`);
+    throw new LicenseFileError(
+      'not_yet_valid',
+      `the licence was issued at ${payload.issued_at}, after this machine's clock (${new Date(now).toISOString()}): check the clock`,
+    );
   }
   return payload;
 }

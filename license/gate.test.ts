@@ -29,7 +29,9 @@ function setup(mode: 'online' | 'air_gapped', redis?: Partial<Redis>) {
 }
 
 const verifiedAt = (ms: number, failures: number): StoredLicense => ({
-  ...initialLicense('online', 'dep-1', ms), last_verified_at: new Date(ms).toISOString(), consecutive_failures: failures,
+  ...initialLicense('online', 'dep-1', ms),
+  last_verified_at: new Date(ms).toISOString(),
+  consecutive_failures: failures,
 });
 
 describe('requireLicense', () => {

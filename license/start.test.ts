@@ -14,8 +14,13 @@ const publicKeyFile = join(dir, 'vendor.pem');
 writeFileSync(publicKeyFile, vendor.publicKey.export({ type: 'spki', format: 'pem' }));
 
 const payload = (over: Partial<LicensePayload> = {}): LicensePayload => ({
-  customer: 'Acme Corp', deployment_id: 'acme-prod', license_mode: 'online', metering_mode: 'metered',
-  issued_at: '2025-05-01T00:00:00.000Z', expires_at: '2026-05-01T00:00:00.000Z', ...over,
+  customer: 'Acme Corp',
+  deployment_id: 'acme-prod',
+  license_mode: 'online',
+  metering_mode: 'metered',
+  issued_at: '2025-05-01T00:00:00.000Z',
+  expires_at: '2026-05-01T00:00:00.000Z',
+  ...over,
 });
 let n = 0;
 function licenceFile(p = payload(), tamper?: (doc: { payload: Record<string, unknown> }) => void): string {
@@ -37,8 +42,17 @@ describe('loadLicenseAtStart', () => {
 
   it("puts the licence's customer, deployment, modes and key in place of the environment's", () => {
     const file = licenceFile();
-    const { config: c, license, overridden } = load({
-      FOLIO_LICENSE_FILE: file, FOLIO_CUSTOMER: 'Env Co', FOLIO_DEPLOYMENT_ID: 'env-dep', FOLIO_LICENSE_MODE: 'air_gapped', FOLIO_METERING_MODE: 'offline', FOLIO_LICENSE_KEY: 'env-key',
+    const {
+      config: c,
+      license,
+      overridden,
+    } = load({
+      FOLIO_LICENSE_FILE: file,
+      FOLIO_CUSTOMER: 'Env Co',
+      FOLIO_DEPLOYMENT_ID: 'env-dep',
+      FOLIO_LICENSE_MODE: 'air_gapped',
+      FOLIO_METERING_MODE: 'offline',
+      FOLIO_LICENSE_KEY: 'env-key',
     });
     expect(license).toEqual(payload());
     expect(c).toMatchObject({ FOLIO_CUSTOMER: 'Acme Corp', FOLIO_DEPLOYMENT_ID: 'acme-prod', FOLIO_LICENSE_MODE: 'online', FOLIO_METERING_MODE: 'metered' });
@@ -52,7 +66,10 @@ describe('loadLicenseAtStart', () => {
       [{ FOLIO_LICENSE_FILE: licenceFile(payload(), (d) => (d.payload.customer = 'Other')) }, /licence file .*licence-\d+\.json: the signature does not match/],
       [{ FOLIO_LICENSE_FILE: licenceFile(payload({ expires_at: '2025-05-31T00:00:00.000Z' })) }, /the licence expired at 2025-05-31T00:00:00.000Z/],
       [{ FOLIO_LICENSE_FILE: join(dir, 'missing.json') }, /FOLIO_LICENSE_FILE .*missing\.json cannot be read \(ENOENT\)/],
-      [{ FOLIO_LICENSE_FILE: licenceFile(), FOLIO_LICENSE_PUBLIC_KEY_FILE: join(dir, 'nokey.pem') }, /FOLIO_LICENSE_PUBLIC_KEY_FILE .*nokey\.pem cannot be read/],
+      [
+        { FOLIO_LICENSE_FILE: licenceFile(), FOLIO_LICENSE_PUBLIC_KEY_FILE: join(dir, 'nokey.pem') },
+        /FOLIO_LICENSE_PUBLIC_KEY_FILE .*nokey\.pem cannot be read/,
+      ],
     ];
     for (const [env, message] of cases) {
       expect(() => load(env)).toThrow(ConfigError);

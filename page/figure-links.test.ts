@@ -25,10 +25,37 @@ describe('figure links', () => {
     const link = `![](${url(1)})`;
     const mmd = `Intro.\n\n${link}\n\nEnd.`;
     const at = mmd.indexOf(link);
-    const lines = { pages: [{ page: 1, page_width: 612, page_height: 792, lines: [
-      { id: '1-1', type: 'image', text: link, region: { top_left_x: 0, top_left_y: 0, width: 1, height: 1 }, font_size: 0, conversion_output: true, mmd_start: at, mmd_end: at + link.length },
-      { id: '1-2', type: 'text', text: 'End.', region: { top_left_x: 0, top_left_y: 0, width: 1, height: 1 }, font_size: 10, conversion_output: true, mmd_start: mmd.indexOf('End.'), mmd_end: mmd.length },
-    ] }] };
+    const lines = {
+      pages: [
+        {
+          page: 1,
+          page_width: 612,
+          page_height: 792,
+          lines: [
+            {
+              id: '1-1',
+              type: 'image',
+              text: link,
+              region: { top_left_x: 0, top_left_y: 0, width: 1, height: 1 },
+              font_size: 0,
+              conversion_output: true,
+              mmd_start: at,
+              mmd_end: at + link.length,
+            },
+            {
+              id: '1-2',
+              type: 'text',
+              text: 'End.',
+              region: { top_left_x: 0, top_left_y: 0, width: 1, height: 1 },
+              font_size: 10,
+              conversion_output: true,
+              mmd_start: mmd.indexOf('End.'),
+              mmd_end: mmd.length,
+            },
+          ],
+        },
+      ],
+    };
     const names = new Set([`${ID}-1-1`]);
     const to = (n: string) => `images/${n}.jpg`;
     const doc = relinkFigures(mmd, names, to);
@@ -39,6 +66,7 @@ describe('figure links', () => {
 
   it('turns only well-formed /v3/pdf crop names into storage keys', () => {
     expect(v3FigureKey(`${ID}-12-3.jpg`)).toBe(`v3/pdf/${ID}/images/${ID}-12-3.jpg`);
-    for (const bad of [`../${ID}-1-1.jpg`, `${ID}-1-1.jpg/..`, `${ID}.mmd`, `${ID}-1-1.png`, 'a-1-1.jpg', `${ID}-1-1.jpg\n`]) expect(v3FigureKey(bad)).toBeUndefined();
+    for (const bad of [`../${ID}-1-1.jpg`, `${ID}-1-1.jpg/..`, `${ID}.mmd`, `${ID}-1-1.png`, 'a-1-1.jpg', `${ID}-1-1.jpg\n`])
+      expect(v3FigureKey(bad)).toBeUndefined();
   });
 });

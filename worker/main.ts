@@ -38,7 +38,12 @@ const queueConnection = bullmqConnection(config.REDIS_URL);
 queueConnection.on('error', () => undefined);
 const storageSettings = storageSettingsFromEnv();
 const ctx: WorkerContext = {
-  config, logger, redis, queueConnection, workerId, storageSettings,
+  config,
+  logger,
+  redis,
+  queueConnection,
+  workerId,
+  storageSettings,
   queues: new Queues(queueConnection, config.FOLIO_QUEUE_PREFIX),
   storage: await openOwnStore(config.storageUri, storageSettings),
 };

@@ -106,7 +106,14 @@ describe('AppKeyStore', () => {
     const k2 = store.createKey(a.app_id);
     const list = store.listKeys();
     expect(list.map((k) => k.key_id)).toEqual([k2.key_id, k1.key_id]);
-    expect(list[0]).toEqual({ key_id: k2.key_id, app_id: a.app_id, app_name: 'a', prefix: k2.prefix, created_at: '2025-06-01T12:00:01.000Z', revoked_at: null });
+    expect(list[0]).toEqual({
+      key_id: k2.key_id,
+      app_id: a.app_id,
+      app_name: 'a',
+      prefix: k2.prefix,
+      created_at: '2025-06-01T12:00:01.000Z',
+      revoked_at: null,
+    });
     expect(JSON.stringify(list)).not.toContain(k1.app_key);
   });
 });

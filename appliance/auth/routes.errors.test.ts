@@ -45,7 +45,9 @@ describe('POST /v3/app-tokens: errors', () => {
     const { call, newKey } = authTestApp();
     const a = await newKey('a');
     const b = await newKey('b');
-    expect(await call('POST', '/v3/app-tokens', { headers: { app_key: a.app_key, app_id: b.app_id } })).toMatchObject(unauthorized('app_id does not match app_key'));
+    expect(await call('POST', '/v3/app-tokens', { headers: { app_key: a.app_key, app_id: b.app_id } })).toMatchObject(
+      unauthorized('app_id does not match app_key'),
+    );
   });
 
   it.each([
@@ -101,7 +103,11 @@ describe('middlewares: errors', () => {
     const session = await newToken(key.app_key, { include_strokes_session_id: true });
     const plain = await newToken(key.app_key);
     expect(await call('GET', '/probe/strokes', { headers: { app_token: session.app_token } })).toMatchObject(unauthorized('Missing strokes_session_id'));
-    expect(await call('GET', '/probe/strokes', { headers: { app_token: session.app_token, strokes_session_id: crypto.randomUUID() } })).toMatchObject(unauthorized('Invalid strokes_session_id'));
-    expect(await call('GET', '/probe/strokes', { headers: { app_token: plain.app_token, strokes_session_id: session.strokes_session_id! } })).toMatchObject(unauthorized('Invalid strokes_session_id'));
+    expect(await call('GET', '/probe/strokes', { headers: { app_token: session.app_token, strokes_session_id: crypto.randomUUID() } })).toMatchObject(
+      unauthorized('Invalid strokes_session_id'),
+    );
+    expect(await call('GET', '/probe/strokes', { headers: { app_token: plain.app_token, strokes_session_id: session.strokes_session_id! } })).toMatchObject(
+      unauthorized('Invalid strokes_session_id'),
+    );
   });
 });

@@ -6,7 +6,12 @@ describe('operator key routes (/pco/v1 extension)', () => {
     const { call } = authTestApp();
     const first = await call('POST', '/pco/v1/apps', { body: { name: 'acme' } });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ app_id: expect.stringMatching(/^app_[0-9a-f]{16}$/), name: 'acme', group_id: 'default', created_at: '2025-06-01T12:00:00.000Z' });
+    expect(first.body).toEqual({
+      app_id: expect.stringMatching(/^app_[0-9a-f]{16}$/),
+      name: 'acme',
+      group_id: 'default',
+      created_at: '2025-06-01T12:00:00.000Z',
+    });
     const again = await call('POST', '/pco/v1/apps', { body: { name: 'acme' } });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
@@ -28,7 +33,18 @@ describe('operator key routes (/pco/v1 extension)', () => {
     });
     const list = await call('GET', '/pco/v1/keys');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ keys: [{ key_id: created.body.key_id, app_id: app.app_id, app_name: 'acme', prefix: created.body.prefix, created_at: created.body.created_at, revoked_at: null }] });
+    expect(list.body).toEqual({
+      keys: [
+        {
+          key_id: created.body.key_id,
+          app_id: app.app_id,
+          app_name: 'acme',
+          prefix: created.body.prefix,
+          created_at: created.body.created_at,
+          revoked_at: null,
+        },
+      ],
+    });
     expect(list.text).not.toContain(created.body.app_key);
   });
 
@@ -61,17 +77,31 @@ describe('POST /v3/app-tokens (spec 4.1)', () => {
     const key = await newKey();
     expect((await newToken(key.app_key, { expires: 43_200 })).app_token_expires_at).toBe(now() + 43_200_000);
     const strokes = await newToken(key.app_key, { include_strokes_session_id: true, expires: 60 });
-    expect(strokes).toEqual({ app_token: expect.any(String), app_token_expires_at: now() + 60_000, strokes_session_id: expect.stringMatching(/^strokes_[0-9a-f]{32}$/) });
+    expect(strokes).toEqual({
+      app_token: expect.any(String),
+      app_token_expires_at: now() + 60_000,
+      strokes_session_id: expect.stringMatching(/^strokes_[0-9a-f]{32}$/),
+    });
   });
 
-  it('GET and DELETE /v3/app-tokens/{token} show and end a token of the caller\'s group; after that, token_unknown', async () => {
+  it("GET and DELETE /v3/app-tokens/{token} show and end a token of the caller's group; after that, token_unknown", async () => {
     const { call, newKey, newToken, now } = authTestApp();
     const key = await newKey();
     const { body: otherApp } = await call('POST', '/pco/v1/apps', { body: { name: 'elsewhere', group_id: 'group-b' } });
     const other = (await call('POST', `/pco/v1/apps/${otherApp.app_id}/keys`)).body as { app_key: string };
     const { app_token } = await newToken(key.app_key, { user_id: 'user-7', include_strokes_session_id: true });
     const shown = await call('GET', `/v3/app-tokens/${app_token}`, { headers: { app_key: key.app_key } });
-    expect(shown).toMatchObject({ status: 200, body: { app_token, app_token_expires_at: now() + 300_000, app_id: key.app_id, group_id: 'default', user_id: 'user-7', strokes_session_id: expect.stringMatching(/^strokes_/) } });
+    expect(shown).toMatchObject({
+      status: 200,
+      body: {
+        app_token,
+        app_token_expires_at: now() + 300_000,
+        app_id: key.app_id,
+        group_id: 'default',
+        user_id: 'user-7',
+        strokes_session_id: expect.stringMatching(/^strokes_/),
+      },
+    });
     expect((await call('GET', `/v3/app-tokens/${app_token}`, {})).status).toBe(401);
     const ended = await call('DELETE', `/v3/app-tokens/${app_token}`, { headers: { app_key: key.app_key } });
     expect(ended).toMatchObject({ status: 200, body: { app_token, app_id: key.app_id, group_id: 'default', user_id: 'user-7' } });

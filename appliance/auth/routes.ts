@@ -7,7 +7,6 @@ import { AppTokens, parseTokenRequest } from './tokens.js';
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-
 /**
  * POST /v3/app-tokens (spec 4.1, header app_key only; body opt user_id too), GET and DELETE
  * /v3/app-tokens/{app_token} (app_key only, as the official client calls them: the token with its

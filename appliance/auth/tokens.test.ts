@@ -12,7 +12,8 @@ describe('parseTokenRequest (spec 4.1)', () => {
 
   it('accepts 30 to 43200 seconds, and 30 to 300 with a strokes session', () => {
     for (const expires of [30, 30.5, 300, 43_200]) expect(parseTokenRequest({ expires }).expiresSeconds).toBe(expires);
-    for (const expires of [30, 300]) expect(parseTokenRequest({ expires, include_strokes_session_id: true })).toEqual({ strokesSession: true, expiresSeconds: expires });
+    for (const expires of [30, 300])
+      expect(parseTokenRequest({ expires, include_strokes_session_id: true })).toEqual({ strokesSession: true, expiresSeconds: expires });
   });
 
   it.each([

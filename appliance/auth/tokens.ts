@@ -74,7 +74,16 @@ export function parseTokenRequest(body: Record<string, unknown> | undefined): To
   return { strokesSession, expiresSeconds: expires, ...(userId !== undefined ? { userId } : {}) };
 }
 
-type TokenRow = { token_hash: string; key_id: string; app_id: string; strokes_session_id: string | null; expires_at: number; revoked_at: string | null; group_id: string; user_id: string | null };
+type TokenRow = {
+  token_hash: string;
+  key_id: string;
+  app_id: string;
+  strokes_session_id: string | null;
+  expires_at: number;
+  revoked_at: string | null;
+  group_id: string;
+  user_id: string | null;
+};
 
 /**
  * App tokens (spec 4.1, 3.6): random, stored as sha256 hashes with their expiry, valid while the
@@ -123,7 +132,14 @@ export class AppTokens {
     if (!check.ok || check.token.groupId !== groupId) return null;
     const row = this.row(appToken)!;
     const t = check.token;
-    return { app_token: appToken, app_token_expires_at: t.expiresAt, app_id: t.appId, group_id: t.groupId, user_id: row.user_id, ...(t.strokesSessionId ? { strokes_session_id: t.strokesSessionId } : {}) };
+    return {
+      app_token: appToken,
+      app_token_expires_at: t.expiresAt,
+      app_id: t.appId,
+      group_id: t.groupId,
+      user_id: row.user_id,
+      ...(t.strokesSessionId ? { strokes_session_id: t.strokesSessionId } : {}),
+    };
   }
 
   /** Ends a live token of `groupId` at once (DELETE /v3/app-tokens/{token}); what it was, or null as info() says. */

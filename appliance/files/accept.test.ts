@@ -15,7 +15,13 @@ const CHUNK = { chunkRows: 3 };
 let nextId = 0;
 function items(n: number, over: (i: number) => Partial<NewFile> = () => ({})): NewFile[] {
   const id = newFileIds(n, Date.now());
-  return Array.from({ length: n }, (_, i) => ({ file_id: `${id(i)}`, filename: `f-${nextId++}.pdf`, output_basename: id(i), source_uri: `https://docs.example/${i}.pdf`, ...over(i) }));
+  return Array.from({ length: n }, (_, i) => ({
+    file_id: `${id(i)}`,
+    filename: `f-${nextId++}.pdf`,
+    output_basename: id(i),
+    source_uri: `https://docs.example/${i}.pdf`,
+    ...over(i),
+  }));
 }
 
 describe('acceptBatch written in chunks', () => {
@@ -106,7 +112,9 @@ describe('acceptBatch written in chunks', () => {
     const first = items(6, (i) => ({ custom_id: `c${i}` }));
     await acceptBatch(ax, OWNER, batch({ files: first }), CHUNK);
     // The same six again add nothing, so they pass even with four files left this month.
-    expect(await acceptBatch(ax, OWNER, batch({ files: first.map((f, i) => ({ ...f, file_id: items(1)[0]!.file_id, custom_id: `c${i}` })) }), CHUNK)).toMatchObject({ created: 0 });
+    expect(
+      await acceptBatch(ax, OWNER, batch({ files: first.map((f, i) => ({ ...f, file_id: items(1)[0]!.file_id, custom_id: `c${i}` })) }), CHUNK),
+    ).toMatchObject({ created: 0 });
     const over = acceptBatch(ax, OWNER, batch({ files: items(5, (i) => ({ custom_id: `d${i}` })) }), CHUNK);
     const err = await over.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);

@@ -69,7 +69,12 @@ export const headerScope = (appId: string) => `app:${appId}`;
 export const derivedJobId = (appId: string, key: string) => hashId('job_', ['files-idempotency', appId, key]);
 
 function settingsRow(s: SubmissionSettings, jobId: string | null) {
-  return { job_id: jobId, request_args: JSON.stringify(s.requestArgs), image_output_mode: s.imageOutputMode, callback: s.callback ? JSON.stringify(s.callback) : null };
+  return {
+    job_id: jobId,
+    request_args: JSON.stringify(s.requestArgs),
+    image_output_mode: s.imageOutputMode,
+    callback: s.callback ? JSON.stringify(s.callback) : null,
+  };
 }
 
 /** The job's callback for job.completed: the submission's, when it asks for that event. */
@@ -81,7 +86,10 @@ const jobCallback = (s: SubmissionSettings) => (s.callback?.events.includes('job
  * (created false). Whole-request failures throw.
  */
 export function acceptSingle(
-  ax: AcceptContext, owner: Owner, settings: SubmissionSettings, file: NewFile,
+  ax: AcceptContext,
+  owner: Owner,
+  settings: SubmissionSettings,
+  file: NewFile,
   opts: { jobId?: string; idempotencyKey?: string },
 ): Promise<{ fileId: string; created: boolean }> {
   const accept = () => acceptSingleNow(ax, owner, settings, file, opts);
@@ -89,12 +97,20 @@ export function acceptSingle(
 }
 
 function acceptSingleNow(
-  ax: AcceptContext, owner: Owner, settings: SubmissionSettings, file: NewFile,
+  ax: AcceptContext,
+  owner: Owner,
+  settings: SubmissionSettings,
+  file: NewFile,
   opts: { jobId?: string; idempotencyKey?: string },
 ): { fileId: string; created: boolean } {
   const files = new FilesLedger(ax.db);
   const jobs = new JobsLedger(ax.db);
-  const key = opts.jobId && file.custom_id ? { scope: pairScope(opts.jobId), key: file.custom_id } : opts.idempotencyKey ? { scope: headerScope(owner.appId), key: opts.idempotencyKey } : null;
+  const key =
+    opts.jobId && file.custom_id
+      ? { scope: pairScope(opts.jobId), key: file.custom_id }
+      : opts.idempotencyKey
+        ? { scope: headerScope(owner.appId), key: opts.idempotencyKey }
+        : null;
   return ax.db
     .transaction(() => {
       const hit = key && files.liveByKey(key.scope, key.key);
@@ -213,7 +229,10 @@ async function writeBatch(ax: AcceptContext, owner: Owner, req: BatchRequest, ch
     // 3. commit
     commit = ax.db
       .transaction(() => {
-        const fresh = jobs.create({ job_id: req.jobId, app_id: owner.appId, group_id: owner.groupId, replay_file_count: req.replay ? req.files.length : null }, ax.nowMs);
+        const fresh = jobs.create(
+          { job_id: req.jobId, app_id: owner.appId, group_id: owner.groupId, replay_file_count: req.replay ? req.files.length : null },
+          ax.nowMs,
+        );
         // Only another process can have created a derived job meanwhile: its answer stands, this submission goes.
         if (!fresh && req.replay) return { result: replayOf(jobs.get(req.jobId)!), replayed: true };
         const job = jobs.openFor(req.jobId, owner.appId);
@@ -264,9 +283,15 @@ async function undoBatch(files: FilesLedger, scope: string, submissionId: number
 export function recoverAcceptances(db: Database.Database): { undone: number; released: number } {
   const files = new FilesLedger(db);
   return db.transaction(() => {
-    const writing = db.prepare(`SELECT submission_id, job_id FROM files_submissions WHERE state = 'writing'`).all() as { submission_id: number; job_id: string }[];
+    const writing = db.prepare(`SELECT submission_id, job_id FROM files_submissions WHERE state = 'writing'`).all() as {
+      submission_id: number;
+      job_id: string;
+    }[];
     for (const s of writing) {
-      db.prepare('DELETE FROM files_idempotency WHERE scope = ? AND file_id IN (SELECT file_id FROM files WHERE submission_id = ? AND dispatched = -1)').run(pairScope(s.job_id), s.submission_id);
+      db.prepare('DELETE FROM files_idempotency WHERE scope = ? AND file_id IN (SELECT file_id FROM files WHERE submission_id = ? AND dispatched = -1)').run(
+        pairScope(s.job_id),
+        s.submission_id,
+      );
       files.dropHeld(s.submission_id, -1); // LIMIT -1: no limit
       files.deleteSubmission(s.submission_id);
     }

@@ -39,7 +39,11 @@ export class FilesDispatcher {
   private wake: (() => void) | undefined;
   private readonly onWake = () => this.wake?.();
 
-  constructor(private readonly ctx: AppContext, private readonly settler: FilesSettler, private readonly open: OpenBucketUri) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly settler: FilesSettler,
+    private readonly open: OpenBucketUri,
+  ) {
     this.files = new FilesLedger(ctx.db);
     this.pdfs = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, ctx.now);
     this.window = filesSettings(ctx.config).dispatchWindow;
@@ -137,15 +141,22 @@ export class FilesDispatcher {
         submissions.set(row.submission_id, s);
       }
       await this.pdfs.create({
-        pdf_id: row.file_id, app_id: row.app_id, group_id: row.group_id,
+        pdf_id: row.file_id,
+        app_id: row.app_id,
+        group_id: row.group_id,
         // The worker names its local copy by this: the URL, the bucket URI or the stored key all end in the type's extension.
         input_file: source.kind === 'url' ? source.url : (row.source_uri ?? source.key),
-        source, request_args: s.request_args, conversion_formats: s.conversion_formats,
+        source,
+        request_args: s.request_args,
+        conversion_formats: s.conversion_formats,
         callback: null, // Files API notifications are sent by FilesSettler, with the group's secret
         streaming: false,
         origin: 'files', // listed by the Files API's own routes, not by GET /v3/pdf-results
       });
     }
-    await this.ctx.queues.enqueueBulk('v3-pdf', ready.map(({ row }) => ({ payload: { pdfId: row.file_id }, opts: { jobId: `v3pdf-${row.file_id}` } })));
+    await this.ctx.queues.enqueueBulk(
+      'v3-pdf',
+      ready.map(({ row }) => ({ payload: { pdfId: row.file_id }, opts: { jobId: `v3pdf-${row.file_id}` } })),
+    );
   }
 }

@@ -10,9 +10,14 @@ const POLL_MS = 2000;
 /** The 2.12 job.completed body. */
 export function jobCompletedPayload(job: JobRow) {
   return {
-    event: 'job.completed', job_id: job.job_id, status: 'completed', file_count: job.file_count,
-    files_completed: job.files_completed, files_errored: job.files_errored,
-    num_pages_sent: job.num_pages_sent, num_pages_completed: job.num_pages_completed,
+    event: 'job.completed',
+    job_id: job.job_id,
+    status: 'completed',
+    file_count: job.file_count,
+    files_completed: job.files_completed,
+    files_errored: job.files_errored,
+    num_pages_sent: job.num_pages_sent,
+    num_pages_completed: job.num_pages_completed,
   };
 }
 
@@ -49,8 +54,13 @@ export class JobCompletion {
       if (job.callback) {
         const cb = JSON.parse(job.callback) as FilesCallback;
         await createDelivery(this.ctx, {
-          scope: filesSecretScope(job.app_id), url: cb.url, headers: cb.headers, event: 'job.completed',
-          payload: jobCompletedPayload(job), dedupeKey: `job.completed:${job.job_id}`, jobId: job.job_id,
+          scope: filesSecretScope(job.app_id),
+          url: cb.url,
+          headers: cb.headers,
+          event: 'job.completed',
+          payload: jobCompletedPayload(job),
+          dedupeKey: `job.completed:${job.job_id}`,
+          jobId: job.job_id,
         });
       }
       this.jobs.markCompleted(job.job_id, this.ctx.now());

@@ -58,7 +58,9 @@ export class JobsLedger {
 
   addFiles(jobId: string, added: number, errored: number, callback: string | null, nowMs: number): void {
     this.db
-      .prepare(`UPDATE files_jobs SET file_count = file_count + ?, files_errored = files_errored + ?, callback = COALESCE(?, callback), modified_at = ? WHERE job_id = ?`)
+      .prepare(
+        `UPDATE files_jobs SET file_count = file_count + ?, files_errored = files_errored + ?, callback = COALESCE(?, callback), modified_at = ? WHERE job_id = ?`,
+      )
       .run(added, errored, callback, iso(nowMs), jobId);
   }
 
@@ -93,11 +95,16 @@ export class JobsLedger {
 
   /** Finalized jobs whose job.completed is due. */
   due(nowMs: number, limit = 100): JobRow[] {
-    return this.db.prepare(`SELECT * FROM files_jobs WHERE status = 'finalized' AND completion_due_at IS NOT NULL AND completion_due_at <= ? LIMIT ?`).all(nowMs, limit) as JobRow[];
+    return this.db
+      .prepare(`SELECT * FROM files_jobs WHERE status = 'finalized' AND completion_due_at IS NOT NULL AND completion_due_at <= ? LIMIT ?`)
+      .all(nowMs, limit) as JobRow[];
   }
 
   markCompleted(jobId: string, nowMs: number): boolean {
-    return this.db.prepare(`UPDATE files_jobs SET status = 'completed', modified_at = ? WHERE job_id = ? AND status = 'finalized'`).run(iso(nowMs), jobId).changes === 1;
+    return (
+      this.db.prepare(`UPDATE files_jobs SET status = 'completed', modified_at = ? WHERE job_id = ? AND status = 'finalized'`).run(iso(nowMs), jobId)
+        .changes === 1
+    );
   }
 
   /** One page of a group's jobs, newest first, created in [from, to), before `beforeRowid`. */

@@ -92,7 +92,9 @@ export class FilesLedger {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.idemGet = db.prepare('SELECT f.* FROM files_idempotency i JOIN files f ON f.file_id = i.file_id WHERE i.scope = ? AND i.idem_key = ?');
-    this.idemGetVisible = db.prepare('SELECT f.* FROM files_idempotency i JOIN files f ON f.file_id = i.file_id WHERE i.scope = ? AND i.idem_key = ? AND f.dispatched >= 0');
+    this.idemGetVisible = db.prepare(
+      'SELECT f.* FROM files_idempotency i JOIN files f ON f.file_id = i.file_id WHERE i.scope = ? AND i.idem_key = ? AND f.dispatched >= 0',
+    );
     this.idemPut = db.prepare(
       'INSERT INTO files_idempotency (scope, idem_key, file_id) VALUES (?, ?, ?) ON CONFLICT (scope, idem_key) DO UPDATE SET file_id = excluded.file_id',
     );
@@ -125,9 +127,25 @@ export class FilesLedger {
   addFile(f: NewFile, owner: { app_id: string; group_id: string; job_id: string | null; submission_id: number }, nowMs: number, held = false): void {
     const at = iso(nowMs);
     this.insert.run(
-      f.file_id, owner.app_id, owner.group_id, owner.job_id, f.custom_id ?? null, owner.submission_id, f.error ? 'error' : 'pending',
-      f.source_uri ?? null, f.upload_key ?? null, f.filename, f.destination_uri ?? null, f.destination_basename ?? null, f.output_basename,
-      f.s3_region ?? null, held ? -1 : 0, f.error?.id ?? null, f.error?.message ?? null, at, at,
+      f.file_id,
+      owner.app_id,
+      owner.group_id,
+      owner.job_id,
+      f.custom_id ?? null,
+      owner.submission_id,
+      f.error ? 'error' : 'pending',
+      f.source_uri ?? null,
+      f.upload_key ?? null,
+      f.filename,
+      f.destination_uri ?? null,
+      f.destination_basename ?? null,
+      f.output_basename,
+      f.s3_region ?? null,
+      held ? -1 : 0,
+      f.error?.id ?? null,
+      f.error?.message ?? null,
+      at,
+      at,
     );
   }
 
@@ -177,13 +195,26 @@ export class FilesLedger {
    * Moves a pending file to its end state; false when it had settled already (a replayed event).
    * Job counters move in the same transaction.
    */
-  settle(fileId: string, end: { status: 'completed' | 'error'; num_pages: number; num_pages_completed: number; formats: unknown; error?: { id: string; message: string } }, nowMs: number): boolean {
+  settle(
+    fileId: string,
+    end: { status: 'completed' | 'error'; num_pages: number; num_pages_completed: number; formats: unknown; error?: { id: string; message: string } },
+    nowMs: number,
+  ): boolean {
     const moved = this.db
       .prepare(
         `UPDATE files SET status = ?, num_pages = ?, num_pages_completed = ?, formats = ?, error = ?, error_message = ?, modified_at = ?
          WHERE file_id = ? AND status IN ('pending', 'split')`,
       )
-      .run(end.status, end.num_pages, end.num_pages_completed, JSON.stringify(end.formats ?? {}), end.error?.id ?? null, end.error?.message ?? null, iso(nowMs), fileId);
+      .run(
+        end.status,
+        end.num_pages,
+        end.num_pages_completed,
+        JSON.stringify(end.formats ?? {}),
+        end.error?.id ?? null,
+        end.error?.message ?? null,
+        iso(nowMs),
+        fileId,
+      );
     return moved.changes === 1;
   }
 
@@ -213,7 +244,9 @@ export class FilesLedger {
     const byJob = q.jobId === undefined ? '' : 'AND job_id = @job';
     const byName = q.filename === undefined ? '' : 'AND filename = @filename';
     return this.db
-      .prepare(`SELECT rowid, * FROM files WHERE group_id = @group ${byJob} ${byName} AND rowid > @after AND dispatched >= 0 AND status != 'deleted' ORDER BY rowid LIMIT @limit`)
+      .prepare(
+        `SELECT rowid, * FROM files WHERE group_id = @group ${byJob} ${byName} AND rowid > @after AND dispatched >= 0 AND status != 'deleted' ORDER BY rowid LIMIT @limit`,
+      )
       .all({ group: groupId, job: q.jobId ?? null, filename: q.filename ?? null, after: q.afterRowid, limit: q.limit }) as (FileRow & { rowid: number })[];
   }
 

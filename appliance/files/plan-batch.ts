@@ -19,7 +19,14 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
  * lookup. A host that does not resolve yet, or a bucket whose grant cannot be checked now, is
  * left to processing time, where the file errors if it still fails.
  */
-export async function planBatch(ctx: AppContext, groupId: string, items: unknown[], settings: SubmissionSettings, checks: CheckOptions, open: OpenBucketUri): Promise<NewFile[]> {
+export async function planBatch(
+  ctx: AppContext,
+  groupId: string,
+  items: unknown[],
+  settings: SubmissionSettings,
+  checks: CheckOptions,
+  open: OpenBucketUri,
+): Promise<NewFile[]> {
   const fileId = newFileIds(items.length, ctx.now());
   const planned: (PlannedFile | NewFile)[] = [];
   for (const [i, item] of items.entries()) {
@@ -52,14 +59,21 @@ function errored(fileId: string, item: unknown, err: unknown): NewFile {
   const f = (item && typeof item === 'object' ? item : {}) as Record<string, unknown>;
   const text = (v: unknown, max: number) => (typeof v === 'string' && v.length <= max ? v : null);
   return {
-    file_id: fileId, filename: text(f.filename, 1024) ?? `${fileId}.pdf`, output_basename: fileId,
-    custom_id: typeof f.custom_id === 'string' && CUSTOM_ID.test(f.custom_id) ? f.custom_id : null, source_uri: text(f.source_uri, 4096),
+    file_id: fileId,
+    filename: text(f.filename, 1024) ?? `${fileId}.pdf`,
+    output_basename: fileId,
+    custom_id: typeof f.custom_id === 'string' && CUSTOM_ID.test(f.custom_id) ? f.custom_id : null,
+    source_uri: text(f.source_uri, 4096),
     error: { id: err.id, message: err.message },
   };
 }
 
 /** Runs `check` once per distinct key of the planned items; returns the keys it refused. */
-async function checkOnce(planned: (PlannedFile | NewFile)[], keyOf: (p: PlannedFile) => string | null, check: (key: string) => Promise<void>): Promise<Map<string, ApiError>> {
+async function checkOnce(
+  planned: (PlannedFile | NewFile)[],
+  keyOf: (p: PlannedFile) => string | null,
+  check: (key: string) => Promise<void>,
+): Promise<Map<string, ApiError>> {
   const keys = new Set<string>();
   for (const p of planned) {
     if (!('source' in p)) continue;

@@ -18,7 +18,10 @@ export interface MonthlyLimits {
 export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 function usage(db: Database.Database, appId: string, month: string): { files: number; pages: number } {
-  return (db.prepare('SELECT files, pages FROM app_usage_months WHERE app_id = ? AND month = ?').get(appId, month) as { files: number; pages: number } | undefined) ?? { files: 0, pages: 0 };
+  return (
+    (db.prepare('SELECT files, pages FROM app_usage_months WHERE app_id = ? AND month = ?').get(appId, month) as
+      { files: number; pages: number } | undefined) ?? { files: 0, pages: 0 }
+  );
 }
 
 /**
@@ -29,10 +32,18 @@ function usage(db: Database.Database, appId: string, month: string): { files: nu
 export function checkMonthlyQuota(db: Database.Database, appId: string, files: number, limits: MonthlyLimits, nowMs: number, errorId: QuotaErrorId): void {
   const used = usage(db, appId, monthOf(nowMs));
   if (limits.pageMonthlyLimit > 0 && used.pages >= limits.pageMonthlyLimit) {
-    throw new ApiError(errorId, `The monthly page limit of ${limits.pageMonthlyLimit} is reached`, { limit_name: 'page_monthly_limit', limit_value: limits.pageMonthlyLimit, count: used.pages });
+    throw new ApiError(errorId, `The monthly page limit of ${limits.pageMonthlyLimit} is reached`, {
+      limit_name: 'page_monthly_limit',
+      limit_value: limits.pageMonthlyLimit,
+      count: used.pages,
+    });
   }
   if (limits.fileMonthlyLimit > 0 && used.files + files > limits.fileMonthlyLimit) {
-    throw new ApiError(errorId, `The monthly file limit of ${limits.fileMonthlyLimit} would be passed`, { limit_name: 'file_monthly_limit', limit_value: limits.fileMonthlyLimit, count: used.files });
+    throw new ApiError(errorId, `The monthly file limit of ${limits.fileMonthlyLimit} would be passed`, {
+      limit_name: 'file_monthly_limit',
+      limit_value: limits.fileMonthlyLimit,
+      count: used.files,
+    });
   }
 }
 
@@ -43,15 +54,21 @@ export function checkMonthlyQuota(db: Database.Database, appId: string, files: n
 export function chargeFiles(db: Database.Database, appId: string, files: number, limits: MonthlyLimits, nowMs: number, errorId: QuotaErrorId): void {
   checkMonthlyQuota(db, appId, files, limits, nowMs, errorId);
   if (files === 0) return;
-  db.prepare('INSERT INTO app_usage_months (app_id, month, files) VALUES (?, ?, ?) ON CONFLICT (app_id, month) DO UPDATE SET files = files + excluded.files').run(appId, monthOf(nowMs), files);
+  db.prepare(
+    'INSERT INTO app_usage_months (app_id, month, files) VALUES (?, ?, ?) ON CONFLICT (app_id, month) DO UPDATE SET files = files + excluded.files',
+  ).run(appId, monthOf(nowMs), files);
 }
 
 /** Adds a finished document's billable pages to its app's month, once per event id. */
 export function chargePages(db: Database.Database, eventId: string, appId: string, pages: number, nowMs: number): void {
   db.transaction(() => {
-    const fresh = db.prepare('INSERT INTO app_usage_events (event_id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING').run(eventId, new Date(nowMs).toISOString());
+    const fresh = db
+      .prepare('INSERT INTO app_usage_events (event_id, applied_at) VALUES (?, ?) ON CONFLICT DO NOTHING')
+      .run(eventId, new Date(nowMs).toISOString());
     if (!fresh.changes || pages <= 0) return;
-    db.prepare('INSERT INTO app_usage_months (app_id, month, pages) VALUES (?, ?, ?) ON CONFLICT (app_id, month) DO UPDATE SET pages = pages + excluded.pages').run(appId, monthOf(nowMs), pages);
+    db.prepare(
+      'INSERT INTO app_usage_months (app_id, month, pages) VALUES (?, ?, ?) ON CONFLICT (app_id, month) DO UPDATE SET pages = pages + excluded.pages',
+    ).run(appId, monthOf(nowMs), pages);
   })();
 }
 

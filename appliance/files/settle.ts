@@ -21,7 +21,13 @@ import { filesSecretScope } from './webhook-config/index.js';
 /** Outputs whose text links figures (docx, pdf and the zips carry the images themselves). */
 const LINKING_FORMATS = new Set(['mmd', 'md', 'html']);
 
-type FileEnd = { status: 'completed' | 'error'; num_pages: number; num_pages_completed: number; formats: Record<string, FormatStatus>; error?: { id: string; message: string } };
+type FileEnd = {
+  status: 'completed' | 'error';
+  num_pages: number;
+  num_pages_completed: number;
+  formats: Record<string, FormatStatus>;
+  error?: { id: string; message: string };
+};
 
 /**
  * Ends Files API files: from the document worker's v3.pdf fact (after copying outputs to the
@@ -35,7 +41,10 @@ export class FilesSettler {
   private readonly pdfs: PdfStore;
   private readonly delayMs: number;
 
-  constructor(private readonly ctx: AppContext, private readonly open: OpenBucketUri) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly open: OpenBucketUri,
+  ) {
     this.files = new FilesLedger(ctx.db);
     this.jobs = new JobsLedger(ctx.db);
     this.pdfs = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, ctx.now);
@@ -96,9 +105,13 @@ export class FilesSettler {
     const prefix = key === '' || key.endsWith('/') ? key : `${key}/`;
     const folder = pdfFolder(row.file_id);
     const local = this.files.submission(row.submission_id).image_output_mode === 'local';
-    const figures = local ? await this.copyFigures(folder, (name, body) => storage.write(`${prefix}${relativeFigurePath(name)}`, body, 'image/jpeg')) : new Set<string>();
+    const figures = local
+      ? await this.copyFigures(folder, (name, body) => storage.write(`${prefix}${relativeFigurePath(name)}`, body, 'image/jpeg'))
+      : new Set<string>();
     const toLocal = (name: string) => relativeFigurePath(name);
-    const done = Object.entries(rec.conversion_status).filter(([, s]) => s.status === 'completed').map(([format]) => extensionOfFormat(format));
+    const done = Object.entries(rec.conversion_status)
+      .filter(([, s]) => s.status === 'completed')
+      .map(([format]) => extensionOfFormat(format));
     const mmdKey = `${folder}${row.file_id}.mmd`;
     const doc = figures.size ? relinkFigures((await this.ctx.storage.readBuffer(mmdKey)).toString('utf8'), figures, toLocal) : undefined;
     for (const ext of new Set([...BASE_OUTPUTS, ...done])) {
@@ -130,15 +143,28 @@ export class FilesSettler {
     const event = row.status === 'completed' ? 'file.completed' : 'file.error';
     if (!cb || !cb.events.includes(event)) return;
     const base = { event, file_id: row.file_id, status: row.status, num_pages: row.num_pages, num_pages_completed: row.num_pages_completed };
-    const payload = event === 'file.completed' ? base : { ...base, custom_id: row.custom_id, job_id: row.job_id, error_info: { id: row.error, message: row.error_message } };
+    const payload =
+      event === 'file.completed' ? base : { ...base, custom_id: row.custom_id, job_id: row.job_id, error_info: { id: row.error, message: row.error_message } };
     await createDelivery(this.ctx, {
-      scope: filesSecretScope(row.app_id), url: cb.url, headers: cb.headers, event, payload,
-      dedupeKey: `${event}:${row.file_id}`, jobId: row.job_id, fileId: row.file_id,
+      scope: filesSecretScope(row.app_id),
+      url: cb.url,
+      headers: cb.headers,
+      event,
+      payload,
+      dedupeKey: `${event}:${row.file_id}`,
+      jobId: row.job_id,
+      fileId: row.file_id,
     });
   }
 }
 
 /** A document record gone before its file settled (expired, or removed under a running worker). */
 function lost(): FileEnd {
-  return { status: 'error', num_pages: 0, num_pages_completed: 0, formats: {}, error: { id: 'sys_exception', message: 'The document record was lost during processing' } };
+  return {
+    status: 'error',
+    num_pages: 0,
+    num_pages_completed: 0,
+    formats: {},
+    error: { id: 'sys_exception', message: 'The document record was lost during processing' },
+  };
 }

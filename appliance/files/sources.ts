@@ -50,7 +50,8 @@ export async function stageSource(ctx: AppContext, open: OpenBucketUri, row: Fil
   try {
     const info = await storage.head(key);
     if (!info) throw new ApiError('not_found', `${source.uri} does not exist`);
-    if (info.size > MAX_FILES_SOURCE_BYTES) throw new ApiError('content_too_large', `The source is larger than ${MAX_FILES_SOURCE_BYTES} bytes`, { size: info.size });
+    if (info.size > MAX_FILES_SOURCE_BYTES)
+      throw new ApiError('content_too_large', `The source is larger than ${MAX_FILES_SOURCE_BYTES} bytes`, { size: info.size });
     await ctx.storage.write(target, await storage.read(key));
   } catch (err) {
     throw storageFailure(err, source.uri);

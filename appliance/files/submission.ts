@@ -52,7 +52,10 @@ export async function parseSettings(rest: Record<string, unknown>, batch: boolea
     throw bad('image_output_mode must be local or unset', 'image_output_mode');
   }
   const parsed = await parseSubmission(options, { allowPrivate: opts.allowPrivate, resolve: opts.resolve });
-  const cb = await parseCallbackParams({ callback_url, callback_headers, callback_events }, { errorId: 'bad_request', allowPrivate: opts.allowPrivate, resolve: opts.resolve });
+  const cb = await parseCallbackParams(
+    { callback_url, callback_headers, callback_events },
+    { errorId: 'bad_request', allowPrivate: opts.allowPrivate, resolve: opts.resolve },
+  );
   const hasFormats = Object.keys(parsed.conversionFormats).length > 0;
   return {
     requestArgs: { ...parsed.options, ...(hasFormats ? { conversion_formats: parsed.conversionFormats } : {}) },
@@ -84,21 +87,33 @@ export interface PlannedFile {
  * single-file request answers it, a batch turns it into an errored file (spec 4.10).
  * `upload` is set for POST /files/v1, whose source is already in Folio's store.
  */
-export function planFile(fileId: string, f: FileFields, settings: SubmissionSettings, opts: CheckOptions, upload?: { key: string; filename: string }): PlannedFile {
+export function planFile(
+  fileId: string,
+  f: FileFields,
+  settings: SubmissionSettings,
+  opts: CheckOptions,
+  upload?: { key: string; filename: string },
+): PlannedFile {
   const source = upload ? null : classifySource(f.source_uri, opts);
   if (f.custom_id !== undefined && (typeof f.custom_id !== 'string' || !CUSTOM_ID.test(f.custom_id))) {
     throw bad('custom_id must be 1 to 256 characters of A-Z a-z 0-9 _ - . : ;', 'custom_id');
   }
   const filename = optionalString(f.filename, 'filename', MAX_FILENAME_LENGTH) ?? (upload?.filename || `${fileId}.pdf`);
   const basename = optionalString(f.destination_basename, 'destination_basename', 1024);
-  if (basename !== undefined && (basename.includes('/') || basename === '.' || basename === '..')) throw bad('destination_basename must not contain /', 'destination_basename');
+  if (basename !== undefined && (basename.includes('/') || basename === '.' || basename === '..'))
+    throw bad('destination_basename must not contain /', 'destination_basename');
   const region = optionalString(f.s3_region, 's3_region', 32);
   if (region !== undefined && !S3_REGION.test(region)) throw bad('s3_region is not a region name such as us-east-1', 's3_region');
   let destinationUri: string | undefined;
   let destinationRoot: string | null = null;
   let outputBasename = basename ?? fileId;
   if (f.destination_uri !== undefined && f.destination_uri !== null) {
-    const exts = [...BASE_OUTPUTS, ...Object.keys(settings.conversionFormats).filter((e) => settings.conversionFormats[e]).map(extensionOfFormat)];
+    const exts = [
+      ...BASE_OUTPUTS,
+      ...Object.keys(settings.conversionFormats)
+        .filter((e) => settings.conversionFormats[e])
+        .map(extensionOfFormat),
+    ];
     const d = planDestination(f.destination_uri, outputBasename, exts, opts);
     destinationUri = d.uri;
     destinationRoot = rootUriOf(d.location);
@@ -110,7 +125,9 @@ export function planFile(fileId: string, f: FileFields, settings: SubmissionSett
     source,
     destinationRoot,
     file: {
-      file_id: fileId, filename, output_basename: outputBasename,
+      file_id: fileId,
+      filename,
+      output_basename: outputBasename,
       custom_id: (f.custom_id as string | undefined) ?? null,
       source_uri: source ? (source.kind === 'public' ? source.url : source.uri) : null,
       upload_key: upload?.key ?? null,
@@ -123,7 +140,8 @@ export function planFile(fileId: string, f: FileFields, settings: SubmissionSett
 
 function optionalString(v: unknown, field: string, max: number): string | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || !v.trim() || v.length > max || /[\u0000-\u001f\u007f]/.test(v)) throw bad(`${field} must be 1 to ${max} printable characters`, field);
+  if (typeof v !== 'string' || !v.trim() || v.length > max || /[\u0000-\u001f\u007f]/.test(v))
+    throw bad(`${field} must be 1 to ${max} printable characters`, field);
   return v;
 }
 

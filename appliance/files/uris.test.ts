@@ -13,10 +13,20 @@ const idOf = (fn: () => unknown) => {
 
 describe('classifySource', () => {
   it('sends s3, gs and blob URLs to a data source and keeps https public', () => {
-    expect(classifySource('s3://papers/a.pdf', { allowPrivate: false })).toMatchObject({ kind: 'bucket', location: { scheme: 's3', bucket: 'papers', key: 'a.pdf' } });
+    expect(classifySource('s3://papers/a.pdf', { allowPrivate: false })).toMatchObject({
+      kind: 'bucket',
+      location: { scheme: 's3', bucket: 'papers', key: 'a.pdf' },
+    });
     expect(classifySource('gs://papers/a.pdf', { allowPrivate: false }).kind).toBe('bucket');
-    expect(classifySource('https://acct.blob.core.windows.net/c/a.pdf', { allowPrivate: false })).toMatchObject({ kind: 'bucket', location: { scheme: 'azure', bucket: 'c' } });
-    expect(classifySource('https://example.com/a.pdf', { allowPrivate: false })).toEqual({ kind: 'public', url: 'https://example.com/a.pdf', origin: 'https://example.com' });
+    expect(classifySource('https://acct.blob.core.windows.net/c/a.pdf', { allowPrivate: false })).toMatchObject({
+      kind: 'bucket',
+      location: { scheme: 'azure', bucket: 'c' },
+    });
+    expect(classifySource('https://example.com/a.pdf', { allowPrivate: false })).toEqual({
+      kind: 'public',
+      url: 'https://example.com/a.pdf',
+      origin: 'https://example.com',
+    });
   });
 
   it('refuses other schemes, and plain http outside lab mode', () => {

@@ -32,7 +32,8 @@ export function classifySource(raw: unknown, opts: { azureEmulator?: boolean; al
   const bucket = bucketLocation(raw, opts.azureEmulator);
   if (bucket) return { kind: 'bucket', uri: raw, location: bucket };
   const schemes = opts.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) throw new ApiError('bad_request', `source_uri scheme ${url.protocol.replace(':', '')} is not supported (s3, gs, https)`, { field: 'source_uri' });
+  if (!schemes.includes(url.protocol))
+    throw new ApiError('bad_request', `source_uri scheme ${url.protocol.replace(':', '')} is not supported (s3, gs, https)`, { field: 'source_uri' });
   if (!url.hostname) throw new ApiError('bad_request', 'source_uri has no host', { field: 'source_uri' });
   return { kind: 'public', url: url.href, origin: url.origin };
 }
@@ -69,13 +70,18 @@ export interface Destination {
 export function planDestination(raw: unknown, basename: string, exts: readonly string[], opts: { azureEmulator?: boolean }): Destination {
   if (typeof raw !== 'string' || !raw.trim()) throw new ApiError('bad_request', 'destination_uri must be a non-empty string', { field: 'destination_uri' });
   const location = raw.length <= MAX_URI_LENGTH * 4 ? bucketLocation(raw, opts.azureEmulator) : null;
-  if (!location) throw new ApiError('bad_request', 'destination_uri must be an s3://, gs:// or blob-storage URL of a registered data source', { field: 'destination_uri' });
+  if (!location)
+    throw new ApiError('bad_request', 'destination_uri must be an s3://, gs:// or blob-storage URL of a registered data source', { field: 'destination_uri' });
   const prefix = location.key === '' || location.key.endsWith('/') ? location.key : `${location.key}/`;
   const longest = exts.reduce((a, b) => (b.length > a.length ? b : a), '');
   const fits = (name: string) => keyFits(location, `${prefix}${name}.${longest}`);
   if (fits(basename)) return { uri: raw, location, prefix, basename };
   if (fits(FALLBACK_BASENAME)) return { uri: raw, location, prefix, basename: FALLBACK_BASENAME };
-  throw new ApiError('destination_uri_too_long', `Output keys under ${raw} would exceed the ${location.scheme === 'azure' ? 'blob storage' : location.scheme.toUpperCase()} key limit`, { field: 'destination_uri' });
+  throw new ApiError(
+    'destination_uri_too_long',
+    `Output keys under ${raw} would exceed the ${location.scheme === 'azure' ? 'blob storage' : location.scheme.toUpperCase()} key limit`,
+    { field: 'destination_uri' },
+  );
 }
 
 /** Whether an object key is within its provider's limits (spec 4.9). */

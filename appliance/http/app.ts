@@ -19,7 +19,14 @@ export function createApp(ctx: AppContext, surfaces: Hono[] = []): Hono<Env> {
     c.header('x-request-id', requestId);
     // Query strings can hold tokens; log the path only, without a token in it. Headers are never logged.
     ctx.logger.info(
-      { request_id: requestId, method: c.req.method, route: c.req.routePath, path: loggablePath(c.req.path), status: c.res.status, duration_ms: Math.round(performance.now() - started) },
+      {
+        request_id: requestId,
+        method: c.req.method,
+        route: c.req.routePath,
+        path: loggablePath(c.req.path),
+        status: c.res.status,
+        duration_ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });

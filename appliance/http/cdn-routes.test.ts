@@ -21,7 +21,9 @@ describe('GET /cdn/cropped/<name>.jpg', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-cdn-'));
     storage = await openOwnStore(`file://${dir}/storage/`, {});
-    jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).jpeg().toBuffer();
+    jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+      .jpeg()
+      .toBuffer();
     await storage.write(`v3/pdf/${PDF_ID}/images/${NAME}`, jpeg, 'image/jpeg');
     await storage.write(`v3/pdf/${PDF_ID}/${PDF_ID}.mmd`, 'secret text', 'text/markdown');
     const ctx = { storage, logger: createLogger({ name: 't', level: 'silent' }) } as unknown as AppContext;

@@ -21,7 +21,10 @@ describe('usage ledger', () => {
     applyUsageEvent(db, usage('b', '2025-03-01', { images_completed: 1, images_billable: 1 }));
     applyUsageEvent(db, usage('c', '2025-03-02', { images_failed: 2 }));
     const r = readUsage(db, '2025-03-01', '2025-03-02');
-    expect(r.days.map((d) => [d.day, d.images_billable, d.images_failed])).toEqual([['2025-03-01', 2, 0], ['2025-03-02', 0, 2]]);
+    expect(r.days.map((d) => [d.day, d.images_billable, d.images_failed])).toEqual([
+      ['2025-03-01', 2, 0],
+      ['2025-03-02', 0, 2],
+    ]);
   });
 
   it('bills zero pages for a document with a failed page: only the deltas the worker sends count', () => {

@@ -18,8 +18,15 @@ export interface UsageReport {
 
 /** Column order of the day rows in usage responses and reports (spec 4.14). */
 export const USAGE_FIELDS = [
-  'pages_billable', 'images_billable', 'documents_billable', 'pages_completed', 'pages_failed',
-  'documents_completed', 'documents_failed', 'images_completed', 'images_failed',
+  'pages_billable',
+  'images_billable',
+  'documents_billable',
+  'pages_completed',
+  'pages_failed',
+  'documents_completed',
+  'documents_failed',
+  'images_completed',
+  'images_failed',
 ] as const satisfies readonly CounterName[];
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -75,9 +82,7 @@ export function applyUsageEvent(db: Database.Database, event: UsageEvent, now: n
 
 /** Usage of [from, to] (YYYY-MM-DD, UTC, inclusive; the caller validates them). */
 export function readUsage(db: Database.Database, from: string, to: string): UsageReport {
-  const rows = db
-    .prepare(`SELECT day, ${USAGE_FIELDS.join(', ')} FROM usage_days WHERE day >= ? AND day <= ? ORDER BY day`)
-    .all(from, to) as UsageDay[];
+  const rows = db.prepare(`SELECT day, ${USAGE_FIELDS.join(', ')} FROM usage_days WHERE day >= ? AND day <= ? ORDER BY day`).all(from, to) as UsageDay[];
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const days: UsageDay[] = [];
   const totals = zeroCounts();

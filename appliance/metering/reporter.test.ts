@@ -11,10 +11,19 @@ function setup(over: Partial<UsageReporterOptions> = {}, answer: () => Response 
   const fetch = vi.fn(async (_u: string | URL | Request, _i?: RequestInit) => answer());
   let now = T0;
   const reporter = new UsageReporter({
-    db, mode: 'metered', url: 'https://metering.example/', deploymentId: 'dep-1', customer: 'Acme', buildId: 'b42', licenseKey: 'lk',
-    fetch: fetch as typeof globalThis.fetch, now: () => now, ...over,
+    db,
+    mode: 'metered',
+    url: 'https://metering.example/',
+    deploymentId: 'dep-1',
+    customer: 'Acme',
+    buildId: 'b42',
+    licenseKey: 'lk',
+    fetch: fetch as typeof globalThis.fetch,
+    now: () => now,
+    ...over,
   });
-  const add = (id: string, day: string, n: number) => applyUsageEvent(db, { type: 'usage', eventId: id, day, deltas: { pages_billable: n, pages_completed: n } });
+  const add = (id: string, day: string, n: number) =>
+    applyUsageEvent(db, { type: 'usage', eventId: id, day, deltas: { pages_billable: n, pages_completed: n } });
   return { db, fetch, reporter, add, advance: (ms: number) => (now += ms) };
 }
 
@@ -29,9 +38,15 @@ describe('UsageReporter', () => {
     expect((init?.headers as Record<string, string>).authorization).toBe('Bearer lk');
     const body = JSON.parse(String(init?.body));
     expect(body).toMatchObject({ statement_version: 1, deployment_id: 'dep-1', customer: 'Acme', build_id: 'b42', sent_at: '2025-03-02T12:00:00.000Z' });
-    expect(body.days.map((d: { day: string; pages_billable: number }) => [d.day, d.pages_billable])).toEqual([['2025-03-01', 5], ['2025-03-02', 2]]);
+    expect(body.days.map((d: { day: string; pages_billable: number }) => [d.day, d.pages_billable])).toEqual([
+      ['2025-03-01', 5],
+      ['2025-03-02', 2],
+    ]);
     expect(readUsageReportState({ db })).toEqual({
-      last_report_at: '2025-03-02T12:00:00.000Z', last_attempt_at: '2025-03-02T12:00:00.000Z', last_report_error: null, days_pending: 0,
+      last_report_at: '2025-03-02T12:00:00.000Z',
+      last_attempt_at: '2025-03-02T12:00:00.000Z',
+      last_report_error: null,
+      days_pending: 0,
     });
   });
 
@@ -67,7 +82,10 @@ describe('UsageReporter', () => {
     advance(60_000);
     await reporter.reportOnce();
     expect(readUsageReportState({ db })).toEqual({
-      last_report_at: null, last_attempt_at: '2025-03-02T12:01:00.000Z', last_report_error: 'unreachable:ENOTFOUND', days_pending: 1,
+      last_report_at: null,
+      last_attempt_at: '2025-03-02T12:01:00.000Z',
+      last_report_error: 'unreachable:ENOTFOUND',
+      days_pending: 1,
     });
     answer = () => new Response(null, { status: 200 });
     await reporter.reportOnce();

@@ -120,7 +120,7 @@ export class UsageReporter {
       await res.body?.cancel();
     } catch (err) {
       const e = err as { name?: string; message?: string; cause?: { code?: string } };
-      return fail(`unreachable:${e.name === 'TimeoutError' ? 'timeout' : e.cause?.code ?? e.message ?? 'network_error'}`);
+      return fail(`unreachable:${e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message ?? 'network_error')}`);
     }
     if (!res.ok) return fail(res.status === 401 || res.status === 403 ? 'unauthorized' : `rejected:http_${res.status}`);
     const doneAt = new Date(this.now()).toISOString();

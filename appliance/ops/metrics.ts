@@ -35,7 +35,14 @@ export function createMetricsRegistry(src: MetricsSources, register = new Regist
   // One snapshot per scrape, shared by every gauge's collect().
   const snap = () => (current ??= src.snapshot().finally(() => setTimeout(() => (current = undefined), 0)));
   const gauge = (name: string, help: string, read: (s: OpsSnapshot) => number) =>
-    new Gauge({ name, help, registers: [register], async collect() { this.set(read(await snap())); } });
+    new Gauge({
+      name,
+      help,
+      registers: [register],
+      async collect() {
+        this.set(read(await snap()));
+      },
+    });
 
   gauge('pco_gpu_workers_alive', 'Inference workers with a recent heartbeat', (s) => s.gpuWorkersAlive);
   gauge('pco_gpu_workers_expected', 'Inference workers this deployment expects', () => src.gpuExpected);
@@ -46,14 +53,20 @@ export function createMetricsRegistry(src: MetricsSources, register = new Regist
   gauge('pco_license_seconds_since_verified', 'Seconds since the last successful licence check (-1: never)', (s) => s.license.secondsSinceVerified ?? -1);
   gauge('pco_text_requests_in_flight', 'Synchronous text requests being served', () => src.textInFlight());
   new Gauge({
-    name: 'pco_queue_depth', help: 'Tasks waiting, delayed or active per queue', labelNames: ['queue'], registers: [register],
+    name: 'pco_queue_depth',
+    help: 'Tasks waiting, delayed or active per queue',
+    labelNames: ['queue'],
+    registers: [register],
     async collect() {
       this.reset();
       for (const [queue, n] of Object.entries((await snap()).queueDepths)) this.set({ queue }, n);
     },
   });
   new Gauge({
-    name: 'pco_license_status', help: '1 for the current licence status', labelNames: ['status'], registers: [register],
+    name: 'pco_license_status',
+    help: '1 for the current licence status',
+    labelNames: ['status'],
+    registers: [register],
     async collect() {
       const s = (await snap()).license.status;
       for (const status of LICENSE_STATUSES) this.set({ status }, Number(s === status));
@@ -61,8 +74,22 @@ export function createMetricsRegistry(src: MetricsSources, register = new Regist
   });
   let usage: Promise<{ reportAgeSeconds: number; daysPending: number }> | undefined;
   const readUsage = () => (usage ??= src.usage().finally(() => setTimeout(() => (usage = undefined), 0)));
-  new Gauge({ name: 'pco_usage_report_age_seconds', help: 'Seconds since usage was last reported (-1: never)', registers: [register], async collect() { this.set((await readUsage()).reportAgeSeconds); } });
-  new Gauge({ name: 'pco_usage_days_pending', help: 'Usage days not yet reported', registers: [register], async collect() { this.set((await readUsage()).daysPending); } });
+  new Gauge({
+    name: 'pco_usage_report_age_seconds',
+    help: 'Seconds since usage was last reported (-1: never)',
+    registers: [register],
+    async collect() {
+      this.set((await readUsage()).reportAgeSeconds);
+    },
+  });
+  new Gauge({
+    name: 'pco_usage_days_pending',
+    help: 'Usage days not yet reported',
+    registers: [register],
+    async collect() {
+      this.set((await readUsage()).daysPending);
+    },
+  });
 
   registerRedisCounters(register, src);
   return register;
@@ -74,7 +101,10 @@ function registerRedisCounters(register: Registry, src: MetricsSources): void {
   for (const c of COUNTERS) {
     const name = `pco_${c}_total`;
     register.registerMetric({
-      name, help: COUNTER_HELP[c], type: 'counter', aggregator: 'sum',
+      name,
+      help: COUNTER_HELP[c],
+      type: 'counter',
+      aggregator: 'sum',
       async get() {
         const all = await zeroOnError(readCounters(src.redis, src.prefix), {} as Record<CounterName, number>);
         return { name, help: COUNTER_HELP[c], type: 'counter', aggregator: 'sum', values: [{ value: all[c] ?? 0, labels: {} }] };
@@ -85,11 +115,17 @@ function registerRedisCounters(register: Registry, src: MetricsSources): void {
   const name = 'pco_page_seconds';
   const help = 'Seconds to process one page';
   register.registerMetric({
-    name, help, type: 'histogram', aggregator: 'sum',
+    name,
+    help,
+    type: 'histogram',
+    aggregator: 'sum',
     async get() {
       const h = await zeroOnError(readPageSeconds(src.redis, src.prefix), { buckets: [{ le: '+Inf', count: 0 }], sum: 0, count: 0 });
       return {
-        name, help, type: 'histogram', aggregator: 'sum',
+        name,
+        help,
+        type: 'histogram',
+        aggregator: 'sum',
         values: [
           ...h.buckets.map((b) => ({ metricName: `${name}_bucket`, labels: { le: b.le }, value: b.count })),
           { metricName: `${name}_sum`, labels: {}, value: h.sum },

@@ -32,8 +32,14 @@ export async function readSnapshot(deps: OpsDeps): Promise<OpsSnapshot> {
   const now = deps.now?.() ?? Date.now();
   const prefix = config.FOLIO_QUEUE_PREFIX;
   const [redisConnected, storageConnected] = await Promise.all([
-    withDeadline(redis.ping(), PROBE_DEADLINE_MS).then(() => true, () => false),
-    withDeadline(deps.storage.ping(), PROBE_DEADLINE_MS).then(() => true, () => false),
+    withDeadline(redis.ping(), PROBE_DEADLINE_MS).then(
+      () => true,
+      () => false,
+    ),
+    withDeadline(deps.storage.ping(), PROBE_DEADLINE_MS).then(
+      () => true,
+      () => false,
+    ),
   ]);
   const snapshot: OpsSnapshot = {
     redisConnected,

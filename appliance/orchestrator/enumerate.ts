@@ -73,18 +73,42 @@ export async function enumerateJob(ctx: AppContext, store: PcoStore, jobId: stri
       const sourceUri = joinUri(storage.rootUri, object.key);
       return { object, sourceUri, documentId: documentIdOf(jobId, sourceUri), output: `${outputBaseKey(spec, object.key, inputPrefix, out.location.key)}.mmd` };
     });
-    const existing = spec.output.on_existing === 'skip' ? await existingKeys(out.storage, docs.map((d) => d.output)) : new Set<string>();
+    const existing =
+      spec.output.on_existing === 'skip'
+        ? await existingKeys(
+            out.storage,
+            docs.map((d) => d.output),
+          )
+        : new Set<string>();
     const moves = docs.map((d) => {
       const skip = existing.has(d.output);
       return {
-        jobId, documentId: d.documentId, from: '-' as const, to: skip ? ('skipped' as const) : ('queued' as const),
-        fields: { key: d.object.key, source_uri: d.sourceUri, size: d.object.size, generation: 0, attempts: 0, ...(skip ? { error_message: 'output exists (on_existing: skip)' } : {}) },
+        jobId,
+        documentId: d.documentId,
+        from: '-' as const,
+        to: skip ? ('skipped' as const) : ('queued' as const),
+        fields: {
+          key: d.object.key,
+          source_uri: d.sourceUri,
+          size: d.object.size,
+          generation: 0,
+          attempts: 0,
+          ...(skip ? { error_message: 'output exists (on_existing: skip)' } : {}),
+        },
       };
     });
     const results = await store.transitionMany(moves);
-    const tasks = docs.flatMap((d, i) => (moves[i]!.to === 'queued' && results[i]!.moved ? [{ payload: { jobId, documentId: d.documentId, sourceUri: d.sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${d.documentId}-0` } }] : []));
+    const tasks = docs.flatMap((d, i) =>
+      moves[i]!.to === 'queued' && results[i]!.moved
+        ? [{ payload: { jobId, documentId: d.documentId, sourceUri: d.sourceUri, generation: 0 }, opts: { ...opts, jobId: `${jobId}-${d.documentId}-0` } }]
+        : [],
+    );
     await ctx.queues.enqueueBulk('pco-document', tasks);
-    await store.redis.multi().hincrby(store.keys.job(jobId), 'files_listed', items.length + excludedCount).hincrby(store.keys.job(jobId), 'files_excluded', excludedCount).exec();
+    await store.redis
+      .multi()
+      .hincrby(store.keys.job(jobId), 'files_listed', items.length + excludedCount)
+      .hincrby(store.keys.job(jobId), 'files_excluded', excludedCount)
+      .exec();
   };
   // One batch is recorded while the listing fetches the next: the two wait on different services.
   let recording: Promise<void> | null = null;

@@ -27,7 +27,14 @@ export interface EventsConsumerOptions {
 const BATCH = 100;
 const eventId = z.string().min(1);
 const eventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('usage'), eventId, day: z.string().refine(isDay, 'day must be YYYY-MM-DD'), deltas: z.record(z.enum(COUNTERS), z.number().int().nonnegative()) }).passthrough(),
+  z
+    .object({
+      type: z.literal('usage'),
+      eventId,
+      day: z.string().refine(isDay, 'day must be YYYY-MM-DD'),
+      deltas: z.record(z.enum(COUNTERS), z.number().int().nonnegative()),
+    })
+    .passthrough(),
   z.object({ type: z.literal('pco.file'), eventId, jobId: z.string(), documentId: z.string(), status: z.enum(['completed', 'failed']) }).passthrough(),
   z.object({ type: z.literal('pco.job'), eventId, jobId: z.string() }).passthrough(),
   z.object({ type: z.literal('v3.pdf'), eventId, pdfId: z.string(), status: z.enum(['completed', 'error']) }).passthrough(),
@@ -56,7 +63,10 @@ export class EventsConsumer {
   private readonly group: string;
   private readonly consumer: string;
 
-  constructor(private readonly ctx: Ctx, private readonly opts: EventsConsumerOptions) {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly opts: EventsConsumerOptions,
+  ) {
     this.stream = eventsStream(ctx.config.FOLIO_QUEUE_PREFIX);
     this.group = opts.group ?? 'orchestrator';
     this.consumer = opts.consumer ?? 'appliance';
@@ -117,13 +127,14 @@ export class EventsConsumer {
 
   private async read(id: string, blockMs?: number): Promise<Entry[]> {
     const args = blockMs === undefined ? [] : ['BLOCK', blockMs];
-    const res = (await this.conn!.call('XREADGROUP', 'GROUP', this.group, this.consumer, 'COUNT', BATCH, ...args, 'STREAMS', this.stream, id)) as [string, Entry[]][] | null;
+    const res = (await this.conn!.call('XREADGROUP', 'GROUP', this.group, this.consumer, 'COUNT', BATCH, ...args, 'STREAMS', this.stream, id)) as
+      [string, Entry[]][] | null;
     return res?.[0]?.[1] ?? [];
   }
 
   /** Entries delivered to this consumer before and never acknowledged (a crash, a failed handler). */
   private async rereadOwnPending(): Promise<void> {
-    for (let cursor = '0'; !this.stopping; ) {
+    for (let cursor = '0'; !this.stopping;) {
       const batch = await this.read(cursor);
       if (batch.length === 0) return;
       await this.handleAll(batch);
@@ -132,8 +143,17 @@ export class EventsConsumer {
   }
 
   private async claimIdle(): Promise<void> {
-    for (let cursor = '0-0'; !this.stopping; ) {
-      const [next, entries] = (await this.conn!.call('XAUTOCLAIM', this.stream, this.group, this.consumer, this.opts.claimIdleMs ?? 60_000, cursor, 'COUNT', BATCH)) as [string, Entry[]];
+    for (let cursor = '0-0'; !this.stopping;) {
+      const [next, entries] = (await this.conn!.call(
+        'XAUTOCLAIM',
+        this.stream,
+        this.group,
+        this.consumer,
+        this.opts.claimIdleMs ?? 60_000,
+        cursor,
+        'COUNT',
+        BATCH,
+      )) as [string, Entry[]];
       await this.handleAll(entries);
       if (next === '0-0') return;
       cursor = next;
@@ -155,7 +175,8 @@ export class EventsConsumer {
         await this.deadLetter(id, raw, `malformed: ${(err as Error).message.slice(0, 200)}`);
         continue;
       }
-      const handler = (event.type === 'usage' ? (this.opts.handlers.usage ?? this.applyUsage) : this.opts.handlers[event.type]) as ((e: FolioEvent) => Promise<void>) | undefined;
+      const handler = (event.type === 'usage' ? (this.opts.handlers.usage ?? this.applyUsage) : this.opts.handlers[event.type]) as
+        ((e: FolioEvent) => Promise<void>) | undefined;
       if (!handler) {
         await this.deadLetter(id, raw, `no handler for ${event.type}`);
         continue;

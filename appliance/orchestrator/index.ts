@@ -12,7 +12,11 @@ interface Part {
 }
 
 /** Background work of the control plane: enumeration, lost-task recovery, webhooks, metering. */
-export async function startOrchestrator(ctx: AppContext, redisUrl: string, deps: { pcoStore: PcoStore; handlers?: EventHandlers; extra?: Part[] }): Promise<Part> {
+export async function startOrchestrator(
+  ctx: AppContext,
+  redisUrl: string,
+  deps: { pcoStore: PcoStore; handlers?: EventHandlers; extra?: Part[] },
+): Promise<Part> {
   const parts: Part[] = [];
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
   const conn = bullmqConnection(redisUrl);
@@ -47,14 +51,26 @@ async function failLostDocument(ctx: AppContext, store: PcoStore, taskId: string
   if (!m) return;
   const [, jobId, documentId] = m as unknown as [string, string, string];
   const r = await store.transition(jobId, documentId, ['queued', 'processing'], 'failed', {
-    error_id: 'sys_exception', error_message: `processing gave up: ${reason}`.slice(0, 500), finished_at: new Date(ctx.now()).toISOString(),
+    error_id: 'sys_exception',
+    error_message: `processing gave up: ${reason}`.slice(0, 500),
+    finished_at: new Date(ctx.now()).toISOString(),
   });
   if (r.settleNow) await settle(ctx, store, jobId);
 }
 
-async function markEnumerationFailed(ctx: AppContext, store: PcoStore, jobId: string | undefined, job: { attemptsMade: number; opts: { attempts?: number } } | undefined, err: Error): Promise<void> {
+async function markEnumerationFailed(
+  ctx: AppContext,
+  store: PcoStore,
+  jobId: string | undefined,
+  job: { attemptsMade: number; opts: { attempts?: number } } | undefined,
+  err: Error,
+): Promise<void> {
   if (!jobId || !job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
-  await store.updateJob(jobId, { enum_status: 'error', status: 'error', error_info: JSON.stringify({ id: 'input_folder_unreadable', message: err.message.slice(0, 500) }) });
+  await store.updateJob(jobId, {
+    enum_status: 'error',
+    status: 'error',
+    error_info: JSON.stringify({ id: 'input_folder_unreadable', message: err.message.slice(0, 500) }),
+  });
   // Documents already queued still run; the job settles as error once they end.
   if (await store.claimSettle(jobId)) await settle(ctx, store, jobId);
 }

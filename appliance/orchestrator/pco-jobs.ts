@@ -97,7 +97,11 @@ export class PcoJobs {
       const { ids } = await this.store.listFileIds(jobId, ['queued'], null, REQUEUE_CHUNK);
       if (!ids.length) break;
       for (const id of ids) {
-        const r = await this.store.transition(jobId, id, ['queued'], 'skipped', { error_id: 'cancelled', error_message: 'Job cancelled', finished_at: new Date(this.ctx.now()).toISOString() });
+        const r = await this.store.transition(jobId, id, ['queued'], 'skipped', {
+          error_id: 'cancelled',
+          error_message: 'Job cancelled',
+          finished_at: new Date(this.ctx.now()).toISOString(),
+        });
         settle ||= r.settleNow;
       }
     }
@@ -110,10 +114,15 @@ export class PcoJobs {
   async retry(jobId: string, errorIds?: string[]): Promise<{ job: JobRecord; requeued: number }> {
     const job = await this.get(jobId);
     if (!TERMINAL_JOB_STATUSES.includes(job.status) || job.settling || job.status === 'cancelled') {
-      throw new ApiError('job_not_retryable', `Job ${jobId} is ${job.settling ? 'processing' : job.status}; only a finished job that was not cancelled can be retried`);
+      throw new ApiError(
+        'job_not_retryable',
+        `Job ${jobId} is ${job.settling ? 'processing' : job.status}; only a finished job that was not cancelled can be retried`,
+      );
     }
     const { ids } = await this.store.listFileIds(jobId, ['failed'], null, 1_000_000);
-    const files = (await Promise.all(ids.map((id) => this.store.getFile(jobId, id)))).filter((f) => f && (!errorIds?.length || errorIds.includes(f.error_id ?? '')));
+    const files = (await Promise.all(ids.map((id) => this.store.getFile(jobId, id)))).filter(
+      (f) => f && (!errorIds?.length || errorIds.includes(f.error_id ?? '')),
+    );
     if (!files.length) throw new ApiError('job_not_retryable', 'No failed files match');
     // Reopen the job before requeueing so a fast worker cannot settle it against stale state; the
     // check and the move are one step, so of concurrent retries one wins and the others are 409.
@@ -123,10 +132,21 @@ export class PcoJobs {
     let requeued = 0;
     for (const f of files) {
       const sourceUri = f!.sourceUri;
-      const moved = await this.store.transition(jobId, f!.document_id, ['failed'], 'queued', { generation, error_id: null, error_message: null, page_errors: null, finished_at: null }, { completed: -(f!.pages - f!.pages_failed), failed: -f!.pages_failed });
+      const moved = await this.store.transition(
+        jobId,
+        f!.document_id,
+        ['failed'],
+        'queued',
+        { generation, error_id: null, error_message: null, page_errors: null, finished_at: null },
+        { completed: -(f!.pages - f!.pages_failed), failed: -f!.pages_failed },
+      );
       if (!moved.moved) continue;
       requeued++;
-      await this.ctx.queues.enqueue('pco-document', { jobId, documentId: f!.document_id, sourceUri, generation }, { jobId: `${jobId}-${f!.document_id}-${generation}`, priority, attempts: job.spec.policy.max_retries + 1 });
+      await this.ctx.queues.enqueue(
+        'pco-document',
+        { jobId, documentId: f!.document_id, sourceUri, generation },
+        { jobId: `${jobId}-${f!.document_id}-${generation}`, priority, attempts: job.spec.policy.max_retries + 1 },
+      );
     }
     if (await this.store.claimSettle(jobId)) await this.settle(jobId);
     return { job: await this.get(jobId), requeued };
@@ -138,6 +158,9 @@ export class PcoJobs {
   }
 
   settle(jobId: string) {
-    return settleJob({ store: this.store, redis: this.ctx.redis, prefix: this.ctx.config.FOLIO_QUEUE_PREFIX, settings: this.ctx.storageSettings, now: this.ctx.now }, jobId);
+    return settleJob(
+      { store: this.store, redis: this.ctx.redis, prefix: this.ctx.config.FOLIO_QUEUE_PREFIX, settings: this.ctx.storageSettings, now: this.ctx.now },
+      jobId,
+    );
   }
 }

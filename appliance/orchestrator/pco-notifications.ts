@@ -20,10 +20,18 @@ export function pcoNotificationHandlers(ctx: AppContext, store: PcoStore): Event
       const f = await store.getFile(e.jobId, e.documentId);
       if (!f) return;
       const base = { event, file_id: f.document_id, status: f.status, num_pages: f.pages, num_pages_completed: f.pages - f.pages_failed };
-      const payload = event === 'file.completed'
-        ? base
-        : { ...base, custom_id: null, job_id: e.jobId, error_info: { id: f.error_id, message: f.error_message } };
-      await createDelivery(ctx, { scope: 'pco', url: cb.url, headers: cb.headers, event, payload, dedupeKey: e.eventId, jobId: e.jobId, fileId: f.document_id });
+      const payload =
+        event === 'file.completed' ? base : { ...base, custom_id: null, job_id: e.jobId, error_info: { id: f.error_id, message: f.error_message } };
+      await createDelivery(ctx, {
+        scope: 'pco',
+        url: cb.url,
+        headers: cb.headers,
+        event,
+        payload,
+        dedupeKey: e.eventId,
+        jobId: e.jobId,
+        fileId: f.document_id,
+      });
     },
     'pco.job': async (e: Ev<'pco.job'>) => {
       const job = await store.getJob(e.jobId);
@@ -31,10 +39,14 @@ export function pcoNotificationHandlers(ctx: AppContext, store: PcoStore): Event
       if (!job || !cb || !cb.events.includes('job.completed')) return;
       const c = job.counts;
       const payload = {
-        event: 'job.completed', job_id: job.jobId, status: job.status,
+        event: 'job.completed',
+        job_id: job.jobId,
+        status: job.status,
         file_count: c.queued + c.processing + c.completed + c.failed + c.skipped,
-        files_completed: c.completed, files_errored: c.failed,
-        num_pages_sent: job.pages_completed + job.pages_failed, num_pages_completed: job.pages_completed,
+        files_completed: c.completed,
+        files_errored: c.failed,
+        num_pages_sent: job.pages_completed + job.pages_failed,
+        num_pages_completed: job.pages_completed,
       };
       await createDelivery(ctx, { scope: 'pco', url: cb.url, headers: cb.headers, event: 'job.completed', payload, dedupeKey: e.eventId, jobId: job.jobId });
     },

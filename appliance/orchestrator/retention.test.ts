@@ -56,8 +56,16 @@ describe('RetentionSweeper', () => {
     const folder = pdfFolder(id);
     await storage.write(`${folder}source.pdf`, '%PDF-1.4');
     await pdfs.create({
-      pdf_id: id, app_id: 'app', group_id: 'default', input_file: 'a.pdf', source: { kind: 'upload', key: `${folder}source.pdf` },
-      request_args: {}, conversion_formats: {}, callback: null, streaming: false, ...over,
+      pdf_id: id,
+      app_id: 'app',
+      group_id: 'default',
+      input_file: 'a.pdf',
+      source: { kind: 'upload', key: `${folder}source.pdf` },
+      request_args: {},
+      conversion_formats: {},
+      callback: null,
+      streaming: false,
+      ...over,
     });
     await pdfs.transition(id, ['received'], status === 'completed' ? 'completed' : 'split');
     await storage.write(`${folder}${id}.mmd`, '# Paper');

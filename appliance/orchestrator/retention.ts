@@ -141,7 +141,15 @@ export class RetentionSweeper {
 
 /** The sweeper of an appliance, started; stop() it with the orchestrator. */
 export function startRetentionSweeper(ctx: AppContext, opts: Pick<RetentionOptions, 'intervalMs'> = {}): RetentionSweeper {
-  const sweeper = new RetentionSweeper({ storage: ctx.storage, redis: ctx.redis, prefix: ctx.config.FOLIO_QUEUE_PREFIX, logger: ctx.logger, now: ctx.now, ocrHistory: new OcrHistory(ctx.db), ...opts });
+  const sweeper = new RetentionSweeper({
+    storage: ctx.storage,
+    redis: ctx.redis,
+    prefix: ctx.config.FOLIO_QUEUE_PREFIX,
+    logger: ctx.logger,
+    now: ctx.now,
+    ocrHistory: new OcrHistory(ctx.db),
+    ...opts,
+  });
   sweeper.start();
   return sweeper;
 }

@@ -7,7 +7,8 @@ import { v3NotificationHandlers } from './v3-notifications.js';
 describe('v3NotificationHandlers', () => {
   let t: V3TestApp;
   let handle: NonNullable<ReturnType<typeof v3NotificationHandlers>['v3.pdf']>;
-  const rows = () => t.ctx.db.prepare('SELECT id, scope, event, url, headers, payload, dedupe_key, file_id FROM webhook_deliveries ORDER BY rowid').all() as any[];
+  const rows = () =>
+    t.ctx.db.prepare('SELECT id, scope, event, url, headers, payload, dedupe_key, file_id FROM webhook_deliveries ORDER BY rowid').all() as any[];
 
   beforeAll(async () => {
     t = await v3TestApp();
@@ -22,8 +23,11 @@ describe('v3NotificationHandlers', () => {
     return { id: res.body.pdf_id as string, appId: key.app_id };
   };
 
-  it('sends file.completed with the 2.12 body, signed with the app\'s secret, once per fact', async () => {
-    const { id, appId } = await submit({ callback_url: 'https://hooks.example.com/in', callback_headers: { 'X-Team': 'ops' } }, await headingAndParagraphsPdf());
+  it("sends file.completed with the 2.12 body, signed with the app's secret, once per fact", async () => {
+    const { id, appId } = await submit(
+      { callback_url: 'https://hooks.example.com/in', callback_headers: { 'X-Team': 'ops' } },
+      await headingAndParagraphsPdf(),
+    );
     await handle({ type: 'v3.pdf', eventId: `v3pdf:${id}`, pdfId: id, status: 'completed' });
     await handle({ type: 'v3.pdf', eventId: `v3pdf:${id}`, pdfId: id, status: 'completed' });
     const sent = rows().filter((r) => r.file_id === id);
@@ -40,7 +44,14 @@ describe('v3NotificationHandlers', () => {
     const failed = await submit({ callback_url: 'https://hooks.example.com/in' }, broken);
     await handle({ type: 'v3.pdf', eventId: `v3pdf:${failed.id}`, pdfId: failed.id, status: 'error' });
     const body = JSON.parse(rows().find((r) => r.file_id === failed.id).payload);
-    expect(body).toMatchObject({ event: 'file.error', file_id: failed.id, custom_id: null, job_id: null, status: 'error', error_info: { id: expect.any(String), message: expect.any(String) } });
+    expect(body).toMatchObject({
+      event: 'file.error',
+      file_id: failed.id,
+      custom_id: null,
+      job_id: null,
+      status: 'error',
+      error_info: { id: expect.any(String), message: expect.any(String) },
+    });
 
     const quiet = await submit({ callback_url: 'https://hooks.example.com/in', callback_events: ['file.completed'] }, broken);
     await handle({ type: 'v3.pdf', eventId: `v3pdf:${quiet.id}`, pdfId: quiet.id, status: 'error' });

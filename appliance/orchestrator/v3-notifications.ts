@@ -26,7 +26,15 @@ export function v3NotificationHandlers(ctx: AppContext, store = new PdfStore(ctx
       const base = { event, file_id: rec.pdf_id, status: rec.status, num_pages: rec.num_pages, num_pages_completed: rec.num_pages_completed };
       const payload = event === 'file.completed' ? base : { ...base, custom_id: null, job_id: null, error_info: rec.error_info };
       // The app's Files API secret (GET /files/v1/webhook-config): one secret per application signs both surfaces.
-      await createDelivery(ctx, { scope: filesSecretScope(rec.app_id), url: cb.url, headers: cb.headers, event, payload, dedupeKey: e.eventId, fileId: rec.pdf_id });
+      await createDelivery(ctx, {
+        scope: filesSecretScope(rec.app_id),
+        url: cb.url,
+        headers: cb.headers,
+        event,
+        payload,
+        dedupeKey: e.eventId,
+        fileId: rec.pdf_id,
+      });
     },
   };
 }

@@ -50,7 +50,15 @@ export interface ResultFilters {
   detections: Partial<Record<Detection, boolean>>;
 }
 
-export const DETECTIONS = ['is_printed', 'is_handwritten', 'contains_table', 'contains_chemistry', 'contains_diagram', 'contains_triangle', 'contains_algorithm'] as const;
+export const DETECTIONS = [
+  'is_printed',
+  'is_handwritten',
+  'contains_table',
+  'contains_chemistry',
+  'contains_diagram',
+  'contains_triangle',
+  'contains_algorithm',
+] as const;
 export type Detection = (typeof DETECTIONS)[number];
 
 export const USAGE_GROUPS = ['usage_type', 'request_args_hash', 'app_id'] as const;
@@ -70,8 +78,18 @@ export interface UsageRecord {
 /** sha1 of the request arguments with sorted keys, so equal arguments hash equally. */
 export function requestArgsHash(args: Record<string, unknown>): string {
   const canonical = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
-  return createHash('sha1').update(JSON.stringify(canonical(args))).digest('hex');
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha1')
+    .update(JSON.stringify(canonical(args)))
+    .digest('hex');
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -97,7 +115,9 @@ export class OcrHistory {
     const created = new Date(r.createdMs).toISOString();
     this.db.transaction(() => {
       this.db
-        .prepare('INSERT OR IGNORE INTO ocr_requests (request_id, app_id, group_id, endpoint, usage_type, request_args_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .prepare(
+          'INSERT OR IGNORE INTO ocr_requests (request_id, app_id, group_id, endpoint, usage_type, request_args_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
         .run(r.requestId, r.appId, r.groupId, r.endpoint, r.usageType, requestArgsHash(r.requestArgs), created);
       if (!r.improve) return;
       const d = detectionsOf(r.result);
@@ -108,9 +128,19 @@ export class OcrHistory {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${DETECTIONS.map(() => '?').join(', ')})`,
         )
         .run(
-          r.requestId, r.appId, r.groupId, r.endpoint, created, Math.round(r.durationMs), JSON.stringify(r.requestArgs), JSON.stringify(r.result),
+          r.requestId,
+          r.appId,
+          r.groupId,
+          r.endpoint,
+          created,
+          Math.round(r.durationMs),
+          JSON.stringify(r.requestArgs),
+          JSON.stringify(r.result),
           JSON.stringify(Array.isArray(r.requestArgs.tags) ? r.requestArgs.tags.filter((t) => typeof t === 'string') : []),
-          str(r.result.text), str(r.result.text_display), str(r.result.latex_styled), ...DETECTIONS.map((k) => (d[k] ? 1 : 0)),
+          str(r.result.text),
+          str(r.result.text_display),
+          str(r.result.latex_styled),
+          ...DETECTIONS.map((k) => (d[k] ? 1 : 0)),
         );
     })();
   }
@@ -123,7 +153,11 @@ export class OcrHistory {
     if (f.requestId !== undefined) (where.push('request_id = ?'), params.push(f.requestId));
     if (f.pdfId !== undefined) where.push('0');
     if (!f.includeNull) where.push("json_extract(result, '$.error') IS NULL");
-    for (const [column, value] of [['text', f.text], ['text_display', f.textDisplay], ['latex_styled', f.latexStyled]] as const) {
+    for (const [column, value] of [
+      ['text', f.text],
+      ['text_display', f.textDisplay],
+      ['latex_styled', f.latexStyled],
+    ] as const) {
       if (value !== undefined) (where.push(`instr(${column}, ?) > 0`), params.push(value));
     }
     for (const tag of f.tags) (where.push('EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)'), params.push(tag));
@@ -145,7 +179,9 @@ export class OcrHistory {
   /** Request counts per timespan bucket and group (GET /v3/ocr-usage). */
   usage(groupId: string, groupBy: UsageGroup, timespan: UsageTimespan, fromMs: number, toMs: number): UsageRecord[] {
     const rows = this.db
-      .prepare('SELECT app_id, usage_type, request_args_hash, created_at FROM ocr_requests WHERE group_id = ? AND created_at >= ? AND created_at < ? ORDER BY created_at')
+      .prepare(
+        'SELECT app_id, usage_type, request_args_hash, created_at FROM ocr_requests WHERE group_id = ? AND created_at >= ? AND created_at < ? ORDER BY created_at',
+      )
       .all(groupId, isoOrEdge(fromMs), isoOrEdge(toMs)) as Array<{ app_id: string; usage_type: string; request_args_hash: string; created_at: string }>;
     const buckets = new Map<string, UsageRecord>();
     for (const row of rows) {

@@ -56,9 +56,28 @@ export class RedisServerSupervisor {
   private spawn(): void {
     if (this.stopping) return;
     const args = [
-      '--port', '0', '--unixsocket', this.socketPath, '--unixsocketperm', '700', '--dir', this.dir,
-      '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction',
-      '--daemonize', 'no', '--loglevel', 'warning', '--pidfile', this.pidFile,
+      '--port',
+      '0',
+      '--unixsocket',
+      this.socketPath,
+      '--unixsocketperm',
+      '700',
+      '--dir',
+      this.dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'warning',
+      '--pidfile',
+      this.pidFile,
     ];
     const proc = spawn(this.opts.bin, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     this.starts++;

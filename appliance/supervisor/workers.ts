@@ -23,9 +23,7 @@ export class WorkerSupervisor {
   private readonly children: Child[] = [];
   private stopping = false;
 
-  constructor(
-    private readonly opts: { inference: number; document: number; env: NodeJS.ProcessEnv; logger: Logger; drainMs: number },
-  ) {
+  constructor(private readonly opts: { inference: number; document: number; env: NodeJS.ProcessEnv; logger: Logger; drainMs: number }) {
     for (let i = 0; i < opts.inference; i++) this.children.push({ role: 'inference', index: i, restarts: 0 });
     for (let i = 0; i < opts.document; i++) this.children.push({ role: 'document', index: i, restarts: 0 });
   }

@@ -7,7 +7,10 @@ const publicDns: Resolver = async () => ['93.184.215.14'];
 const url = 'https://hooks.example.com/folio';
 
 async function refused(input: CallbackInput, opts: CallbackParamOptions = {}): Promise<ApiError> {
-  const err = await parseCallbackParams(input, { resolve: publicDns, ...opts }).then(() => undefined, (e: unknown) => e);
+  const err = await parseCallbackParams(input, { resolve: publicDns, ...opts }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err, JSON.stringify(input)).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
@@ -31,7 +34,19 @@ describe('parseCallbackParams (spec 4.12, 7.3)', () => {
   });
 
   it('refuses empty, non-string, non-https and internal urls (rule 2)', async () => {
-    for (const callback_url of ['', '  ', null, 42, {}, 'http://hooks.example.com/', 'ftp://hooks.example.com/', 'not a url', 'https://127.0.0.1/', 'https://[::1]/', 'https://localhost/']) {
+    for (const callback_url of [
+      '',
+      '  ',
+      null,
+      42,
+      {},
+      'http://hooks.example.com/',
+      'ftp://hooks.example.com/',
+      'not a url',
+      'https://127.0.0.1/',
+      'https://[::1]/',
+      'https://localhost/',
+    ]) {
       expect((await refused({ callback_url }, { errorId: 'invalid_callback' })).id).toBe('invalid_callback');
     }
     await refused({ callback_url: url }, { resolve: async () => ['10.0.0.7'] });
@@ -44,9 +59,26 @@ describe('parseCallbackParams (spec 4.12, 7.3)', () => {
 
   it('refuses malformed, reserved, too many and too large headers (rule 3)', async () => {
     const bad: unknown[] = [
-      null, 'x', ['a'], { a: 1 }, { a: null }, { 'bad name': 'v' }, { 'a:b': 'v' }, { '': 'v' }, { a: 'line\r\nInjected: 1' }, { a: 'nul\0' },
-      { Host: 'x' }, { 'content-type': 'x' }, { 'Content-Length': '1' }, { 'Transfer-Encoding': 'x' }, { Connection: 'x' }, { 'User-Agent': 'x' },
-      { 'Service-Signature': 'x' }, { 'service-anything': 'x' }, { 'X-A': '1', 'x-a': '2' }, { a: '😀' },
+      null,
+      'x',
+      ['a'],
+      { a: 1 },
+      { a: null },
+      { 'bad name': 'v' },
+      { 'a:b': 'v' },
+      { '': 'v' },
+      { a: 'line\r\nInjected: 1' },
+      { a: 'nul\0' },
+      { Host: 'x' },
+      { 'content-type': 'x' },
+      { 'Content-Length': '1' },
+      { 'Transfer-Encoding': 'x' },
+      { Connection: 'x' },
+      { 'User-Agent': 'x' },
+      { 'Service-Signature': 'x' },
+      { 'service-anything': 'x' },
+      { 'X-A': '1', 'x-a': '2' },
+      { a: '😀' },
       Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`h${i}`, 'v'])),
       { big: 'x'.repeat(4094) },
     ];

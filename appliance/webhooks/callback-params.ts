@@ -70,7 +70,8 @@ type Fail = (message: string, field: string) => ApiError;
 /** callback_headers: a plain object of string values, HTTP token names, not reserved, within limits. */
 function parseHeaders(headers: unknown, fail: Fail): Record<string, string> {
   if (headers === undefined) return {};
-  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) throw fail('callback_headers must be an object of strings', 'callback_headers');
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
+    throw fail('callback_headers must be an object of strings', 'callback_headers');
   const entries = Object.entries(headers as Record<string, unknown>);
   if (entries.length > MAX_CALLBACK_HEADERS) throw fail(`callback_headers has more than ${MAX_CALLBACK_HEADERS} headers`, 'callback_headers');
   const seen = new Set<string>();

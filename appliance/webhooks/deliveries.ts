@@ -31,16 +31,34 @@ export interface NewDelivery {
 }
 
 export interface DeliveryRow {
-  id: string; scope: string; dedupe_key: string; job_id: string | null; file_id: string | null;
-  event: string; url: string; headers: string; payload: string; status: DeliveryStatus;
-  attempts: number; last_http_status: number | null; last_error: string | null;
-  next_attempt_at: string | null; created_at: string; updated_at: string;
+  id: string;
+  scope: string;
+  dedupe_key: string;
+  job_id: string | null;
+  file_id: string | null;
+  event: string;
+  url: string;
+  headers: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_http_status: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** One delivery as GET /pco/v1/deliveries shows it. */
 export interface DeliveryView {
-  delivery_id: string; event: string; status: DeliveryStatus; attempts: number;
-  last_http_status: number | null; created_at: string; updated_at: string; url: string;
+  delivery_id: string;
+  event: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_http_status: number | null;
+  created_at: string;
+  updated_at: string;
+  url: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -77,12 +95,16 @@ export function getDelivery(ctx: Pick<WebhookContext, 'db'>, id: string): Delive
 
 /** Deliveries of one job, oldest first. */
 export function listDeliveries(ctx: Pick<WebhookContext, 'db'>, q: { jobId: string }): DeliveryView[] {
-  const rows = ctx.db
-    .prepare('SELECT * FROM webhook_deliveries WHERE job_id = ? ORDER BY created_at, rowid')
-    .all(q.jobId) as DeliveryRow[];
+  const rows = ctx.db.prepare('SELECT * FROM webhook_deliveries WHERE job_id = ? ORDER BY created_at, rowid').all(q.jobId) as DeliveryRow[];
   return rows.map((r) => ({
-    delivery_id: r.id, event: r.event, status: r.status, attempts: r.attempts,
-    last_http_status: r.last_http_status, created_at: r.created_at, updated_at: r.updated_at, url: r.url,
+    delivery_id: r.id,
+    event: r.event,
+    status: r.status,
+    attempts: r.attempts,
+    last_http_status: r.last_http_status,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    url: r.url,
   }));
 }
 
@@ -126,10 +148,7 @@ export async function startDeliveryWorker(ctx: WebhookContext, opts: DeliveryWor
       const row = getDelivery(ctx, deliveryId);
       if (!row || row.status !== 'pending') return; // a duplicate task after the outcome was settled
       const secrets = new WebhookSecrets({ db: ctx.db, key: row.scope, now: ctx.now }).activeSecrets();
-      const out = await sendNotification(
-        { url: row.url, headers: JSON.parse(row.headers), payload: JSON.parse(row.payload), secrets, nowMs: ctx.now() },
-        send,
-      );
+      const out = await sendNotification({ url: row.url, headers: JSON.parse(row.headers), payload: JSON.parse(row.payload), secrets, nowMs: ctx.now() }, send);
       const attempts = row.attempts + 1;
       const settled = out.result !== 'retry' || attempts >= MAX_ATTEMPTS;
       const status: DeliveryStatus = out.result === 'delivered' ? 'delivered' : settled ? 'failed' : 'pending';

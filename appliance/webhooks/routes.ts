@@ -10,7 +10,6 @@ import { sendNotification, type SendOptions } from './send.js';
 export const TEST_FILE_ID = '00000000-0000-0000-0000-000000000000';
 const MAX_BODY_BYTES = 64 * 1024;
 
-
 const secretBody = (s: SecretState) => ({ secret: s.secret, previous_secret_expires_at: s.previousSecretExpiresAt });
 
 /**
@@ -43,10 +42,7 @@ export function pcoWebhookRoutes(ctx: WebhookContext, opts: SendOptions = {}): H
     );
     const payload = { event: 'file.completed', file_id: TEST_FILE_ID, status: 'completed', num_pages: 1, num_pages_completed: 1 };
     // One synchronous attempt; a refusing endpoint is this call's answer, not its error.
-    const out = await sendNotification(
-      { url: params!.url, headers: params!.headers, payload, secrets: secrets.activeSecrets(), nowMs: ctx.now() },
-      send,
-    );
+    const out = await sendNotification({ url: params!.url, headers: params!.headers, payload, secrets: secrets.activeSecrets(), nowMs: ctx.now() }, send);
     return c.json({ status: out.result === 'delivered' ? 'delivered' : 'failed', response_code: out.httpStatus, detail: out.detail });
   });
 

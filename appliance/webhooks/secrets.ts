@@ -97,9 +97,7 @@ export class WebhookSecrets {
   }
 
   private row(): Row | undefined {
-    return this.db
-      .prepare('SELECT secret, previous_secret, previous_secret_expires_at FROM webhook_secrets WHERE key = ?')
-      .get(this.key) as Row | undefined;
+    return this.db.prepare('SELECT secret, previous_secret, previous_secret_expires_at FROM webhook_secrets WHERE key = ?').get(this.key) as Row | undefined;
   }
 
   private graceOpen(row: Row, now: number): boolean {

@@ -73,8 +73,17 @@ describe('verify', () => {
   });
 
   it('rejects malformed headers', () => {
-    for (const h of [undefined, null, '', 'garbage', `t=${t}`, `v1=${referenceHex(newSecret, t, body)}`, `t=abc,v1=${referenceHex(newSecret, t, body)}`,
-      `t=${t},t=${t},v1=${referenceHex(newSecret, t, body)}`, `t=${t},v1=${referenceHex(newSecret, t, body).toUpperCase()}`]) {
+    for (const h of [
+      undefined,
+      null,
+      '',
+      'garbage',
+      `t=${t}`,
+      `v1=${referenceHex(newSecret, t, body)}`,
+      `t=abc,v1=${referenceHex(newSecret, t, body)}`,
+      `t=${t},t=${t},v1=${referenceHex(newSecret, t, body)}`,
+      `t=${t},v1=${referenceHex(newSecret, t, body).toUpperCase()}`,
+    ]) {
       expect(verify(h, body, [newSecret], nowMs), String(h)).toBe(false);
     }
   });

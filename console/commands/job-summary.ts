@@ -42,12 +42,19 @@ export function fileSummary(f: JobFile): string {
     ['versions', f.versions ? `ocr ${f.versions.ocr_version}, pdf ${f.versions.pdf_version}` : null],
   ]);
   const outputs = Object.entries(f.outputs ?? {}).map(([ext, uri]) => [ext, uri] as [string, unknown]);
-  const formats = Object.entries(f.conversion_status ?? {}).map(([fmt, st]) => [fmt, st.error_id ? `${st.status} (${st.error_id})` : st.status] as [string, unknown]);
+  const formats = Object.entries(f.conversion_status ?? {}).map(
+    ([fmt, st]) => [fmt, st.error_id ? `${st.status} (${st.error_id})` : st.status] as [string, unknown],
+  );
   const pageErrors = f.page_errors ?? [];
   return [
     out,
     outputs.length ? `\noutputs\n${keyValues(outputs)}` : '',
     formats.length ? `\nconversions\n${keyValues(formats)}` : '',
-    pageErrors.length ? `\npage errors\n${table(pageErrors, [{ header: 'PAGE', value: (e) => e.page, align: 'right' }, { header: 'ERROR', value: (e) => `${e.error_id}: ${e.error_message}` }])}` : '',
+    pageErrors.length
+      ? `\npage errors\n${table(pageErrors, [
+          { header: 'PAGE', value: (e) => e.page, align: 'right' },
+          { header: 'ERROR', value: (e) => `${e.error_id}: ${e.error_message}` },
+        ])}`
+      : '',
   ].join('');
 }

@@ -148,7 +148,7 @@ async function createBody(opts: CreateOptions): Promise<Record<string, any>> {
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CliError(`${opts.body} must hold a JSON object`);
   } else if (!opts.input) {
-    throw new CliError('give --input <folder-uri> or --body <file.json>', 1, "e.g. folio jobs create --input s3://bucket/scans/");
+    throw new CliError('give --input <folder-uri> or --body <file.json>', 1, 'e.g. folio jobs create --input s3://bucket/scans/');
   }
   const set = (section: string, key: string, value: unknown) => {
     if (value !== undefined) body[section] = { ...(body[section] ?? {}), [key]: value };
@@ -168,7 +168,9 @@ async function create(ctx: CliContext, opts: CreateOptions): Promise<void> {
   if (opts.dryRun) {
     const est = (await ctx.client.call<DryRun>('POST', '/pco/v1/jobs', { body, query: { dry_run: 'true' } })).body;
     if (ctx.json) return ctx.printJson(est);
-    const byType = Object.entries(est.files.by_type ?? {}).map(([t, n]) => `${t} ${n}`).join(', ');
+    const byType = Object.entries(est.files.by_type ?? {})
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ');
     const rate = est.deployment.measured_pages_per_minute;
     ctx.print(
       keyValues([
@@ -209,7 +211,8 @@ async function list(ctx: CliContext, opts: { status?: string; limit: string; cur
 }
 
 async function files(ctx: CliContext, id: string, opts: { status?: string; limit: string; cursor?: string }): Promise<void> {
-  const page = (await ctx.client.call<FilePage>('GET', `${jobPath(id)}/files`, { query: { status: opts.status, limit: opts.limit, cursor: opts.cursor } })).body;
+  const page = (await ctx.client.call<FilePage>('GET', `${jobPath(id)}/files`, { query: { status: opts.status, limit: opts.limit, cursor: opts.cursor } }))
+    .body;
   if (ctx.json) return ctx.printJson(page);
   if (!page.files.length) ctx.print(opts.status ? `no ${opts.status} files` : 'no files');
   else

@@ -28,8 +28,7 @@ interface CreatedKey extends Key {
   app_key: string;
 }
 
-const STORE_WARNING =
-  'warning: this is the only time the key is shown. Store it in a secret manager now; it cannot be shown again, only revoked and replaced.';
+const STORE_WARNING = 'warning: this is the only time the key is shown. Store it in a secret manager now; it cannot be shown again, only revoked and replaced.';
 
 /**
  * `folio keys create|list|revoke`: app keys through the operator routes (POST /pco/v1/apps,
@@ -98,7 +97,8 @@ async function resolveApp(client: FolioClient, app: string): Promise<string> {
   try {
     return (await client.call<App>('POST', '/pco/v1/apps', { body: { name: app } })).body.app_id;
   } catch (err) {
-    if (err instanceof ApiFailure && err.id === 'conflict') throw new ApiFailure(err.id, `${err.detail}; give its app_id instead`, err.status, err.body, err.requestId);
+    if (err instanceof ApiFailure && err.id === 'conflict')
+      throw new ApiFailure(err.id, `${err.detail}; give its app_id instead`, err.status, err.body, err.requestId);
     throw err;
   }
 }

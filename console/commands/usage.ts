@@ -41,7 +41,10 @@ export function usageCommand(program: Command): Command {
     .option('--csv', 'one CSV row per day, with a header row')
     .action(async (opts: { from?: string; to?: string; csv?: boolean }, cmd: Command) => {
       const ctx = contextOf(cmd);
-      for (const [name, v] of [['--from', opts.from], ['--to', opts.to]] as const) {
+      for (const [name, v] of [
+        ['--from', opts.from],
+        ['--to', opts.to],
+      ] as const) {
         if (v !== undefined && !DAY.test(v)) throw new CliError(`${name} must be a date written YYYY-MM-DD (UTC)`);
       }
       const u = (await ctx.client.call<Usage>('GET', '/pco/v1/usage', { query: { from: opts.from, to: opts.to } })).body;

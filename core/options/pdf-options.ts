@@ -3,7 +3,20 @@ import { z } from 'zod';
 const delimiters = z.tuple([z.string(), z.string()]);
 
 /** Conversion output extensions of spec 2.1 (keys of conversion_formats). */
-export const CONVERSION_FORMATS = ['docx', 'md', 'tex.zip', 'html', 'pdf', 'xlsx', 'pptx', 'mmd.zip', 'md.zip', 'html.zip', 'latex.pdf', 'mmd.overlay.pdf'] as const;
+export const CONVERSION_FORMATS = [
+  'docx',
+  'md',
+  'tex.zip',
+  'html',
+  'pdf',
+  'xlsx',
+  'pptx',
+  'mmd.zip',
+  'md.zip',
+  'html.zip',
+  'latex.pdf',
+  'mmd.overlay.pdf',
+] as const;
 
 export const conversionFormatsSchema = z.record(z.enum(CONVERSION_FORMATS), z.boolean());
 
@@ -59,7 +72,12 @@ export const pdfOptionsSchema = z
   .strict()
   .superRefine((o, ctx) => {
     const numbering = [o.auto_number_sections, o.remove_section_numbering, o.preserve_section_numbering].filter((v) => v === true);
-    if (numbering.length > 1) ctx.addIssue({ code: 'custom', message: 'at most one of auto_number_sections, remove_section_numbering, preserve_section_numbering may be true', params: { id: 'opts_section_numbering' } });
+    if (numbering.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'at most one of auto_number_sections, remove_section_numbering, preserve_section_numbering may be true',
+        params: { id: 'opts_section_numbering' },
+      });
   });
 
 export type PdfOptions = z.infer<typeof pdfOptionsSchema>;

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobSpec } from './job-spec.js';
 import { extensionOf, isFolioOutput, outputBaseKey, stripExtension } from './layout.js';
 
-const spec = (layout: JobSpec['output']['layout'], files = false) =>
-  ({ input: { folder: files ? null : 's3://b/in/' }, output: { layout } }) as JobSpec;
+const spec = (layout: JobSpec['output']['layout'], files = false) => ({ input: { folder: files ? null : 's3://b/in/' }, output: { layout } }) as JobSpec;
 
 describe('output layout', () => {
   it('writes alongside the source', () => {

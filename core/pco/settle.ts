@@ -14,7 +14,10 @@ export const manifestKey = (outputPrefix: string, jobId: string) => `${outputPre
  * terminal status always sees its manifest_uri. A manifest that cannot be written does not hold
  * the job open: the error is kept, and a retry writes it again.
  */
-export async function settleJob(deps: { store: PcoStore; redis: Redis; prefix: string; settings: StorageSettings; now: () => number }, jobId: string): Promise<JobStatus | null> {
+export async function settleJob(
+  deps: { store: PcoStore; redis: Redis; prefix: string; settings: StorageSettings; now: () => number },
+  jobId: string,
+): Promise<JobStatus | null> {
   const { store } = deps;
   const job = await store.getJob(jobId);
   if (!job) return null;

@@ -100,7 +100,16 @@ export class PcoStore {
     const iso = new Date(now).toISOString();
     await this.redis
       .multi()
-      .hset(key, { status: 'enumerating', created_at: iso, started_at: iso, enum_status: 'running', files_listed: 0, files_excluded: 0, pages_completed: 0, pages_failed: 0 })
+      .hset(key, {
+        status: 'enumerating',
+        created_at: iso,
+        started_at: iso,
+        enum_status: 'running',
+        files_listed: 0,
+        files_excluded: 0,
+        pages_completed: 0,
+        pages_failed: 0,
+      })
       .expire(key, JOB_TTL_SECONDS)
       .zadd(this.keys.jobs, now, jobId)
       .exec();
@@ -155,7 +164,14 @@ export class PcoStore {
    * Moves a file to `to` if its current status is one of `from` ('-' = must not exist yet),
    * setting `fields` (null deletes a field) and adding page deltas to the job, atomically.
    */
-  async transition(jobId: string, documentId: string, from: FileStatus[] | '-' | '*', to: FileStatus, fields: Record<string, unknown> = {}, pages: { completed?: number; failed?: number } = {}): Promise<TransitionResult> {
+  async transition(
+    jobId: string,
+    documentId: string,
+    from: FileStatus[] | '-' | '*',
+    to: FileStatus,
+    fields: Record<string, unknown> = {},
+    pages: { completed?: number; failed?: number } = {},
+  ): Promise<TransitionResult> {
     return (await this.transitionMany([{ jobId, documentId, from, to, fields, pages }]))[0]!;
   }
 
@@ -166,8 +182,16 @@ export class PcoStore {
     for (const m of moves) {
       const enc = Object.fromEntries(Object.entries(m.fields ?? {}).map(([k, v]) => [k, v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)]));
       (pipe as unknown as Record<string, (...a: unknown[]) => void>).folioPcoTransition!(
-        this.keys.job(m.jobId), this.keys.file(m.jobId, m.documentId), this.keys.statusSetPrefix(m.jobId), m.documentId,
-        Array.isArray(m.from) ? m.from.join(',') : m.from, m.to, JSON.stringify(enc), m.pages?.completed ?? 0, m.pages?.failed ?? 0, JOB_TTL_SECONDS,
+        this.keys.job(m.jobId),
+        this.keys.file(m.jobId, m.documentId),
+        this.keys.statusSetPrefix(m.jobId),
+        m.documentId,
+        Array.isArray(m.from) ? m.from.join(',') : m.from,
+        m.to,
+        JSON.stringify(enc),
+        m.pages?.completed ?? 0,
+        m.pages?.failed ?? 0,
+        JOB_TTL_SECONDS,
       );
     }
     const res = (await pipe.exec()) ?? [];
@@ -211,7 +235,7 @@ export class PcoStore {
    * "<status index>:<score>" is stable while files move: scores only grow within a status set.
    */
   async listFileIds(jobId: string, statuses: readonly FileStatus[], cursor: string | null, limit: number): Promise<{ ids: string[]; next: string | null }> {
-    let [si, after] = cursor ? cursor.split(':').map(Number) as [number, number] : [0, 0];
+    let [si, after] = cursor ? (cursor.split(':').map(Number) as [number, number]) : [0, 0];
     const ids: string[] = [];
     while (si < statuses.length && ids.length < limit) {
       const want = limit - ids.length;

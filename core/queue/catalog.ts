@@ -45,7 +45,7 @@ export const TASKS = {
     timeoutMs: 0,
   },
   /** Recognise one page image on an inference worker. */
-  'page': {
+  page: {
     queue: 'pages',
     payload: z.object({ imageKey: z.string(), page: z.number().int().min(1), options: pageOptionsSchema.default({}) }),
     attempts: 2,
@@ -56,7 +56,7 @@ export const TASKS = {
    * Read one /v3/strokes request's pen strokes on an inference worker. Its own queue (defineWorker
    * fails other task names on a queue); the HTTP request waits for the answer, so no retry.
    */
-  'strokes': {
+  strokes: {
     queue: 'strokes',
     payload: z.object({ strokes: z.array(strokeSchema).min(1) }),
     attempts: 1,
@@ -64,7 +64,7 @@ export const TASKS = {
     timeoutMs: 15_000,
   },
   /** Deliver one signed webhook notification. */
-  'webhook': {
+  webhook: {
     queue: 'webhooks',
     payload: z.object({ deliveryId: z.string() }),
     attempts: 8,

@@ -44,7 +44,13 @@ export class Queues {
       items.map((i) => ({
         name: task,
         data: spec.payload.parse(i.payload),
-        opts: { attempts: spec.attempts, backoff: { type: 'exponential', delay: spec.backoffMs }, removeOnComplete: { age: 3600, count: 10_000 }, removeOnFail: { age: 7 * 86_400 }, ...i.opts },
+        opts: {
+          attempts: spec.attempts,
+          backoff: { type: 'exponential', delay: spec.backoffMs },
+          removeOnComplete: { age: 3600, count: 10_000 },
+          removeOnFail: { age: 7 * 86_400 },
+          ...i.opts,
+        },
       })),
     );
   }
@@ -78,11 +84,7 @@ export interface WorkerOptions {
  * A BullMQ worker for one task. The payload is validated on receipt; an invalid payload, or an
  * ApiError that says retrying cannot help, fails the task at once instead of burning attempts.
  */
-export function defineWorker<T extends TaskName>(
-  task: T,
-  handler: (payload: Payload<T>, job: Job) => Promise<unknown>,
-  opts: WorkerOptions,
-): Worker {
+export function defineWorker<T extends TaskName>(task: T, handler: (payload: Payload<T>, job: Job) => Promise<unknown>, opts: WorkerOptions): Worker {
   const spec = TASKS[task];
   return new Worker(
     spec.queue,
@@ -98,12 +100,17 @@ export function defineWorker<T extends TaskName>(
       }
     },
     {
-      connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 1, autorun: true,
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency ?? 1,
+      autorun: true,
       // A worker killed mid-task loses its lock within LOCK_MS; the stalled check hands the task
       // to another worker within STALLED_CHECK_MS after that. A task is failed only after
       // MAX_STALLED_COUNT such losses: workers die for reasons of their own (OOM kills, restarts,
       // the soak's random kills), and a good document must survive several of them.
-      lockDuration: LOCK_MS, stalledInterval: STALLED_CHECK_MS, maxStalledCount: MAX_STALLED_COUNT,
+      lockDuration: LOCK_MS,
+      stalledInterval: STALLED_CHECK_MS,
+      maxStalledCount: MAX_STALLED_COUNT,
     },
   );
 }

@@ -28,7 +28,17 @@ export interface AzureStorageOptions {
   maxAttempts?: number;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'REQUEST_SEND_ERROR']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'REQUEST_SEND_ERROR',
+]);
 const THROTTLE_CODES = new Set(['ServerBusy', 'OperationTimedOut', 'TooManyRequests']);
 const TOKEN_ERRORS = new Set(['CredentialUnavailableError', 'AuthenticationError', 'AggregateAuthenticationError', 'AuthenticationRequiredError']);
 

@@ -80,7 +80,12 @@ describe('storage adapters with keyless credentials', () => {
         throw new Error('not called');
       }
     }
-    const storage = new GcsStorage({ bucket: 'customer-bucket', authClient: new FakeImpersonated() as unknown as AuthClient, projectId: 'customer-project', maxAttempts: 1 });
+    const storage = new GcsStorage({
+      bucket: 'customer-bucket',
+      authClient: new FakeImpersonated() as unknown as AuthClient,
+      projectId: 'customer-project',
+      maxAttempts: 1,
+    });
     expect(storage.rootUri).toBe('gs://customer-bucket/');
     const err = await storage.readBuffer('in/a.pdf').catch((e: unknown) => e);
     expect(err).toMatchObject({ kind: 'access_denied' });

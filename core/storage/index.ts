@@ -56,7 +56,8 @@ export function storageFor(loc: Location, settings: StorageSettings): Storage {
   const root = rootUriOf(loc);
   const cacheKey = `${root}\n${JSON.stringify(settings)}`;
   let s = cache.get(cacheKey);
-  if (s) cache.delete(cacheKey); // re-inserted below: Map order is recency
+  if (s)
+    cache.delete(cacheKey); // re-inserted below: Map order is recency
   else s = create(loc, root, settings);
   cache.set(cacheKey, s);
   if (cache.size > STORAGE_CLIENTS_CACHED) cache.delete(cache.keys().next().value!);
@@ -71,7 +72,13 @@ function create(loc: Location, root: string, settings: StorageSettings): Storage
     case 'file':
       return new FileStorage(root);
     case 's3':
-      return new S3Storage({ bucket: loc.bucket, endpoint: settings.s3Endpoint, region: settings.s3Region, accessKeyId: settings.s3AccessKeyId, secretAccessKey: settings.s3SecretAccessKey });
+      return new S3Storage({
+        bucket: loc.bucket,
+        endpoint: settings.s3Endpoint,
+        region: settings.s3Region,
+        accessKeyId: settings.s3AccessKeyId,
+        secretAccessKey: settings.s3SecretAccessKey,
+      });
     case 'gs':
       return new GcsStorage({ bucket: loc.bucket, endpoint: settings.gcsEndpoint });
     case 'azure':

@@ -88,7 +88,13 @@ export class S3Storage implements Storage {
       let page;
       try {
         page = await this.client.send(
-          new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, MaxKeys: pageSize, ContinuationToken: token, Delimiter: recursive ? undefined : '/' }),
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix || undefined,
+            MaxKeys: pageSize,
+            ContinuationToken: token,
+            Delimiter: recursive ? undefined : '/',
+          }),
         );
       } catch (err) {
         throw s3Error(err, `list ${this.rootUri}${prefix}`);

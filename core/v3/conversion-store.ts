@@ -34,7 +34,11 @@ export class ConversionStore {
 
   async create(rec: NewConversion): Promise<ConversionRecord> {
     const iso = new Date(this.now()).toISOString();
-    const conversion_status = Object.fromEntries(Object.entries(rec.formats).filter(([, on]) => on).map(([ext]) => [ext, { status: 'received' } as FormatStatus]));
+    const conversion_status = Object.fromEntries(
+      Object.entries(rec.formats)
+        .filter(([, on]) => on)
+        .map(([ext]) => [ext, { status: 'received' } as FormatStatus]),
+    );
     const full: ConversionRecord = { ...rec, created_at: iso, modified_at: iso, conversion_status };
     const key = this.keys.conversion(rec.conversion_id);
     const index = this.keys.appConversions(rec.app_id);

@@ -24,8 +24,16 @@ describe('PdfStore', () => {
   });
 
   const record = (over: Partial<NewPdfRecord> = {}): NewPdfRecord => ({
-    pdf_id: newV3Id(now), app_id: 'app_1', group_id: 'default', input_file: 'a.pdf', source: { kind: 'upload', key: 'v3/pdf/x/source.pdf' },
-    request_args: { rm_spaces: true }, conversion_formats: { docx: true, html: false }, callback: null, streaming: false, ...over,
+    pdf_id: newV3Id(now),
+    app_id: 'app_1',
+    group_id: 'default',
+    input_file: 'a.pdf',
+    source: { kind: 'upload', key: 'v3/pdf/x/source.pdf' },
+    request_args: { rm_spaces: true },
+    conversion_formats: { docx: true, html: false },
+    callback: null,
+    streaming: false,
+    ...over,
   });
 
   it('creates a received record with a 90-day TTL and reads it back typed', async () => {
@@ -46,7 +54,14 @@ describe('PdfStore', () => {
     await store.countPage(id, true);
     await store.countPage(id, false);
     const rec = await store.get(id);
-    expect(rec).toMatchObject({ status: 'split', num_pages: 3, num_pages_pdf: 5, num_pages_completed: 1, num_pages_failed: 1, modified_at: new Date(now).toISOString() });
+    expect(rec).toMatchObject({
+      status: 'split',
+      num_pages: 3,
+      num_pages_pdf: 5,
+      num_pages_completed: 1,
+      num_pages_failed: 1,
+      modified_at: new Date(now).toISOString(),
+    });
     expect(rec!.created_at).not.toBe(rec!.modified_at);
   });
 
@@ -62,7 +77,7 @@ describe('PdfStore', () => {
     expect(await store.delete(id)).toBeNull();
   });
 
-  it('lists an app\'s records newest first within dates, dropping expired entries', async () => {
+  it("lists an app's records newest first within dates, dropping expired entries", async () => {
     const s = new PdfStore(redis, 'list', () => now);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -105,7 +120,14 @@ describe('ConversionStore', () => {
 
   it('records requested formats as received, updates them, and deletes for good', async () => {
     const store = new ConversionStore(redis, 'cs', () => T0);
-    const rec = await store.create({ conversion_id: 'c1', app_id: 'a', group_id: 'g', formats: { docx: true, html: false }, conversion_options: {}, metadata: { k: 1 } });
+    const rec = await store.create({
+      conversion_id: 'c1',
+      app_id: 'a',
+      group_id: 'g',
+      formats: { docx: true, html: false },
+      conversion_options: {},
+      metadata: { k: 1 },
+    });
     expect(rec.conversion_status).toEqual({ docx: { status: 'received' } });
     expect(await store.get('c1')).toEqual(rec);
     expect(await store.setStatus('c1', { docx: { status: 'completed' } })).toBe(true);

@@ -52,7 +52,10 @@ export interface PdfRecord {
   usage: Record<string, number> | null;
 }
 
-export type NewPdfRecord = Pick<PdfRecord, 'pdf_id' | 'app_id' | 'group_id' | 'input_file' | 'source' | 'request_args' | 'conversion_formats' | 'callback' | 'streaming'> & {
+export type NewPdfRecord = Pick<
+  PdfRecord,
+  'pdf_id' | 'app_id' | 'group_id' | 'input_file' | 'source' | 'request_args' | 'conversion_formats' | 'callback' | 'streaming'
+> & {
   /** @default 'v3' */
   origin?: PdfOrigin;
 };
@@ -79,13 +82,31 @@ export class PdfStore {
   async create(rec: NewPdfRecord): Promise<PdfRecord> {
     const now = this.now();
     const iso = new Date(now).toISOString();
-    const conversion_status = Object.fromEntries(Object.entries(rec.conversion_formats).filter(([, on]) => on).map(([ext]) => [ext, { status: 'received' } as FormatStatus]));
+    const conversion_status = Object.fromEntries(
+      Object.entries(rec.conversion_formats)
+        .filter(([, on]) => on)
+        .map(([ext]) => [ext, { status: 'received' } as FormatStatus]),
+    );
     const full: PdfRecord = {
-      ...rec, origin: rec.origin ?? 'v3', status: 'received', created_at: iso, modified_at: iso, conversion_status,
-      num_pages: 0, num_pages_pdf: 0, num_pages_completed: 0, num_pages_failed: 0, page_errors: [], error_info: null, usage: null,
+      ...rec,
+      origin: rec.origin ?? 'v3',
+      status: 'received',
+      created_at: iso,
+      modified_at: iso,
+      conversion_status,
+      num_pages: 0,
+      num_pages_pdf: 0,
+      num_pages_completed: 0,
+      num_pages_failed: 0,
+      page_errors: [],
+      error_info: null,
+      usage: null,
     };
     const key = this.keys.pdf(rec.pdf_id);
-    const tx = this.redis.multi().hset(key, ...flatten({ ...full, streaming: full.streaming ? '1' : '0' })).expire(key, PDF_RETENTION_SECONDS);
+    const tx = this.redis
+      .multi()
+      .hset(key, ...flatten({ ...full, streaming: full.streaming ? '1' : '0' }))
+      .expire(key, PDF_RETENTION_SECONDS);
     // GET /v3/pdf-results lists /v3/pdf submissions only: Files API documents stay out of the index.
     if (full.origin === 'v3') {
       const index = this.keys.appPdfs(rec.app_id);

@@ -79,7 +79,8 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
     if (parsed.success) return parsed.data;
     return fail(c, 400, 'bad_request', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
   };
-  const adminOnly: MiddlewareHandler = async (c, next) => (safeEqual(bearer(c) ?? '', opts.adminToken) ? next() : fail(c, 401, 'unauthorized', 'admin token required'));
+  const adminOnly: MiddlewareHandler = async (c, next) =>
+    safeEqual(bearer(c) ?? '', opts.adminToken) ? next() : fail(c, 401, 'unauthorized', 'admin token required');
   /** The licence a request's key belongs to, or the 401 to answer. */
   const licensed = (c: Context): IssuedLicense | Response => {
     const key = bearer(c);
@@ -95,8 +96,12 @@ export function createVendorApp(opts: VendorAppOptions): VendorApp {
     if (expiresAt <= issuedAt) return fail(c, 400, 'bad_request', 'expires_at must be after now');
     const file = signLicense(
       {
-        customer: req.customer, deployment_id: req.deployment_id, license_mode: req.license_mode, metering_mode: req.metering_mode,
-        expires_at: new Date(expiresAt).toISOString(), issued_at: new Date(issuedAt).toISOString(),
+        customer: req.customer,
+        deployment_id: req.deployment_id,
+        license_mode: req.license_mode,
+        metering_mode: req.metering_mode,
+        expires_at: new Date(expiresAt).toISOString(),
+        issued_at: new Date(issuedAt).toISOString(),
       },
       opts.privateKey,
     );

@@ -13,7 +13,10 @@ export const vendorEnvSchema = z.object({
   /** SQLite file of licences and usage; `:memory:` forgets everything on exit. */
   FOLIO_VENDOR_DB: z.string().default('./data/vendor.sqlite'),
   /** Mount PUT /v1/test/clock (clock skew for tests); never on a real vendor deployment. */
-  FOLIO_VENDOR_TEST_CONTROLS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  FOLIO_VENDOR_TEST_CONTROLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 export type VendorEnv = z.infer<typeof vendorEnvSchema>;

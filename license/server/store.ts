@@ -54,8 +54,20 @@ export class VendorStore {
   addLicense(licenseId: string, file: LicenseFile): void {
     const p = file.payload;
     this.db
-      .prepare('INSERT INTO licenses (license_id, key_hash, deployment_id, customer, license_mode, metering_mode, issued_at, expires_at, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(licenseId, hashLicenseKey(licenseKeyOf(file)), p.deployment_id, p.customer, p.license_mode, p.metering_mode, p.issued_at, p.expires_at, JSON.stringify(file));
+      .prepare(
+        'INSERT INTO licenses (license_id, key_hash, deployment_id, customer, license_mode, metering_mode, issued_at, expires_at, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        licenseId,
+        hashLicenseKey(licenseKeyOf(file)),
+        p.deployment_id,
+        p.customer,
+        p.license_mode,
+        p.metering_mode,
+        p.issued_at,
+        p.expires_at,
+        JSON.stringify(file),
+      );
   }
 
   byKey(key: string): IssuedLicense | null {
@@ -99,7 +111,10 @@ export class VendorStore {
 
   usage(deploymentId: string): { days: UsageDay[]; reports: number; last_report_at: string | null } {
     const days = this.db.prepare(`SELECT day, ${USAGE_FIELDS.join(', ')} FROM usage_days WHERE deployment_id = ? ORDER BY day`).all(deploymentId) as UsageDay[];
-    const r = this.db.prepare('SELECT COUNT(*) AS n, MAX(received_at) AS last FROM usage_reports WHERE deployment_id = ?').get(deploymentId) as { n: number; last: string | null };
+    const r = this.db.prepare('SELECT COUNT(*) AS n, MAX(received_at) AS last FROM usage_reports WHERE deployment_id = ?').get(deploymentId) as {
+      n: number;
+      last: string | null;
+    };
     return { days, reports: r.n, last_report_at: r.last };
   }
 }

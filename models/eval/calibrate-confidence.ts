@@ -55,7 +55,10 @@ async function readAll(formulas: RenderedFormula[], raw: boolean): Promise<Read[
 
 /** The exponent that puts the (1 − KEEP) quantile of exact reads' raw rates at the threshold. */
 function fitExponent(reads: Read[]): number {
-  const rates = reads.filter((r) => r.exact).map((r) => r.rate).sort((a, b) => a - b);
+  const rates = reads
+    .filter((r) => r.exact)
+    .map((r) => r.rate)
+    .sort((a, b) => a - b);
   const cut = rates[Math.floor((1 - KEEP) * rates.length)] ?? 1;
   return cut >= 1 ? 1 : Math.log(THRESHOLD) / Math.log(cut);
 }
@@ -65,7 +68,12 @@ function reliability(reads: Read[]): string {
     const high = BINS[i + 1]!;
     const inBin = reads.filter((r) => r.rate >= low && r.rate < high);
     const meanRate = inBin.reduce((s, r) => s + r.rate, 0) / Math.max(1, inBin.length);
-    return [`${low.toFixed(2)}–${Math.min(1, high).toFixed(2)}`, String(inBin.length), inBin.length ? meanRate.toFixed(3) : '–', inBin.length ? percent(inBin.filter((r) => r.exact).length / inBin.length) : '–'];
+    return [
+      `${low.toFixed(2)}–${Math.min(1, high).toFixed(2)}`,
+      String(inBin.length),
+      inBin.length ? meanRate.toFixed(3) : '–',
+      inBin.length ? percent(inBin.filter((r) => r.exact).length / inBin.length) : '–',
+    ];
   });
   return markdownTable(['confidence_rate', 'reads', 'mean rate', 'exact'], rows);
 }

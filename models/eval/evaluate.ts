@@ -1,13 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdf } from '../../worker/document/pipeline/pdf.js';
-import {
-  addTally,
-  matchSymbols,
-  NO_TALLY,
-  type LabelledBox,
-  type ScoredFormula,
-  type SymbolTally,
-} from '../../worker/engine/math/eval-metrics.js';
+import { addTally, matchSymbols, NO_TALLY, type LabelledBox, type ScoredFormula, type SymbolTally } from '../../worker/engine/math/eval-metrics.js';
 import type { MathSymbol } from '../../worker/engine/math/types.js';
 import type { Formula } from './corpus.js';
 import type { ImageFrontEnd, Loaded, Parts, PdfFrontEnd } from './front-ends.js';
@@ -146,7 +139,5 @@ export async function evaluateImage(
     });
     symbols = addTally(symbols, matchSymbols(pageSymbols.map(toPixels), found.get(index) ?? []));
   }
-  return truth.ok
-    ? { frontEnd: name, rows, symbols }
-    : { frontEnd: name, rows, symbolsUnavailable: `no ground truth: ${truth.reason}` };
+  return truth.ok ? { frontEnd: name, rows, symbols } : { frontEnd: name, rows, symbolsUnavailable: `no ground truth: ${truth.reason}` };
 }

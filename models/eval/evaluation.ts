@@ -10,7 +10,12 @@ import { handwritingSet } from './strokes-set.js';
  * each resolution, then strokes traced from the same formulas. A front end whose parts are not
  * installed gets a row saying why. Shared by `make eval-math` (run.ts) and `make bench`.
  */
-export async function evaluateFrontEnds(rendered: RenderedCorpus, formulas: readonly Formula[], all: readonly Formula[], cacheDir: string): Promise<Evaluation[]> {
+export async function evaluateFrontEnds(
+  rendered: RenderedCorpus,
+  formulas: readonly Formula[],
+  all: readonly Formula[],
+  cacheDir: string,
+): Promise<Evaluation[]> {
   const parts = await loadParts();
   const evaluations: Evaluation[] = [];
   let truth: Loaded<GroundTruth> = { ok: false, reason: 'the PDF front end did not run' };

@@ -37,7 +37,9 @@ export function answerLatex(mmd: string): string {
 
 async function pngOf(path: string): Promise<{ png: Buffer; width: number; height: number }> {
   const g = await readPgm(path);
-  const png = await sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } }).png().toBuffer();
+  const png = await sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } })
+    .png()
+    .toBuffer();
   return { png, width: g.width, height: g.height };
 }
 
@@ -90,15 +92,23 @@ export async function evaluateProduct(rendered: RenderedCorpus, formulas: readon
     form.append('file', new Blob([await pdf.save()], { type: 'application/pdf' }), 'formulas.pdf');
     const started = performance.now();
     const up = await call('POST', '/v3/pdf', { headers: auth, form });
-    const status = await waitFor(async () => {
-      const s = await call('GET', `/v3/pdf/${up.body.pdf_id}`, { headers: auth });
-      return ['completed', 'error'].includes(s.body?.status) && s.body;
-    }, PDF_MS_PER_PAGE * items.length + 60_000, 1_000);
+    const status = await waitFor(
+      async () => {
+        const s = await call('GET', `/v3/pdf/${up.body.pdf_id}`, { headers: auth });
+        return ['completed', 'error'].includes(s.body?.status) && s.body;
+      },
+      PDF_MS_PER_PAGE * items.length + 60_000,
+      1_000,
+    );
     const perPage = (performance.now() - started) / items.length;
     const lines = status.status === 'completed' ? await call('GET', `/v3/pdf/${up.body.pdf_id}.lines.mmd.json`, { headers: auth }) : null;
-    const pages = new Map<number, string>((lines?.body?.pages ?? []).map((p: { page: number; lines: { text: string }[] }) => [p.page, p.lines.map((l) => l.text).join('\n')]));
+    const pages = new Map<number, string>(
+      (lines?.body?.pages ?? []).map((p: { page: number; lines: { text: string }[] }) => [p.page, p.lines.map((l) => l.text).join('\n')]),
+    );
     const scanned = items.map((item, i) =>
-      status.status === 'completed' ? scored(item.formula, parts, pages.get(i + 1) ?? '', perPage) : scored(item.formula, parts, '', perPage, `the PDF ended in status ${status.status}`),
+      status.status === 'completed'
+        ? scored(item.formula, parts, pages.get(i + 1) ?? '', perPage)
+        : scored(item.formula, parts, '', perPage, `the PDF ended in status ${status.status}`),
     );
     return [
       { frontEnd: `/v3/text PNG ${PRODUCT_DPI} dpi`, rows: text },

@@ -108,9 +108,7 @@ export async function renderCorpus(formulas: readonly Formula[], cacheRoot: stri
 function inFolder(dir: string, index: RenderedCorpus): RenderedCorpus {
   const formulas = index.formulas.map((item) => ({
     ...item,
-    crops: Object.fromEntries(
-      RESOLUTIONS_DPI.map((dpi) => [dpi, { ...item.crops[dpi], path: join(dir, item.crops[dpi].path) }]),
-    ) as Record<Dpi, Crop>,
+    crops: Object.fromEntries(RESOLUTIONS_DPI.map((dpi) => [dpi, { ...item.crops[dpi], path: join(dir, item.crops[dpi].path) }])) as Record<Dpi, Crop>,
   }));
   return { ...index, pdfPath: join(dir, index.pdfPath), formulas };
 }

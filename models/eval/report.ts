@@ -136,7 +136,10 @@ export function failuresMarkdown(evaluations: readonly Evaluation[], facts: RunF
     sections.push(
       '## Thrown errors',
       '',
-      markdownTable(['Front end', 'Error', 'Formulas'], [...errors.values()].map((g) => [g.frontEnd, g.error, shownIds(g.ids)])),
+      markdownTable(
+        ['Front end', 'Error', 'Formulas'],
+        [...errors.values()].map((g) => [g.frontEnd, g.error, shownIds(g.ids)]),
+      ),
       '',
     );
   }
@@ -144,7 +147,17 @@ export function failuresMarkdown(evaluations: readonly Evaluation[], facts: RunF
     const top = Object.entries(e.symbols?.confusions ?? {})
       .sort((a, b) => b[1] - a[1])
       .slice(0, TOP_CONFUSIONS);
-    return top.length === 0 ? [] : [`### ${e.frontEnd}`, '', markdownTable(['PDF glyph → image symbol', 'Count'], top.map(([k, n]) => [code(k), String(n)])), ''];
+    return top.length === 0
+      ? []
+      : [
+          `### ${e.frontEnd}`,
+          '',
+          markdownTable(
+            ['PDF glyph → image symbol', 'Count'],
+            top.map(([k, n]) => [code(k), String(n)]),
+          ),
+          '',
+        ];
   });
   if (confusionTables.length > 0) {
     sections.push('## Symbol confusions (image front end against the PDF glyphs of the same page)', '', ...confusionTables);

@@ -47,7 +47,9 @@ async function main(): Promise<number> {
   const renderStart = performance.now();
   const rendered = await renderCorpus(corpus.formulas, here('.cache'));
   const renderSeconds = (performance.now() - renderStart) / 1000;
-  console.log(`rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`);
+  console.log(
+    `rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`,
+  );
 
   const evaluations = await evaluateFrontEnds(rendered, formulas, corpus.formulas, here('.cache'));
   // Product rows: the same images through a running appliance (product.ts), unless --engine-only.

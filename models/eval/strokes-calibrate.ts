@@ -25,9 +25,13 @@ for (const [x, y] of points) {
   while (blocks.length > 1 && blocks.at(-2)!.y / blocks.at(-2)!.n >= blocks.at(-1)!.y / blocks.at(-1)!.n) {
     const last = blocks.pop()!;
     const prev = blocks.at(-1)!;
-    prev.x += last.x, prev.y += last.y, prev.n += last.n;
+    ((prev.x += last.x), (prev.y += last.y), (prev.n += last.n));
   }
 }
-const knots = [[0, 0], ...blocks.map((b) => [Math.round((1000 * b.x) / b.n) / 1000, Math.round((1000 * b.y) / b.n) / 1000]), [1, Math.max(...blocks.map((b) => b.y / b.n))]];
+const knots = [
+  [0, 0],
+  ...blocks.map((b) => [Math.round((1000 * b.x) / b.n) / 1000, Math.round((1000 * b.y) / b.n) / 1000]),
+  [1, Math.max(...blocks.map((b) => b.y / b.n))],
+];
 console.log(`${points.length} expressions, ${points.filter((p) => p[1]).length} exact`);
 console.log(`export const RATE_KNOTS: ReadonlyArray<readonly [number, number]> = ${JSON.stringify(knots)};`);

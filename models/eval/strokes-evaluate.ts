@@ -31,13 +31,13 @@ export function alignSymbols(expected: readonly string[], got: readonly string[]
   let agreed = 0;
   const confusions: Record<string, number> = {};
   const confuse = (key: string) => (confusions[key] = (confusions[key] ?? 0) + 1);
-  for (let i = n, j = m; i > 0; ) {
+  for (let i = n, j = m; i > 0;) {
     const same = j > 0 && expected[i - 1] === got[j - 1];
     if (j > 0 && cost[i][j] === cost[i - 1][j - 1] + (same ? 0 : 1)) {
       matched++;
       if (same) agreed++;
       else confuse(`${expected[i - 1]} → ${got[j - 1]}`);
-      i--, j--;
+      (i--, j--);
     } else if (cost[i][j] === cost[i - 1][j] + 1) {
       confuse(`${expected[i - 1]} → nothing`);
       i--;
@@ -56,7 +56,14 @@ export async function evaluateStrokes(set: HandwritingSet, parts: Parts, recogni
   const rows: ScoredFormula[] = [];
   let symbols = NO_TALLY;
   for (const { formula, strokes, error } of set.formulas) {
-    const row: ScoredFormula = { id: formula.id, category: formula.category, source: formula.latex, expected: parts.normaliseLatex(formula.latex), got: '', ms: 0 };
+    const row: ScoredFormula = {
+      id: formula.id,
+      category: formula.category,
+      source: formula.latex,
+      expected: parts.normaliseLatex(formula.latex),
+      got: '',
+      ms: 0,
+    };
     if (!strokes) {
       rows.push({ ...row, error: `not in the handwriting set: ${error}` });
       continue;

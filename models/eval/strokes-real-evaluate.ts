@@ -52,7 +52,15 @@ export async function evaluateRealStrokes(recognise: Recognise, normalise: Norma
     const result = await recognise(e.strokes).catch(() => ({ latex: '', confidence: 0, boxes: [] }) as MathResult);
     const expected = normalise(e.latex);
     const got = normalise(result.latex);
-    expressions.push({ id: e.id, expected, got, rate: confidenceRate(result), exact: expected === got, distance: normalisedEditDistance(expected, got), symbols: result.boxes.map((b) => b.confidence) });
+    expressions.push({
+      id: e.id,
+      expected,
+      got,
+      rate: confidenceRate(result),
+      exact: expected === got,
+      distance: normalisedEditDistance(expected, got),
+      symbols: result.boxes.map((b) => b.confidence),
+    });
   }
   return { symbols, expressions };
 }
@@ -69,7 +77,15 @@ export function realStrokesMarkdown(report: StrokesRealReport): string {
     ['held-out writers (real strokes)', 'n', 'exact (engine)', 'edit distance', 'exact at default options', 'answered', 'answered that are exact'],
     [
       ['single symbols', String(report.symbols.total), percent(report.symbols.exact / Math.max(report.symbols.total, 1)), '', '', '', ''],
-      ['composed expressions', String(rows.length), percent(exact / n), meanDistance.toFixed(3), percent(answeredExact / n), percent(answered.length / n), percent(answeredExact / Math.max(answered.length, 1))],
+      [
+        'composed expressions',
+        String(rows.length),
+        percent(exact / n),
+        meanDistance.toFixed(3),
+        percent(answeredExact / n),
+        percent(answered.length / n),
+        percent(answeredExact / Math.max(answered.length, 1)),
+      ],
     ],
   );
   const bins = [0, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0001];
@@ -77,7 +93,11 @@ export function realStrokesMarkdown(report: StrokesRealReport): string {
     ['confidence_rate', 'expressions', 'exact'],
     bins.slice(0, -1).map((low, i) => {
       const inBin = rows.filter((r) => r.rate >= low && r.rate < bins[i + 1]);
-      return [`${low.toFixed(2)}–${Math.min(bins[i + 1], 1).toFixed(2)}`, String(inBin.length), inBin.length ? percent(inBin.filter((r) => r.exact).length / inBin.length) : '–'];
+      return [
+        `${low.toFixed(2)}–${Math.min(bins[i + 1], 1).toFixed(2)}`,
+        String(inBin.length),
+        inBin.length ? percent(inBin.filter((r) => r.exact).length / inBin.length) : '–',
+      ];
     }),
   );
   return `${table}\n\nReliability (composed expressions, default threshold ${DEFAULT_RATE_THRESHOLD}):\n\n${reliability}\n`;

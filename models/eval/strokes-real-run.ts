@@ -10,11 +10,16 @@ import { evaluateRealStrokes, realStrokesMarkdown } from './strokes-real-evaluat
  *
  * Usage: npx tsx models/eval/strokes-real-run.ts [--symbols N] [--failures K] [--no-regroup]
  */
-const { values } = parseArgs({ options: { symbols: { type: 'string' }, failures: { type: 'string' }, 'no-regroup': { type: 'boolean' }, dump: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { symbols: { type: 'string' }, failures: { type: 'string' }, 'no-regroup': { type: 'boolean' }, dump: { type: 'string' } },
+});
 if (!datasetsPresent()) throw new Error('the shared data sets (FOLIO_DATASETS, default /work/shared/datasets) are not here');
 const started = performance.now();
-const report = await evaluateRealStrokes((s) => recognizeStrokes(s, { regroup: !values['no-regroup'] }), normaliseLatex, { symbolLimit: values.symbols === undefined ? undefined : Number(values.symbols) });
+const report = await evaluateRealStrokes((s) => recognizeStrokes(s, { regroup: !values['no-regroup'] }), normaliseLatex, {
+  symbolLimit: values.symbols === undefined ? undefined : Number(values.symbols),
+});
 console.log(realStrokesMarkdown(report));
 if (values.dump) writeFileSync(values.dump, JSON.stringify(report.expressions));
-for (const r of report.expressions.filter((e) => !e.exact).slice(0, Number(values.failures ?? 0))) console.log(`  ${r.id}: ${r.expected}  →  ${r.got}  (rate ${r.rate})`);
+for (const r of report.expressions.filter((e) => !e.exact).slice(0, Number(values.failures ?? 0)))
+  console.log(`  ${r.id}: ${r.expected}  →  ${r.got}  (rate ${r.rate})`);
 console.log(`${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -92,14 +92,26 @@ function row(pieces: Piece[], w: Writer, gap: number): Piece {
     x += p.width + gap * EM * w.size * w.jitter(0.4);
   }
   const last = gap * EM * w.size;
-  return { strokes, width: x - last, top: Math.min(...pieces.map((p) => p.top)), bottom: Math.max(...pieces.map((p) => p.bottom)), latex: pieces.map((p) => p.latex).join(' ') };
+  return {
+    strokes,
+    width: x - last,
+    top: Math.min(...pieces.map((p) => p.top)),
+    bottom: Math.max(...pieces.map((p) => p.bottom)),
+    latex: pieces.map((p) => p.latex).join(' '),
+  };
 }
 
 function script(base: Piece, small: Piece, up: boolean, w: Writer): Piece {
   const x = base.width + 0.06 * EM * w.size;
   const dy = up ? base.top + 0.25 * EM * w.size - small.bottom : 0.25 * EM * w.size - small.top * 0.4;
   const strokes = [...base.strokes, ...shift(small.strokes, x, dy)];
-  return { strokes, width: x + small.width, top: Math.min(base.top, small.top + dy), bottom: Math.max(base.bottom, small.bottom + dy), latex: `${base.latex}${up ? '^' : '_'}{${small.latex}}` };
+  return {
+    strokes,
+    width: x + small.width,
+    top: Math.min(base.top, small.top + dy),
+    bottom: Math.max(base.bottom, small.bottom + dy),
+    latex: `${base.latex}${up ? '^' : '_'}{${small.latex}}`,
+  };
 }
 
 function fraction(num: Piece, den: Piece, w: Writer, random: Random): Piece {
@@ -177,7 +189,10 @@ export async function composedExpressions(count: number, seed = SEED): Promise<C
     byWriter.set(s.writer, mine);
   }
   // Writers who drew digits and letters both.
-  const writers = [...byWriter.entries()].filter(([, m]) => DIGITS.filter((d) => m.has(d)).length >= 5 && LETTERS.filter((l) => m.has(l)).length >= 10).map(([id]) => id).sort();
+  const writers = [...byWriter.entries()]
+    .filter(([, m]) => DIGITS.filter((d) => m.has(d)).length >= 5 && LETTERS.filter((l) => m.has(l)).length >= 10)
+    .map(([id]) => id)
+    .sort();
   const random = seededRandom(seed);
   const out: ComposedExpression[] = [];
   for (let k = 0; out.length < count && k < count * 3; k++) {
@@ -186,7 +201,10 @@ export async function composedExpressions(count: number, seed = SEED): Promise<C
     if (!piece) continue;
     // A baseline that slopes a little, as on paper without lines.
     const angle = (random() * 2 - 1) * 0.04;
-    const strokes = piece.strokes.map((s) => ({ x: s.x.map((x, i) => x * Math.cos(angle) - s.y[i] * Math.sin(angle)), y: s.y.map((y, i) => s.x[i] * Math.sin(angle) + y * Math.cos(angle)) }));
+    const strokes = piece.strokes.map((s) => ({
+      x: s.x.map((x, i) => x * Math.cos(angle) - s.y[i] * Math.sin(angle)),
+      y: s.y.map((y, i) => s.x[i] * Math.sin(angle) + y * Math.cos(angle)),
+    }));
     out.push({ id: `hw-${String(out.length + 1).padStart(3, '0')}`, latex: piece.latex, strokes: scale(shift(strokes, 10, 200), 1) });
   }
   return out;

@@ -37,6 +37,9 @@ const s = evaluation.symbols!;
 console.log(`symbols: ${rate(s.agreed, s.truth)} read right, ${rate(s.matched, s.truth)} aligned (${s.truth} symbols)`);
 const ms = rows.filter((r) => !r.error).map((r) => r.ms);
 console.log(`ms per expression: median ${quantile(ms, 0.5).toFixed(1)}, p90 ${quantile(ms, 0.9).toFixed(1)}`);
-const top = Object.entries(s.confusions).sort((a, b) => b[1] - a[1]).slice(0, 20);
+const top = Object.entries(s.confusions)
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, 20);
 console.log(`commonest confusions: ${top.map(([k, n]) => `${k} (${n})`).join(', ')}`);
-for (const r of rows.filter((row) => !isExact(row)).slice(0, Number(values.failures ?? 0))) console.log(`  ${r.id}: ${r.expected}  →  ${r.got}${r.error ? `  [${r.error}]` : ''}`);
+for (const r of rows.filter((row) => !isExact(row)).slice(0, Number(values.failures ?? 0)))
+  console.log(`  ${r.id}: ${r.expected}  →  ${r.got}${r.error ? `  [${r.error}]` : ''}`);

@@ -15,7 +15,9 @@ export function cropOfSingleSymbol(image: GrayImage, emPx: number): { crop: Norm
   const groups = mergeComponents(map);
   if (!groups.length) return null;
   const ids = groups.flatMap((g) => g.parts.map((c) => c.id));
-  const box = groups.map((g) => g.box).reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) }));
+  const box = groups
+    .map((g) => g.box)
+    .reduce((a, b) => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) }));
   return { crop: normaliseCrop(map, ids, box, emPx), groups: groups.length };
 }
 

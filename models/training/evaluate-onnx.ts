@@ -48,5 +48,7 @@ for (let i = 0; i < TIMING_RUNS; i++) await symbolsFromImage(image, { classifier
 const cpu = process.cpuUsage(cpuStarted);
 const wallMs = (performance.now() - started) / TIMING_RUNS;
 const cpuMs = (cpu.user + cpu.system) / 1000 / TIMING_RUNS;
-console.log(`symbolsFromImage on a ${image.width}×${image.height} formula of ${symbols.length} symbols, one onnxruntime thread: ${cpuMs.toFixed(1)} ms CPU, ${wallMs.toFixed(1)} ms wall`);
+console.log(
+  `symbolsFromImage on a ${image.width}×${image.height} formula of ${symbols.length} symbols, one onnxruntime thread: ${cpuMs.toFixed(1)} ms CPU, ${wallMs.toFixed(1)} ms wall`,
+);
 console.log(`  read: ${symbols.map((s) => s.latex).join(' ')}`);

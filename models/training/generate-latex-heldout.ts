@@ -22,7 +22,10 @@ const out = process.argv[2] ?? 'models/training/data';
 
 /** Parses the binary PGM (P5, 8-bit) pdftoppm writes with -gray. */
 export function parsePgm(bytes: Buffer): GrayImage {
-  const header = bytes.subarray(0, 64).toString('latin1').match(/^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/);
+  const header = bytes
+    .subarray(0, 64)
+    .toString('latin1')
+    .match(/^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/);
   if (!header || header[3] !== '255') throw new Error('not an 8-bit binary PGM');
   const width = Number(header[1]);
   const height = Number(header[2]);

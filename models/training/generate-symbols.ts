@@ -46,5 +46,14 @@ for (const [source, font] of fonts.entries()) {
 }
 
 await mkdir(dirname(out), { recursive: true });
-await writer.write(out, { classes: IMAGE_CLASSES, sources: fonts, seed: SEED, samplesPerClassAndFont: SAMPLES_PER_CLASS_AND_FONT, emPxRange: EM_PX_RANGE, splitRenders });
-console.log(`wrote ${writer.count} crops to ${out}.bin in ${((Date.now() - started) / 1000).toFixed(0)} s; renders split by the merge step: ${Object.keys(splitRenders).length}`);
+await writer.write(out, {
+  classes: IMAGE_CLASSES,
+  sources: fonts,
+  seed: SEED,
+  samplesPerClassAndFont: SAMPLES_PER_CLASS_AND_FONT,
+  emPxRange: EM_PX_RANGE,
+  splitRenders,
+});
+console.log(
+  `wrote ${writer.count} crops to ${out}.bin in ${((Date.now() - started) / 1000).toFixed(0)} s; renders split by the merge step: ${Object.keys(splitRenders).length}`,
+);

@@ -8,10 +8,18 @@ import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
  */
 
 const DELIMITER_PAIRS: Record<string, 'left' | 'right' | 'both'> = {
-  '(': 'left', '[': 'left', '\\{': 'left', '\\langle': 'left',
-  ')': 'right', ']': 'right', '\\}': 'right', '\\rangle': 'right',
-  '|': 'both', '\\|': 'both',
-  '\\lfloor': 'left', '\\rfloor': 'right',
+  '(': 'left',
+  '[': 'left',
+  '\\{': 'left',
+  '\\langle': 'left',
+  ')': 'right',
+  ']': 'right',
+  '\\}': 'right',
+  '\\rangle': 'right',
+  '|': 'both',
+  '\\|': 'both',
+  '\\lfloor': 'left',
+  '\\rfloor': 'right',
 };
 const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap']);
 const TALL = '\\vphantom{\\dfrac{A}{B}}';

@@ -44,7 +44,8 @@ export function distortStrokes(strokes: readonly Stroke[], random: Random, opts:
     amplitude: 0.025 * unit * strength * random(),
   }));
   const warp = (x: number, y: number): [number, number] => {
-    let dx = 0, dy = 0;
+    let dx = 0,
+      dy = 0;
     waves.forEach((w, k) => {
       const v = w.amplitude * Math.sin(w.kx * x + w.ky * y + w.phase);
       if (k < 3) dx += v;
@@ -63,8 +64,9 @@ export function distortStrokes(strokes: readonly Stroke[], random: Random, opts:
     // Wobble: white noise smoothed over five points, so it bends the line rather than roughening it.
     const noise = points.map(() => [gaussian(random), gaussian(random)]);
     const wobble = (k: number, axis: 0 | 1) => {
-      let sum = 0, n = 0;
-      for (let j = Math.max(0, k - 2); j <= Math.min(points.length - 1, k + 2); j++) (sum += noise[j][axis]), n++;
+      let sum = 0,
+        n = 0;
+      for (let j = Math.max(0, k - 2); j <= Math.min(points.length - 1, k + 2); j++) ((sum += noise[j][axis]), n++);
       return (sum / n) * 0.012 * unit * strength;
     };
     const moved = points.map(([x, y], k) => warp(x + shiftX + wobble(k, 0), y + shiftY + wobble(k, 1)));

@@ -46,8 +46,11 @@ for (const [label, samples] of byClass.entries()) {
   if (samples.length === 0) {
     // No real drawing of this class: the font tracing stands in (strokes-generate.ts's recipe).
     for (const [font] of Object.entries(MATHJAX_FONTS) as [MathJaxFontName, unknown][]) {
-      const renders = (await Promise.all(recipesFor(SYMBOL_CLASSES[label]).map((tex) => strokesFromTex(tex, font, 64).catch(() => [])))).filter((r) => r.length);
-      for (let k = 0; k < SYNTHETIC_PER_FONT && renders.length; k++) train.add(sampleOfDrawing(renders[k % renders.length], label, { distortion: 1.3, random }), label, 2);
+      const renders = (await Promise.all(recipesFor(SYMBOL_CLASSES[label]).map((tex) => strokesFromTex(tex, font, 64).catch(() => [])))).filter(
+        (r) => r.length,
+      );
+      for (let k = 0; k < SYNTHETIC_PER_FONT && renders.length; k++)
+        train.add(sampleOfDrawing(renders[k % renders.length], label, { distortion: 1.3, random }), label, 2);
     }
     traced.push(SYMBOL_CLASSES[label]);
     continue;

@@ -21,13 +21,34 @@ const EM = 100;
 const HEIGHT_JITTER = 1.25;
 /** Classes a hand writes about one line high, though typeset ones stretch. */
 const HANDWRITTEN_HEIGHT_EM: Record<string, number> = {
-  '(': 1, ')': 1, '[': 1, ']': 1, '\\{': 1, '\\}': 1, '|': 1, '\\|': 1, '\\langle': 1, '\\rangle': 1, '\\sqrt': 1, '/': 0.9,
-  '\\sum': 1.1, '\\prod': 1.1, '\\int': 1.3, '\\oint': 1.3, '\\bigcup': 1, '\\bigcap': 1,
+  '(': 1,
+  ')': 1,
+  '[': 1,
+  ']': 1,
+  '\\{': 1,
+  '\\}': 1,
+  '|': 1,
+  '\\|': 1,
+  '\\langle': 1,
+  '\\rangle': 1,
+  '\\sqrt': 1,
+  '/': 0.9,
+  '\\sum': 1.1,
+  '\\prod': 1.1,
+  '\\int': 1.3,
+  '\\oint': 1.3,
+  '\\bigcup': 1,
+  '\\bigcap': 1,
 };
 
-const symbolLabels = JSON.parse(readFileSync(fileURLToPath(new URL('../math-symbols.labels.json', import.meta.url)), 'utf8')) as { classes: string[]; typicalHeightEm: number[] };
+const symbolLabels = JSON.parse(readFileSync(fileURLToPath(new URL('../math-symbols.labels.json', import.meta.url)), 'utf8')) as {
+  classes: string[];
+  typicalHeightEm: number[];
+};
 /** Typical height in em of every SYMBOL_CLASSES entry. */
-export const TYPICAL_HEIGHT_EM: readonly number[] = SYMBOL_CLASSES.map((c) => HANDWRITTEN_HEIGHT_EM[c] ?? symbolLabels.typicalHeightEm[symbolLabels.classes.indexOf(c)] ?? 0.7);
+export const TYPICAL_HEIGHT_EM: readonly number[] = SYMBOL_CLASSES.map(
+  (c) => HANDWRITTEN_HEIGHT_EM[c] ?? symbolLabels.typicalHeightEm[symbolLabels.classes.indexOf(c)] ?? 0.7,
+);
 
 export interface SampleOptions {
   /** 0 takes the strokes as they are (evaluation); above 0 warps them as strokes-distort does. */
@@ -107,8 +128,16 @@ export class TrajectoryWriter {
       points.set(s.points, i * TRAJECTORY_POINTS * TRAJECTORY_CHANNELS);
       features.set(s.features, i * SYMBOL_FEATURE_COUNT);
     });
-    const blocks = [Buffer.from(points.buffer), Buffer.from(features.buffer), Buffer.from(Uint16Array.from(this.labels).buffer), Buffer.from(Uint8Array.from(this.sources))];
+    const blocks = [
+      Buffer.from(points.buffer),
+      Buffer.from(features.buffer),
+      Buffer.from(Uint16Array.from(this.labels).buffer),
+      Buffer.from(Uint8Array.from(this.sources)),
+    ];
     await writeFile(`${path}.bin`, Buffer.concat(blocks));
-    await writeFile(`${path}.json`, JSON.stringify({ count: this.count, points: TRAJECTORY_POINTS, channels: TRAJECTORY_CHANNELS, featureCount: SYMBOL_FEATURE_COUNT, ...meta }, null, 1));
+    await writeFile(
+      `${path}.json`,
+      JSON.stringify({ count: this.count, points: TRAJECTORY_POINTS, channels: TRAJECTORY_CHANNELS, featureCount: SYMBOL_FEATURE_COUNT, ...meta }, null, 1),
+    );
   }
 }

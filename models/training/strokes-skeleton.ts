@@ -9,7 +9,16 @@ import type { Stroke } from '../../worker/engine/math/types.js';
  * stroke ends are pruned, and each polyline is simplified.
  */
 
-const NEIGHBOURS = [[0, -1], [1, -1], [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1]] as const;
+const NEIGHBOURS = [
+  [0, -1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [-1, 1],
+  [-1, 0],
+  [-1, -1],
+] as const;
 
 /**
  * Two-sub-pass parallel thinning (Zhang–Suen's scheme with Guo–Hall's deletion test): Zhang–Suen's
@@ -20,7 +29,7 @@ export function thin(mask: InkMask): Uint8Array {
   const { width, height } = mask;
   const on = Uint8Array.from(mask.data, (v) => (v ? 1 : 0));
   const at = (x: number, y: number) => (x >= 0 && y >= 0 && x < width && y < height ? on[y * width + x] : 0);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const pass of [0, 1]) {
       const remove: number[] = [];
@@ -48,8 +57,15 @@ export function thin(mask: InkMask): Uint8Array {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       if (!on[y * width + x]) continue;
-      const n = at(x, y - 1), e = at(x + 1, y), s = at(x, y + 1), w = at(x - 1, y);
-      const corner = (n && e && !at(x - 1, y + 1) && !s && !w) || (e && s && !at(x - 1, y - 1) && !n && !w) || (s && w && !at(x + 1, y - 1) && !n && !e) || (w && n && !at(x + 1, y + 1) && !s && !e);
+      const n = at(x, y - 1),
+        e = at(x + 1, y),
+        s = at(x, y + 1),
+        w = at(x - 1, y);
+      const corner =
+        (n && e && !at(x - 1, y + 1) && !s && !w) ||
+        (e && s && !at(x - 1, y - 1) && !n && !w) ||
+        (s && w && !at(x + 1, y - 1) && !n && !e) ||
+        (w && n && !at(x + 1, y + 1) && !s && !e);
       if (corner) on[y * width + x] = 0;
     }
   }
@@ -86,14 +102,15 @@ export function traceSkeleton(skeleton: Uint8Array, width: number, height: numbe
     if (d === 2 || cluster[i] >= 0) continue;
     const stack = [i];
     cluster[i] = clusters;
-    while (stack.length) for (const j of neighbours(stack.pop()!)) if (degree.get(j) !== 2 && cluster[j] < 0) stack.push(j), (cluster[j] = clusters);
+    while (stack.length) for (const j of neighbours(stack.pop()!)) if (degree.get(j) !== 2 && cluster[j] < 0) (stack.push(j), (cluster[j] = clusters));
     clusters++;
   }
   const visited = new Uint8Array(skeleton.length);
   // Paths into one junction end at different pixels of its cluster; ending them all at the
   // cluster's centre makes strokes that meet in the type meet in the trace.
   const centre = Array.from({ length: clusters }, () => [0, 0, 0]);
-  for (const [i] of degree) if (cluster[i] >= 0) centre[cluster[i]][0] += i % width, centre[cluster[i]][1] += Math.floor(i / width), centre[cluster[i]][2]++;
+  for (const [i] of degree)
+    if (cluster[i] >= 0) ((centre[cluster[i]][0] += i % width), (centre[cluster[i]][1] += Math.floor(i / width)), centre[cluster[i]][2]++);
   const point = (i: number): [number, number] => {
     const c = cluster[i] >= 0 ? centre[cluster[i]] : null;
     return c ? [c[0] / c[2] + 0.5, c[1] / c[2] + 0.5] : [(i % width) + 0.5, Math.floor(i / width) + 0.5];
@@ -106,7 +123,8 @@ export function traceSkeleton(skeleton: Uint8Array, width: number, height: numbe
     while (cluster[current] < 0) {
       const around = neighbours(current).filter((j) => j !== previous);
       // Along the path while it lasts; then into a junction (not straight back into the one just left).
-      const next = around.find((j) => cluster[j] < 0 && !visited[j]) ?? around.find((j) => cluster[j] >= 0 && (points.length > 2 || cluster[j] !== cluster[from]));
+      const next =
+        around.find((j) => cluster[j] < 0 && !visited[j]) ?? around.find((j) => cluster[j] >= 0 && (points.length > 2 || cluster[j] !== cluster[from]));
       if (next === undefined) {
         // A loop without junctions ends beside its start: close it.
         if (cluster[from] < 0 && neighbours(current).includes(from)) points.push(point(from));
@@ -161,7 +179,7 @@ function joinAtJunctions(paths: Path[]): Path[] {
     const length = Math.hypot(far[0] - pts[0][0], far[1] - pts[0][1]) || 1;
     return [(far[0] - pts[0][0]) / length, (far[1] - pts[0][1]) / length];
   };
-  for (let joined = true; joined; ) {
+  for (let joined = true; joined;) {
     joined = false;
     const byCluster = new Map<number, Array<{ path: Path; atStart: boolean }>>();
     for (const path of paths) {
@@ -206,7 +224,7 @@ function simplify(points: Array<[number, number]>, epsilon: number): Stroke {
     for (let k = a + 1; k < b; k++) {
       const [px, py] = points[k];
       const d = length === 0 ? Math.hypot(px - ax, py - ay) : Math.abs((bx - ax) * (ay - py) - (ax - px) * (by - ay)) / length;
-      if (d > farDistance) (far = k), (farDistance = d);
+      if (d > farDistance) ((far = k), (farDistance = d));
     }
     if (far >= 0) {
       keep[far] = 1;

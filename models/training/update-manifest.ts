@@ -13,8 +13,14 @@ const RECIPE =
 
 type Entry = Record<string, unknown> & { id: string };
 const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { models: Entry[] } & Record<string, unknown>;
-const metrics = JSON.parse(await readFile('models/training/out/metrics.json', 'utf8')) as Record<string, { size_known?: number; size_unknown?: number; font?: string }>;
-const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+const metrics = JSON.parse(await readFile('models/training/out/metrics.json', 'utf8')) as Record<
+  string,
+  { size_known?: number; size_unknown?: number; font?: string }
+>;
+const sha256 = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 
 const pct = (v: number | undefined) => (v === undefined ? 'n/a' : `${(100 * v).toFixed(1)} %`);
 const summary = [

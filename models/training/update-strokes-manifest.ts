@@ -17,9 +17,14 @@ export const STROKES_DATA_NOTICES = [
 type Entry = Record<string, unknown> & { id: string };
 const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { models: Entry[] } & Record<string, unknown>;
 const metrics = JSON.parse(await readFile('models/training/out/strokes-metrics.json', 'utf8')) as {
-  training_samples: number; epochs: number; held_out_writers: { size_known: number; size_unknown: number; count: number };
+  training_samples: number;
+  epochs: number;
+  held_out_writers: { size_known: number; size_unknown: number; count: number };
 };
-const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+const sha256 = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
 const held = metrics.held_out_writers;
 
@@ -30,9 +35,11 @@ const entries: Entry[] = [
     version: VERSION,
     path: 'math-strokes.onnx',
     sha256: await sha256('models/math-strokes.onnx'),
-    licence: 'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 (commercial training permitted with acknowledgement) pen strokes; see notices',
+    licence:
+      'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 (commercial training permitted with acknowledgement) pen strokes; see notices',
     notices: STROKES_DATA_NOTICES,
-    recipe: 'models/training: strokes-real-generate.ts (Detexify + UNIPEN folds 1-9, warped copies, traced MathJax fonts for classes without real drawings) + strokes-real-train.py (torch CPU, ONNX opset 13); `make models`',
+    recipe:
+      'models/training: strokes-real-generate.ts (Detexify + UNIPEN folds 1-9, warped copies, traced MathJax fonts for classes without real drawings) + strokes-real-train.py (torch CPU, ONNX opset 13); `make models`',
     metrics: `held-out writers (fold 0, ${held.count} symbols): ${pct(held.size_unknown)} size unknown, ${pct(held.size_known)} size known; ${metrics.training_samples} training samples, ${metrics.epochs} epochs; expressions: models/eval/RESULTS.md`,
   },
   {

@@ -4,7 +4,11 @@ import type { PageRecognition } from '../model.js';
 import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
-const page = (...texts: string[]): PageRecognition => ({ width: 10, height: 10, lines: texts.map((text) => ({ text, confidence: 0.9, box, kind: 'text' as const, words: text.split(' ').map((w) => ({ text: w, confidence: 0.9, box })) })) });
+const page = (...texts: string[]): PageRecognition => ({
+  width: 10,
+  height: 10,
+  lines: texts.map((text) => ({ text, confidence: 0.9, box, kind: 'text' as const, words: text.split(' ').map((w) => ({ text: w, confidence: 0.9, box })) })),
+});
 
 describe('alphabets_allowed and detected_alphabets', () => {
   it('lists the codes set to false and refuses unknown codes and non-boolean values', () => {

@@ -37,13 +37,20 @@ const CODES = Object.keys(ALPHABETS) as Alphabet[];
 export function excludedAlphabets(allowed: Record<string, unknown> | undefined): Alphabet[] {
   if (!allowed) return [];
   for (const [code, value] of Object.entries(allowed)) {
-    if (!(CODES as string[]).includes(code)) throw new ApiError('bad_request', `alphabets_allowed: unknown alphabet ${JSON.stringify(code)}; known: ${CODES.join(', ')}`, { field: `alphabets_allowed.${code}` });
+    if (!(CODES as string[]).includes(code))
+      throw new ApiError('bad_request', `alphabets_allowed: unknown alphabet ${JSON.stringify(code)}; known: ${CODES.join(', ')}`, {
+        field: `alphabets_allowed.${code}`,
+      });
     if (typeof value !== 'boolean') throw new ApiError('bad_request', `alphabets_allowed.${code} must be a boolean`, { field: `alphabets_allowed.${code}` });
   }
   return CODES.filter((c) => allowed[c] === false);
 }
 
-const strip = (text: string, excluded: Alphabet[]) => excluded.reduce((t, code) => t.replace(ALPHABETS[code], ''), text).replace(/\s{2,}/g, ' ').trim();
+const strip = (text: string, excluded: Alphabet[]) =>
+  excluded
+    .reduce((t, code) => t.replace(ALPHABETS[code], ''), text)
+    .replace(/\s{2,}/g, ' ')
+    .trim();
 
 /** The recognition with the excluded alphabets' characters removed from its text (words, lines). */
 export function withoutAlphabets(r: PageRecognition, excluded: Alphabet[]): PageRecognition {
@@ -52,6 +59,9 @@ export function withoutAlphabets(r: PageRecognition, excluded: Alphabet[]): Page
 
 /** detected_alphabets: one object of every code to whether the text lines (maths left out) hold it. */
 export function detectedAlphabets(lines: PageLine[]): [Record<Alphabet, boolean>] {
-  const text = lines.filter((l) => l.kind !== 'math').map((l) => l.text).join('\n');
+  const text = lines
+    .filter((l) => l.kind !== 'math')
+    .map((l) => l.text)
+    .join('\n');
   return [Object.fromEntries(CODES.map((c) => [c, new RegExp(ALPHABETS[c].source, 'u').test(text)])) as Record<Alphabet, boolean>];
 }

@@ -3,7 +3,12 @@ import type { PageLine } from '../model.js';
 import { textBlocks } from './blocks.js';
 
 /** A text line of height 20 at (x, y). */
-const line = (text: string, x: number, y: number, kind: 'text' | 'math' = 'text'): PageLine => ({ text, confidence: 0.9, box: { x, y, width: 300, height: 20 }, kind });
+const line = (text: string, x: number, y: number, kind: 'text' | 'math' = 'text'): PageLine => ({
+  text,
+  confidence: 0.9,
+  box: { x, y, width: 300, height: 20 },
+  kind,
+});
 const shape = (lines: PageLine[]) =>
   textBlocks(lines, (l) => l.box).map((b) =>
     b.kind === 'lines'
@@ -17,13 +22,30 @@ const shape = (lines: PageLine[]) =>
 
 describe('textBlocks', () => {
   it('starts a paragraph after a gap taller than a line or at a first-line indent', () => {
-    const lines = [line('Heading', 10, 0), line('First line of text', 10, 40), line('goes on here.', 10, 64), line('Indented start', 40, 88), line('and its end.', 10, 112)];
+    const lines = [
+      line('Heading', 10, 0),
+      line('First line of text', 10, 40),
+      line('goes on here.', 10, 64),
+      line('Indented start', 40, 88),
+      line('and its end.', 10, 112),
+    ];
     expect(shape(lines)).toEqual([['Heading'], ['First line of text', 'goes on here.'], ['Indented start', 'and its end.']]);
   });
 
   it('keeps the lines of a second column together: indentation is against the line before, and moving up starts a block', () => {
-    const lines = [line('Left one', 10, 0), line('left two', 10, 24), line('Right one', 400, 0), line('right two', 400, 24), line('Right indented', 430, 48), line('right end', 400, 72)];
-    expect(shape(lines)).toEqual([['Left one', 'left two'], ['Right one', 'right two'], ['Right indented', 'right end']]);
+    const lines = [
+      line('Left one', 10, 0),
+      line('left two', 10, 24),
+      line('Right one', 400, 0),
+      line('right two', 400, 24),
+      line('Right indented', 430, 48),
+      line('right end', 400, 72),
+    ];
+    expect(shape(lines)).toEqual([
+      ['Left one', 'left two'],
+      ['Right one', 'right two'],
+      ['Right indented', 'right end'],
+    ]);
   });
 
   it('keeps a centred display equation inside its paragraph', () => {
@@ -33,8 +55,21 @@ describe('textBlocks', () => {
 
   it('groups bulleted lines into a list, with wrapped lines continuing their item', () => {
     // Items a line height apart (LaTeX's \itemsep), more bullets than prose lines at the left.
-    const lines = [line('Shopping:', 10, 0), line('· Bread', 30, 30), line('· Milk and a dozen eggs, which', 30, 70), line('should last', 52, 94), line('●Apples', 30, 134), line('Back to prose.', 10, 180), line('Indented.', 40, 204)];
-    expect(shape(lines)).toEqual([['Shopping:'], { list: ['· Bread', '· Milk and a dozen eggs, which should last', '●Apples'] }, ['Back to prose.'], ['Indented.']]);
+    const lines = [
+      line('Shopping:', 10, 0),
+      line('· Bread', 30, 30),
+      line('· Milk and a dozen eggs, which', 30, 70),
+      line('should last', 52, 94),
+      line('●Apples', 30, 134),
+      line('Back to prose.', 10, 180),
+      line('Indented.', 40, 204),
+    ];
+    expect(shape(lines)).toEqual([
+      ['Shopping:'],
+      { list: ['· Bread', '· Milk and a dozen eggs, which should last', '●Apples'] },
+      ['Back to prose.'],
+      ['Indented.'],
+    ]);
   });
 
   it('finds a run of monospaced lines that reads like code, and leaves monospaced prose alone', () => {
@@ -60,22 +95,39 @@ describe('textBlocks', () => {
     };
     const lines = [proportional('Here is the loop we use', 0), mono('for (int i = 0; i < n; i++) {', 24), mono('total += values[i];', 48, 4), mono('}', 72)];
     expect(shape(lines)).toEqual([['Here is the loop we use'], { code: ['for (int i = 0; i < n; i++) {', 'total += values[i];', '}'] }]);
-    expect(shape([mono('The quick brown fox jumps', 0), mono('over the lazy dog again', 24)])).toEqual([['The quick brown fox jumps', 'over the lazy dog again']]);
+    expect(shape([mono('The quick brown fox jumps', 0), mono('over the lazy dog again', 24)])).toEqual([
+      ['The quick brown fox jumps', 'over the lazy dog again'],
+    ]);
   });
 
   it('finds a table in rows of cells that keep to the same columns, an empty cell included', () => {
     const cell = (t: string, x: number, y: number, width: number): PageLine => ({ ...line(t, x, y), box: { x, y, width, height: 20 } });
     const lines = [
       line('Measured densities', 10, 0),
-      cell('Metal', 10, 40, 50), cell('Density', 120, 40, 60), cell('Melting point', 220, 40, 110),
-      cell('Iron', 10, 70, 35), cell('7.87', 147, 70, 33), cell('1538', 290, 70, 40),
-      cell('Copper', 10, 100, 60), cell('1085', 290, 100, 40),
-      cell('Gold', 10, 130, 38), cell('19.32', 135, 130, 45), cell('1064', 290, 130, 40),
+      cell('Metal', 10, 40, 50),
+      cell('Density', 120, 40, 60),
+      cell('Melting point', 220, 40, 110),
+      cell('Iron', 10, 70, 35),
+      cell('7.87', 147, 70, 33),
+      cell('1538', 290, 70, 40),
+      cell('Copper', 10, 100, 60),
+      cell('1085', 290, 100, 40),
+      cell('Gold', 10, 130, 38),
+      cell('19.32', 135, 130, 45),
+      cell('1064', 290, 130, 40),
       line('Back to prose.', 10, 170),
     ];
     expect(shape(lines)).toEqual([
       ['Measured densities'],
-      { table: [['Metal', 'Density', 'Melting point'], ['Iron', '7.87', '1538'], ['Copper', '', '1085'], ['Gold', '19.32', '1064']], align: 'lrr' },
+      {
+        table: [
+          ['Metal', 'Density', 'Melting point'],
+          ['Iron', '7.87', '1538'],
+          ['Copper', '', '1085'],
+          ['Gold', '19.32', '1064'],
+        ],
+        align: 'lrr',
+      },
       ['Back to prose.'],
     ]);
   });
@@ -84,9 +136,19 @@ describe('textBlocks', () => {
     const cell = (t: string, x: number, y: number, width: number): PageLine => ({ ...line(t, x, y), box: { x, y, width, height: 20 } });
     const twoRows = [cell('Title', 10, 0, 100), cell('2024', 300, 0, 40), cell('Author', 10, 30, 80), cell('page 3', 280, 30, 60)];
     expect(shape(twoRows).some((b) => 'table' in b)).toBe(false);
-    const skewed = [cell('a b c', 10, 0, 100), cell('d e', 200, 0, 100), cell('f g h', 10, 30, 250), cell('i', 300, 30, 50), cell('j', 10, 60, 40), cell('k', 200, 60, 40)];
+    const skewed = [
+      cell('a b c', 10, 0, 100),
+      cell('d e', 200, 0, 100),
+      cell('f g h', 10, 30, 250),
+      cell('i', 300, 30, 50),
+      cell('j', 10, 60, 40),
+      cell('k', 200, 60, 40),
+    ];
     expect(shape(skewed).some((b) => 'table' in b)).toBe(false);
-    const prose = [0, 1, 2].flatMap((n) => [cell('words of the left column run on and on here', 10, n * 30, 250), cell('and the right column runs on in the same way', 300, n * 30, 250)]);
+    const prose = [0, 1, 2].flatMap((n) => [
+      cell('words of the left column run on and on here', 10, n * 30, 250),
+      cell('and the right column runs on in the same way', 300, n * 30, 250),
+    ]);
     expect(shape(prose).some((b) => 'table' in b)).toBe(false);
   });
 

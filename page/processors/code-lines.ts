@@ -15,7 +15,8 @@ export const MONOSPACE_RESIDUAL = 0.2;
 /** Words (of two characters or more) a run needs before its font is judged. */
 const MIN_WORDS = 4;
 
-const CODE_SYNTAX = /[;{}]\s*$|^\s*(?:def|class|return|for|while|if|elif|else|import|from|int|void|function|var|let|const|print|public|private|static|fn|struct|#include|#define)\b|==|!=|\+=|-=|->|::|\(\)|\+\+/;
+const CODE_SYNTAX =
+  /[;{}]\s*$|^\s*(?:def|class|return|for|while|if|elif|else|import|from|int|void|function|var|let|const|print|public|private|static|fn|struct|#include|#define)\b|==|!=|\+=|-=|->|::|\(\)|\+\+/;
 
 export const readsLikeCode = (text: string) => CODE_SYNTAX.test(text);
 

@@ -28,7 +28,16 @@ export function columnOrder(lines: PageLine[], upright: (l: PageLine) => Box): P
   let zone: typeof items = [];
   const flush = () => {
     const byY = (a: (typeof items)[number], b: (typeof items)[number]) => a.box.y - b.box.y;
-    out.push(...zone.filter((i) => i.box.x < gutter).sort(byY).map((i) => i.line), ...zone.filter((i) => i.box.x >= gutter).sort(byY).map((i) => i.line));
+    out.push(
+      ...zone
+        .filter((i) => i.box.x < gutter)
+        .sort(byY)
+        .map((i) => i.line),
+      ...zone
+        .filter((i) => i.box.x >= gutter)
+        .sort(byY)
+        .map((i) => i.line),
+    );
     zone = [];
   };
   for (const item of [...items].sort((a, b) => a.box.y - b.box.y)) {

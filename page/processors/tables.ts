@@ -30,16 +30,24 @@ export function tableRuns(lines: PageLine[], upright: (l: PageLine) => Box): Tab
   const boxes = lines.map(upright);
   const rows = rowsOf(lines, boxes);
   const runs: TableRun[] = [];
-  for (let r = 0; r < rows.length; ) {
+  for (let r = 0; r < rows.length;) {
     let end = r;
     let columns: [number, number][] = [];
     while (end < rows.length && rows[end]!.length >= 2) {
-      const next = mergeColumns(columns, rows[end]!.map((i) => boxes[i]!));
+      const next = mergeColumns(
+        columns,
+        rows[end]!.map((i) => boxes[i]!),
+      );
       if (!next) break;
       columns = next;
       end++;
     }
-    const cellWords = upperMedian(rows.slice(r, end).flat().map((i) => wordCount(lines[i]!.text)));
+    const cellWords = upperMedian(
+      rows
+        .slice(r, end)
+        .flat()
+        .map((i) => wordCount(lines[i]!.text)),
+    );
     if (end - r >= MIN_ROWS && cellWords <= MAX_MEDIAN_CELL_WORDS) {
       const indices = rows.slice(r, end);
       runs.push({ start: indices[0]![0]!, end: indices.at(-1)!.at(-1)! + 1, grid: grid(indices, lines, boxes, columns) });
@@ -56,7 +64,12 @@ function rowsOf(lines: PageLine[], boxes: Box[]): number[][] {
     const row = rows.at(-1);
     const first = row && boxes[row[0]!]!;
     const last = row && boxes[row.at(-1)!]!;
-    const sameRow = first && last && lines[i]!.kind !== 'math' && Math.abs(b.y + b.height / 2 - (first.y + first.height / 2)) < first.height / 2 && b.x >= last.x + last.width;
+    const sameRow =
+      first &&
+      last &&
+      lines[i]!.kind !== 'math' &&
+      Math.abs(b.y + b.height / 2 - (first.y + first.height / 2)) < first.height / 2 &&
+      b.x >= last.x + last.width;
     if (sameRow) row!.push(i);
     else rows.push([i]);
   });

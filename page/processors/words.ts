@@ -9,7 +9,9 @@ export const WORDY_CHAR_SHARE = 0.5;
 
 /** Two-letter words of prose; a lone letter is as likely a variable (`a r^n`) and is no evidence either way. */
 const SHORT_WORDS = new Set('an as at be by do he if in is it me my no of on or so to up us we'.split(' '));
-const MATH_NAMES = new Set('sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim max min sup inf det arg gcd deg dim ker hom mod'.split(' '));
+const MATH_NAMES = new Set(
+  'sin cos tan cot sec csc sinh cosh tanh arcsin arccos arctan log ln lg exp lim max min sup inf det arg gcd deg dim ker hom mod'.split(' '),
+);
 
 export interface WordCount {
   words: number;

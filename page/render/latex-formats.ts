@@ -23,8 +23,19 @@ export type LatexTransform = (typeof LATEX_TRANSFORMS)[number];
 
 const FONT_COMMANDS = ['mathrm', 'mathbf', 'mathit', 'mathsf', 'mathtt', 'mathcal', 'mathbb', 'mathfrak', 'mathscr', 'boldsymbol', 'bm'];
 const STYLE_SYMBOLS: Record<string, string> = {
-  bigoplus: '\\oplus', bigotimes: '\\otimes', bigodot: '\\odot', bigcup: '\\cup', bigcap: '\\cap', bigvee: '\\vee',
-  bigwedge: '\\wedge', bigsqcup: '\\sqcup', biguplus: '\\uplus', dfrac: '\\frac', tfrac: '\\frac', dbinom: '\\binom', tbinom: '\\binom',
+  bigoplus: '\\oplus',
+  bigotimes: '\\otimes',
+  bigodot: '\\odot',
+  bigcup: '\\cup',
+  bigcap: '\\cap',
+  bigvee: '\\vee',
+  bigwedge: '\\wedge',
+  bigsqcup: '\\sqcup',
+  biguplus: '\\uplus',
+  dfrac: '\\frac',
+  tfrac: '\\frac',
+  dbinom: '\\binom',
+  tbinom: '\\binom',
 };
 const SIZING = /\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|big|Big|bigg|Bigg|middle)(?![A-Za-z])\s*/g;
 
@@ -84,8 +95,12 @@ export function longFrac(s: string): string {
 }
 
 const APPLY: Record<LatexTransform, (s: string) => string> = {
-  rm_spaces: rmSpaces, rm_newlines: (s) => s.replace(/\s*\n\s*/g, ' '), rm_fonts: rmFonts,
-  rm_style_syms: rmStyleSyms, rm_text: rmText, long_frac: longFrac,
+  rm_spaces: rmSpaces,
+  rm_newlines: (s) => s.replace(/\s*\n\s*/g, ' '),
+  rm_fonts: rmFonts,
+  rm_style_syms: rmStyleSyms,
+  rm_text: rmText,
+  long_frac: longFrac,
 };
 
 /** Applies transforms in the spec's order, each once. */
@@ -98,7 +113,10 @@ export function applyTransforms(latex: string, transforms: Iterable<LatexTransfo
 export function latexRows(latex: string): string[] {
   const m = /^\s*\\begin\{(aligned|align\*?|array|cases|gathered|gather\*?|split|eqnarray\*?)\}(\{[^}]*\})?([\s\S]*)\\end\{\1\}\s*$/.exec(latex);
   if (!m) return [latex];
-  return m[3]!.split(/\\\\/).map((r) => r.replace(/&/g, ' ').trim()).filter(Boolean);
+  return m[3]!
+    .split(/\\\\/)
+    .map((r) => r.replace(/&/g, ' ').trim())
+    .filter(Boolean);
 }
 
 export interface LatexFormatOptions {
@@ -130,5 +148,9 @@ export function latexFormats(latex: string, opts: LatexFormatOptions = {}) {
  * `xx` (times) → `*`, `+-` → `±`. AsciiMath comes from mathpix-markdown-it (mmd-render.ts).
  */
 export function wolframFromAsciimath(ascii: string): string {
-  return ascii.replace(/\bxx\b/g, '*').replace(/\+-/g, '±').replace(/\s+/g, ' ').trim();
+  return ascii
+    .replace(/\bxx\b/g, '*')
+    .replace(/\+-/g, '±')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -41,7 +41,12 @@ export interface WordData {
 }
 
 const contour = ({ x, y, width: w, height: h }: Box): Contour =>
-  [[x, y], [x + w, y], [x + w, y + h], [x, y + h]].map(([a, b]) => [Math.round(a!), Math.round(b!)] as [number, number]);
+  [
+    [x, y],
+    [x + w, y],
+    [x + w, y + h],
+    [x, y + h],
+  ].map(([a, b]) => [Math.round(a!), Math.round(b!)] as [number, number]);
 
 /**
  * Text lines: both confidences are the text model's mean per-character maximum probability (with
@@ -50,22 +55,33 @@ const contour = ({ x, y, width: w, height: h }: Box): Contour =>
  */
 export function lineData(l: PageLine, opts: RenderOptions, type: LineType = l.math ? 'math' : 'text'): LineData {
   return {
-    type, cnt: contour(l.box),
-    included: true, is_printed: true, is_handwritten: false,
+    type,
+    cnt: contour(l.box),
+    included: true,
+    is_printed: true,
+    is_handwritten: false,
     text: lineMmd(l, opts),
-    confidence: round(l.confidence), confidence_rate: round(l.math ? l.math.confidenceRate : l.confidence),
+    confidence: round(l.confidence),
+    confidence_rate: round(l.math ? l.math.confidenceRate : l.confidence),
   };
 }
 
 /** The words of a text line, an inline formula standing as one word; a maths line is one maths word. */
 export function wordData(l: PageLine, opts: RenderOptions): WordData[] {
-  const word = (w: OcrWord): WordData => ({ type: 'text', cnt: contour(w.box), text: w.text, confidence: round(w.confidence), confidence_rate: round(w.confidence) });
+  const word = (w: OcrWord): WordData => ({
+    type: 'text',
+    cnt: contour(w.box),
+    text: w.text,
+    confidence: round(w.confidence),
+    confidence_rate: round(w.confidence),
+  });
   const formula = (latex: string, box: Box, confidence: number, rate: number): WordData => {
     const styled = styleLatex(latex, opts);
     return { type: 'math', cnt: contour(box), text: inlineMath(styled, opts), latex: styled, confidence: round(confidence), confidence_rate: round(rate) };
   };
   if (l.math) return [formula(l.math.latex, l.box, l.math.confidence, l.math.confidenceRate)];
-  if (l.segments) return l.segments.flatMap((s) => (s.kind === 'text' ? s.words.map(word) : [formula(s.math.latex, s.box, s.math.confidence, s.math.confidenceRate)]));
+  if (l.segments)
+    return l.segments.flatMap((s) => (s.kind === 'text' ? s.words.map(word) : [formula(s.math.latex, s.box, s.math.confidence, s.math.confidenceRate)]));
   return (l.words ?? []).map(word);
 }
 
@@ -74,7 +90,11 @@ export function wordData(l: PageLine, opts: RenderOptions): WordData[] {
  * for the one page an image is: region in pixels, font_size the line's height in pixels, text the
  * line's MMD, every line part of the output.
  */
-export function linesJson(r: PageRecognition, opts: RenderOptions, typeOf: (l: PageLine) => LineType = (l) => (l.math ? 'math' : 'text')): { pages: PageLines<LineEntry>[] } {
+export function linesJson(
+  r: PageRecognition,
+  opts: RenderOptions,
+  typeOf: (l: PageLine) => LineType = (l) => (l.math ? 'math' : 'text'),
+): { pages: PageLines<LineEntry>[] } {
   const lines = r.lines.map((l, i): LineEntry => ({
     id: `1-${i + 1}`,
     type: typeOf(l),

@@ -56,7 +56,13 @@ export function displayMath(latex: string, opts: RenderOptions): string {
  * `upright` gives a line's box in the upright image (paragraphs and lists are found from them);
  * `blocks` are those textBlocks finds, when the caller has them already.
  */
-export function linesToMmd(lines: PageLine[], opts: RenderOptions, single: boolean, upright: (l: PageLine) => PageLine['box'] = (l) => l.box, blocks = textBlocks(lines, upright)): string {
+export function linesToMmd(
+  lines: PageLine[],
+  opts: RenderOptions,
+  single: boolean,
+  upright: (l: PageLine) => PageLine['box'] = (l) => l.box,
+  blocks = textBlocks(lines, upright),
+): string {
   if (single && lines[0]?.math) return inlineMath(styleLatex(lines[0].math.latex, opts), opts);
   return blocks
     .map((block) => {

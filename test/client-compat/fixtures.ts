@@ -31,7 +31,9 @@ async function raster(pdf: Buffer, format: 'png' | 'jpeg', dpi = 150): Promise<B
   try {
     await writeFile(join(dir, 'a.pdf'), pdf);
     await run('pdftoppm', ['-r', String(dpi), '-png', '-singlefile', 'a.pdf', 'page'], { cwd: dir });
-    const img = sharp(await readFile(join(dir, 'page.png'))).trim({ threshold: 10 }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' });
+    const img = sharp(await readFile(join(dir, 'page.png')))
+      .trim({ threshold: 10 })
+      .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' });
     return await (format === 'png' ? img.png() : img.jpeg({ quality: 92 })).toBuffer();
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -8,7 +8,17 @@ export function summarise(xml: string): string {
   for (const [, attrs, , inner = ''] of cases) {
     const name = `${attr(attrs!, 'classname')}::${attr(attrs!, 'name')}`;
     const failure = inner.match(/<(failure|error) message="([^"]*)"/);
-    if (failure) failed.push(`  ${name}: ${failure[2]!.replace(/&#10;|\n/g, ' ').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').slice(0, 240)}`);
+    if (failure)
+      failed.push(
+        `  ${name}: ${failure[2]!
+          .replace(/&#10;|\n/g, ' ')
+          .replace(/&quot;/g, '"')
+          .replace(/&apos;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&amp;/g, '&')
+          .slice(0, 240)}`,
+      );
     else if (/<skipped/.test(inner)) skipped++;
     else passed++;
   }

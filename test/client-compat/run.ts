@@ -43,7 +43,27 @@ async function startExamplesServer() {
   const dir = mkdtempSync(join(tmpdir(), 'folio-compat-tls-'));
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${EXAMPLES_HOST}`, '-addext', `subjectAltName=DNS:${EXAMPLES_HOST}`, '-days', '1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=${EXAMPLES_HOST}`,
+      '-addext',
+      `subjectAltName=DNS:${EXAMPLES_HOST}`,
+      '-days',
+      '1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   const files = await remoteFixtures();
   const server = createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
     const body = files[new URL(req.url ?? '/', 'https://x').pathname];
@@ -68,17 +88,39 @@ async function main(): Promise<number> {
   // A loaded machine can take minutes to bring every worker up.
   const app = await spawnAppliance(env, { startTimeoutMs: 300_000 });
   try {
-    const post = async (path: string, body: unknown) => (await (await fetch(app.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as Record<string, string>;
+    const post = async (path: string, body: unknown) =>
+      (await (await fetch(app.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as Record<
+        string,
+        string
+      >;
     const { app_id } = await post('/pco/v1/apps', { name: 'mpxpy', group_id: 'client-compat' });
     const { app_key } = await post(`/pco/v1/apps/${app_id}/keys`, {});
     const junit = join(examples.dir, 'junit.xml');
     const selected = process.argv.slice(2);
-    const args = ['-m', 'pytest', ...(selected.length ? selected : ['tests']), '-p', 'no:cacheprovider', '-o', 'log_cli=false', '-q', '-rfE', `--junitxml=${junit}`];
+    const args = [
+      '-m',
+      'pytest',
+      ...(selected.length ? selected : ['tests']),
+      '-p',
+      'no:cacheprovider',
+      '-o',
+      'log_cli=false',
+      '-q',
+      '-rfE',
+      `--junitxml=${junit}`,
+    ];
     const code = await new Promise<number>((r) => {
       const py = spawn(PYTHON, args, {
         cwd: CLIENT,
         stdio: 'inherit',
-        env: { ...process.env, PYTHONPATH: join(ROOT, 'test/client-compat/python'), MATHPIX_APP_ID: app_id!, MATHPIX_APP_KEY: app_key!, MATHPIX_URL: app.url, MATHPIX_FILES_API_URL: app.url },
+        env: {
+          ...process.env,
+          PYTHONPATH: join(ROOT, 'test/client-compat/python'),
+          MATHPIX_APP_ID: app_id!,
+          MATHPIX_APP_KEY: app_key!,
+          MATHPIX_URL: app.url,
+          MATHPIX_FILES_API_URL: app.url,
+        },
       });
       py.once('exit', (c) => r(c ?? 1));
     });

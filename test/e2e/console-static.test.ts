@@ -50,7 +50,12 @@ describe('consoleRoutes', () => {
 
   it('answers 404 not_found in the error envelope for a missing file or a path leaving dist', async () => {
     const app = consoleRoutes({ distDir: dist });
-    for (const path of ['/console/assets/nope.js', '/console/assets', '/console/assets/%2e%2e%2f%2e%2e%2ffolio-secret.txt', '/console/..%2f..%2f..%2fetc%2fpasswd']) {
+    for (const path of [
+      '/console/assets/nope.js',
+      '/console/assets',
+      '/console/assets/%2e%2e%2f%2e%2e%2ffolio-secret.txt',
+      '/console/..%2f..%2f..%2fetc%2fpasswd',
+    ]) {
       const res = await app.request(path);
       expect(res.status, path).toBe(404);
       const body = await res.json();

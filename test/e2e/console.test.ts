@@ -86,15 +86,21 @@ describe('operator console', () => {
     jobId = created.body.job_id;
 
     await page().goto(`${app.url}/console/#/jobs`);
-    const row = page().getByRole('row').filter({ has: page().getByRole('link', { name: JOB_NAME }) });
+    const row = page()
+      .getByRole('row')
+      .filter({ has: page().getByRole('link', { name: JOB_NAME }) });
     await row.waitFor();
     const bar = row.getByRole('progressbar');
     const seen = new Set<string>();
-    await waitFor(async () => {
-      const v = (await bar.getAttribute('aria-valuenow')) ?? '';
-      seen.add(v);
-      return v === '100';
-    }, 60_000, 250);
+    await waitFor(
+      async () => {
+        const v = (await bar.getAttribute('aria-valuenow')) ?? '';
+        seen.add(v);
+        return v === '100';
+      },
+      60_000,
+      250,
+    );
     expect(await row.textContent()).toContain('completed with failures');
     expect(seen.size).toBeGreaterThan(1); // it moved while we watched, polled every 2 s
     await browser.shot('jobs');
@@ -113,7 +119,9 @@ describe('operator console', () => {
     await browser.shot('job');
 
     await group.getByRole('link').click();
-    await page().getByRole('heading', { level: 1, name: /bad\.pdf$/ }).waitFor();
+    await page()
+      .getByRole('heading', { level: 1, name: /bad\.pdf$/ })
+      .waitFor();
     expect(await page().getByRole('region', { name: 'Summary' }).textContent()).toContain('pdf_content_type');
     await browser.shot('file');
     await page().goBack();
@@ -124,17 +132,24 @@ describe('operator console', () => {
     await writeFile(join(input, 'bad.pdf'), await pagedPdf(PAGES_EACH));
     await page().locator('section[data-error-id="pdf_content_type"]').getByRole('button', { name: 'Retry 1 file' }).click();
     await page().getByRole('status').filter({ hasText: '1 file requeued' }).waitFor();
-    await page().locator('.title-row .badge').filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
+    await page()
+      .locator('.title-row .badge')
+      .filter({ hasText: /^completed$/ })
+      .waitFor({ timeout: 30_000 });
     await page().getByText('No failed files.').waitFor();
     expect(await page().getByRole('region', { name: 'Counters' }).textContent()).toMatch(/Completed\s*31/);
     await browser.shot('job-after-retry');
 
     // A completed document: the MMD rendered beside its source page, both read through the file routes.
-    await page().getByRole('link', { name: /paper-01\.pdf$/ }).click();
+    await page()
+      .getByRole('link', { name: /paper-01\.pdf$/ })
+      .click();
     const outputs = page().getByRole('region', { name: 'Outputs' });
     await outputs.getByText('mmd', { exact: true }).waitFor();
     expect(await outputs.textContent()).toContain(`file://${join(input, 'paper-01.mmd')}`);
-    expect(await outputs.getByRole('link', { name: 'Download mmd' }).getAttribute('href')).toMatch(new RegExp(`^/pco/v1/jobs/${jobId}/files/[^/]+/outputs/mmd$`));
+    expect(await outputs.getByRole('link', { name: 'Download mmd' }).getAttribute('href')).toMatch(
+      new RegExp(`^/pco/v1/jobs/${jobId}/files/[^/]+/outputs/mmd$`),
+    );
     const preview = page().getByRole('region', { name: 'Recognised MMD beside the source' });
     await preview.locator('#file-mmd').getByText('Body of page 1.').waitFor({ timeout: 20_000 });
     expect(await preview.locator('#file-mmd').textContent()).toContain('Body of page 2.');
@@ -174,7 +189,9 @@ describe('operator console', () => {
     const key = await pco.call('POST', `/pco/v1/apps/${made.body.app_id}/keys`);
     await page().getByLabel('app_id').fill(made.body.app_id);
     await page().getByLabel('app_key').fill(key.body.app_key);
-    await page().locator('#try-file').setInputFiles({ name: 'maths.pdf', mimeType: 'application/pdf', buffer: await mathPdf() });
+    await page()
+      .locator('#try-file')
+      .setInputFiles({ name: 'maths.pdf', mimeType: 'application/pdf', buffer: await mathPdf() });
     await page().getByRole('button', { name: 'Recognise' }).click();
     const out = page().locator('#try-output');
     await out.locator('mjx-container').first().waitFor({ timeout: 30_000 });
@@ -185,7 +202,10 @@ describe('operator console', () => {
 
   it('stays usable at 768 px: no page-wide horizontal scrolling', async () => {
     await page().setViewportSize({ width: 768, height: 1000 });
-    for (const [hash, name] of [['#/', 'overview-768'], [`#/jobs/${jobId}`, 'job-768']] as const) {
+    for (const [hash, name] of [
+      ['#/', 'overview-768'],
+      [`#/jobs/${jobId}`, 'job-768'],
+    ] as const) {
       await page().goto(`${app.url}/console/${hash}`);
       await page().locator('main h1').first().waitFor();
       await page().waitForTimeout(500);

@@ -73,8 +73,12 @@ describe('air-gapped appliance', () => {
     await writeFile(join(input, 'report.pdf'), await pagedPdf(2));
     const app = await spawnAppliance({
       ...guardEnv(log),
-      FOLIO_LICENSE_URL: listener.url, FOLIO_METERING_URL: listener.url, FOLIO_LICENSE_KEY: 'lk-must-never-leave',
-      FOLIO_LICENSE_CHECK_SECONDS: '60', FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1',
+      FOLIO_LICENSE_URL: listener.url,
+      FOLIO_METERING_URL: listener.url,
+      FOLIO_LICENSE_KEY: 'lk-must-never-leave',
+      FOLIO_LICENSE_CHECK_SECONDS: '60',
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '1',
       ...env,
     });
     apps.push(app);
@@ -115,7 +119,14 @@ describe('air-gapped appliance', () => {
     const before = listener.connections();
     const { license, status } = await runGuarded(log, { FOLIO_LICENSE_MODE: 'air_gapped', FOLIO_METERING_MODE: 'offline' });
 
-    expect(license).toMatchObject({ status: 'not_enforced', license_mode: 'air_gapped', last_checked_at: null, last_verified_at: null, consecutive_failures: 0, last_error: null });
+    expect(license).toMatchObject({
+      status: 'not_enforced',
+      license_mode: 'air_gapped',
+      last_checked_at: null,
+      last_verified_at: null,
+      consecutive_failures: 0,
+      last_error: null,
+    });
     expect(status).toMatchObject({ license_mode: 'air_gapped', metering_mode: 'offline', metering: { last_attempt_at: null } });
     expect(await attempts(log)).toEqual([]);
     expect(listener.connections() - before).toBe(0);
@@ -131,16 +142,26 @@ describe('air-gapped appliance', () => {
     await writeFile(keyFile, keys.publicKey.export({ type: 'spki', format: 'pem' }));
     const licenceFile = join(root, 'licence.json');
     const now = Date.now();
-    const file = signLicense({
-      customer: 'Bunker Ltd', deployment_id: 'bunker-1', license_mode: 'air_gapped', metering_mode: 'offline',
-      issued_at: new Date(now).toISOString(), expires_at: new Date(now + 30 * 86_400_000).toISOString(),
-    }, keys.privateKey);
+    const file = signLicense(
+      {
+        customer: 'Bunker Ltd',
+        deployment_id: 'bunker-1',
+        license_mode: 'air_gapped',
+        metering_mode: 'offline',
+        issued_at: new Date(now).toISOString(),
+        expires_at: new Date(now + 30 * 86_400_000).toISOString(),
+      },
+      keys.privateKey,
+    );
     await writeFile(licenceFile, JSON.stringify(file));
 
     const log = join(root, 'file.log');
     const before = listener.connections();
     const { license, status } = await runGuarded(log, {
-      FOLIO_LICENSE_MODE: 'online', FOLIO_METERING_MODE: 'metered', FOLIO_LICENSE_FILE: licenceFile, FOLIO_LICENSE_PUBLIC_KEY_FILE: keyFile,
+      FOLIO_LICENSE_MODE: 'online',
+      FOLIO_METERING_MODE: 'metered',
+      FOLIO_LICENSE_FILE: licenceFile,
+      FOLIO_LICENSE_PUBLIC_KEY_FILE: keyFile,
     });
     expect(license).toMatchObject({ status: 'not_enforced', license_mode: 'air_gapped', deployment_id: 'bunker-1', last_checked_at: null });
     expect(status).toMatchObject({ customer: 'Bunker Ltd', deployment_id: 'bunker-1', license_mode: 'air_gapped', metering_mode: 'offline' });

@@ -25,9 +25,15 @@ describe('appliance on its embedded defaults', () => {
     const { status, body } = await health();
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      status: 'ok', redis_connected: true, storage_connected: true,
-      gpu_workers_alive: 1, gpu_workers_expected: 1, document_workers_alive: 1, document_workers_expected: 1,
-      text_requests_in_flight: 0, license: { status: 'not_enforced', last_verified_at: null },
+      status: 'ok',
+      redis_connected: true,
+      storage_connected: true,
+      gpu_workers_alive: 1,
+      gpu_workers_expected: 1,
+      document_workers_alive: 1,
+      document_workers_expected: 1,
+      text_requests_in_flight: 0,
+      license: { status: 'not_enforced', last_verified_at: null },
     });
     expect(typeof body.text_requests_max).toBe('number');
   });
@@ -47,11 +53,28 @@ describe('appliance on its embedded defaults', () => {
   it('serves /metrics that promtool accepts, with every named metric', async () => {
     const res = await fetch(`${app.url}/metrics`);
     const text = await res.text();
-    for (const name of ['pco_gpu_workers_alive', 'pco_gpu_workers_expected', 'pco_document_workers_alive', 'pco_document_workers_expected',
-      'pco_queue_depth{queue="documents"}', 'pco_redis_connected 1', 'pco_storage_connected 1', 'pco_license_status{status="not_enforced"} 1',
-      'pco_license_seconds_since_verified', 'pco_usage_report_age_seconds', 'pco_usage_days_pending', 'pco_pages_completed_total',
-      'pco_pages_failed_total', 'pco_documents_completed_total', 'pco_documents_failed_total', 'pco_images_completed_total',
-      'pco_images_failed_total', 'pco_pages_billable_total', 'pco_page_seconds_bucket{le="15"}', 'pco_page_seconds_count']) {
+    for (const name of [
+      'pco_gpu_workers_alive',
+      'pco_gpu_workers_expected',
+      'pco_document_workers_alive',
+      'pco_document_workers_expected',
+      'pco_queue_depth{queue="documents"}',
+      'pco_redis_connected 1',
+      'pco_storage_connected 1',
+      'pco_license_status{status="not_enforced"} 1',
+      'pco_license_seconds_since_verified',
+      'pco_usage_report_age_seconds',
+      'pco_usage_days_pending',
+      'pco_pages_completed_total',
+      'pco_pages_failed_total',
+      'pco_documents_completed_total',
+      'pco_documents_failed_total',
+      'pco_images_completed_total',
+      'pco_images_failed_total',
+      'pco_pages_billable_total',
+      'pco_page_seconds_bucket{le="15"}',
+      'pco_page_seconds_count',
+    ]) {
       expect(text, name).toContain(name);
     }
     const file = join(app.dataDir, 'metrics.txt');
@@ -80,13 +103,23 @@ describe('appliance on its embedded defaults', () => {
     expect(pid).toBeGreaterThan(0);
     process.kill(pid!, 'SIGKILL');
     // The supervisor waits half a second before restarting redis: the outage is observable.
-    const down = await waitFor(async () => {
-      const started = Date.now();
-      const h = await health();
-      return h.status === 503 && { ...h, ms: Date.now() - started };
-    }, 2000, 20);
+    const down = await waitFor(
+      async () => {
+        const started = Date.now();
+        const h = await health();
+        return h.status === 503 && { ...h, ms: Date.now() - started };
+      },
+      2000,
+      20,
+    );
     expect(down.ms).toBeLessThan(1000);
-    expect(down.body).toMatchObject({ status: 'degraded', redis_connected: false, gpu_workers_alive: 0, document_workers_alive: 0, license: { status: 'unknown' } });
+    expect(down.body).toMatchObject({
+      status: 'degraded',
+      redis_connected: false,
+      gpu_workers_alive: 0,
+      document_workers_alive: 0,
+      license: { status: 'unknown' },
+    });
     await waitFor(async () => {
       const [again] = app.childPids(/redis-server/);
       return again && again !== pid;

@@ -63,10 +63,15 @@ describe('folio CLI', () => {
     const watch = await run('jobs', 'watch', jobId, '--interval', '200');
     expect(watch.code, watch.stderr).toBe(2);
     const progress = watch.stdout.split('\n').filter((l) => /^\[\d\d:\d\d:\d\d\] \w+ {2}files \d+\/\d+ \(\d+ failed/.test(l));
-    expect(progress.some((l) => / (enumerating|processing) {2}files /.test(l)), watch.stdout).toBe(true);
+    expect(
+      progress.some((l) => / (enumerating|processing) {2}files /.test(l)),
+      watch.stdout,
+    ).toBe(true);
     expect(progress.at(-1)).toMatch(/pages \d+ .* pages\/min {2}eta /);
     const pages = GOOD_FILES * PAGES_PER_FILE;
-    expect(watch.stdout).toContain(`completed_with_failures: ${GOOD_FILES + 1} files, ${GOOD_FILES} completed, 1 failed, 0 skipped; ${pages} pages completed, 0 failed`);
+    expect(watch.stdout).toContain(
+      `completed_with_failures: ${GOOD_FILES + 1} files, ${GOOD_FILES} completed, 1 failed, 0 skipped; ${pages} pages completed, 0 failed`,
+    );
     expect(watch.stdout).toContain(`failed files: folio jobs files ${jobId} --status failed`);
 
     const again = await run('jobs', 'create', '--input', `file://${root}/papers/`);
@@ -78,7 +83,9 @@ describe('folio CLI', () => {
     expect(list.code, list.stderr).toBe(0);
     const [header, row] = list.stdout.trim().split('\n');
     expect(header).toMatch(/^JOB ID\s+NAME\s+STATUS\s+FILES\s+FAILED\s+PAGES\s+CREATED$/);
-    expect(row).toMatch(new RegExp(`^${jobId}\\s+papers\\s+completed_with_failures\\s+${GOOD_FILES + 1}/${GOOD_FILES + 1}\\s+1\\s+${GOOD_FILES * PAGES_PER_FILE}\\s+\\d{4}-`));
+    expect(row).toMatch(
+      new RegExp(`^${jobId}\\s+papers\\s+completed_with_failures\\s+${GOOD_FILES + 1}/${GOOD_FILES + 1}\\s+1\\s+${GOOD_FILES * PAGES_PER_FILE}\\s+\\d{4}-`),
+    );
 
     const json = await run('jobs', 'list', '--json');
     const body = JSON.parse(json.stdout);
@@ -100,7 +107,10 @@ describe('folio CLI', () => {
   it('prints the report as NDJSON, one line per finished file', async () => {
     const report = await run('jobs', 'report', jobId);
     expect(report.code, report.stderr).toBe(0);
-    const rows = report.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = report.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(GOOD_FILES + 1);
     expect(rows.filter((r) => r.status === 'failed')).toEqual([expect.objectContaining({ error_id: 'pdf_content_type' })]);
     const failedOnly = await run('jobs', 'report', jobId, '--status', 'failed');
@@ -126,7 +136,9 @@ describe('folio CLI', () => {
     const csv = await run('usage', '--csv');
     expect(csv.code, csv.stderr).toBe(0);
     const [header, ...days] = csv.stdout.trim().split('\n');
-    expect(header).toBe('day,pages_billable,images_billable,documents_billable,pages_completed,pages_failed,documents_completed,documents_failed,images_completed,images_failed');
+    expect(header).toBe(
+      'day,pages_billable,images_billable,documents_billable,pages_completed,pages_failed,documents_completed,documents_failed,images_completed,images_failed',
+    );
     expect(days).toHaveLength(30);
     for (const d of days) expect(d).toMatch(/^\d{4}-\d{2}-\d{2}(,\d+){9}$/);
   });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { folio } from '../support/folio-cli.js';
 
-
 // `folio keys` against a real appliance (no workers: keys need only HTTP and SQLite), with the
 // keys it makes checked on POST /v3/app-tokens over a real port.
 describe('folio keys', () => {

@@ -17,8 +17,13 @@ describe('Files API documents and jobs against a real appliance', () => {
     receiver = await startHttpsReceiver();
     docs = await documentServer({ '/paper.pdf': await headingAndParagraphsPdf(), '/three.pdf': await pagedPdf(3) });
     app = await spawnAppliance({
-      FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '0', FOLIO_ALLOW_PRIVATE_URLS: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile,
-      FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '2', FOLIO_FILE_MONTHLY_LIMIT: String(FILE_LIMIT), FOLIO_PAGE_MONTHLY_LIMIT: String(PAGE_LIMIT),
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '0',
+      FOLIO_ALLOW_PRIVATE_URLS: 'true',
+      NODE_EXTRA_CA_CERTS: receiver.certFile,
+      FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '2',
+      FOLIO_FILE_MONTHLY_LIMIT: String(FILE_LIMIT),
+      FOLIO_PAGE_MONTHLY_LIMIT: String(PAGE_LIMIT),
     });
   });
   afterAll(async () => {
@@ -35,7 +40,18 @@ describe('Files API documents and jobs against a real appliance', () => {
     const early = await c.api('GET', `/files/v1/${fileId}`);
     expect(['pending', 'split', 'completed']).toContain(early.body.status);
     const done = await c.settled(fileId);
-    expect(done).toMatchObject({ file_id: fileId, status: 'completed', percent_done: 100, num_pages: 1, num_pages_completed: 1, format_primary: 'mmd', filename: 'paper.pdf', custom_id: null, destination_uri: null, destination_basename: null });
+    expect(done).toMatchObject({
+      file_id: fileId,
+      status: 'completed',
+      percent_done: 100,
+      num_pages: 1,
+      num_pages_completed: 1,
+      format_primary: 'mmd',
+      filename: 'paper.pdf',
+      custom_id: null,
+      destination_uri: null,
+      destination_basename: null,
+    });
 
     // GET /v3/pdf-results lists the app's /v3/pdf submissions only; the Files API lists its own.
     const v3 = await c.api('POST', '/v3/pdf', { headers: { app_id: c.appId }, json: { url: docs.url('/v3-only.pdf') } });
@@ -144,8 +160,21 @@ describe('Files API documents and jobs against a real appliance', () => {
     const fin = await c.api('POST', `/files/v1/jobs/${jobId}/finalize`);
     expect(fin.body).toMatchObject({ job_id: jobId, finalized: true });
     expect((await c.api('POST', '/files/v1/jobs', { json: { job_id: jobId, files } })).body.error).toBe('job_finalized');
-    const note = await waitFor(() => receiver.received.find((r) => JSON.parse(r.body).job_id === jobId && JSON.parse(r.body).event === 'job.completed'), 30_000, 100);
-    expect(JSON.parse(note.body)).toEqual({ event: 'job.completed', job_id: jobId, status: 'completed', file_count: 4, files_completed: 1, files_errored: 3, num_pages_sent: 1, num_pages_completed: 1 });
+    const note = await waitFor(
+      () => receiver.received.find((r) => JSON.parse(r.body).job_id === jobId && JSON.parse(r.body).event === 'job.completed'),
+      30_000,
+      100,
+    );
+    expect(JSON.parse(note.body)).toEqual({
+      event: 'job.completed',
+      job_id: jobId,
+      status: 'completed',
+      file_count: 4,
+      files_completed: 1,
+      files_errored: 3,
+      num_pages_sent: 1,
+      num_pages_completed: 1,
+    });
     // Batch defaults: no per-document events for the job's files.
     expect(receiver.received.some((r) => JSON.parse(r.body).file_id === good.body.file_id)).toBe(false);
     await new Promise((r) => setTimeout(r, 4000));
@@ -190,7 +219,10 @@ describe('Files API documents and jobs against a real appliance', () => {
     expect(over.body).toMatchObject({ error: 'quota_exceeded', error_info: { limit_name: 'file_monthly_limit', limit_value: FILE_LIMIT, count: FILE_LIMIT } });
     // The limits are shared with /v3/pdf, which answers http_max_requests.
     const v3 = await files.api('POST', '/v3/pdf', { headers: { app_id: files.appId }, json: { url: docs.url('/paper.pdf') } });
-    expect(v3).toMatchObject({ status: 429, body: { error: 'http_max_requests', error_info: { limit_name: 'file_monthly_limit', limit_value: FILE_LIMIT, count: FILE_LIMIT } } });
+    expect(v3).toMatchObject({
+      status: 429,
+      body: { error: 'http_max_requests', error_info: { limit_name: 'file_monthly_limit', limit_value: FILE_LIMIT, count: FILE_LIMIT } },
+    });
 
     const pages = await filesClient(app.url);
     const three = await pages.api('POST', '/files/v1/uri', { json: { source_uri: docs.url('/three.pdf') } });
@@ -198,6 +230,9 @@ describe('Files API documents and jobs against a real appliance', () => {
     // Pages are counted before the file shows completed, so the very next submission is refused.
     const refused = await pages.api('POST', '/files/v1/uri', { json: { source_uri: docs.url('/paper.pdf') } });
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ error: 'quota_exceeded', error_info: { limit_name: 'page_monthly_limit', limit_value: PAGE_LIMIT, count: PAGE_LIMIT } });
+    expect(refused.body).toMatchObject({
+      error: 'quota_exceeded',
+      error_info: { limit_name: 'page_monthly_limit', limit_value: PAGE_LIMIT, count: PAGE_LIMIT },
+    });
   });
 });

@@ -31,10 +31,14 @@ describe('Files API with data-source buckets', () => {
   const api = (method: string, path: string, body?: unknown) => call(app.url, method, path, key, body);
   const azureUri = (path: string) => `${new URL(azurite.accountUrl).origin.replace('127.0.0.1', 'localhost')}/${AZURITE_ACCOUNT}/scans/${path}`;
   const settled = (fileId: string) =>
-    waitFor(async () => {
-      const s = await api('GET', `/files/v1/${fileId}`);
-      return ['completed', 'error'].includes(s.body.status) && s.body;
-    }, 60_000, 250);
+    waitFor(
+      async () => {
+        const s = await api('GET', `/files/v1/${fileId}`);
+        return ['completed', 'error'].includes(s.body.status) && s.body;
+      },
+      60_000,
+      250,
+    );
 
   beforeAll(async () => {
     [s3, azurite] = await Promise.all([startS3rver(), startAzurite()]);
@@ -44,18 +48,33 @@ describe('Files API with data-source buckets', () => {
     const pdf = await headingAndParagraphsPdf();
     await Promise.all([papers.write('in/paper.pdf', pdf, 'application/pdf'), scans.write('in/scan.pdf', pdf, 'application/pdf')]);
     app = await spawnAppliance({
-      FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '0', FOLIO_ALLOW_PRIVATE_URLS: 'true', FOLIO_AZURE_EMULATOR: 'true',
-      FOLIO_AZURE_ACCOUNT_KEY: azurite.accountKey, FOLIO_DATA_SOURCE_KEY: randomBytes(32).toString('hex'), FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '0',
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '0',
+      FOLIO_ALLOW_PRIVATE_URLS: 'true',
+      FOLIO_AZURE_EMULATOR: 'true',
+      FOLIO_AZURE_ACCOUNT_KEY: azurite.accountKey,
+      FOLIO_DATA_SOURCE_KEY: randomBytes(32).toString('hex'),
+      FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '0',
     });
     const made = await call(app.url, 'POST', '/pco/v1/apps', null, { name: `buckets-${Date.now()}` });
     key = (await call(app.url, 'POST', `/pco/v1/apps/${made.body.app_id}/keys`, null)).body.app_key;
     const s3Source = await api('POST', '/files/v1/data-sources', {
-      name: 'papers', provider: 'aws', auth_method: 'access_key', bucket: 'papers', region: 'us-east-1', endpoint: s3.endpoint.replace('127.0.0.1', 'localhost'),
-      provider_specific_details: { access_key_id: s3.accessKeyId }, secret: s3.secretAccessKey,
+      name: 'papers',
+      provider: 'aws',
+      auth_method: 'access_key',
+      bucket: 'papers',
+      region: 'us-east-1',
+      endpoint: s3.endpoint.replace('127.0.0.1', 'localhost'),
+      provider_specific_details: { access_key_id: s3.accessKeyId },
+      secret: s3.secretAccessKey,
     });
     expect(s3Source.status, JSON.stringify(s3Source.body)).toBe(200);
     const azureSource = await api('POST', '/files/v1/data-sources', {
-      name: 'scans', provider: 'azure', auth_method: 'azure_ad', bucket: 'scans', endpoint: new URL(azurite.accountUrl).origin.replace('127.0.0.1', 'localhost'),
+      name: 'scans',
+      provider: 'azure',
+      auth_method: 'azure_ad',
+      bucket: 'scans',
+      endpoint: new URL(azurite.accountUrl).origin.replace('127.0.0.1', 'localhost'),
       provider_specific_details: { azure_tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47', storage_account: AZURITE_ACCOUNT },
     });
     expect(azureSource.status, JSON.stringify(azureSource.body)).toBe(200);
@@ -66,7 +85,12 @@ describe('Files API with data-source buckets', () => {
   });
 
   it('reads an s3:// source and writes <destination_uri>/<basename>.<ext> into the bucket', async () => {
-    const res = await api('POST', '/files/v1/uri', { source_uri: 's3://papers/in/paper.pdf', destination_uri: 's3://papers/out/', destination_basename: 'paper-result', image_output_mode: 'local' });
+    const res = await api('POST', '/files/v1/uri', {
+      source_uri: 's3://papers/in/paper.pdf',
+      destination_uri: 's3://papers/out/',
+      destination_basename: 'paper-result',
+      image_output_mode: 'local',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const done = await settled(res.body.file_id);
     expect(done).toMatchObject({ status: 'completed', destination_uri: 's3://papers/out/', destination_basename: 'paper-result' });
@@ -78,7 +102,11 @@ describe('Files API with data-source buckets', () => {
 
   it('surfaces source problems on the file: no data source, missing object', async () => {
     const unregistered = await api('POST', '/files/v1/uri', { source_uri: 's3://elsewhere/in/paper.pdf' });
-    expect(await settled(unregistered.body.file_id)).toMatchObject({ status: 'error', error: 'data_source_not_found', error_info: { id: 'data_source_not_found' } });
+    expect(await settled(unregistered.body.file_id)).toMatchObject({
+      status: 'error',
+      error: 'data_source_not_found',
+      error_info: { id: 'data_source_not_found' },
+    });
     const missing = await api('POST', '/files/v1/uri', { source_uri: 's3://papers/in/absent.pdf' });
     expect(await settled(missing.body.file_id)).toMatchObject({ status: 'error', error: 'not_found' });
   });
@@ -99,10 +127,14 @@ describe('Files API with data-source buckets', () => {
     expect((await api('GET', `/files/v1/jobs/${jobId}/files/unregistered`)).body).toMatchObject({ status: 'error', error: 'data_source_not_found' });
     expect((await api('GET', `/files/v1/jobs/${jobId}/files/too-deep`)).body).toMatchObject({ status: 'error', error: 'destination_uri_too_long' });
     await api('POST', `/files/v1/jobs/${jobId}/finalize`);
-    const job = await waitFor(async () => {
-      const j = await api('GET', `/files/v1/jobs/${jobId}`);
-      return j.body.status === 'completed' && j.body;
-    }, 60_000, 250);
+    const job = await waitFor(
+      async () => {
+        const j = await api('GET', `/files/v1/jobs/${jobId}`);
+        return j.body.status === 'completed' && j.body;
+      },
+      60_000,
+      250,
+    );
     expect(job).toMatchObject({ file_count: 4, files_completed: 2, files_errored: 2 });
     const blob = (await api('GET', `/files/v1/jobs/${jobId}/files/blob`)).body;
     expect(blob).toMatchObject({ status: 'completed', destination_basename: long });

@@ -15,7 +15,13 @@ describe('Files API at the 200,000-file limit', () => {
 
   beforeAll(async () => {
     app = await spawnAppliance(
-      { FOLIO_SPAWN_WORKERS: 'false', FOLIO_DOCUMENT_WORKERS: '0', FOLIO_INFERENCE_WORKERS: '0', FOLIO_ALLOW_PRIVATE_URLS: 'true', FOLIO_FILES_REQUESTS_PER_MINUTE_PER_KEY: String(KEY_RATE_LIMIT) },
+      {
+        FOLIO_SPAWN_WORKERS: 'false',
+        FOLIO_DOCUMENT_WORKERS: '0',
+        FOLIO_INFERENCE_WORKERS: '0',
+        FOLIO_ALLOW_PRIVATE_URLS: 'true',
+        FOLIO_FILES_REQUESTS_PER_MINUTE_PER_KEY: String(KEY_RATE_LIMIT),
+      },
       { waitHealthy: false },
     );
   });
@@ -41,12 +47,25 @@ describe('Files API at the 200,000-file limit', () => {
     const replay = await (await fetch(`${app.url}/files/v1/jobs`, { method: 'POST', headers, body })).json();
     const replayMs = Math.round(performance.now() - t1);
     expect(replay).toEqual(accepted);
-    console.log(`[files-bulk] ${JOB_FILES} files (${(body.length / 1e6).toFixed(1)} MB body): accepted in ${acceptMs} ms, replayed in ${replayMs} ms; appliance RSS ${before.rss} → ${after.rss} MiB, peak ${after.peak} MiB`);
+    console.log(
+      `[files-bulk] ${JOB_FILES} files (${(body.length / 1e6).toFixed(1)} MB body): accepted in ${acceptMs} ms, replayed in ${replayMs} ms; appliance RSS ${before.rss} → ${after.rss} MiB, peak ${after.peak} MiB`,
+    );
 
     const api = (method: string, path: string, json?: unknown) =>
-      fetch(`${app.url}${path}`, { method, headers: { ...auth, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      fetch(`${app.url}${path}`, {
+        method,
+        headers: { ...auth, ...(json ? { 'content-type': 'application/json' } : {}) },
+        body: json ? JSON.stringify(json) : undefined,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const job = await api('GET', `/files/v1/jobs/${accepted.job_id}`);
-    expect(job.body).toMatchObject({ job_id: accepted.job_id, status: 'processing', finalized: false, file_count: JOB_FILES, files_completed: 0, files_errored: 0 });
+    expect(job.body).toMatchObject({
+      job_id: accepted.job_id,
+      status: 'processing',
+      finalized: false,
+      file_count: JOB_FILES,
+      files_completed: 0,
+      files_errored: 0,
+    });
     const page = await api('GET', `/files/v1/jobs/${accepted.job_id}/files?page_size=1000`);
     expect(page.body.files).toHaveLength(1000);
     expect(page.body.next_page_token).toEqual(expect.any(String));
@@ -67,6 +86,9 @@ describe('Files API at the 200,000-file limit', () => {
       if (r.status === 429) refused = { status: r.status, body: await r.json() };
       else expect(r.status).toBe(200);
     }
-    expect(refused?.body).toMatchObject({ error: 'http_max_requests', error_info: { limit_name: 'requests_per_minute_per_key', limit_value: KEY_RATE_LIMIT, count: KEY_RATE_LIMIT + 1 } });
+    expect(refused?.body).toMatchObject({
+      error: 'http_max_requests',
+      error_info: { limit_name: 'requests_per_minute_per_key', limit_value: KEY_RATE_LIMIT, count: KEY_RATE_LIMIT + 1 },
+    });
   });
 });

@@ -50,7 +50,10 @@ describe('Files API conformance with the hosted service client', () => {
     expect([tex.status, tex.headers.get('content-disposition')]).toEqual([200, `attachment; filename="${id}.tex"`]);
     expect(tex.text).toContain('\\documentclass');
     expect(tex.text).toContain('\\end{document}');
-    for (const [ext, format] of [['jpg', 'jpeg'], ['png', 'png']] as const) {
+    for (const [ext, format] of [
+      ['jpg', 'jpeg'],
+      ['png', 'png'],
+    ] as const) {
       const image = await c.api('GET', `/files/v1/${id}.${ext}`);
       expect(image.status).toBe(200);
       expect(image.headers.get('content-type')).toBe(`image/${format}`);
@@ -72,7 +75,10 @@ describe('Files API conformance with the hosted service client', () => {
   it('completes a job when its files are done although it was never finalized; finalization is its own field', async () => {
     const c = await filesClient(app.url);
     const jobId = `compat-${Date.now()}`;
-    const files = [{ source_uri: docs.url('/paper.pdf'), custom_id: 'good' }, { source_uri: docs.url('/missing.pdf'), custom_id: 'bad' }];
+    const files = [
+      { source_uri: docs.url('/paper.pdf'), custom_id: 'good' },
+      { source_uri: docs.url('/missing.pdf'), custom_id: 'bad' },
+    ];
     const sub = await c.api('POST', '/files/v1/jobs', { json: { job_id: jobId, files, conversion_formats: { md: true } } });
     expect(sub.status, sub.text).toBe(200);
     const first = await c.api('GET', `/files/v1/jobs/${jobId}`);
@@ -101,7 +107,11 @@ describe('Files API conformance with the hosted service client', () => {
 
   it('names each upstream failure of a source by whether a retry can help', async () => {
     const c = await filesClient(app.url);
-    const cases: [number, string][] = [[410, 'not_found'], [403, 'data_source_access_denied'], [400, 'pdf_download_error']];
+    const cases: [number, string][] = [
+      [410, 'not_found'],
+      [403, 'data_source_access_denied'],
+      [400, 'pdf_download_error'],
+    ];
     for (const [code, id] of cases) {
       const res = await c.api('POST', '/files/v1/uri', { json: { source_uri: docs.url(`/status/${code}/doc.pdf`) } });
       expect(res.status, res.text).toBe(200);

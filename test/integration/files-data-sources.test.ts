@@ -38,7 +38,13 @@ async function newKey(base: string, name: string, group: string): Promise<string
   return (await call(base, 'POST', `/pco/v1/apps/${app.body.app_id}/keys`)).body.app_key;
 }
 
-const labEnv = (extra: Record<string, string>) => ({ FOLIO_SPAWN_WORKERS: 'false', FOLIO_ALLOW_PRIVATE_URLS: 'true', FOLIO_AZURE_EMULATOR: 'true', FOLIO_DATA_SOURCE_KEY: DATA_SOURCE_KEY, ...extra });
+const labEnv = (extra: Record<string, string>) => ({
+  FOLIO_SPAWN_WORKERS: 'false',
+  FOLIO_ALLOW_PRIVATE_URLS: 'true',
+  FOLIO_AZURE_EMULATOR: 'true',
+  FOLIO_DATA_SOURCE_KEY: DATA_SOURCE_KEY,
+  ...extra,
+});
 
 describe('Files API data sources', () => {
   let s3: TestS3;
@@ -52,12 +58,24 @@ describe('Files API data sources', () => {
   const s3Endpoint = () => s3.endpoint.replace('127.0.0.1', 'localhost');
   const azureEndpoint = () => new URL(azurite.accountUrl).origin.replace('127.0.0.1', 'localhost');
   const s3Source = (over: Record<string, unknown> = {}) => ({
-    name: 'papers', provider: 'aws', auth_method: 'access_key', bucket: 'papers', region: 'us-east-1', endpoint: s3Endpoint(),
-    provider_specific_details: { access_key_id: s3.accessKeyId }, secret: SECRET, ...over,
+    name: 'papers',
+    provider: 'aws',
+    auth_method: 'access_key',
+    bucket: 'papers',
+    region: 'us-east-1',
+    endpoint: s3Endpoint(),
+    provider_specific_details: { access_key_id: s3.accessKeyId },
+    secret: SECRET,
+    ...over,
   });
   const azureSource = (over: Record<string, unknown> = {}) => ({
-    name: 'scans', provider: 'azure', auth_method: 'azure_ad', bucket: 'scans', endpoint: azureEndpoint(),
-    provider_specific_details: { azure_tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47', storage_account: AZURITE_ACCOUNT }, ...over,
+    name: 'scans',
+    provider: 'azure',
+    auth_method: 'azure_ad',
+    bucket: 'scans',
+    endpoint: azureEndpoint(),
+    provider_specific_details: { azure_tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47', storage_account: AZURITE_ACCOUNT },
+    ...over,
   });
 
   beforeAll(async () => {
@@ -73,8 +91,11 @@ describe('Files API data sources', () => {
 
   it('answers 401 unauthorized without a valid app_key on every route', async () => {
     const routes: [string, string][] = [
-      ['GET', '/files/v1/onboarding/identities'], ['POST', '/files/v1/data-sources'], ['GET', '/files/v1/data-sources'],
-      ['DELETE', '/files/v1/data-sources/ds_x'], ['POST', '/files/v1/data-sources/ds_x/test'],
+      ['GET', '/files/v1/onboarding/identities'],
+      ['POST', '/files/v1/data-sources'],
+      ['GET', '/files/v1/data-sources'],
+      ['DELETE', '/files/v1/data-sources/ds_x'],
+      ['POST', '/files/v1/data-sources/ds_x/test'],
     ];
     for (const [method, path] of routes) {
       const missing = await call(app.url, method, path);
@@ -116,13 +137,18 @@ describe('Files API data sources', () => {
     expect(() => box.open(row.sealed_secret, 'ds_other')).toThrow();
 
     const tested = await api('POST', `/files/v1/data-sources/${id}/test`);
-    expect([tested.status, tested.body]).toEqual([200, { data_source_id: id, result: 'ok', checks: { read: true, write: true }, message: null, error_id: null }]);
+    expect([tested.status, tested.body]).toEqual([
+      200,
+      { data_source_id: id, result: 'ok', checks: { read: true, write: true }, message: null, error_id: null },
+    ]);
     // The same bucket twice is a conflict (whatever the name, or none); a name is optional.
     const again = await api('POST', '/files/v1/data-sources', { body: s3Source({ name: undefined }) });
     expect([again.status, again.body.error, again.body.error_info.data_source_id]).toEqual([409, 'conflict', id]);
     const unnamed = await api('POST', '/files/v1/data-sources', { body: s3Source({ name: undefined, bucket: 'papers-unnamed' }) });
     expect(unnamed.status, JSON.stringify(unnamed.body)).toBe(200);
-    const unnamedEntry = (await api('GET', '/files/v1/data-sources')).body.data_sources.find((d: { data_source_id: string }) => d.data_source_id === unnamed.body.data_source_id);
+    const unnamedEntry = (await api('GET', '/files/v1/data-sources')).body.data_sources.find(
+      (d: { data_source_id: string }) => d.data_source_id === unnamed.body.data_source_id,
+    );
     expect(unnamedEntry.name).toBe('papers-unnamed');
     const bucket = new S3Storage({ bucket: 'papers', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     const left = [];
@@ -132,9 +158,16 @@ describe('Files API data sources', () => {
 
   it('answers a failed probe, never an error status, for a refused key id, a missing bucket and a role without AWS credentials', async () => {
     // s3rver checks the access key id but not the SigV4 secret, so the refused credential is the id.
-    const wrongKey = await api('POST', '/files/v1/data-sources', { body: s3Source({ bucket: 'papers-denied', provider_specific_details: { access_key_id: 'NOTAKEY' } }) });
+    const wrongKey = await api('POST', '/files/v1/data-sources', {
+      body: s3Source({ bucket: 'papers-denied', provider_specific_details: { access_key_id: 'NOTAKEY' } }),
+    });
     const denied = await api('POST', `/files/v1/data-sources/${wrongKey.body.data_source_id}/test`);
-    expect([denied.status, denied.body.result, denied.body.checks, denied.body.error_id]).toEqual([200, 'failed', { read: false, write: false }, 'data_source_access_denied']);
+    expect([denied.status, denied.body.result, denied.body.checks, denied.body.error_id]).toEqual([
+      200,
+      'failed',
+      { read: false, write: false },
+      'data_source_access_denied',
+    ]);
     expect(denied.body.message).toMatch(/InvalidAccessKeyId/);
     const missing = await api('POST', '/files/v1/data-sources', { body: s3Source({ bucket: 'no-such-bucket' }) });
     const gone = await api('POST', `/files/v1/data-sources/${missing.body.data_source_id}/test`);
@@ -142,7 +175,12 @@ describe('Files API data sources', () => {
     // The appliance has no AWS identity of its own here: the role cannot be assumed, and the probe says so.
     const externalId = (await api('GET', '/files/v1/onboarding/identities')).body.aws.external_id;
     const role = await api('POST', '/files/v1/data-sources', {
-      body: { provider: 'aws', auth_method: 'iam_role', bucket: 'role-probe', provider_specific_details: { iam_role_arn: 'arn:aws:iam::123456789012:role/folio-reader', aws_external_id: externalId } },
+      body: {
+        provider: 'aws',
+        auth_method: 'iam_role',
+        bucket: 'role-probe',
+        provider_specific_details: { iam_role_arn: 'arn:aws:iam::123456789012:role/folio-reader', aws_external_id: externalId },
+      },
     });
     expect(role.status, JSON.stringify(role.body)).toBe(200);
     const probe = await api('POST', `/files/v1/data-sources/${role.body.data_source_id}/test`);
@@ -159,7 +197,13 @@ describe('Files API data sources', () => {
 
   it('registers a gcp source only when .service-verify holds the group external_id', async () => {
     const externalId = (await api('GET', '/files/v1/onboarding/identities')).body.gcp.external_id;
-    const body = { name: 'gcs', provider: 'gcp', auth_method: 'service_account', bucket: 'gcs-papers', provider_specific_details: { gcp_project_id: 'acme-docs', target_sa_email: 'reader@acme-docs.iam.gserviceaccount.com' } };
+    const body = {
+      name: 'gcs',
+      provider: 'gcp',
+      auth_method: 'service_account',
+      bucket: 'gcs-papers',
+      provider_specific_details: { gcp_project_id: 'acme-docs', target_sa_email: 'reader@acme-docs.iam.gserviceaccount.com' },
+    };
     const bucket = new GcsStorage({ bucket: 'gcs-papers', endpoint: gcs.endpoint });
     const absent = await api('POST', '/files/v1/data-sources', { body });
     expect([absent.status, absent.body.error]).toEqual([403, 'data_source_access_denied']);
@@ -175,7 +219,10 @@ describe('Files API data sources', () => {
   it('accepts an aws iam_role only with the group external_id', async () => {
     const externalId = (await api('GET', '/files/v1/onboarding/identities')).body.aws.external_id;
     const role = (aws_external_id: string) => ({
-      name: 'role', provider: 'aws', auth_method: 'iam_role', bucket: 'role-papers',
+      name: 'role',
+      provider: 'aws',
+      auth_method: 'iam_role',
+      bucket: 'role-papers',
       provider_specific_details: { iam_role_arn: 'arn:aws:iam::123456789012:role/folio-reader', aws_external_id },
     });
     const wrong = await api('POST', '/files/v1/data-sources', { body: role('0123456789abcdef0123456789abcdef') });
@@ -204,7 +251,14 @@ describe('Files API data sources', () => {
       expect([res.status, res.body.error, res.body.error_info.field], field).toEqual([400, 'bad_request', field]);
     }
     const gcpEndpoint = await api('POST', '/files/v1/data-sources', {
-      body: { name: 'g', provider: 'gcp', auth_method: 'service_account', bucket: 'gcs-papers', endpoint: 'https://storage.example.com', provider_specific_details: { gcp_project_id: 'acme-docs', target_sa_email: 'a@b.iam.gserviceaccount.com' } },
+      body: {
+        name: 'g',
+        provider: 'gcp',
+        auth_method: 'service_account',
+        bucket: 'gcs-papers',
+        endpoint: 'https://storage.example.com',
+        provider_specific_details: { gcp_project_id: 'acme-docs', target_sa_email: 'a@b.iam.gserviceaccount.com' },
+      },
     });
     expect([gcpEndpoint.status, gcpEndpoint.body.error_info.field]).toEqual([400, 'endpoint']);
     expect((await api('POST', '/files/v1/data-sources', { body: 'not json' })).body.error).toBe('bad_request');
@@ -216,7 +270,10 @@ describe('Files API data sources', () => {
     expect(sameGroup.body.data_sources.map((d: { data_source_id: string }) => d.data_source_id)).toContain(id);
     expect((await api('POST', `/files/v1/data-sources/${id}/test`, { key: keyA2 })).status).toBe(200);
     expect((await api('GET', '/files/v1/data-sources', { key: keyB })).body.data_sources).toEqual([]);
-    for (const [method, path] of [['POST', `/files/v1/data-sources/${id}/test`], ['DELETE', `/files/v1/data-sources/${id}`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/files/v1/data-sources/${id}/test`],
+      ['DELETE', `/files/v1/data-sources/${id}`],
+    ] as const) {
       const res = await api(method, path, { key: keyB });
       expect([res.status, res.body.error], `${method} ${path}`).toEqual([403, 'forbidden']);
     }
@@ -229,7 +286,10 @@ describe('Files API data sources', () => {
     expect((await api('DELETE', `/files/v1/data-sources/${id}`)).body).toEqual({ data_source_id: id, status: 'deleted' });
     const list = await api('GET', '/files/v1/data-sources');
     expect(list.body.data_sources.map((d: { data_source_id: string }) => d.data_source_id)).not.toContain(id);
-    for (const [method, path] of [['DELETE', `/files/v1/data-sources/${id}`], ['POST', `/files/v1/data-sources/${id}/test`]] as const) {
+    for (const [method, path] of [
+      ['DELETE', `/files/v1/data-sources/${id}`],
+      ['POST', `/files/v1/data-sources/${id}/test`],
+    ] as const) {
       const res = await api(method, path);
       expect([res.status, res.body.error]).toEqual([404, 'not_found']);
     }
@@ -247,7 +307,10 @@ describe('Files API data sources', () => {
     });
 
     it('opens s3 and Azure emulator URIs through the group source and reads the real objects', async () => {
-      await new S3Storage({ bucket: 'papers', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }).write('in/a.txt', 's3 object');
+      await new S3Storage({ bucket: 'papers', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }).write(
+        'in/a.txt',
+        's3 object',
+      );
       await new AzureStorage({ accountUrl: azurite.accountUrl, container: 'scans', accountKey: azurite.accountKey }).write('in/b.txt', 'blob object');
       const c = ctx();
       const s3Open = await openDataSourceUri(c, 'group-a', 's3://papers/in/a.txt');
@@ -266,7 +329,10 @@ describe('Files API data sources', () => {
         ['group-a', `${azureEndpoint()}/otheraccount/scans/b.txt`],
         ['group-a', `${azurite.accountUrl}/scans/in/b.txt`],
       ]) {
-        const err = await openDataSourceUri(c, group!, uri!).then(() => null, (e: unknown) => e);
+        const err = await openDataSourceUri(c, group!, uri!).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err, uri).toBeInstanceOf(ApiError);
         expect((err as ApiError).id, uri).toBe('data_source_not_found');
       }
@@ -295,7 +361,11 @@ describe('Files API data sources: a refused Azure key', () => {
     const created = await call(app.url, 'POST', '/files/v1/data-sources', {
       key,
       body: {
-        name: 'scans', provider: 'azure', auth_method: 'azure_ad', bucket: 'scans', endpoint: new URL(azurite.accountUrl).origin.replace('127.0.0.1', 'localhost'),
+        name: 'scans',
+        provider: 'azure',
+        auth_method: 'azure_ad',
+        bucket: 'scans',
+        endpoint: new URL(azurite.accountUrl).origin.replace('127.0.0.1', 'localhost'),
         provider_specific_details: { azure_tenant_id: '72f988bf-86f1-41af-91ab-2d7cd011db47', storage_account: AZURITE_ACCOUNT },
       },
     });

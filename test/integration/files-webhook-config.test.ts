@@ -8,7 +8,10 @@ import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 // real loopback receiver (lab mode allows http:// and loopback callback URLs).
 const ZERO_FILE_ID = '00000000-0000-0000-0000-000000000000';
 
-interface Received { headers: http.IncomingHttpHeaders; body: string }
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 /** A receiver answering `status`, recording every request. */
 async function receiver(status: number) {
@@ -25,7 +28,11 @@ async function receiver(status: number) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -43,7 +50,11 @@ describe('Files API webhook configuration', () => {
 
   async function call(method: string, path: string, init: { key?: string; body?: unknown } = {}) {
     const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-    const res = await fetch(app.url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(init.key ? { app_key: init.key } : {}) }, body });
+    const res = await fetch(app.url + path, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(init.key ? { app_key: init.key } : {}) },
+      body,
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
   }
@@ -66,7 +77,11 @@ describe('Files API webhook configuration', () => {
   });
 
   it('answers 401 unauthorized without a valid app_key', async () => {
-    for (const [method, path] of [['GET', '/files/v1/webhook-config'], ['POST', '/files/v1/webhook-config/secret'], ['POST', '/files/v1/webhook-config/test']]) {
+    for (const [method, path] of [
+      ['GET', '/files/v1/webhook-config'],
+      ['POST', '/files/v1/webhook-config/secret'],
+      ['POST', '/files/v1/webhook-config/test'],
+    ]) {
       const missing = await call(method!, path!);
       expect([missing.status, missing.body.error, missing.body.error_info.message]).toEqual([401, 'unauthorized', 'Missing app_key']);
       expect((await call(method!, path!, { key: 'app_x_00' })).body.error_info.message).toBe('Invalid app_key');
@@ -138,7 +153,13 @@ describe('Files API webhook configuration', () => {
     expect([res.status, res.body]).toEqual([200, { status: 'failed', response_code: 500, detail: 'HTTP 500' }]);
     await new Promise((r) => setTimeout(r, 500));
     expect(failing.requests).toHaveLength(1);
-    for (const body of [undefined, {}, { callback_url: 42 }, { callback_url: 'ftp://example.com/x' }, { callback_url: ok.url, callback_headers: { Host: 'x' } }]) {
+    for (const body of [
+      undefined,
+      {},
+      { callback_url: 42 },
+      { callback_url: 'ftp://example.com/x' },
+      { callback_url: ok.url, callback_headers: { Host: 'x' } },
+    ]) {
       const bad = await call('POST', '/files/v1/webhook-config/test', { key, body });
       expect([bad.status, bad.body.error], JSON.stringify(body)).toEqual([400, 'bad_request']);
     }

@@ -118,13 +118,17 @@ async function stop(r: Running): Promise<number | null> {
  * (the spec's rule), and the document worker's first heartbeat may come a moment later.
  */
 async function waitHealthy(port: number, running: Running[]) {
-  return waitFor(async () => {
-    const dead = running.find((r) => r.proc.exitCode !== null);
-    if (dead) throw new Error(`exited ${dead.proc.exitCode}: ${dead.output()}`);
-    const res = await fetch(`http://127.0.0.1:${port}/health`);
-    const body = (await res.json()) as Record<string, unknown>;
-    return res.status === 200 && body.document_workers_alive === 1 && body;
-  }, 40_000, 200).catch((err) => {
+  return waitFor(
+    async () => {
+      const dead = running.find((r) => r.proc.exitCode !== null);
+      if (dead) throw new Error(`exited ${dead.proc.exitCode}: ${dead.output()}`);
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      const body = (await res.json()) as Record<string, unknown>;
+      return res.status === 200 && body.document_workers_alive === 1 && body;
+    },
+    40_000,
+    200,
+  ).catch((err) => {
     throw new Error(`${String(err)}\n${running.map((r) => r.output()).join('\n---\n')}`);
   });
 }
@@ -158,8 +162,17 @@ describe('installer/install.sh into a temporary root (FOLIO_INSTALL_SYSTEMCTL=ec
   });
 
   it('installs the application tree from the checkout', () => {
-    for (const f of ['appliance/main.ts', 'worker/main.ts', 'core/config.ts', 'license/vendor-public-key.pem', 'models/manifest.json',
-      'package.json', 'installer/install.sh', 'installer/folio.env.in', '.folio-release']) {
+    for (const f of [
+      'appliance/main.ts',
+      'worker/main.ts',
+      'core/config.ts',
+      'license/vendor-public-key.pem',
+      'models/manifest.json',
+      'package.json',
+      'installer/install.sh',
+      'installer/folio.env.in',
+      '.folio-release',
+    ]) {
       expect(existsSync(join(app(), f)), f).toBe(true);
     }
     expect(existsSync(join(app(), 'core/config.test.ts')), 'unit tests stay behind').toBe(false);
@@ -244,8 +257,11 @@ describe('installer/install.sh into a temporary root (FOLIO_INSTALL_SYSTEMCTL=ec
 
   it('scale-out: the appliance without workers plus folio-worker@inference and @document on a shared Redis', async () => {
     const redisPort = await freePort();
-    const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-      '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    const redis = spawn(
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+      { stdio: 'ignore' },
+    );
     try {
       const REDIS_URL = `redis://127.0.0.1:${redisPort}/0`;
       const port = await freePort();

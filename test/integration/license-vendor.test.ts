@@ -79,7 +79,9 @@ describe('licence and usage against the vendor service', () => {
   };
   async function admin(method: string, path: string, body?: unknown) {
     const res = await fetch(new URL(path, vendorUrl()), {
-      method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as any, headers: res.headers };
   }
@@ -89,7 +91,13 @@ describe('licence and usage against the vendor service', () => {
   /** Issues a licence through the vendor API and writes it where FOLIO_LICENSE_FILE will point. */
   async function issue(over: Record<string, unknown> = {}) {
     const deploymentId = `dep-${randomUUID().slice(0, 8)}`;
-    const res = await admin('POST', '/v1/licenses', { customer: 'Acme Corp', deployment_id: deploymentId, license_mode: 'online', metering_mode: 'metered', ...over });
+    const res = await admin('POST', '/v1/licenses', {
+      customer: 'Acme Corp',
+      deployment_id: deploymentId,
+      license_mode: 'online',
+      metering_mode: 'metered',
+      ...over,
+    });
     expect(res.status).toBe(201);
     const file = join(dir, `${deploymentId}.json`);
     await writeFile(file, JSON.stringify(res.body as LicenseFile, null, 2));
@@ -99,8 +107,14 @@ describe('licence and usage against the vendor service', () => {
   /** What the appliance does at start: the env, then the verified licence file over it. */
   function licensedConfig(licenceFile: string, now: number): Config {
     const env = {
-      FOLIO_LICENSE_FILE: licenceFile, FOLIO_LICENSE_PUBLIC_KEY_FILE: publicKeyFile, FOLIO_LICENSE_URL: vendorUrl(), FOLIO_METERING_URL: vendorUrl(),
-      FOLIO_QUEUE_PREFIX: `t${randomUUID().slice(0, 8)}`, FOLIO_CUSTOMER: 'env-customer', FOLIO_DEPLOYMENT_ID: 'env-deployment', FOLIO_BUILD_ID: 'b-int',
+      FOLIO_LICENSE_FILE: licenceFile,
+      FOLIO_LICENSE_PUBLIC_KEY_FILE: publicKeyFile,
+      FOLIO_LICENSE_URL: vendorUrl(),
+      FOLIO_METERING_URL: vendorUrl(),
+      FOLIO_QUEUE_PREFIX: `t${randomUUID().slice(0, 8)}`,
+      FOLIO_CUSTOMER: 'env-customer',
+      FOLIO_DEPLOYMENT_ID: 'env-deployment',
+      FOLIO_BUILD_ID: 'b-int',
     };
     return loadLicenseAtStart(loadConfig(env), { now: () => now }).config;
   }
@@ -108,9 +122,16 @@ describe('licence and usage against the vendor service', () => {
   /** A LicenseChecker built from the config exactly as appliance/appliance.ts builds it, on a movable clock. */
   function applianceSide(config: Config, clock: { now: number }) {
     const checker = new LicenseChecker({
-      redis, prefix: config.FOLIO_QUEUE_PREFIX, mode: config.FOLIO_LICENSE_MODE, deploymentId: config.FOLIO_DEPLOYMENT_ID,
-      url: config.FOLIO_LICENSE_URL, licenseKey: config.FOLIO_LICENSE_KEY, intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
-      buildId: config.FOLIO_BUILD_ID, customer: config.FOLIO_CUSTOMER, now: () => clock.now,
+      redis,
+      prefix: config.FOLIO_QUEUE_PREFIX,
+      mode: config.FOLIO_LICENSE_MODE,
+      deploymentId: config.FOLIO_DEPLOYMENT_ID,
+      url: config.FOLIO_LICENSE_URL,
+      licenseKey: config.FOLIO_LICENSE_KEY,
+      intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
+      buildId: config.FOLIO_BUILD_ID,
+      customer: config.FOLIO_CUSTOMER,
+      now: () => clock.now,
     });
     cleanups.push(() => checker.stop());
     // The submission gate, mounted the way the appliance mounts it on POST /pco/v1/jobs.
@@ -125,12 +146,26 @@ describe('licence and usage against the vendor service', () => {
     const clock = { now: Date.now() };
     const { deploymentId, file, payload } = await issue({ valid_days: 30 });
     const config = licensedConfig(file, clock.now);
-    expect(config).toMatchObject({ FOLIO_DEPLOYMENT_ID: deploymentId, FOLIO_CUSTOMER: 'Acme Corp', FOLIO_LICENSE_MODE: 'online', FOLIO_METERING_MODE: 'metered' });
+    expect(config).toMatchObject({
+      FOLIO_DEPLOYMENT_ID: deploymentId,
+      FOLIO_CUSTOMER: 'Acme Corp',
+      FOLIO_LICENSE_MODE: 'online',
+      FOLIO_METERING_MODE: 'metered',
+    });
     const { checker, submit } = applianceSide(config, clock);
 
     const verifiedAt = clock.now;
-    expect(await checker.checkOnce()).toMatchObject({ status: 'verified', deployment_id: deploymentId, expires_at: payload.expires_at, last_error: null, consecutive_failures: 0 });
-    expect((await admin('GET', `/v1/licenses?deployment_id=${deploymentId}`)).body.licenses[0]).toMatchObject({ last_check_build_id: 'b-int', revoked_at: null });
+    expect(await checker.checkOnce()).toMatchObject({
+      status: 'verified',
+      deployment_id: deploymentId,
+      expires_at: payload.expires_at,
+      last_error: null,
+      consecutive_failures: 0,
+    });
+    expect((await admin('GET', `/v1/licenses?deployment_id=${deploymentId}`)).body.licenses[0]).toMatchObject({
+      last_check_build_id: 'b-int',
+      revoked_at: null,
+    });
 
     await vendorDown();
     clock.now += HOUR;
@@ -147,7 +182,13 @@ describe('licence and usage against the vendor service', () => {
     await vendorUp();
     await setVendorClock(clock.now - Date.now());
     const back = await checker.checkOnce();
-    expect(back).toMatchObject({ status: 'verified', consecutive_failures: 0, last_error: null, last_verified_at: at(clock.now), grace_ends_at: at(clock.now + GRACE_MS) });
+    expect(back).toMatchObject({
+      status: 'verified',
+      consecutive_failures: 0,
+      last_error: null,
+      last_verified_at: at(clock.now),
+      grace_ends_at: at(clock.now + GRACE_MS),
+    });
     expect(await submit()).toBe(201);
   });
 
@@ -193,12 +234,19 @@ describe('licence and usage against the vendor service', () => {
     const config = licensedConfig(file, Date.now());
     const db = openDatabase(join(dir, `${deploymentId}.sqlite`));
     cleanups.push(() => void db.close());
-    const add = (eventId: string, day: string, pages: number) => applyUsageEvent(db, { type: 'usage', eventId, day, deltas: { pages_billable: pages, pages_completed: pages, documents_completed: 1 } });
+    const add = (eventId: string, day: string, pages: number) =>
+      applyUsageEvent(db, { type: 'usage', eventId, day, deltas: { pages_billable: pages, pages_completed: pages, documents_completed: 1 } });
     add('doc-1', '2025-06-01', 5);
     add('doc-2', '2025-06-02', 3);
     const reporter = new UsageReporter({
-      db, mode: config.FOLIO_METERING_MODE, url: config.FOLIO_METERING_URL, deploymentId: config.FOLIO_DEPLOYMENT_ID,
-      customer: config.FOLIO_CUSTOMER, buildId: config.FOLIO_BUILD_ID, licenseKey: config.FOLIO_LICENSE_KEY, intervalMs: 200,
+      db,
+      mode: config.FOLIO_METERING_MODE,
+      url: config.FOLIO_METERING_URL,
+      deploymentId: config.FOLIO_DEPLOYMENT_ID,
+      customer: config.FOLIO_CUSTOMER,
+      buildId: config.FOLIO_BUILD_ID,
+      licenseKey: config.FOLIO_LICENSE_KEY,
+      intervalMs: 200,
     });
     cleanups.push(() => reporter.stop());
     const vendorUsage = async () => (await admin('GET', `/v1/usage?deployment_id=${deploymentId}`)).body;
@@ -215,31 +263,55 @@ describe('licence and usage against the vendor service', () => {
     await waitFor(() => readUsageReportState({ db }).days_pending === 0, 10_000);
     await reporter.stop();
     expect(readUsageReportState({ db })).toMatchObject({ last_report_error: null, last_report_at: expect.any(String) });
-    expect(await pagesByDay()).toEqual([['2025-06-01', 5], ['2025-06-02', 3]]);
+    expect(await pagesByDay()).toEqual([
+      ['2025-06-01', 5],
+      ['2025-06-02', 3],
+    ]);
 
     // Later usage on a reported day: the day is resent with its new cumulative total, not added twice.
     add('doc-3', '2025-06-02', 4);
     expect(readUsageReportState({ db }).days_pending).toBe(1);
     expect(await reporter.reportOnce()).toEqual({ sent: true, days: 1, error: null });
-    expect(await pagesByDay()).toEqual([['2025-06-01', 5], ['2025-06-02', 7]]);
+    expect(await pagesByDay()).toEqual([
+      ['2025-06-01', 5],
+      ['2025-06-02', 7],
+    ]);
     expect((await vendorUsage()).reports).toBeGreaterThanOrEqual(2);
   });
 
   describe('the appliance started with a licence file', () => {
     it('takes customer, deployment and modes from the file, verifies online and reports usage', async () => {
       const { deploymentId, file } = await issue();
-      const app = await spawnAppliance({
-        FOLIO_LICENSE_FILE: file, FOLIO_LICENSE_PUBLIC_KEY_FILE: publicKeyFile, FOLIO_LICENSE_URL: vendorUrl(), FOLIO_METERING_URL: vendorUrl(),
-        FOLIO_LICENSE_MODE: 'air_gapped', FOLIO_METERING_MODE: 'offline', FOLIO_CUSTOMER: 'env-customer', FOLIO_SPAWN_WORKERS: 'false',
-      }, { waitHealthy: false });
+      const app = await spawnAppliance(
+        {
+          FOLIO_LICENSE_FILE: file,
+          FOLIO_LICENSE_PUBLIC_KEY_FILE: publicKeyFile,
+          FOLIO_LICENSE_URL: vendorUrl(),
+          FOLIO_METERING_URL: vendorUrl(),
+          FOLIO_LICENSE_MODE: 'air_gapped',
+          FOLIO_METERING_MODE: 'offline',
+          FOLIO_CUSTOMER: 'env-customer',
+          FOLIO_SPAWN_WORKERS: 'false',
+        },
+        { waitHealthy: false },
+      );
       cleanups.push(async () => void (await app.stop()));
       const get = async (path: string) => (await fetch(`${app.url}${path}`)).json() as Promise<any>;
-      const license = await waitFor(async () => {
-        const l = await get('/pco/v1/license');
-        return l.status === 'verified' && l;
-      }, 15_000, 200);
+      const license = await waitFor(
+        async () => {
+          const l = await get('/pco/v1/license');
+          return l.status === 'verified' && l;
+        },
+        15_000,
+        200,
+      );
       expect(license).toMatchObject({ license_mode: 'online', deployment_id: deploymentId, last_error: null });
-      expect(await get('/pco/v1/status')).toMatchObject({ customer: 'Acme Corp', deployment_id: deploymentId, license_mode: 'online', metering_mode: 'metered' });
+      expect(await get('/pco/v1/status')).toMatchObject({
+        customer: 'Acme Corp',
+        deployment_id: deploymentId,
+        license_mode: 'online',
+        metering_mode: 'metered',
+      });
       await waitFor(async () => (await admin('GET', `/v1/usage?deployment_id=${deploymentId}`)).body.reports >= 1, 15_000, 200);
     });
 
@@ -248,8 +320,18 @@ describe('licence and usage against the vendor service', () => {
       const doc = JSON.parse(readFileSync(file, 'utf8'));
       doc.payload.customer = 'Free Rider';
       await writeFile(file, JSON.stringify(doc));
-      await expect(spawnAppliance({ FOLIO_LICENSE_FILE: file, FOLIO_LICENSE_PUBLIC_KEY_FILE: publicKeyFile, FOLIO_LICENSE_URL: vendorUrl(), FOLIO_METERING_URL: vendorUrl(), FOLIO_SPAWN_WORKERS: 'false' }, { waitHealthy: false }))
-        .rejects.toThrow(/licence file .*: the signature does not match the payload/);
+      await expect(
+        spawnAppliance(
+          {
+            FOLIO_LICENSE_FILE: file,
+            FOLIO_LICENSE_PUBLIC_KEY_FILE: publicKeyFile,
+            FOLIO_LICENSE_URL: vendorUrl(),
+            FOLIO_METERING_URL: vendorUrl(),
+            FOLIO_SPAWN_WORKERS: 'false',
+          },
+          { waitHealthy: false },
+        ),
+      ).rejects.toThrow(/licence file .*: the signature does not match the payload/);
     });
   });
 });

@@ -53,7 +53,12 @@ describe('usage events → ledger', () => {
     const emit = (e: FolioEvent) => emitEvent(redis, prefix, e);
     const pages = () => readUsage(ctx.db, '2025-03-01', '2025-03-02').totals.pages_billable;
     const pending = async () => ((await redis.xpending(eventsStream(prefix), 'orchestrator')) as [number])[0];
-    const usage = (eventId: string, n: number, day = '2025-03-01'): FolioEvent => ({ type: 'usage', eventId, day, deltas: { pages_billable: n, pages_completed: n } });
+    const usage = (eventId: string, n: number, day = '2025-03-01'): FolioEvent => ({
+      type: 'usage',
+      eventId,
+      day,
+      deltas: { pages_billable: n, pages_completed: n },
+    });
     return { ctx, prefix, start, stop, emit, pages, pending, usage };
   }
 

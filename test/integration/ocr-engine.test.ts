@@ -61,7 +61,9 @@ async function fullLetterPagePdf(): Promise<{ pdf: Buffer; lines: string[] }> {
     'its lines are found by a detector, and every line is read by a recogniser whose confidence ' +
     'is kept beside the text. Numbers such as 1984, 3.14 and 42% must survive, as must commas, ' +
     'semicolons; colons: and (parentheses). The quick brown fox jumps over the lazy dog. '
-  ).split(' ').filter(Boolean);
+  )
+    .split(' ')
+    .filter(Boolean);
   const lines: string[] = [];
   let w = 0;
   for (let y = 720; y >= 72; y -= 14) {
@@ -83,14 +85,18 @@ async function noisePng(width = 800, height = 600): Promise<Buffer> {
     const [bw, bh] = [2 + Math.floor(rnd() * 10), 2 + Math.floor(rnd() * 18)];
     for (let yy = y; yy < y + bh; yy++) px.fill(0, yy * width + x, yy * width + x + bw);
   }
-  return sharp(px, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  return sharp(px, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-ocr-'));
   const started = performance.now();
   engine = await TextRecognizer.load();
-  console.log(`ocr engine: loaded in ${(performance.now() - started).toFixed(0)} ms, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB, providers ${engine.executionProviders.join(',')}`);
+  console.log(
+    `ocr engine: loaded in ${(performance.now() - started).toFixed(0)} ms, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB, providers ${engine.executionProviders.join(',')}`,
+  );
   page = await renderFirstPage(await headingAndParagraphsPdf(), 'heading');
   pageResult = await engine.recognize(page);
 });
@@ -144,7 +150,12 @@ describe('TextRecognizer on a rendered page', () => {
     const result = await engine.recognize(turned);
     expect(result).toMatchObject({ rotation: -90, width: 1650, height: 1275 });
     expect(result.rotationConfidence).toBeGreaterThan(0.2);
-    expect(cer(PAGE_LINES, result.lines.map((l) => l.text))).toBeLessThanOrEqual(0.02);
+    expect(
+      cer(
+        PAGE_LINES,
+        result.lines.map((l) => l.text),
+      ),
+    ).toBeLessThanOrEqual(0.02);
     // boxes are in the turned input's pixels: the heading sits at its right edge, tall and thin
     const heading = result.lines[0].box;
     expect(heading.height).toBeGreaterThan(heading.width);
@@ -158,7 +169,12 @@ describe('TextRecognizer on a rendered page', () => {
     const result = await engine.recognize(crooked);
     expect(result.skew).toBeCloseTo(-1, 0.5);
     expect(result.rotation).toBe(0);
-    expect(cer(PAGE_LINES, result.lines.map((l) => l.text))).toBeLessThanOrEqual(0.02);
+    expect(
+      cer(
+        PAGE_LINES,
+        result.lines.map((l) => l.text),
+      ),
+    ).toBeLessThanOrEqual(0.02);
     // the heading's centre, turned 1° clockwise about the page's centre as the scan turned it
     const h = pageResult.lines[0].box;
     const [cx, cy] = [h.x + h.width / 2 - pageResult.width / 2, h.y + h.height / 2 - pageResult.height / 2];
@@ -178,7 +194,10 @@ describe('TextRecognizer on a rendered page', () => {
       result = await engine.recognize(letter);
       times.push(performance.now() - started);
     }
-    const errors = cer(lines, result!.lines.map((l) => l.text));
+    const errors = cer(
+      lines,
+      result!.lines.map((l) => l.text),
+    );
     console.log(
       `ocr engine: full letter page at ${DPI} dpi, ${lines.length} lines: ${times.map((t) => t.toFixed(0)).join(' / ')} ms, ` +
         `CER ${(errors * 100).toFixed(2)} %, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`,

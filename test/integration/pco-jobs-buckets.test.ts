@@ -33,8 +33,11 @@ describe('pco jobs over S3 and Azure buckets', () => {
     }
     app = await spawnAppliance({
       FOLIO_DOCUMENT_WORKERS: '2',
-      FOLIO_S3_ENDPOINT: s3.endpoint, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      FOLIO_AZURE_ACCOUNT_KEY: azurite.accountKey, FOLIO_AZURE_EMULATOR: 'true',
+      FOLIO_S3_ENDPOINT: s3.endpoint,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      FOLIO_AZURE_ACCOUNT_KEY: azurite.accountKey,
+      FOLIO_AZURE_EMULATOR: 'true',
     });
     pco = pcoClient(app.url);
   }, 90_000);

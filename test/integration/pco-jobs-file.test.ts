@@ -40,7 +40,12 @@ describe('pco jobs over file:// folders', () => {
     await writeFile(join(input, 'skip-me.pdf'), await pagedPdf(1));
     receiver = await startHttpsReceiver();
     // Lab mode lets callbacks reach the loopback receiver; NODE_EXTRA_CA_CERTS trusts its certificate.
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1', FOLIO_ALLOW_PRIVATE_URLS: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile });
+    app = await spawnAppliance({
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '1',
+      FOLIO_ALLOW_PRIVATE_URLS: 'true',
+      NODE_EXTRA_CA_CERTS: receiver.certFile,
+    });
     pco = pcoClient(app.url);
   });
   afterAll(async () => {
@@ -90,7 +95,10 @@ describe('pco jobs over file:// folders', () => {
 
     const report = await pco.call('GET', `/pco/v1/jobs/${jobId}/report`);
     expect(report.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = report.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = report.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.status).sort()).toEqual(['completed', 'completed', 'failed']);
     // A read, not a drain.
     expect((await pco.call('GET', `/pco/v1/jobs/${jobId}/report?status=failed`)).text.trim().split('\n')).toHaveLength(1);
@@ -124,7 +132,10 @@ describe('pco jobs over file:// folders', () => {
   it('writes mirror and flat layouts under another folder, and skips existing outputs', async () => {
     const out = join(root, 'out-mirror');
     await mkdir(out);
-    const mirror = await pco.create({ input: { folder: folder(), include: ['*.pdf'], exclude: ['bad.pdf', 'skip-*'] }, output: { folder: `file://${out}/`, layout: 'mirror' } });
+    const mirror = await pco.create({
+      input: { folder: folder(), include: ['*.pdf'], exclude: ['bad.pdf', 'skip-*'] },
+      output: { folder: `file://${out}/`, layout: 'mirror' },
+    });
     expect(mirror.status).toBe(201);
     expect((await pco.settled(mirror.body.job_id)).status).toBe('completed');
     expect(existsSync(join(out, 'sub', 'b.mmd'))).toBe(true);
@@ -137,7 +148,11 @@ describe('pco jobs over file:// folders', () => {
     expect(existsSync(join(flatDir, 'sub__b.mmd'))).toBe(true);
 
     // Same folder again under another client_reference: outputs exist, so every file is skipped.
-    const rerun = await pco.create({ input: { folder: folder(), exclude: ['bad.pdf', 'skip-*'] }, output: { folder: `file://${flatDir}/`, layout: 'flat' }, client_reference: 'second' });
+    const rerun = await pco.create({
+      input: { folder: folder(), exclude: ['bad.pdf', 'skip-*'] },
+      output: { folder: `file://${flatDir}/`, layout: 'flat' },
+      client_reference: 'second',
+    });
     expect(rerun.body.job_id).not.toBe(flat.body.job_id);
     const skipped = await pco.settled(rerun.body.job_id);
     expect(skipped.status).toBe('completed');
@@ -158,10 +173,14 @@ describe('pco jobs over file:// folders', () => {
     for (let i = 0; i < 80; i++) await writeFile(join(many, `doc-${String(i).padStart(2, '0')}.pdf`), pdf);
     const created = await pco.create({ input: { folder: `file://${many}/` } });
     // Cancel once enumeration has queued files and the worker has one in flight.
-    await waitFor(async () => {
-      const j = (await pco.job(created.body.job_id)).body;
-      return j.files.queued > 10 && j.files.processing > 0;
-    }, 20_000, 20);
+    await waitFor(
+      async () => {
+        const j = (await pco.job(created.body.job_id)).body;
+        return j.files.queued > 10 && j.files.processing > 0;
+      },
+      20_000,
+      20,
+    );
     const cancelled = await pco.call('POST', `/pco/v1/jobs/${created.body.job_id}/cancel`);
     expect(cancelled.status).toBe(200);
     // The answer is the cancelled job, though files in flight still finish (3.8).
@@ -199,8 +218,11 @@ describe('pco jobs over file:// folders', () => {
     await writeFile(join(hooksIn, 'good.pdf'), await pagedPdf(1));
     await writeFile(join(hooksIn, 'corrupt.pdf'), await truncatedPdf());
     const created = await pco.create({
-      input: { folder: `file://${hooksIn}/` }, output: { folder: `file://${root}/hooked/`, layout: 'mirror' },
-      callback_url: receiver.url, callback_events: ['job.completed', 'file.error'], callback_headers: { 'X-Tenant': 'acme' },
+      input: { folder: `file://${hooksIn}/` },
+      output: { folder: `file://${root}/hooked/`, layout: 'mirror' },
+      callback_url: receiver.url,
+      callback_events: ['job.completed', 'file.error'],
+      callback_headers: { 'X-Tenant': 'acme' },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const done = await pco.settled(created.body.job_id);
@@ -208,8 +230,16 @@ describe('pco jobs over file:// folders', () => {
     const events = await waitFor(() => receiver.received.length >= 2 && receiver.received.map((r) => JSON.parse(r.body)), 20_000);
     expect(events).toHaveLength(2);
     const job = events.find((e: any) => e.event === 'job.completed');
-    expect(job).toEqual({ event: 'job.completed', job_id: created.body.job_id, status: done.status, file_count: done.files.discovered,
-      files_completed: done.files.completed, files_errored: done.files.failed, num_pages_sent: done.pages.completed + done.pages.failed, num_pages_completed: done.pages.completed });
+    expect(job).toEqual({
+      event: 'job.completed',
+      job_id: created.body.job_id,
+      status: done.status,
+      file_count: done.files.discovered,
+      files_completed: done.files.completed,
+      files_errored: done.files.failed,
+      num_pages_sent: done.pages.completed + done.pages.failed,
+      num_pages_completed: done.pages.completed,
+    });
     const fileError = events.find((e: any) => e.event === 'file.error');
     expect(fileError).toMatchObject({ job_id: created.body.job_id, status: 'failed', custom_id: null, error_info: { id: 'pdf_content_type' } });
     expect(events.filter((e: any) => e.event === 'file.completed')).toHaveLength(0);
@@ -227,7 +257,11 @@ describe('pco jobs over file:// folders', () => {
     await mkdir(office);
     await writeFile(join(office, 'report.docx'), await docxFile('Quarterly Findings', 'Revenue grew in every region this quarter.'));
     await writeFile(join(office, 'scan.pdf'), await scannedPdf(await headingAndParagraphsPdf()));
-    const created = await pco.create({ input: { folder: `file://${office}/` }, options: { conversion_formats: { docx: true, html: true, 'latex.pdf': true } }, policy: { per_page_timeout_seconds: 120 } });
+    const created = await pco.create({
+      input: { folder: `file://${office}/` },
+      options: { conversion_formats: { docx: true, html: true, 'latex.pdf': true } },
+      policy: { per_page_timeout_seconds: 120 },
+    });
     const done = await pco.settled(created.body.job_id, 150_000);
     expect(done.files).toMatchObject({ discovered: 2, completed: 2, failed: 0 });
     expect(await readFile(join(office, 'report.mmd'), 'utf8')).toContain('Quarterly Findings');

@@ -55,9 +55,11 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 
 async function eachLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 function contract(name: string, setup: () => Promise<Harness>): void {

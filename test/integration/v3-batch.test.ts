@@ -37,7 +37,10 @@ describe('POST/GET /v3/batch (real inference worker)', () => {
   };
 
   it('reads every image as LaTeX (ocr_behavior latex) and keeps a missing one as its error', async () => {
-    const r = await s.call('POST', '/v3/batch', { urls: { f1: `${base}/f1.png`, f2: { url: `${base}/f2.png`, formats: ['latex_styled', 'asciimath'] }, gone: `${base}/gone.png` }, formats: ['latex_styled'] });
+    const r = await s.call('POST', '/v3/batch', {
+      urls: { f1: `${base}/f1.png`, f2: { url: `${base}/f2.png`, formats: ['latex_styled', 'asciimath'] }, gone: `${base}/gone.png` },
+      formats: ['latex_styled'],
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const done = await poll(r.body.batch_id, 3);
     expect(done.keys).toEqual(['f1', 'f2', 'gone']);
@@ -48,7 +51,11 @@ describe('POST/GET /v3/batch (real inference worker)', () => {
   });
 
   it('reads images as /v3/text with ocr_behavior text', async () => {
-    const r = await s.call('POST', '/v3/batch', { ocr_behavior: 'text', urls: { f1: `${base}/f1.png`, prose: `${base}/prose.png` }, formats: ['text', 'latex_styled'] });
+    const r = await s.call('POST', '/v3/batch', {
+      ocr_behavior: 'text',
+      urls: { f1: `${base}/f1.png`, prose: `${base}/prose.png` },
+      formats: ['text', 'latex_styled'],
+    });
     const done = await poll(r.body.batch_id, 2);
     expect(normaliseLatex(done.results.f1.latex_styled)).toBe(normaliseLatex(FORMULAS.f1));
     expect(done.results.prose.text).toContain('weather in the mountains');

@@ -12,7 +12,10 @@ import { waitFor } from '../support/ports.js';
 const run = promisify(execFile);
 
 /** Every `<smiles>` element and figure image of an MMD, in order. */
-const items = (mmd: string) => [...mmd.matchAll(/<smiles( [^>]*)?>([^<]*)<\/smiles>|!\[[^\]]*\]\([^)]*\)/g)].map((m) => (m[0].startsWith('<') ? { smiles: m[2], attrs: m[1] ?? '' } : 'figure'));
+const items = (mmd: string) =>
+  [...mmd.matchAll(/<smiles( [^>]*)?>([^<]*)<\/smiles>|!\[[^\]]*\]\([^)]*\)/g)].map((m) =>
+    m[0].startsWith('<') ? { smiles: m[2], attrs: m[1] ?? '' } : 'figure',
+  );
 
 describe('chemistry through a real appliance (OSRA and Open Babel as programs)', () => {
   let app: ApplianceProcess;
@@ -53,7 +56,9 @@ describe('chemistry through a real appliance (OSRA and Open Babel as programs)',
     expect(plain.text).not.toContain('<smiles');
     const read = await call('POST', '/v3/text', { json: { src, include_smiles: true, include_inchi: true, include_line_data: true } });
     expect(read.status, read.text).toBe(200);
-    expect(items(read.body.text)).toEqual([{ smiles: PAPER_STRUCTURES[1].smiles, attrs: expect.stringContaining(`inchikey="${PAPER_STRUCTURES[1].inchikey}"`) }]);
+    expect(items(read.body.text)).toEqual([
+      { smiles: PAPER_STRUCTURES[1].smiles, attrs: expect.stringContaining(`inchikey="${PAPER_STRUCTURES[1].inchikey}"`) },
+    ]);
     expect(read.body.text).toContain('inchi="InChI=1S/C8H10N4O2/');
     expect(read.body.line_data).toContainEqual(expect.objectContaining({ type: 'chemistry' }));
     expect(read.body.latex_styled).toBeUndefined();
@@ -71,10 +76,14 @@ describe('chemistry through a real appliance (OSRA and Open Babel as programs)',
     const sent = await call('POST', '/v3/pdf', { form });
     expect(sent.status, sent.text).toBe(200);
     const id = sent.body.pdf_id;
-    const done = await waitFor(async () => {
-      const s = await call('GET', `/v3/pdf/${id}`);
-      return ['completed', 'error'].includes(s.body.status) && s.body;
-    }, 240_000, 500);
+    const done = await waitFor(
+      async () => {
+        const s = await call('GET', `/v3/pdf/${id}`);
+        return ['completed', 'error'].includes(s.body.status) && s.body;
+      },
+      240_000,
+      500,
+    );
     expect(done).toMatchObject({ status: 'completed', num_pages_completed: done.num_pages });
     const mmd = (await call('GET', `/v3/pdf/${id}.mmd`)).text;
     const [aspirin, caffeine, salicylic] = PAPER_STRUCTURES.map((s) => ({ smiles: s.smiles, attrs: expect.stringContaining(`inchikey="${s.inchikey}"`) }));

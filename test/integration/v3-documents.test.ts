@@ -131,10 +131,14 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     const res = await call('POST', '/v3/pdf', { form });
     expect(res.status, res.text).toBe(200);
     const id = res.json.pdf_id as string;
-    const done = await waitFor(async () => {
-      const s = (await call('GET', `/v3/pdf/${id}`)).json;
-      return ['completed', 'error'].includes(s.status) && s;
-    }, timeoutMs, 250);
+    const done = await waitFor(
+      async () => {
+        const s = (await call('GET', `/v3/pdf/${id}`)).json;
+        return ['completed', 'error'].includes(s.status) && s;
+      },
+      timeoutMs,
+      250,
+    );
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed' });
     return { id, done, mmd: (await call('GET', `/v3/pdf/${id}.mmd`)).text };
   };
@@ -142,7 +146,11 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-issue5-'));
     [app, fx] = await Promise.all([spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1' }), makeFixtures(dir)]);
-    const made = (await fetch(`${app.url}/pco/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `issue5-${Date.now()}` }) }).then((r) => r.json())) as { app_id: string };
+    const made = (await fetch(`${app.url}/pco/v1/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `issue5-${Date.now()}` }),
+    }).then((r) => r.json())) as { app_id: string };
     const key = (await fetch(`${app.url}/pco/v1/apps/${made.app_id}/keys`, { method: 'POST' }).then((r) => r.json())) as { app_key: string };
     auth = { app_id: made.app_id, app_key: key.app_key };
   }, 120_000);
@@ -156,10 +164,13 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     const { id, done, mmd } = await read(fx.pdf, 'paper.pdf', { conversion_formats: formats });
     expect(done).toMatchObject({ num_pages: 2, num_pages_completed: 2 });
     expect(mmd).toContain(TITLE);
-    for (const heading of ['Introduction', 'The heat equation', 'Boundary conditions', 'Measurements', 'Conclusion']) expect(mmd).toMatch(new RegExp(`^#+ (\\d )?${heading}$`, 'm'));
+    for (const heading of ['Introduction', 'The heat equation', 'Boundary conditions', 'Measurements', 'Conclusion'])
+      expect(mmd).toMatch(new RegExp(`^#+ (\\d )?${heading}$`, 'm'));
     expect(mmd).toContain(SENTENCE); // wrapped lines joined into one paragraph
     expect(mmd).toContain('\\(\\kappa\\)'); // inline maths from the maths font, as LaTeX
-    expect((await call('GET', `/v3/converter/${id}`)).json.conversion_status).toEqual(Object.fromEntries(Object.keys(formats).map((f) => [f, { status: 'completed' }])));
+    expect((await call('GET', `/v3/converter/${id}`)).json.conversion_status).toEqual(
+      Object.fromEntries(Object.keys(formats).map((f) => [f, { status: 'completed' }])),
+    );
 
     const docx = await unzip(dir, (await call('GET', `/v3/pdf/${id}.docx`)).buf, 'paper.docx');
     const documentXml = await readFile(join(docx, 'word/document.xml'), 'utf8');
@@ -179,7 +190,11 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     const { mmd } = await read(fx.pdf, 'paper.pdf');
     const displays = [...mmd.matchAll(/\\\[([\s\S]*?)\\\]/g)].map((m) => normaliseLatex(m[1]!));
     const inline = [...mmd.matchAll(/\\\(([\s\S]*?)\\\)/g)].map((m) => normaliseLatex(m[1]!));
-    const has = (list: string[], latex: string) => expect(list.some((l) => l.includes(normaliseLatex(latex))), `${latex} in ${JSON.stringify(list)}`).toBe(true);
+    const has = (list: string[], latex: string) =>
+      expect(
+        list.some((l) => l.includes(normaliseLatex(latex))),
+        `${latex} in ${JSON.stringify(list)}`,
+      ).toBe(true);
     has(displays, String.raw`\frac{\partial u}{\partial t}=\kappa\frac{\partial^{2}u}{\partial x^{2}}`);
     has(displays, String.raw`k_{n}=\frac{n\pi}{L}`);
     has(inline, String.raw`u(x,t)=e^{-\kappa k^{2}t}\sin(kx)`);
@@ -207,7 +222,10 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
   }, 180_000);
 
   it('reads the DOCX and the EPUB pandoc made from the same LaTeX, their equations included', async () => {
-    for (const [file, name] of [[fx.docx, 'paper.docx'], [fx.epub, 'paper.epub']] as const) {
+    for (const [file, name] of [
+      [fx.docx, 'paper.docx'],
+      [fx.epub, 'paper.epub'],
+    ] as const) {
       const { mmd } = await read(file, name, {}, 90_000);
       expect(mmd, name).toContain(TITLE);
       expect(mmd, name).toMatch(/^#+ .*Measurements$/m);
@@ -218,15 +236,19 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     }
   }, 180_000);
 
-  it('converts the paper\'s MMD with maths and a table into docx, html, tex.zip, both PDFs, pptx and xlsx', async () => {
+  it("converts the paper's MMD with maths and a table into docx, html, tex.zip, both PDFs, pptx and xlsx", async () => {
     const formats = { docx: true, html: true, 'tex.zip': true, 'latex.pdf': true, pdf: true, pptx: true, xlsx: true };
     const res = await call('POST', '/v3/converter', { json: { mmd: PAPER_MMD, formats } });
     expect(res.status, res.text).toBe(200);
     const id = res.json.conversion_id as string;
-    const status = await waitFor(async () => {
-      const s = (await call('GET', `/v3/converter/${id}`)).json.conversion_status as Record<string, { status: string }>;
-      return Object.values(s).every((f) => ['completed', 'error'].includes(f.status)) && s;
-    }, 60_000, 250);
+    const status = await waitFor(
+      async () => {
+        const s = (await call('GET', `/v3/converter/${id}`)).json.conversion_status as Record<string, { status: string }>;
+        return Object.values(s).every((f) => ['completed', 'error'].includes(f.status)) && s;
+      },
+      60_000,
+      250,
+    );
     expect(status).toEqual(Object.fromEntries(Object.keys(formats).map((f) => [f, { status: 'completed' }])));
     const docx = await unzip(dir, (await call('GET', `/v3/converter/${id}.docx`)).buf, 'c.docx');
     expect(await readFile(join(docx, 'word/document.xml'), 'utf8')).toMatch(/<m:oMathPara>.*<m:f>/s); // display fraction
@@ -239,13 +261,23 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
   });
 
   it('reports a LaTeX compile failure on latex.pdf honestly and sends no file', async () => {
-    const res = await call('POST', '/v3/converter', { json: { mmd: 'Prose with a raw \\undefinedcommand in it.\n', formats: { 'latex.pdf': true, html: true } } });
+    const res = await call('POST', '/v3/converter', {
+      json: { mmd: 'Prose with a raw \\undefinedcommand in it.\n', formats: { 'latex.pdf': true, html: true } },
+    });
     const id = res.json.conversion_id as string;
-    const status = await waitFor(async () => {
-      const s = (await call('GET', `/v3/converter/${id}`)).json.conversion_status;
-      return s['latex.pdf'].status !== 'received' && s['latex.pdf'].status !== 'processing' && s;
-    }, 30_000, 250);
-    expect(status['latex.pdf']).toMatchObject({ status: 'error', error_id: 'sys_exception', error_message: expect.stringContaining('pdflatex could not compile the document') });
+    const status = await waitFor(
+      async () => {
+        const s = (await call('GET', `/v3/converter/${id}`)).json.conversion_status;
+        return s['latex.pdf'].status !== 'received' && s['latex.pdf'].status !== 'processing' && s;
+      },
+      30_000,
+      250,
+    );
+    expect(status['latex.pdf']).toMatchObject({
+      status: 'error',
+      error_id: 'sys_exception',
+      error_message: expect.stringContaining('pdflatex could not compile the document'),
+    });
     expect(status.html).toEqual({ status: 'completed' });
     const download = await call('GET', `/v3/converter/${id}.latex.pdf`);
     expect(download.status).toBe(404);

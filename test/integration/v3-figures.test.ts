@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from '../../core/storage/s3.js';
-import { DRAWING_CAPTION, DRAWING_SIZE_PT, RASTER_CAPTION, RASTER_SIZE_PT, type FigurePaper, figurePaperPdf } from '../../worker/document/pipeline/figure-fixture.js';
+import {
+  DRAWING_CAPTION,
+  DRAWING_SIZE_PT,
+  RASTER_CAPTION,
+  RASTER_SIZE_PT,
+  type FigurePaper,
+  figurePaperPdf,
+} from '../../worker/document/pipeline/figure-fixture.js';
 import { FIGURE_DPI, linkedFigures } from '../../page/figure-links.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { waitFor } from '../support/ports.js';
@@ -21,7 +28,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'folio-figures-it-'));
 
 function zipMembers(zip: Buffer): string[] {
   writeFileSync(join(scratch, 'a.zip'), zip);
-  return execFileSync('unzip', ['-Z1', join(scratch, 'a.zip')]).toString().trim().split('\n');
+  return execFileSync('unzip', ['-Z1', join(scratch, 'a.zip')])
+    .toString()
+    .trim()
+    .split('\n');
 }
 
 describe('figures through a real appliance', () => {
@@ -36,7 +46,11 @@ describe('figures through a real appliance', () => {
     return { status: res.status, headers: res.headers, buf: Buffer.from(await res.arrayBuffer()) };
   };
   const json = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${app.url}${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   const upload = async (file: Buffer, options: unknown) => {
@@ -47,10 +61,14 @@ describe('figures through a real appliance', () => {
     return ((await res.json()) as { pdf_id: string }).pdf_id;
   };
   const settled = (path: string, timeoutMs: number) =>
-    waitFor(async () => {
-      const s = await json('GET', path);
-      return ['completed', 'error'].includes(s.body.status) && s.body;
-    }, timeoutMs, 250);
+    waitFor(
+      async () => {
+        const s = await json('GET', path);
+        return ['completed', 'error'].includes(s.body.status) && s.body;
+      },
+      timeoutMs,
+      250,
+    );
   /** The /cdn path of a crop URL: the appliance links by FOLIO_PUBLIC_URL, the test reaches it on its own port. */
   const cdnPath = (mmd: string, name: string) => new URL(/\((http[^)\s]+)\)/.exec(mmd.slice(mmd.indexOf(`${name}.jpg`) - 200))![1]!).pathname;
 
@@ -61,10 +79,19 @@ describe('figures through a real appliance', () => {
     bucket = new S3Storage({ bucket: 'papers', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     await bucket.write('in/paper.pdf', pdf, 'application/pdf');
     app = await spawnAppliance({
-      FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1', FOLIO_ALLOW_PRIVATE_URLS: 'true',
-      FOLIO_DATA_SOURCE_KEY: randomBytes(32).toString('hex'), FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '0',
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '1',
+      FOLIO_ALLOW_PRIVATE_URLS: 'true',
+      FOLIO_DATA_SOURCE_KEY: randomBytes(32).toString('hex'),
+      FOLIO_FILES_JOB_COMPLETED_DELAY_SECONDS: '0',
     });
-    const made: any = await (await fetch(`${app.url}/pco/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `figs-${Date.now()}` }) })).json();
+    const made: any = await (
+      await fetch(`${app.url}/pco/v1/apps`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `figs-${Date.now()}` }),
+      })
+    ).json();
     const key: any = await (await fetch(`${app.url}/pco/v1/apps/${made.app_id}/keys`, { method: 'POST' })).json();
     headers = { app_id: made.app_id, app_key: key.app_key };
   }, 90_000);
@@ -94,7 +121,8 @@ describe('figures through a real appliance', () => {
       expect(Math.abs(width! - sizes[i]!.width * PX_PER_PT)).toBeLessThan(0.1 * sizes[i]!.width * PX_PER_PT);
       expect(Math.abs(height! - sizes[i]!.height * PX_PER_PT)).toBeLessThan(0.1 * sizes[i]!.height * PX_PER_PT);
     }
-    for (const ext of ['tex.zip', 'md.zip']) expect(zipMembers((await get(`/v3/pdf/${id}.${ext}`)).buf)).toEqual(expect.arrayContaining(names.map((n) => `images/${n}.jpg`)));
+    for (const ext of ['tex.zip', 'md.zip'])
+      expect(zipMembers((await get(`/v3/pdf/${id}.${ext}`)).buf)).toEqual(expect.arrayContaining(names.map((n) => `images/${n}.jpg`)));
     expect(zipMembers((await get(`/v3/pdf/${id}.docx`)).buf).filter((m) => m.startsWith('word/media/'))).toHaveLength(2);
 
     expect((await json('DELETE', `/v3/pdf/${id}`)).status).toBe(200);
@@ -103,11 +131,22 @@ describe('figures through a real appliance', () => {
 
   it('writes crops to <destination_uri>/images/ with relative links in image_output_mode local', async () => {
     const source = await json('POST', '/files/v1/data-sources', {
-      name: 'papers', provider: 'aws', auth_method: 'access_key', bucket: 'papers', region: 'us-east-1', endpoint: s3.endpoint.replace('127.0.0.1', 'localhost'),
-      provider_specific_details: { access_key_id: s3.accessKeyId }, secret: s3.secretAccessKey,
+      name: 'papers',
+      provider: 'aws',
+      auth_method: 'access_key',
+      bucket: 'papers',
+      region: 'us-east-1',
+      endpoint: s3.endpoint.replace('127.0.0.1', 'localhost'),
+      provider_specific_details: { access_key_id: s3.accessKeyId },
+      secret: s3.secretAccessKey,
     });
     expect(source.status).toBe(200);
-    const res = await json('POST', '/files/v1/uri', { source_uri: 's3://papers/in/paper.pdf', destination_uri: 's3://papers/out/', destination_basename: 'paper', image_output_mode: 'local' });
+    const res = await json('POST', '/files/v1/uri', {
+      source_uri: 's3://papers/in/paper.pdf',
+      destination_uri: 's3://papers/out/',
+      destination_basename: 'paper',
+      image_output_mode: 'local',
+    });
     expect(await settled(`/files/v1/${res.body.file_id}`, 60_000)).toMatchObject({ status: 'completed' });
     const mmd = (await bucket.readBuffer('out/paper.mmd')).toString();
     const names = linkedFigures(mmd);

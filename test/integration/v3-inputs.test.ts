@@ -36,16 +36,24 @@ describe('issue 5: WPD, MOBI/AZW/AZW3, DjVu and KFX inputs through a running app
     const res = await call('POST', '/v3/pdf', form);
     expect(res.status, res.text).toBe(200);
     const id = res.json.pdf_id as string;
-    const done = await waitFor(async () => {
-      const s = (await call('GET', `/v3/pdf/${id}`)).json;
-      return ['completed', 'error'].includes(s.status) && s;
-    }, timeoutMs, 250);
+    const done = await waitFor(
+      async () => {
+        const s = (await call('GET', `/v3/pdf/${id}`)).json;
+        return ['completed', 'error'].includes(s.status) && s;
+      },
+      timeoutMs,
+      250,
+    );
     return { done, mmd: done.status === 'completed' ? (await call('GET', `/v3/pdf/${id}.mmd`)).text : '' };
   };
 
   beforeAll(async () => {
     [app, djvu] = await Promise.all([spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1' }), djvuFile(DJVU_LINES)]);
-    const made = (await fetch(`${app.url}/pco/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `inputs-${Date.now()}` }) }).then((r) => r.json())) as { app_id: string };
+    const made = (await fetch(`${app.url}/pco/v1/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `inputs-${Date.now()}` }),
+    }).then((r) => r.json())) as { app_id: string };
     const key = (await fetch(`${app.url}/pco/v1/apps/${made.app_id}/keys`, { method: 'POST' }).then((r) => r.json())) as { app_key: string };
     auth = { app_id: made.app_id, app_key: key.app_key };
   }, 90_000);
@@ -60,7 +68,11 @@ describe('issue 5: WPD, MOBI/AZW/AZW3, DjVu and KFX inputs through a running app
   }, 70_000);
 
   it('reads the same book as MOBI, as AZW and as AZW3 (KF8)', async () => {
-    for (const [file, name] of [[book(), 'lighthouse.mobi'], [book(), 'lighthouse.azw'], [azw3File(LIGHTHOUSE), 'lighthouse.azw3']] as const) {
+    for (const [file, name] of [
+      [book(), 'lighthouse.mobi'],
+      [book(), 'lighthouse.azw'],
+      [azw3File(LIGHTHOUSE), 'lighthouse.azw3'],
+    ] as const) {
       const { done, mmd } = await read(file, name);
       expect(done, JSON.stringify(done)).toMatchObject({ status: 'completed' });
       expect(mmd, name).toMatch(/^#+ The First Night$/m);
@@ -77,7 +89,11 @@ describe('issue 5: WPD, MOBI/AZW/AZW3, DjVu and KFX inputs through a running app
 
   it('refuses KFX and a DRM-protected Kindle book with unsupported_format', async () => {
     const kfx = await read(kfxContainerFile(), 'book.kfx');
-    expect(kfx.done).toMatchObject({ status: 'error', error: 'unsupported_format', error_info: { id: 'unsupported_format', message: expect.stringMatching(/KFX.*Calibre/) } });
+    expect(kfx.done).toMatchObject({
+      status: 'error',
+      error: 'unsupported_format',
+      error_info: { id: 'unsupported_format', message: expect.stringMatching(/KFX.*Calibre/) },
+    });
     const drm = await read(book(2), 'locked.azw3');
     expect(drm.done).toMatchObject({ status: 'error', error: 'unsupported_format', error_info: { message: expect.stringMatching(/DRM/) } });
   });

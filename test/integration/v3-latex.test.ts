@@ -19,14 +19,18 @@ describe('POST /v3/latex (real inference worker)', () => {
   beforeAll(async () => {
     s = await startMathStack();
     formula = await renderLatex(`\\[ ${FORMULA} \\]`);
-    page = await renderLatex('\\noindent The committee met on Tuesday to discuss the budget for next year,\\\\ and agreed to publish the minutes of the meeting in the spring.', 150, 7.5);
+    page = await renderLatex(
+      '\\noindent The committee met on Tuesday to discuss the budget for next year,\\\\ and agreed to publish the minutes of the meeting in the spring.',
+      150,
+      7.5,
+    );
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (d) => (body += d));
       req.on('end', () => {
-          hooks.push(JSON.parse(body));
-          res.end();
-        });
+        hooks.push(JSON.parse(body));
+        res.end();
+      });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     const warm = await s.call('POST', '/v3/latex', { src: dataUrl(formula), formats: ['latex_styled'] });
@@ -69,7 +73,9 @@ describe('POST /v3/latex (real inference worker)', () => {
     const prose = await s.call('POST', '/v3/latex', { src: dataUrl(page), formats: ['latex_styled'], ocr: ['math', 'text'] });
     expect(prose.body.detection_list).toContain('is_not_math');
     expect(prose.body.latex_styled).toContain('\\text{');
-    const blank = await sharp({ create: { width: 200, height: 80, channels: 3, background: '#fff' } }).png().toBuffer();
+    const blank = await sharp({ create: { width: 200, height: 80, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const r = await s.call('POST', '/v3/latex', { src: dataUrl(blank), formats: ['latex_styled'] });
     expect(r.body.detection_map.is_blank).toBe(1);
     expect(r.body.latex_styled).toBe('');

@@ -23,23 +23,42 @@ export async function startMathStack() {
   const t = await v3TestApp({ env: { FOLIO_ALLOW_PRIVATE_URLS: 'true', FOLIO_TEXT_REQUESTS_MAX: '4' } });
   const pools: InferencePool[] = [];
   const batch = v3BatchRoutes(t.ctx);
-  const app = createApp(t.ctx, [authRoutes(t.ctx), v3TextRoutes(t.ctx, { onPool: (p) => pools.push(p) }), v3LatexRoutes(t.ctx, { onPool: (p) => pools.push(p) }), batch.routes]);
+  const app = createApp(t.ctx, [
+    authRoutes(t.ctx),
+    v3TextRoutes(t.ctx, { onPool: (p) => pools.push(p) }),
+    v3LatexRoutes(t.ctx, { onPool: (p) => pools.push(p) }),
+    batch.routes,
+  ]);
   const { host, port } = t.ctx.redis.options as { host: string; port: number };
   const dir = t.ctx.config.dataDir;
   let log = '';
   const worker: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts', 'inference'], {
-    env: { ...process.env, REDIS_URL: `redis://${host}:${port}`, FOLIO_QUEUE_PREFIX: t.ctx.config.FOLIO_QUEUE_PREFIX, FOLIO_DATA_DIR: dir, FOLIO_STORAGE_URI: `file://${dir}/storage/`, FOLIO_LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      REDIS_URL: `redis://${host}:${port}`,
+      FOLIO_QUEUE_PREFIX: t.ctx.config.FOLIO_QUEUE_PREFIX,
+      FOLIO_DATA_DIR: dir,
+      FOLIO_STORAGE_URI: `file://${dir}/storage/`,
+      FOLIO_LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   worker.stdout!.on('data', (d) => (log += d));
   worker.stderr!.on('data', (d) => (log += d));
   const key = await t.newKey();
   const call = async (method: string, path: string, json?: unknown, headers: Record<string, string> = key.headers) => {
-    const res = await app.request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: json === undefined ? undefined : JSON.stringify(json) });
+    const res = await app.request(path, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   return {
-    t, call, key, batch,
+    t,
+    call,
+    key,
+    batch,
     workerLog: () => log,
     async stop() {
       worker.kill('SIGTERM');

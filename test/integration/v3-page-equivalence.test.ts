@@ -46,7 +46,10 @@ describe('the same page through /v3/text and as a scanned PDF through /v3/pdf', 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-equiv-'));
     const body = PAGES.map((p) => `\\noindent ${p.join('\n\n')}`).join('\n\\newpage\n');
-    await writeFile(join(dir, 'a.tex'), `\\documentclass{article}\\usepackage[paperwidth=6.5in,paperheight=5in,margin=0.5in]{geometry}\\usepackage{amsmath}\\pagestyle{empty}\\begin{document}${body}\\end{document}`);
+    await writeFile(
+      join(dir, 'a.tex'),
+      `\\documentclass{article}\\usepackage[paperwidth=6.5in,paperheight=5in,margin=0.5in]{geometry}\\usepackage{amsmath}\\pagestyle{empty}\\begin{document}${body}\\end{document}`,
+    );
     await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'a.tex'], { cwd: dir, timeout: 60_000 });
     await run('pdftoppm', ['-r', String(SCAN_DPI), '-png', 'a.pdf', 'page'], { cwd: dir });
     const pdf = await PDFDocument.create();
@@ -59,7 +62,12 @@ describe('the same page through /v3/text and as a scanned PDF through /v3/pdf', 
     }
     scan = Buffer.from(await pdf.save());
     app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 180_000 });
-    const post = (path: string, json?: unknown) => fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) }).then((r) => r.json() as Promise<any>);
+    const post = (path: string, json?: unknown) =>
+      fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: json === undefined ? undefined : JSON.stringify(json),
+      }).then((r) => r.json() as Promise<any>);
     const made = await post('/pco/v1/apps', { name: `equiv-${Date.now()}` });
     const key = await post(`/pco/v1/apps/${made.app_id}/keys`);
     auth = { app_id: made.app_id, app_key: key.app_key };
@@ -72,7 +80,11 @@ describe('the same page through /v3/text and as a scanned PDF through /v3/pdf', 
   it('gives the same MMD body, maths read by the maths engine on both', async () => {
     const texts: string[] = [];
     for (const png of pngs) {
-      const res = await fetch(`${app.url}/v3/text`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ src: `data:image/png;base64,${png.toString('base64')}` }) });
+      const res = await fetch(`${app.url}/v3/text`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ src: `data:image/png;base64,${png.toString('base64')}` }),
+      });
       const body = (await res.json()) as { text: string };
       expect(res.status, JSON.stringify(body)).toBe(200);
       texts.push(body.text);
@@ -80,10 +92,14 @@ describe('the same page through /v3/text and as a scanned PDF through /v3/pdf', 
     const form = new FormData();
     form.append('file', new Blob([scan], { type: 'application/pdf' }), 'scan.pdf');
     const up = (await (await fetch(`${app.url}/v3/pdf`, { method: 'POST', headers: auth, body: form })).json()) as { pdf_id: string };
-    const status = await waitFor(async () => {
-      const s = (await (await fetch(`${app.url}/v3/pdf/${up.pdf_id}`, { headers: auth })).json()) as { status: string };
-      return ['completed', 'error'].includes(s.status) && s;
-    }, 240_000, 500);
+    const status = await waitFor(
+      async () => {
+        const s = (await (await fetch(`${app.url}/v3/pdf/${up.pdf_id}`, { headers: auth })).json()) as { status: string };
+        return ['completed', 'error'].includes(s.status) && s;
+      },
+      240_000,
+      500,
+    );
     expect(status).toMatchObject({ status: 'completed', num_pages_completed: PAGES.length });
     const mmd = await (await fetch(`${app.url}/v3/pdf/${up.pdf_id}.mmd`, { headers: auth })).text();
     console.log(`equivalence: /v3/text pages\n${texts.join('\n\n')}\n---- /v3/pdf scanned\n${mmd}`);

@@ -44,10 +44,14 @@ async function v3Client(base: string) {
     return call('POST', '/v3/pdf', { headers: auth, form });
   };
   const settled = (pdfId: string, timeoutMs = 60_000) =>
-    waitFor(async () => {
-      const s = await call('GET', `/v3/pdf/${pdfId}`, { headers: auth });
-      return ['completed', 'error'].includes(s.body.status) && s.body;
-    }, timeoutMs, 200);
+    waitFor(
+      async () => {
+        const s = await call('GET', `/v3/pdf/${pdfId}`, { headers: auth });
+        return ['completed', 'error'].includes(s.body.status) && s.body;
+      },
+      timeoutMs,
+      200,
+    );
   return { call, auth, upload, settled };
 }
 
@@ -115,7 +119,11 @@ describe('/v3/pdf and /v3/converter against a real appliance', () => {
     const res = await v3.call('POST', '/v3/converter', { headers: v3.auth, json: { mmd, formats: { docx: true } } });
     expect(res.status, res.text).toBe(200);
     const id = res.body.conversion_id;
-    await waitFor(async () => (await v3.call('GET', `/v3/converter/${id}`, { headers: v3.auth })).body.conversion_status.docx.status === 'completed', 30_000, 200);
+    await waitFor(
+      async () => (await v3.call('GET', `/v3/converter/${id}`, { headers: v3.auth })).body.conversion_status.docx.status === 'completed',
+      30_000,
+      200,
+    );
     const docx = await v3.call('GET', `/v3/converter/${id}.docx`, { headers: v3.auth });
     expect(await documentXml(docx.buf)).toContain('<m:oMath');
     const unknown = await v3.call('GET', '/v3/converter/2025_01_01_00000000000000000000', { headers: v3.auth });
@@ -147,7 +155,11 @@ describe('/v3/pdf and /v3/converter against a real appliance', () => {
   it('reports a corrupt PDF as status error, then deletes it for good', async () => {
     const res = await v3.upload(await truncatedPdf(), undefined, 'broken.pdf');
     const done = await v3.settled(res.body.pdf_id);
-    expect(done).toMatchObject({ status: 'error', error: expect.any(String), error_info: { id: done.error, message: expect.any(String), pdf_id: res.body.pdf_id } });
+    expect(done).toMatchObject({
+      status: 'error',
+      error: expect.any(String),
+      error_info: { id: done.error, message: expect.any(String), pdf_id: res.body.pdf_id },
+    });
     const del = await v3.call('DELETE', `/v3/pdf/${res.body.pdf_id}`, { headers: v3.auth });
     expect(del.body).toEqual({ pdf_id: res.body.pdf_id, status: 'deleted' });
     expect((await v3.call('GET', `/v3/pdf/${res.body.pdf_id}`, { headers: v3.auth })).status).toBe(404);
@@ -155,8 +167,15 @@ describe('/v3/pdf and /v3/converter against a real appliance', () => {
 });
 
 /** The v1 values of a Service-Signature header, and the one a receiver computes with `secret` (6.2). */
-const signedWith = (header: string, _body: string) => header.split(',').filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
-const hmacOf = (secret: string, header: string, body: string) => createHmac('sha256', secret).update(`${header.split(',')[0]!.slice(2)}.${body}`).digest('hex');
+const signedWith = (header: string, _body: string) =>
+  header
+    .split(',')
+    .filter((p) => p.startsWith('v1='))
+    .map((p) => p.slice(3));
+const hmacOf = (secret: string, header: string, body: string) =>
+  createHmac('sha256', secret)
+    .update(`${header.split(',')[0]!.slice(2)}.${body}`)
+    .digest('hex');
 
 describe('/v3/pdf in lab mode: loopback URLs and webhooks', () => {
   let app: ApplianceProcess;
@@ -166,7 +185,12 @@ describe('/v3/pdf in lab mode: loopback URLs and webhooks', () => {
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver();
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '0', FOLIO_ALLOW_PRIVATE_URLS: 'true', NODE_EXTRA_CA_CERTS: receiver.certFile });
+    app = await spawnAppliance({
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '0',
+      FOLIO_ALLOW_PRIVATE_URLS: 'true',
+      NODE_EXTRA_CA_CERTS: receiver.certFile,
+    });
     v3 = await v3Client(app.url);
     docs = await documentServer(await headingAndParagraphsPdf());
   });
@@ -177,7 +201,10 @@ describe('/v3/pdf in lab mode: loopback URLs and webhooks', () => {
   });
 
   it('fetches a loopback URL and sends a signed file.completed', async () => {
-    const res = await v3.call('POST', '/v3/pdf', { headers: v3.auth, json: { url: docs.url, callback_url: receiver.url, callback_headers: { 'X-Team': 'docs' } } });
+    const res = await v3.call('POST', '/v3/pdf', {
+      headers: v3.auth,
+      json: { url: docs.url, callback_url: receiver.url, callback_headers: { 'X-Team': 'docs' } },
+    });
     expect(res.status, res.text).toBe(200);
     const id = res.body.pdf_id;
     expect(await v3.settled(id)).toMatchObject({ status: 'completed', input_file: docs.url });

@@ -9,10 +9,7 @@ import { dataUrl, median, renderLatex, startMathStack } from './v3-math-support.
  */
 
 const FORMULA = 'x^{2}+y^{2}=\\frac{a}{b}';
-const PROSE = [
-  'The quick brown fox jumps over the lazy dog while the committee',
-  'considers a proposal to reorganise the library and its reading rooms.',
-];
+const PROSE = ['The quick brown fox jumps over the lazy dog while the committee', 'considers a proposal to reorganise the library and its reading rooms.'];
 const MIXED = [
   { kind: 'text', tex: 'We consider the following relation between the two quantities' },
   { kind: 'math', tex: '\\[ x^{2}+y^{2}=\\frac{a}{b} \\]' },
@@ -52,7 +49,12 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     let r!: Awaited<ReturnType<typeof s.call>>;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      r = await s.call('POST', '/v3/text', { src: dataUrl(formula), formats: ['text', 'latex_styled', 'data'], data_options: { include_asciimath: true }, include_line_data: true });
+      r = await s.call('POST', '/v3/text', {
+        src: dataUrl(formula),
+        formats: ['text', 'latex_styled', 'data'],
+        data_options: { include_asciimath: true },
+        include_line_data: true,
+      });
       times.push(performance.now() - t0);
     }
     console.log(`/v3/text one formula: median ${Math.round(median(times))} ms`);
@@ -134,7 +136,11 @@ describe('POST /v3/text with maths (real inference worker)', () => {
   });
 
   it('separates paragraphs with a blank line and writes a bulleted list as itemize (or as read with disable_itemize)', async () => {
-    const page = await renderLatex('\\noindent Shopping list for the week:\\begin{itemize}\\item Fresh bread from the bakery\\item Two litres of milk and a dozen eggs, which should last until the weekend if we are careful\\item Apples\\end{itemize}First paragraph of text runs here.\\par Second paragraph starts after a break.', 150, 6.5);
+    const page = await renderLatex(
+      '\\noindent Shopping list for the week:\\begin{itemize}\\item Fresh bread from the bakery\\item Two litres of milk and a dozen eggs, which should last until the weekend if we are careful\\item Apples\\end{itemize}First paragraph of text runs here.\\par Second paragraph starts after a break.',
+      150,
+      6.5,
+    );
     const r = await s.call('POST', '/v3/text', { src: dataUrl(page) });
     expect(r.status).toBe(200);
     expect(r.body.text, JSON.stringify(r.body.text)).toBe(
@@ -146,12 +152,24 @@ describe('POST /v3/text with maths (real inference worker)', () => {
   });
 
   it('writes monospaced code as a listing with its indentation, or fenced with disable_lstlisting', async () => {
-    const page = await renderLatex('\\noindent Here is the loop that sums the values of the array:\n\\begin{verbatim}\nint total = 0;\nfor (int i = 0; i < n; i++) {\n    total += values[i];\n}\nreturn total;\n\\end{verbatim}\nIt runs in linear time over the array and needs no extra memory at all.', 150, 6.5);
+    const page = await renderLatex(
+      '\\noindent Here is the loop that sums the values of the array:\n\\begin{verbatim}\nint total = 0;\nfor (int i = 0; i < n; i++) {\n    total += values[i];\n}\nreturn total;\n\\end{verbatim}\nIt runs in linear time over the array and needs no extra memory at all.',
+      150,
+      6.5,
+    );
     const r = await s.call('POST', '/v3/text', { src: dataUrl(page) });
     expect(r.status).toBe(200);
     const [intro, listing, after] = (r.body.text as string).split('\n\n');
     expect(intro).toBe('Here is the loop that sums the values of the array:');
-    expect(listing!.split('\n')).toEqual(['\\begin{lstlisting}', 'int total = 0;', expect.stringMatching(/^for \(int i = [0O]; i < n; i\+\+\) \{$/), '    total += values[i];', '}', 'return total;', '\\end{lstlisting}']);
+    expect(listing!.split('\n')).toEqual([
+      '\\begin{lstlisting}',
+      'int total = 0;',
+      expect.stringMatching(/^for \(int i = [0O]; i < n; i\+\+\) \{$/),
+      '    total += values[i];',
+      '}',
+      'return total;',
+      '\\end{lstlisting}',
+    ]);
     expect(after).toMatch(/^It runs in linear time/);
     const fenced = await s.call('POST', '/v3/text', { src: dataUrl(page), disable_lstlisting: true });
     expect(fenced.body.text).toContain('```\nint total = 0;\n');
@@ -159,7 +177,11 @@ describe('POST /v3/text with maths (real inference worker)', () => {
   });
 
   it('reads a table image as a tabular, and gives its tsv', async () => {
-    const page = await renderLatex('\\noindent Measured values:\\\\[6pt]\\begin{tabular}{lrr}\\hline Metal & Density & Melting point \\\\ \\hline Iron & 7.87 & 1538 \\\\ Copper & 8.96 & 1085 \\\\ Gold & 19.32 & 1064 \\\\ \\hline \\end{tabular}', 150, 6.5);
+    const page = await renderLatex(
+      '\\noindent Measured values:\\\\[6pt]\\begin{tabular}{lrr}\\hline Metal & Density & Melting point \\\\ \\hline Iron & 7.87 & 1538 \\\\ Copper & 8.96 & 1085 \\\\ Gold & 19.32 & 1064 \\\\ \\hline \\end{tabular}',
+      150,
+      6.5,
+    );
     const r = await s.call('POST', '/v3/text', { src: dataUrl(page), formats: ['text', 'data'], data_options: { include_tsv: true }, include_line_data: true });
     expect(r.status).toBe(200);
     expect(r.body.text).toBe(
@@ -172,7 +194,11 @@ describe('POST /v3/text with maths (real inference worker)', () => {
   it('reads two columns of prose column by column', async () => {
     const left = 'The left column starts here and carries on for a while, long enough to wrap onto several lines of its own before it ends.';
     const right = 'The right column begins at the top as well and it also goes on for several lines before it comes to its end.';
-    const page = await renderLatex(`\\noindent\\begin{minipage}[t]{0.46\\textwidth}${left}\\end{minipage}\\hfill\\begin{minipage}[t]{0.46\\textwidth}${right}\\end{minipage}`, 150, 6.5);
+    const page = await renderLatex(
+      `\\noindent\\begin{minipage}[t]{0.46\\textwidth}${left}\\end{minipage}\\hfill\\begin{minipage}[t]{0.46\\textwidth}${right}\\end{minipage}`,
+      150,
+      6.5,
+    );
     const r = await s.call('POST', '/v3/text', { src: dataUrl(page) });
     expect(r.status).toBe(200);
     const [first, second] = (r.body.text as string).split('\n\n');
@@ -181,9 +207,15 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(joined(first!)).toBe(left);
     expect(joined(second!)).toBe(right);
     // A display equation in one column beside prose in the other is read apart from it.
-    const beside = await renderLatex('\\noindent\\begin{minipage}[t]{0.46\\textwidth}\\[ \\int_0^1 f(x)\\,dx = \\frac{a}{b} \\]\\end{minipage}\\hfill\\begin{minipage}[t]{0.46\\textwidth}The right column goes on with its prose beside the formula and then some more.\\end{minipage}', 150, 6.5);
+    const beside = await renderLatex(
+      '\\noindent\\begin{minipage}[t]{0.46\\textwidth}\\[ \\int_0^1 f(x)\\,dx = \\frac{a}{b} \\]\\end{minipage}\\hfill\\begin{minipage}[t]{0.46\\textwidth}The right column goes on with its prose beside the formula and then some more.\\end{minipage}',
+      150,
+      6.5,
+    );
     const b = await s.call('POST', '/v3/text', { src: dataUrl(beside), include_line_data: true });
-    const maths = b.body.line_data.filter((l: { type: string }) => l.type === 'math').map((l: { text: string }) => normaliseLatex(l.text.replace(/^\\\[\n|\n\\\]$/g, '')));
+    const maths = b.body.line_data
+      .filter((l: { type: string }) => l.type === 'math')
+      .map((l: { text: string }) => normaliseLatex(l.text.replace(/^\\\[\n|\n\\\]$/g, '')));
     expect(maths).toEqual([normaliseLatex('\\int_{0}^{1}f(x)dx=\\frac{a}{b}')]);
     expect(b.body.text).toContain('The right column goes on with its prose\nbeside the formula and then some more.');
   });

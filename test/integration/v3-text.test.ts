@@ -62,7 +62,10 @@ describe('POST /v3/text against a real appliance', () => {
     const page = await renderPage(DPI);
     // Heading at 92 pt from the top, first paragraph's three lines below it: keep 60–200 pt.
     const px = (pt: number) => Math.round((pt * DPI) / 72);
-    paragraph = await sharp(page).extract({ left: 0, top: px(60), width: px(612), height: px(140) }).png().toBuffer();
+    paragraph = await sharp(page)
+      .extract({ left: 0, top: px(60), width: px(612), height: px(140) })
+      .png()
+      .toBuffer();
     fullPage = await renderPage(300);
     loopback = createServer((_req, res) => res.end(paragraph));
     await new Promise<void>((r) => loopback.listen(0, '127.0.0.1', r));
@@ -143,7 +146,9 @@ describe('POST /v3/text against a real appliance', () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       data[i] = Math.max(0, Math.min(255, data[i]! + ((seed % 161) - 80)));
     }
-    const noisy = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } }).png().toBuffer();
+    const noisy = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+      .png()
+      .toBuffer();
     const low = await text({ src: dataUrl(noisy), confidence_threshold: 0.9999 });
     expect([low.status, low.body.error, low.body.error_info.id]).toEqual([200, 'math_confidence', 'math_confidence']);
     expect(low.body.error_info.confidence).toBeGreaterThan(0); // text was read, just not surely enough

@@ -23,7 +23,12 @@ import { GuardedFetchError, guardedFetch } from '../../core/ssrf.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { waitFor } from '../support/ports.js';
 
-interface Received { path: string; headers: http.IncomingHttpHeaders; body: string; at: number }
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
 type Answer = (req: Received, n: number) => { status: number; headers?: Record<string, string> } | 'hang';
 
 /** A real HTTP(S) receiver on loopback that records every request and counts TCP connections. */
@@ -45,9 +50,15 @@ async function receiver(answer: Answer, tls?: { key: string; cert: string }) {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   return {
-    port, requests, connections: () => connections,
+    port,
+    requests,
+    connections: () => connections,
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -62,7 +73,13 @@ async function webhookEnv(opts: Partial<DeliveryWorkerOptions> = {}) {
   const workerConnection: Redis = bullmqConnection(redis.url);
   const db = openDatabase(join(tmp, `${prefix}.sqlite`));
   const config = loadConfig({ FOLIO_DATA_DIR: tmp, FOLIO_QUEUE_PREFIX: prefix, FOLIO_ALLOW_PRIVATE_URLS: 'true' });
-  const ctx: WebhookContext = { config, db, queues: new Queues(connection, prefix), logger: createLogger({ name: 'test', level: 'silent' }), now: () => Date.now() };
+  const ctx: WebhookContext = {
+    config,
+    db,
+    queues: new Queues(connection, prefix),
+    logger: createLogger({ name: 'test', level: 'silent' }),
+    now: () => Date.now(),
+  };
   const worker = await startDeliveryWorker(ctx, { connection: workerConnection, allowPrivate: true, delayScale: 0.001, ...opts });
   cleanups.push(async () => {
     await worker.stop();
@@ -71,7 +88,15 @@ async function webhookEnv(opts: Partial<DeliveryWorkerOptions> = {}) {
     workerConnection.disconnect();
     db.close();
   });
-  const settled = (id: string) => waitFor(() => { const d = getDelivery(ctx, id); return d && d.status !== 'pending' && d; }, 20_000, 20);
+  const settled = (id: string) =>
+    waitFor(
+      () => {
+        const d = getDelivery(ctx, id);
+        return d && d.status !== 'pending' && d;
+      },
+      20_000,
+      20,
+    );
   return { ctx, settled, secrets: (key = 'pco') => new WebhookSecrets({ db, key, now: ctx.now }) };
 }
 
@@ -98,7 +123,14 @@ describe('delivery worker (lab mode, loopback receivers)', () => {
     const rx = await receiver(() => ({ status: 204 }));
     cleanups.push(rx.close);
     const { deliveryId, created } = await createDelivery(env.ctx, {
-      scope: 'pco', url: `${rx.url}/hook?k=1`, headers: { 'X-Token': 'abc' }, event: 'file.completed', payload: event('f-1'), dedupeKey: 'file.completed:f-1', jobId: 'job-a', fileId: 'f-1',
+      scope: 'pco',
+      url: `${rx.url}/hook?k=1`,
+      headers: { 'X-Token': 'abc' },
+      event: 'file.completed',
+      payload: event('f-1'),
+      dedupeKey: 'file.completed:f-1',
+      jobId: 'job-a',
+      fileId: 'f-1',
     });
     expect(created).toBe(true);
     const d = await env.settled(deliveryId);
@@ -117,8 +149,20 @@ describe('delivery worker (lab mode, loopback receivers)', () => {
   it('tries a receiver that always answers 500 exactly 8 times, with growing delays, then fails', async () => {
     const rx = await receiver(() => ({ status: 500 }));
     cleanups.push(rx.close);
-    const { deliveryId } = await createDelivery(env.ctx, { scope: 'pco', url: rx.url, event: 'file.error', payload: event('f-500'), dedupeKey: 'file.error:f-500' });
-    expect(await env.settled(deliveryId)).toMatchObject({ status: 'failed', attempts: 8, last_http_status: 500, last_error: 'HTTP 500', next_attempt_at: null });
+    const { deliveryId } = await createDelivery(env.ctx, {
+      scope: 'pco',
+      url: rx.url,
+      event: 'file.error',
+      payload: event('f-500'),
+      dedupeKey: 'file.error:f-500',
+    });
+    expect(await env.settled(deliveryId)).toMatchObject({
+      status: 'failed',
+      attempts: 8,
+      last_http_status: 500,
+      last_error: 'HTTP 500',
+      next_attempt_at: null,
+    });
     await quiet(300);
     expect(rx.requests).toHaveLength(8);
     // scaled schedule: 15 ms … 1.5 s; the last wait is the longest
@@ -130,7 +174,13 @@ describe('delivery worker (lab mode, loopback receivers)', () => {
   it('marks a 400 answer failed after exactly one attempt', async () => {
     const rx = await receiver(() => ({ status: 400 }));
     cleanups.push(rx.close);
-    const { deliveryId } = await createDelivery(env.ctx, { scope: 'pco', url: rx.url, event: 'file.completed', payload: event('f-400'), dedupeKey: 'file.completed:f-400' });
+    const { deliveryId } = await createDelivery(env.ctx, {
+      scope: 'pco',
+      url: rx.url,
+      event: 'file.completed',
+      payload: event('f-400'),
+      dedupeKey: 'file.completed:f-400',
+    });
     expect(await env.settled(deliveryId)).toMatchObject({ status: 'failed', attempts: 1, last_http_status: 400 });
     await quiet(300);
     expect(rx.requests).toHaveLength(1);
@@ -140,7 +190,13 @@ describe('delivery worker (lab mode, loopback receivers)', () => {
     const target = await receiver(() => ({ status: 200 }));
     const rx = await receiver(() => ({ status: 302, headers: { location: `${target.url}/stolen` } }));
     cleanups.push(rx.close, target.close);
-    const { deliveryId } = await createDelivery(env.ctx, { scope: 'pco', url: rx.url, event: 'job.completed', payload: { event: 'job.completed', job_id: 'j-302' }, dedupeKey: 'job.completed:j-302' });
+    const { deliveryId } = await createDelivery(env.ctx, {
+      scope: 'pco',
+      url: rx.url,
+      event: 'job.completed',
+      payload: { event: 'job.completed', job_id: 'j-302' },
+      dedupeKey: 'job.completed:j-302',
+    });
     await waitFor(() => (getDelivery(env.ctx, deliveryId)?.attempts ?? 0) >= 1, 10_000, 10);
     expect(getDelivery(env.ctx, deliveryId)).toMatchObject({ last_http_status: 302, last_error: 'redirect 302 not followed' });
     expect(await env.settled(deliveryId)).toMatchObject({ status: 'failed', attempts: 8 });
@@ -153,7 +209,13 @@ describe('delivery worker (lab mode, loopback receivers)', () => {
     const hanging = await webhookEnv({ timeoutMs: 300 });
     const rx = await receiver((_, n) => (n === 1 ? 'hang' : { status: 200 }));
     cleanups.push(rx.close);
-    const { deliveryId } = await createDelivery(hanging.ctx, { scope: 'pco', url: rx.url, event: 'file.completed', payload: event('f-slow'), dedupeKey: 'file.completed:f-slow' });
+    const { deliveryId } = await createDelivery(hanging.ctx, {
+      scope: 'pco',
+      url: rx.url,
+      event: 'file.completed',
+      payload: event('f-slow'),
+      dedupeKey: 'file.completed:f-slow',
+    });
     await waitFor(() => (getDelivery(hanging.ctx, deliveryId)?.attempts ?? 0) >= 1, 10_000, 10);
     expect(getDelivery(hanging.ctx, deliveryId)).toMatchObject({ status: 'pending', last_http_status: null });
     expect(getDelivery(hanging.ctx, deliveryId)!.last_error).toMatch(/timeout/);
@@ -166,7 +228,13 @@ describe('delivery worker (lab mode, loopback receivers)', () => {
     const store = env.secrets('app-rotation');
     const old = store.getOrCreate().secret;
     const next = store.rotate().secret;
-    const { deliveryId } = await createDelivery(env.ctx, { scope: 'app-rotation', url: rx.url, event: 'file.completed', payload: event('f-rot'), dedupeKey: 'file.completed:f-rot' });
+    const { deliveryId } = await createDelivery(env.ctx, {
+      scope: 'app-rotation',
+      url: rx.url,
+      event: 'file.completed',
+      payload: event('f-rot'),
+      dedupeKey: 'file.completed:f-rot',
+    });
     await env.settled(deliveryId);
     const { body, headers } = rx.requests[0]!;
     const sig = headers['service-signature'] as string;
@@ -195,14 +263,30 @@ describe('SSRF guard on real sockets', () => {
   it('with private URLs not allowed, a loopback listener receives zero connections', async () => {
     const env = await webhookEnv({ allowPrivate: false, resolve: async () => ['127.0.0.1'] });
     let connections = 0;
-    const server = net.createServer((s) => { connections++; s.destroy(); });
+    const server = net.createServer((s) => {
+      connections++;
+      s.destroy();
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
     const port = (server.address() as net.AddressInfo).port;
-    const urls = [`https://127.0.0.1:${port}/`, `https://127.1:${port}/`, `https://2130706433:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`,
-      `https://localhost:${port}/`, `https://hooks.example.test:${port}/`, `http://127.0.0.1:${port}/`];
+    const urls = [
+      `https://127.0.0.1:${port}/`,
+      `https://127.1:${port}/`,
+      `https://2130706433:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `https://localhost:${port}/`,
+      `https://hooks.example.test:${port}/`,
+      `http://127.0.0.1:${port}/`,
+    ];
     for (const [i, url] of urls.entries()) {
-      const { deliveryId } = await createDelivery(env.ctx, { scope: 'pco', url, event: 'file.error', payload: event(`ssrf-${i}`), dedupeKey: `file.error:ssrf-${i}` });
+      const { deliveryId } = await createDelivery(env.ctx, {
+        scope: 'pco',
+        url,
+        event: 'file.error',
+        payload: event(`ssrf-${i}`),
+        dedupeKey: `file.error:ssrf-${i}`,
+      });
       expect(await env.settled(deliveryId), url).toMatchObject({ status: 'failed', attempts: 1, last_http_status: null });
     }
     await quiet(200);
@@ -213,9 +297,15 @@ describe('SSRF guard on real sockets', () => {
     const rx = await receiver(() => ({ status: 307, headers: { location: 'http://127.0.0.1:1/' } }));
     cleanups.push(rx.close);
     let lookups = 0;
-    const res = await guardedFetch(`http://rebind.example.test:${rx.port}/p`, {}, {
-      allowPrivate: true, schemes: ['http'], resolve: async () => (lookups++ ? ['10.9.9.9'] : ['127.0.0.1']),
-    });
+    const res = await guardedFetch(
+      `http://rebind.example.test:${rx.port}/p`,
+      {},
+      {
+        allowPrivate: true,
+        schemes: ['http'],
+        resolve: async () => (lookups++ ? ['10.9.9.9'] : ['127.0.0.1']),
+      },
+    );
     expect(res.status).toBe(307);
     expect(lookups).toBe(1);
     expect(rx.requests[0]!.headers.host).toBe(`rebind.example.test:${rx.port}`);
@@ -236,8 +326,27 @@ describe('https receivers', () => {
   let tls: { key: string; cert: string };
   beforeAll(() => {
     const dir = mkdtempSync(join(tmp, 'tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1',
-      '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     tls = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   });
 
@@ -245,7 +354,13 @@ describe('https receivers', () => {
     const env = await webhookEnv({ ca: tls.cert, resolve: async () => ['127.0.0.1'] });
     const rx = await receiver(() => ({ status: 200 }), tls);
     cleanups.push(rx.close);
-    const { deliveryId } = await createDelivery(env.ctx, { scope: 'pco', url: `https://localhost:${rx.port}/tls`, event: 'file.completed', payload: event('f-tls'), dedupeKey: 'file.completed:f-tls' });
+    const { deliveryId } = await createDelivery(env.ctx, {
+      scope: 'pco',
+      url: `https://localhost:${rx.port}/tls`,
+      event: 'file.completed',
+      payload: event('f-tls'),
+      dedupeKey: 'file.completed:f-tls',
+    });
     expect(await env.settled(deliveryId)).toMatchObject({ status: 'delivered', attempts: 1, last_http_status: 200 });
     const { body, headers } = rx.requests[0]!;
     expect(verify(headers['service-signature'] as string, body, env.secrets().activeSecrets(), Date.now())).toBe(true);
@@ -274,7 +389,10 @@ describe('/pco/v1 webhook routes', () => {
     app = new Hono();
     app.route('/', pcoWebhookRoutes(env.ctx));
     // the same rendering as appliance/http/app.ts
-    app.onError((err) => { const e = toApiError(err); return Response.json(e.toBody(), { status: e.status }); });
+    app.onError((err) => {
+      const e = toApiError(err);
+      return Response.json(e.toBody(), { status: e.status });
+    });
   });
 
   it('GET webhook-config creates the secret once', async () => {
@@ -321,7 +439,14 @@ describe('/pco/v1 webhook routes', () => {
   });
 
   it('answers 400 bad_request to a test without body, url, or with bad callback parameters', async () => {
-    for (const body of [undefined, {}, { callback_url: 42 }, { callback_url: null }, { callback_url: 'ftp://x/' }, { callback_url: 'https://x.test/', callback_headers: { Host: 'a' } }]) {
+    for (const body of [
+      undefined,
+      {},
+      { callback_url: 42 },
+      { callback_url: null },
+      { callback_url: 'ftp://x/' },
+      { callback_url: 'https://x.test/', callback_headers: { Host: 'a' } },
+    ]) {
       const res = await call('POST', '/pco/v1/webhook-config/test', body);
       expect(res, JSON.stringify(body)).toMatchObject({ status: 400, body: { error: 'bad_request' } });
     }
@@ -330,15 +455,49 @@ describe('/pco/v1 webhook routes', () => {
   it('lists the deliveries of a job with status, attempts and last HTTP status', async () => {
     const rx = await receiver((r) => ({ status: r.body.includes('file.error') ? 410 : 200 }));
     cleanups.push(rx.close);
-    const a = await createDelivery(env.ctx, { scope: 'pco', url: rx.url, event: 'file.completed', payload: event('d-1'), dedupeKey: 'file.completed:d-1', jobId: 'job-list', fileId: 'd-1' });
-    const b = await createDelivery(env.ctx, { scope: 'pco', url: rx.url, event: 'file.error', payload: { event: 'file.error', file_id: 'd-2' }, dedupeKey: 'file.error:d-2', jobId: 'job-list', fileId: 'd-2' });
+    const a = await createDelivery(env.ctx, {
+      scope: 'pco',
+      url: rx.url,
+      event: 'file.completed',
+      payload: event('d-1'),
+      dedupeKey: 'file.completed:d-1',
+      jobId: 'job-list',
+      fileId: 'd-1',
+    });
+    const b = await createDelivery(env.ctx, {
+      scope: 'pco',
+      url: rx.url,
+      event: 'file.error',
+      payload: { event: 'file.error', file_id: 'd-2' },
+      dedupeKey: 'file.error:d-2',
+      jobId: 'job-list',
+      fileId: 'd-2',
+    });
     await env.settled(a.deliveryId);
     await env.settled(b.deliveryId);
     const res = await call('GET', '/pco/v1/deliveries?job_id=job-list');
     expect(res.status).toBe(200);
     expect(res.body.deliveries).toEqual([
-      { delivery_id: a.deliveryId, event: 'file.completed', status: 'delivered', attempts: 1, last_http_status: 200, created_at: expect.any(String), updated_at: expect.any(String), url: rx.url },
-      { delivery_id: b.deliveryId, event: 'file.error', status: 'failed', attempts: 1, last_http_status: 410, created_at: expect.any(String), updated_at: expect.any(String), url: rx.url },
+      {
+        delivery_id: a.deliveryId,
+        event: 'file.completed',
+        status: 'delivered',
+        attempts: 1,
+        last_http_status: 200,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        url: rx.url,
+      },
+      {
+        delivery_id: b.deliveryId,
+        event: 'file.error',
+        status: 'failed',
+        attempts: 1,
+        last_http_status: 410,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        url: rx.url,
+      },
     ]);
     expect((await call('GET', '/pco/v1/deliveries?job_id=nothing')).body).toEqual({ deliveries: [] });
     expect((await call('GET', '/pco/v1/deliveries')).status).toBe(400);

@@ -54,4 +54,7 @@ const rows = [...new Set([...early.groups.keys(), ...late.groups.keys()])].map((
 });
 rows.sort((x, y) => y.grew - x.grew);
 console.log(`total: ${early.total.count} → ${late.total.count} nodes, ${kb(early.total.bytes)} → ${kb(late.total.bytes)} kB self size`);
-for (const r of rows.slice(0, Number(topArg ?? 25))) console.log(`${String(r.grew >= 0 ? `+${kb(r.grew)}` : kb(r.grew)).padStart(8)} kB ${String(r.grewCount >= 0 ? `+${r.grewCount}` : r.grewCount).padStart(8)}  ${r.key}  (${r.count}; ${r.kb} kB)`);
+for (const r of rows.slice(0, Number(topArg ?? 25)))
+  console.log(
+    `${String(r.grew >= 0 ? `+${kb(r.grew)}` : kb(r.grew)).padStart(8)} kB ${String(r.grewCount >= 0 ? `+${r.grewCount}` : r.grewCount).padStart(8)}  ${r.key}  (${r.count}; ${r.kb} kB)`,
+  );

@@ -61,7 +61,25 @@ describe.skipIf(unavailable)('workers on another host losing their network mid-j
     ip('-n', ns, 'link', 'set', `fw${tag}`, 'up');
     ip('-n', ns, 'link', 'set', 'lo', 'up');
     redisPort = await freePort();
-    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', `${subnet}.1`, '--protected-mode', 'no', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    redis = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(redisPort),
+        '--bind',
+        '127.0.0.1',
+        `${subnet}.1`,
+        '--protected-mode',
+        'no',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
   });
   afterAll(async () => {
     for (const p of remote) p.kill('SIGKILL');
@@ -80,8 +98,13 @@ describe.skipIf(unavailable)('workers on another host losing their network mid-j
     const health = async () => (await (await fetch(`${app!.url}/health`)).json()) as { document_workers_alive: number };
     for (let i = 0; i < REMOTE_WORKERS; i++) {
       const env = {
-        ...process.env, REDIS_URL: `redis://${subnet}.1:${redisPort}`, FOLIO_DATA_DIR: app.dataDir, FOLIO_STORAGE_URI: `file://${app.dataDir}/storage/`,
-        FOLIO_WORKER_ID: `remote-${i}`, FOLIO_HEARTBEAT_MS: '300', FOLIO_LOG_LEVEL: 'warn',
+        ...process.env,
+        REDIS_URL: `redis://${subnet}.1:${redisPort}`,
+        FOLIO_DATA_DIR: app.dataDir,
+        FOLIO_STORAGE_URI: `file://${app.dataDir}/storage/`,
+        FOLIO_WORKER_ID: `remote-${i}`,
+        FOLIO_HEARTBEAT_MS: '300',
+        FOLIO_LOG_LEVEL: 'warn',
       };
       remote.push(spawn('ip', ['netns', 'exec', ns, process.execPath, ...RUNTIME_IMPORTS, 'worker/main.ts', 'document'], { env, stdio: 'ignore' }));
     }
@@ -96,11 +119,17 @@ describe.skipIf(unavailable)('workers on another host losing their network mid-j
     const goneMs = await waitFor(async () => (await health()).document_workers_alive === 1 && Date.now() - cutAt, 60_000, 200);
     const done = await pco.settled(id, 240_000);
     const settledMs = Date.now() - cutAt;
-    const usage = await waitFor(async () => {
-      const totals = (await pco.call('GET', '/pco/v1/usage')).body.totals;
-      return totals.pages_billable >= FILES * PAGES && totals;
-    }, 20_000, 200).catch(async () => (await pco.call('GET', '/pco/v1/usage')).body.totals);
-    console.log(`[multi-host] link cut with ${REMOTE_WORKERS} remote tasks in flight; remote heartbeats gone after ${goneMs} ms; job ${done.status} ${settledMs} ms after the cut (lock ${LOCK_MS} ms + stall check ${STALLED_CHECK_MS} ms); files ${JSON.stringify(done.files)}; pages ${JSON.stringify(done.pages)}; billable ${usage.pages_billable}`);
+    const usage = await waitFor(
+      async () => {
+        const totals = (await pco.call('GET', '/pco/v1/usage')).body.totals;
+        return totals.pages_billable >= FILES * PAGES && totals;
+      },
+      20_000,
+      200,
+    ).catch(async () => (await pco.call('GET', '/pco/v1/usage')).body.totals);
+    console.log(
+      `[multi-host] link cut with ${REMOTE_WORKERS} remote tasks in flight; remote heartbeats gone after ${goneMs} ms; job ${done.status} ${settledMs} ms after the cut (lock ${LOCK_MS} ms + stall check ${STALLED_CHECK_MS} ms); files ${JSON.stringify(done.files)}; pages ${JSON.stringify(done.pages)}; billable ${usage.pages_billable}`,
+    );
     expect(done.status).toBe('completed');
     expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
     expect(done.pages).toEqual({ completed: FILES * PAGES, failed: 0 });

@@ -46,19 +46,40 @@ describe('page queue past capacity', () => {
     const id = created.body.job_id as string;
 
     // An image request while the pages queue is full: it is read ahead of the document pages.
-    const png = await import('sharp').then(({ default: sharp }) => sharp({ text: { text: 'Queue jumping works', dpi: 200 } }).flatten({ background: '#ffffff' }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer());
-    const text = await fetch(`${app.url}/v3/text`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ src: `data:image/png;base64,${png.toString('base64')}` }) });
+    const png = await import('sharp').then(({ default: sharp }) =>
+      sharp({ text: { text: 'Queue jumping works', dpi: 200 } })
+        .flatten({ background: '#ffffff' })
+        .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
+        .png()
+        .toBuffer(),
+    );
+    const text = await fetch(`${app.url}/v3/text`, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ src: `data:image/png;base64,${png.toString('base64')}` }),
+    });
     const textBody = (await text.json()) as { text?: string; error?: string };
 
     const job = await pco.settled(id, 240_000);
-    const files = (await pco.call('GET', `/pco/v1/jobs/${id}/files?limit=100`)).body.files as { key: string; status: string; error_id?: string; outputs: Record<string, string> }[];
+    const files = (await pco.call('GET', `/pco/v1/jobs/${id}/files?limit=100`)).body.files as {
+      key: string;
+      status: string;
+      error_id?: string;
+      outputs: Record<string, string>;
+    }[];
     // The ledger applies usage events as they arrive: wait until it holds the job's pages.
-    const usage = await waitFor(async () => {
-      const body = (await pco.call('GET', '/pco/v1/usage')).body;
-      return body.totals.pages_completed === job.pages.completed && body;
-    }, 30_000, 200).catch(async () => (await pco.call('GET', '/pco/v1/usage')).body);
+    const usage = await waitFor(
+      async () => {
+        const body = (await pco.call('GET', '/pco/v1/usage')).body;
+        return body.totals.pages_completed === job.pages.completed && body;
+      },
+      30_000,
+      200,
+    ).catch(async () => (await pco.call('GET', '/pco/v1/usage')).body);
     const failedIds = [...new Set(files.filter((f) => f.status === 'failed').map((f) => f.error_id))];
-    console.log(`[page-queue] job ${job.status}: files ${JSON.stringify(job.files)}, pages ${JSON.stringify(job.pages)}; failed ids ${JSON.stringify(failedIds)}; /v3/text ${text.status} ${JSON.stringify(textBody.text ?? textBody.error)}; ledger ${JSON.stringify(usage.totals ?? usage)}`);
+    console.log(
+      `[page-queue] job ${job.status}: files ${JSON.stringify(job.files)}, pages ${JSON.stringify(job.pages)}; failed ids ${JSON.stringify(failedIds)}; /v3/text ${text.status} ${JSON.stringify(textBody.text ?? textBody.error)}; ledger ${JSON.stringify(usage.totals ?? usage)}`,
+    );
 
     expect(['completed', 'completed_with_failures']).toContain(job.status);
     expect(sumOfFive(job.files)).toBe(FILES);

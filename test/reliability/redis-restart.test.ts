@@ -64,7 +64,9 @@ describe('redis restarted mid-job', () => {
 
     const done = await pco.settled(id, 120_000);
     const settled = Date.now() - back;
-    console.log(`[redis-restart] outage ${outage} ms, /health latency max ${Math.max(...samples)} ms, health ok after ${recovered} ms, job settled ${settled} ms after restart`);
+    console.log(
+      `[redis-restart] outage ${outage} ms, /health latency max ${Math.max(...samples)} ms, health ok after ${recovered} ms, job settled ${settled} ms after restart`,
+    );
     expect(done.status).toBe('completed');
     expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
     expect(sumOfFive(done.files)).toBe(FILES);

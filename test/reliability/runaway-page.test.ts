@@ -48,7 +48,9 @@ describe('a runaway page in a real document worker', () => {
     const files = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files`)).body.files;
     const file = (await pco.call('GET', `/pco/v1/jobs/${created.body.job_id}/files/${files[0].document_id}`)).body;
     const mmd = await readFile(join(dir, 'in', 'runaway.mmd'), 'utf8');
-    console.log(`[runaway] job ${done.status} in ${settledMs} ms (page limit ${LIMIT_S} s); pages ${JSON.stringify(done.pages)}; page_errors ${JSON.stringify(file.page_errors)}; worker CPU in the 2 s after: ${cpuAfter.toFixed(2)} s`);
+    console.log(
+      `[runaway] job ${done.status} in ${settledMs} ms (page limit ${LIMIT_S} s); pages ${JSON.stringify(done.pages)}; page_errors ${JSON.stringify(file.page_errors)}; worker CPU in the 2 s after: ${cpuAfter.toFixed(2)} s`,
+    );
     expect(done.pages).toEqual({ completed: 2, failed: 1 });
     expect(file.page_errors).toEqual([expect.objectContaining({ page: 2, error_id: 'page_timeout' })]);
     expect(mmd).toContain('Body of page 1.');

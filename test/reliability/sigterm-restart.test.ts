@@ -38,10 +38,14 @@ describe('appliance SIGTERM mid-job, restart on the same data folder', () => {
     const created = await pco.create({ input: { folder: `file://${root}/in/` } });
     expect(created.status).toBe(201);
     const id = created.body.job_id;
-    await waitFor(async () => {
-      const j = (await pco.job(id)).body;
-      return j.files.completed >= 2 && j.files.processing > 0;
-    }, 60_000, 20);
+    await waitFor(
+      async () => {
+        const j = (await pco.job(id)).body;
+        return j.files.completed >= 2 && j.files.processing > 0;
+      },
+      60_000,
+      20,
+    );
     const workers = first.childPids(/worker\/main\.ts/);
     expect(workers.length).toBeGreaterThan(0);
     const workerExits = workers.map((pid) => waitForExit(pid));
@@ -59,7 +63,9 @@ describe('appliance SIGTERM mid-job, restart on the same data folder', () => {
     expect(midway.job_id).toBe(id);
     const t1 = Date.now();
     const done = await pco.settled(id, 150_000);
-    console.log(`[sigterm] drain+exit ${drainMs} ms (exit ${code}); after restart ${midway.files.completed}/${FILES} files done; finished ${Date.now() - t1} ms later`);
+    console.log(
+      `[sigterm] drain+exit ${drainMs} ms (exit ${code}); after restart ${midway.files.completed}/${FILES} files done; finished ${Date.now() - t1} ms later`,
+    );
     expect(done.status).toBe('completed');
     expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
     expect(sumOfFive(done.files)).toBe(FILES);

@@ -1,4 +1,15 @@
-import { bulletListPdf, encryptedPdf, HEADING_TEXT, headingAndParagraphsPdf, LIST_ITEMS, linkPdf, pagedPdf, truncatedPdf, twoColumnPdf, zeroBytePdf } from '../support/pdf-fixtures.js';
+import {
+  bulletListPdf,
+  encryptedPdf,
+  HEADING_TEXT,
+  headingAndParagraphsPdf,
+  LIST_ITEMS,
+  linkPdf,
+  pagedPdf,
+  truncatedPdf,
+  twoColumnPdf,
+  zeroBytePdf,
+} from '../support/pdf-fixtures.js';
 
 /** The soak's document mix, shared by soak.ts and worker-leak.ts so both exercise the same pages. */
 
@@ -10,7 +21,9 @@ export interface SoakFixture {
 
 /** `count` documents cycling through twenty kinds, one in twenty of them broken (truncated, encrypted, zero bytes). */
 export async function soakFixtures(count: number): Promise<SoakFixture[]> {
-  const paged = await Promise.all([1, 2, 3, 4, 6].map(async (n) => ({ bytes: await pagedPdf(n), perPage: Array.from({ length: n }, (_, p) => `Body of page ${p + 1}.`) })));
+  const paged = await Promise.all(
+    [1, 2, 3, 4, 6].map(async (n) => ({ bytes: await pagedPdf(n), perPage: Array.from({ length: n }, (_, p) => `Body of page ${p + 1}.`) })),
+  );
   const heading = { bytes: await headingAndParagraphsPdf(), perPage: [HEADING_TEXT] };
   const columns = { bytes: await twoColumnPdf(), perPage: ['Left column line 1 text'] };
   const list = { bytes: await bulletListPdf(), perPage: [LIST_ITEMS[0]!] };

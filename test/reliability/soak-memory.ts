@@ -86,9 +86,11 @@ export function memoryProblems(start: MemorySample, end: MemorySample, limit = M
   const problems: string[] = [];
   const over = (from: number, to: number) => to > from * (1 + limit);
   const pct = (from: number, to: number) => `${to >= from ? '+' : ''}${Math.round(((to - from) / from) * 100)} %`;
-  if (over(start.appliance.rss_mb, end.appliance.rss_mb)) problems.push(`appliance ${start.appliance.rss_mb} → ${end.appliance.rss_mb} MB (${pct(start.appliance.rss_mb, end.appliance.rss_mb)})`);
+  if (over(start.appliance.rss_mb, end.appliance.rss_mb))
+    problems.push(`appliance ${start.appliance.rss_mb} → ${end.appliance.rss_mb} MB (${pct(start.appliance.rss_mb, end.appliance.rss_mb)})`);
   const base = Math.round(start.workers.reduce((sum, w) => sum + w.rss_mb, 0) / Math.max(1, start.workers.length));
-  for (const w of end.workers) if (over(base, w.rss_mb)) problems.push(`document worker ${w.pid} (up ${w.uptime_s} s) ${base} → ${w.rss_mb} MB (${pct(base, w.rss_mb)})`);
+  for (const w of end.workers)
+    if (over(base, w.rss_mb)) problems.push(`document worker ${w.pid} (up ${w.uptime_s} s) ${base} → ${w.rss_mb} MB (${pct(base, w.rss_mb)})`);
   if (!start.quiet || !end.quiet) problems.push(`the processes did not stay idle for ${QUIET_MS / 1000} s before the ${start.quiet ? 'end' : 'start'} sample`);
   return problems;
 }

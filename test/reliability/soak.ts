@@ -46,7 +46,10 @@ async function main(): Promise<void> {
     const pco = pcoClient(app.url);
     const workers = () => app.childPids(/worker\/main\.ts document/);
     const createJob = async (folder: string) => {
-      const created = await pco.create({ input: { folder: `file://${root}/${folder}/in/` }, output: { folder: `file://${root}/${folder}/out/`, layout: 'mirror' } });
+      const created = await pco.create({
+        input: { folder: `file://${root}/${folder}/in/` },
+        output: { folder: `file://${root}/${folder}/out/`, layout: 'mirror' },
+      });
       assert.equal(created.status, 201, created.text);
       return created.body.job_id as string;
     };
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
     // The ledger is fed asynchronously: read it once it has stopped moving.
     const settledUsage = async () => {
       let usage = (await pco.call('GET', '/pco/v1/usage')).body.totals;
-      for (let stable = 0; stable < 3; ) {
+      for (let stable = 0; stable < 3;) {
         await new Promise((r) => setTimeout(r, 1_000));
         const next = (await pco.call('GET', '/pco/v1/usage')).body.totals;
         stable = next.pages_billable === usage.pages_billable ? stable + 1 : 0;
@@ -76,37 +79,50 @@ async function main(): Promise<void> {
 
     let kills = 0;
     const scheduleKill = () => {
-      killer = setTimeout(() => {
-        const pids = workers();
-        const victim = pids[Math.floor(Math.random() * pids.length)];
-        if (victim) {
-          process.kill(victim, 'SIGKILL');
-          kills++;
-        }
-        scheduleKill();
-      }, KILL_EVERY_MS[0] + Math.random() * (KILL_EVERY_MS[1] - KILL_EVERY_MS[0]));
+      killer = setTimeout(
+        () => {
+          const pids = workers();
+          const victim = pids[Math.floor(Math.random() * pids.length)];
+          if (victim) {
+            process.kill(victim, 'SIGKILL');
+            kills++;
+          }
+          scheduleKill();
+        },
+        KILL_EVERY_MS[0] + Math.random() * (KILL_EVERY_MS[1] - KILL_EVERY_MS[0]),
+      );
     };
     scheduleKill();
     const done = await pco.settled(id, SETTLE_LIMIT_MS);
     clearTimeout(killer);
     const seconds = Math.round((Date.now() - t0) / 1000);
 
-    const report = (await pco.call('GET', `/pco/v1/jobs/${id}/report`)).text.trim().split('\n').map((l) => JSON.parse(l) as { key: string; status: string; error_id: string | null; error_message: string | null; attempts: number; pages: number });
+    const report = (await pco.call('GET', `/pco/v1/jobs/${id}/report`)).text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: string; status: string; error_id: string | null; error_message: string | null; attempts: number; pages: number });
     const byName = new Map(report.map((f) => [f.key.split('/').pop(), f]));
     const unexpected = docs.flatMap((d, i) => {
       const f = byName.get(name(i));
-      return f && (f.status === 'completed') !== Boolean(d.perPage) ? [{ name: name(i), status: f.status, error_id: f.error_id, error_message: f.error_message?.slice(0, 200), attempts: f.attempts }] : [];
+      return f && (f.status === 'completed') !== Boolean(d.perPage)
+        ? [{ name: name(i), status: f.status, error_id: f.error_id, error_message: f.error_message?.slice(0, 200), attempts: f.attempts }]
+        : [];
     });
     const usage = await settledUsage();
     const endMemory = await warmBatch('cool-down');
     const memory = memoryProblems(startMemory, endMemory);
     const retried = report.filter((f) => f.attempts > 1).length;
-    console.log(JSON.stringify({
-      soak: { documents: DOCUMENTS, seconds, kills, documents_processed_more_than_once: retried, status: done.status, files: done.files, pages: done.pages },
-      ledger: { pages_billable: usage.pages_billable - usageBefore.pages_billable, documents_billable: usage.documents_billable - usageBefore.documents_billable },
-      memory: { start: startMemory, end: endMemory, over_limit: memory },
-      unexpected,
-    }));
+    console.log(
+      JSON.stringify({
+        soak: { documents: DOCUMENTS, seconds, kills, documents_processed_more_than_once: retried, status: done.status, files: done.files, pages: done.pages },
+        ledger: {
+          pages_billable: usage.pages_billable - usageBefore.pages_billable,
+          documents_billable: usage.documents_billable - usageBefore.documents_billable,
+        },
+        memory: { start: startMemory, end: endMemory, over_limit: memory },
+        unexpected,
+      }),
+    );
 
     assert.equal(done.status, 'completed_with_failures');
     assert.equal(done.files.discovered, DOCUMENTS);
@@ -123,7 +139,8 @@ async function main(): Promise<void> {
       const f = byName.get(name(i));
       if (!f) problems.push(`${name(i)}: missing from the report`);
       else if (!d.perPage) {
-        if (f.status !== 'failed' || !ERROR_IDS.includes(f.error_id as never) || f.error_id === 'sys_exception') problems.push(`${name(i)}: ${f.status} ${f.error_id}`);
+        if (f.status !== 'failed' || !ERROR_IDS.includes(f.error_id as never) || f.error_id === 'sys_exception')
+          problems.push(`${name(i)}: ${f.status} ${f.error_id}`);
       } else if (f.status !== 'completed') problems.push(`${name(i)}: ${f.status} ${f.error_id}`);
       else {
         const mmd = await readFile(join(root, 'soak', 'out', name(i).replace(/\.pdf$/, '.mmd')), 'utf8');
@@ -141,7 +158,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -63,50 +63,60 @@ describe('stopping the appliance whoever sends the signal', () => {
     },
   ];
 
-  it.each(cases)('$name: exits 0 in time, leaves nothing, and a restart finishes the job once', async ({ name, stop }) => {
-    const dir = await mkdtemp(join(root, 'case-'));
-    const dataDir = join(dir, 'data');
-    await mkdir(join(dir, 'in'));
-    const pdf = await pagedPdf(PAGES);
-    for (let i = 0; i < FILES; i++) await writeFile(join(dir, 'in', `doc-${i}.pdf`), pdf);
+  it.each(cases)(
+    '$name: exits 0 in time, leaves nothing, and a restart finishes the job once',
+    async ({ name, stop }) => {
+      const dir = await mkdtemp(join(root, 'case-'));
+      const dataDir = join(dir, 'data');
+      await mkdir(join(dir, 'in'));
+      const pdf = await pagedPdf(PAGES);
+      for (let i = 0; i < FILES; i++) await writeFile(join(dir, 'in', `doc-${i}.pdf`), pdf);
 
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_DRAIN_SECONDS: String(DRAIN_S) }, { dataDir, ownGroup: true });
-    const port = Number(new URL(app.url).port);
-    let pco = pcoClient(app.url);
-    const id = (await pco.create({ input: { folder: `file://${dir}/in/` } })).body.job_id as string;
-    await waitFor(async () => (await pco.job(id)).body.files.processing > 0, 60_000, 20);
-    const before = (await processesOf(dataDir)).map((p) => p.cmd);
-    expect(before.some((c) => c.includes('redis-server'))).toBe(true);
+      app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1', FOLIO_DRAIN_SECONDS: String(DRAIN_S) }, { dataDir, ownGroup: true });
+      const port = Number(new URL(app.url).port);
+      let pco = pcoClient(app.url);
+      const id = (await pco.create({ input: { folder: `file://${dir}/in/` } })).body.job_id as string;
+      await waitFor(async () => (await pco.job(id)).body.files.processing > 0, 60_000, 20);
+      const before = (await processesOf(dataDir)).map((p) => p.cmd);
+      expect(before.some((c) => c.includes('redis-server'))).toBe(true);
 
-    const exited = new Promise<number | null>((r) => (app!.proc.exitCode !== null ? r(app!.proc.exitCode) : app!.proc.once('exit', (code) => r(code))));
-    const t0 = Date.now();
-    const killedAfterTimeout = await stop(app, dataDir);
-    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), (DRAIN_S + 30) * 1000))]);
-    const stopMs = Date.now() - t0;
-    const left = await waitFor(async () => ((await processesOf(dataDir)).length === 0 ? [] : false), 2000, 100).catch(() => processesOf(dataDir));
-    const free = await portFree(port);
-    console.log(`[stop] ${name}: exit ${code} after ${stopMs} ms (limit ${(DRAIN_S + 5) * 1000}); ${before.length} processes before, ${left.length} after; SIGKILLed by the emulated systemd: ${killedAfterTimeout}; port free: ${free}`);
-    if (code === 'hung') await app.stop('SIGKILL');
-    app = undefined;
-    for (const p of left) killQuietly(p.pid);
-    expect(code).toBe(0);
-    expect(stopMs).toBeLessThan((DRAIN_S + 5) * 1000);
-    expect(left).toEqual([]);
-    expect(killedAfterTimeout).toBe(0);
-    expect(free).toBe(true);
+      const exited = new Promise<number | null>((r) => (app!.proc.exitCode !== null ? r(app!.proc.exitCode) : app!.proc.once('exit', (code) => r(code))));
+      const t0 = Date.now();
+      const killedAfterTimeout = await stop(app, dataDir);
+      const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), (DRAIN_S + 30) * 1000))]);
+      const stopMs = Date.now() - t0;
+      const left = await waitFor(async () => ((await processesOf(dataDir)).length === 0 ? [] : false), 2000, 100).catch(() => processesOf(dataDir));
+      const free = await portFree(port);
+      console.log(
+        `[stop] ${name}: exit ${code} after ${stopMs} ms (limit ${(DRAIN_S + 5) * 1000}); ${before.length} processes before, ${left.length} after; SIGKILLed by the emulated systemd: ${killedAfterTimeout}; port free: ${free}`,
+      );
+      if (code === 'hung') await app.stop('SIGKILL');
+      app = undefined;
+      for (const p of left) killQuietly(p.pid);
+      expect(code).toBe(0);
+      expect(stopMs).toBeLessThan((DRAIN_S + 5) * 1000);
+      expect(left).toEqual([]);
+      expect(killedAfterTimeout).toBe(0);
+      expect(free).toBe(true);
 
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1' }, { dataDir });
-    pco = pcoClient(app.url);
-    const done = await pco.settled(id, 120_000);
-    expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
-    expect(done.pages).toEqual({ completed: FILES * PAGES, failed: 0 });
-    for (let i = 0; i < FILES; i++) expect(await pageCounts(join(dir, 'in', `doc-${i}.mmd`), PAGES)).toEqual(Array(PAGES).fill(1));
-    const billed = await waitFor(async () => {
-      const totals = (await pco.call('GET', '/pco/v1/usage')).body.totals;
-      return totals.pages_billable === FILES * PAGES && totals;
-    }, 20_000, 200).catch(async () => (await pco.call('GET', '/pco/v1/usage')).body.totals);
-    expect(billed.pages_billable).toBe(FILES * PAGES);
-    await app.stop();
-    app = undefined;
-  }, 180_000);
+      app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1' }, { dataDir });
+      pco = pcoClient(app.url);
+      const done = await pco.settled(id, 120_000);
+      expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
+      expect(done.pages).toEqual({ completed: FILES * PAGES, failed: 0 });
+      for (let i = 0; i < FILES; i++) expect(await pageCounts(join(dir, 'in', `doc-${i}.mmd`), PAGES)).toEqual(Array(PAGES).fill(1));
+      const billed = await waitFor(
+        async () => {
+          const totals = (await pco.call('GET', '/pco/v1/usage')).body.totals;
+          return totals.pages_billable === FILES * PAGES && totals;
+        },
+        20_000,
+        200,
+      ).catch(async () => (await pco.call('GET', '/pco/v1/usage')).body.totals);
+      expect(billed.pages_billable).toBe(FILES * PAGES);
+      await app.stop();
+      app = undefined;
+    },
+    180_000,
+  );
 });

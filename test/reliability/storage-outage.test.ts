@@ -18,13 +18,23 @@ describe('object storage unreachable mid-job', () => {
 
   beforeAll(async () => {
     s3 = await startRestartableS3rver();
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await client.send(new CreateBucketCommand({ Bucket: 'papers' }));
     client.destroy();
     const bucket = new S3Storage({ bucket: 'papers', endpoint: s3.endpoint, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     const pdf = await pagedPdf(PAGES);
     for (let i = 0; i < FILES; i++) await bucket.write(`in/doc-${String(i).padStart(2, '0')}.pdf`, pdf);
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '2', FOLIO_S3_ENDPOINT: s3.endpoint, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey });
+    app = await spawnAppliance({
+      FOLIO_DOCUMENT_WORKERS: '2',
+      FOLIO_S3_ENDPOINT: s3.endpoint,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
   }, 90_000);
   afterAll(async () => {
     await app?.stop();
@@ -33,7 +43,11 @@ describe('object storage unreachable mid-job', () => {
 
   it('fails files with a storage id, settles, and retry recovers them', async () => {
     const pco = pcoClient(app.url);
-    const created = await pco.create({ input: { folder: 's3://papers/in/' }, output: { folder: 's3://papers/out/', layout: 'mirror' }, policy: { max_retries: 1 } });
+    const created = await pco.create({
+      input: { folder: 's3://papers/in/' },
+      output: { folder: 's3://papers/out/', layout: 'mirror' },
+      policy: { max_retries: 1 },
+    });
     expect(created.status).toBe(201);
     const id = created.body.job_id;
     await waitFor(async () => (await pco.job(id)).body.files.completed >= 2, 60_000, 20);
@@ -58,7 +72,9 @@ describe('object storage unreachable mid-job', () => {
     expect(retried.status).toBe(200);
     expect(retried.body.requeued).toBe(failedJob.files.failed);
     const done = await pco.settled(id, 120_000);
-    console.log(`[storage-outage] health while down: ${health.status} ${JSON.stringify({ storage_connected: healthBody.storage_connected })}; job settled ${settleMs} ms after the outage began with ${failedJob.files.failed}/${FILES} failed (${ids.join(', ')}); retry requeued ${retried.body.requeued} and the job is ${done.status}`);
+    console.log(
+      `[storage-outage] health while down: ${health.status} ${JSON.stringify({ storage_connected: healthBody.storage_connected })}; job settled ${settleMs} ms after the outage began with ${failedJob.files.failed}/${FILES} failed (${ids.join(', ')}); retry requeued ${retried.body.requeued} and the job is ${done.status}`,
+    );
     expect(done.status).toBe('completed');
     expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
     expect(done.pages).toEqual({ completed: FILES * PAGES, failed: 0 });

@@ -40,8 +40,12 @@ describe('object storage throttled, resetting and stalling mid-job', () => {
       await Promise.all(Array.from({ length: FILES }, (_, i) => direct.write(`${run}/in/doc-${String(i).padStart(2, '0')}.pdf`, pdf)));
     }
     app = await spawnAppliance({
-      FOLIO_DOCUMENT_WORKERS: '2', FOLIO_INFERENCE_WORKERS: '0', FOLIO_STORAGE_URI: 's3://folio/',
-      FOLIO_S3_ENDPOINT: proxy.url, AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      FOLIO_DOCUMENT_WORKERS: '2',
+      FOLIO_INFERENCE_WORKERS: '0',
+      FOLIO_STORAGE_URI: 's3://folio/',
+      FOLIO_S3_ENDPOINT: proxy.url,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
     });
   }, 90_000);
   afterAll(async () => {
@@ -81,11 +85,24 @@ describe('object storage throttled, resetting and stalling mid-job', () => {
     const caught = { slowdown: proxy.counts.slowdown - before.slowdown, reset: proxy.counts.reset - before.reset, stall: proxy.counts.stall - before.stall };
     const failed = done.files.failed ? (await pco.call('GET', `/pco/v1/jobs/${id}/files?status=failed&limit=100`)).body.files : [];
     // The ledger is fed asynchronously from the workers' usage events.
-    const usage = await waitFor(async () => {
-      const t = (await pco.call('GET', '/pco/v1/usage')).body.totals;
-      return t.pages_billable - usageBefore.pages_billable >= done.pages.completed && t;
-    }, 20_000, 100);
-    return { id, done, settledMs, health, caught, failed, billedPages: usage.pages_billable - usageBefore.pages_billable, billedDocs: usage.documents_billable - usageBefore.documents_billable };
+    const usage = await waitFor(
+      async () => {
+        const t = (await pco.call('GET', '/pco/v1/usage')).body.totals;
+        return t.pages_billable - usageBefore.pages_billable >= done.pages.completed && t;
+      },
+      20_000,
+      100,
+    );
+    return {
+      id,
+      done,
+      settledMs,
+      health,
+      caught,
+      failed,
+      billedPages: usage.pages_billable - usageBefore.pages_billable,
+      billedDocs: usage.documents_billable - usageBefore.documents_billable,
+    };
   }
 
   /** Occurrences of each page's body text across the job's MMD outputs: every count must be 1. */
@@ -111,9 +128,12 @@ describe('object storage throttled, resetting and stalling mid-job', () => {
 
   const summary = (run: string, r: Awaited<ReturnType<typeof jobThrough>>) => {
     const degraded = r.health.filter((h) => h.status === 503);
-    return `[storage-${run}] caught ${JSON.stringify(r.caught)}; job ${r.done.status} ${r.done.files.completed}/${FILES} files, ${r.done.pages.completed} pages, ` +
+    return (
+      `[storage-${run}] caught ${JSON.stringify(r.caught)}; job ${r.done.status} ${r.done.files.completed}/${FILES} files, ${r.done.pages.completed} pages, ` +
       `settled ${r.settledMs} ms after the fault began; /health 503 in ${degraded.length}/${r.health.length} samples` +
-      (degraded.length ? ` (from ${degraded[0]!.at} to ${degraded.at(-1)!.at} ms)` : '') + `; ledger ${r.billedPages} pages, ${r.billedDocs} documents`;
+      (degraded.length ? ` (from ${degraded[0]!.at} to ${degraded.at(-1)!.at} ms)` : '') +
+      `; ledger ${r.billedPages} pages, ${r.billedDocs} documents`
+    );
   };
 
   it('rides out a 6 s window of 503 SlowDown: every file completes, each page once, ledger and counters agree', async () => {

@@ -16,7 +16,26 @@ export async function startPersistentRedis() {
   const url = `redis://127.0.0.1:${port}`;
   let proc: ChildProcess | undefined;
   const up = async () => {
-    proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
     await waitFor(async () => {
       const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       r.on('error', () => undefined);
@@ -30,7 +49,17 @@ export async function startPersistentRedis() {
   };
   const kill = () => killAndWait(proc);
   await up();
-  return { url, port, dir, start: up, kill, async stop() { await kill(); await rm(dir, { recursive: true, force: true }); } };
+  return {
+    url,
+    port,
+    dir,
+    start: up,
+    kill,
+    async stop() {
+      await kill();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Occurrences of `Body of page N.` for N = 1..pages in an MMD file: each must be 1. */
@@ -62,7 +91,11 @@ export async function startRestartableS3rver() {
   let proc: ChildProcess | undefined;
   const up = async () => {
     let output = '';
-    const p = spawn(process.execPath, ['--openssl-legacy-provider', cli, '--directory', directory, '--address', '127.0.0.1', '--port', String(port), '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(
+      process.execPath,
+      ['--openssl-legacy-provider', cli, '--directory', directory, '--address', '127.0.0.1', '--port', String(port), '--silent'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     proc = p;
     p.stdout?.on('data', (d) => (output += String(d)));
     p.stderr?.on('data', (d) => (output += String(d)));
@@ -73,7 +106,18 @@ export async function startRestartableS3rver() {
   };
   const down = () => killAndWait(proc);
   await up();
-  return { endpoint: `http://127.0.0.1:${port}`, directory, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', start: up, kill: down, async stop() { await down(); await rm(directory, { recursive: true, force: true }); } };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    directory,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    start: up,
+    kill: down,
+    async stop() {
+      await down();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
 }
 
 /** SIGKILLs a child that is still running and resolves once it has exited. */

@@ -60,9 +60,16 @@ function sample(documents: number) {
   const status = readFileSync('/proc/self/status', 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
   return {
-    documents, rss: mb(m.rss), rssAnon: mb(kb('RssAnon')), rssFile: mb(kb('RssFile')),
-    heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers),
-    rssBeforeGc: mb(before.rss), heapUsedBeforeGc: mb(before.heapUsed),
+    documents,
+    rss: mb(m.rss),
+    rssAnon: mb(kb('RssAnon')),
+    rssFile: mb(kb('RssFile')),
+    heapUsed: mb(m.heapUsed),
+    heapTotal: mb(m.heapTotal),
+    external: mb(m.external),
+    arrayBuffers: mb(m.arrayBuffers),
+    rssBeforeGc: mb(before.rss),
+    heapUsedBeforeGc: mb(before.heapUsed),
   };
 }
 
@@ -70,7 +77,13 @@ async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'folio-leak-'));
   const server = await startRedis();
   const prefix = 'leak';
-  const config = loadConfig({ ...process.env, REDIS_URL: server.url, FOLIO_QUEUE_PREFIX: prefix, FOLIO_STORAGE_URI: `file://${root}/store/`, FOLIO_LOG_LEVEL: 'error' });
+  const config = loadConfig({
+    ...process.env,
+    REDIS_URL: server.url,
+    FOLIO_QUEUE_PREFIX: prefix,
+    FOLIO_STORAGE_URI: `file://${root}/store/`,
+    FOLIO_LOG_LEVEL: 'error',
+  });
   const redis = createRedis(server.url);
   redis.on('error', () => undefined);
   await waitReady(redis);
@@ -80,7 +93,11 @@ async function main(): Promise<void> {
   queueConnection.on('error', () => undefined);
   const storageSettings = storageSettingsFromEnv();
   const ctx: WorkerContext = {
-    config, redis, queueConnection, storageSettings, workerId: 'document-leak',
+    config,
+    redis,
+    queueConnection,
+    storageSettings,
+    workerId: 'document-leak',
     logger: createLogger({ name: 'worker-leak', level: 'error' }),
     queues: new Queues(queueConnection, prefix),
     storage: await openOwnStore(config.storageUri, storageSettings),
@@ -104,17 +121,36 @@ async function main(): Promise<void> {
         return { documentId: `doc_${i}`, key: soakName(i), sourceUri };
       });
       // What enumeration does (appliance/orchestrator/enumerate.ts): record the files, then queue them.
-      await store.transitionMany(batch.map((b) => ({ jobId: JOB_ID, documentId: b.documentId, from: '-' as const, to: 'queued' as const, fields: { key: b.key, source_uri: b.sourceUri, size: 0, generation: 0, attempts: 0 } })));
-      await ctx.queues.enqueueBulk('pco-document', batch.map((b) => ({ payload: { jobId: JOB_ID, documentId: b.documentId, sourceUri: b.sourceUri, generation: 0 }, opts: { jobId: `${JOB_ID}-${b.documentId}-0`, attempts: spec.policy.max_retries + 1 } })));
+      await store.transitionMany(
+        batch.map((b) => ({
+          jobId: JOB_ID,
+          documentId: b.documentId,
+          from: '-' as const,
+          to: 'queued' as const,
+          fields: { key: b.key, source_uri: b.sourceUri, size: 0, generation: 0, attempts: 0 },
+        })),
+      );
+      await ctx.queues.enqueueBulk(
+        'pco-document',
+        batch.map((b) => ({
+          payload: { jobId: JOB_ID, documentId: b.documentId, sourceUri: b.sourceUri, generation: 0 },
+          opts: { jobId: `${JOB_ID}-${b.documentId}-0`, attempts: spec.policy.max_retries + 1 },
+        })),
+      );
       const target = from + batch.length;
-      await waitFor(async () => {
-        const c = await store.counts(JOB_ID);
-        return c.completed + c.failed >= target;
-      }, 10 * 60_000, 100);
+      await waitFor(
+        async () => {
+          const c = await store.counts(JOB_ID);
+          return c.completed + c.failed >= target;
+        },
+        10 * 60_000,
+        100,
+      );
       const s = sample(target);
       samples.push(s);
       console.log(JSON.stringify({ ...s, seconds: Math.round((Date.now() - t0) / 1000) }));
-      if (SNAPSHOTS && (target === WARM_UP || target === DOCUMENTS)) console.log(JSON.stringify({ snapshot: writeHeapSnapshot(join(tmpdir(), `worker-leak-${target}.heapsnapshot`)) }));
+      if (SNAPSHOTS && (target === WARM_UP || target === DOCUMENTS))
+        console.log(JSON.stringify({ snapshot: writeHeapSnapshot(join(tmpdir(), `worker-leak-${target}.heapsnapshot`)) }));
     }
 
     const counts = await store.counts(JOB_ID);
@@ -123,8 +159,21 @@ async function main(): Promise<void> {
     assert.equal(counts.failed, broken, 'every broken document failed');
     const base = samples.find((s) => s.documents >= WARM_UP) ?? samples[samples.length - 1]!;
     const end = samples[samples.length - 1]!;
-    const growth = (k: 'rss' | 'heapUsed' | 'external' | 'arrayBuffers') => ({ [k]: `${base[k]} → ${end[k]} MB (${end[k] - base[k] >= 0 ? '+' : ''}${Math.round((end[k] - base[k]) * 10) / 10})` });
-    console.log(JSON.stringify({ summary: { documents: DOCUMENTS, from_documents: base.documents, ...growth('heapUsed'), ...growth('external'), ...growth('arrayBuffers'), ...growth('rss') } }));
+    const growth = (k: 'rss' | 'heapUsed' | 'external' | 'arrayBuffers') => ({
+      [k]: `${base[k]} → ${end[k]} MB (${end[k] - base[k] >= 0 ? '+' : ''}${Math.round((end[k] - base[k]) * 10) / 10})`,
+    });
+    console.log(
+      JSON.stringify({
+        summary: {
+          documents: DOCUMENTS,
+          from_documents: base.documents,
+          ...growth('heapUsed'),
+          ...growth('external'),
+          ...growth('arrayBuffers'),
+          ...growth('rss'),
+        },
+      }),
+    );
     // RSS is not judged: it swings by ~150 MB with retained memory unchanged (docs/reliability.md, "Soak").
     assert.ok(end.heapUsed <= base.heapUsed * (1 + HEAP_GROWTH_LIMIT), `retained heap grew more than ${HEAP_GROWTH_LIMIT * 100} %`);
     console.log(`no leak: retained heap ${base.heapUsed} → ${end.heapUsed} MB over ${DOCUMENTS - base.documents} documents`);
@@ -138,7 +187,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

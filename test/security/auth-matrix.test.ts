@@ -109,7 +109,7 @@ describe('auth matrix over the credentialed routes', () => {
     expect(messages).toContain('Invalid app_key');
   });
 
-  it('a resource of another group is not reachable with that group\'s valid key', async () => {
+  it("a resource of another group is not reachable with that group's valid key", async () => {
     const a = await send(app.url, 'GET', `/v3/pdf/${pdfId}`, undefined, other);
     expect([403, 404]).toContain(a.status);
     expect(envelopeProblem(a)).toBeUndefined();

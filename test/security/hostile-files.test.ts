@@ -46,52 +46,58 @@ describe('malicious files in a pco job', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('fails each hostile file with an id, completes the rest, keeps the workers alive', async () => {
-    const pco = pcoClient(app.url);
-    const workersBefore = app.childPids(/worker\/main\.ts/);
-    const t0 = Date.now();
-    const created = await pco.create({ input: { folder: `file://${root}/` }, output: { folder: `file://${root}/out/`, layout: 'mirror' } });
-    expect(created.status).toBe(201);
-    const id = created.body.job_id;
+  it(
+    'fails each hostile file with an id, completes the rest, keeps the workers alive',
+    async () => {
+      const pco = pcoClient(app.url);
+      const workersBefore = app.childPids(/worker\/main\.ts/);
+      const t0 = Date.now();
+      const created = await pco.create({ input: { folder: `file://${root}/` }, output: { folder: `file://${root}/out/`, layout: 'mirror' } });
+      expect(created.status).toBe(201);
+      const id = created.body.job_id;
 
-    // Sample health and worker memory while the job runs.
-    let peakKb = 0;
-    let minAlive = Infinity;
-    let settled: any;
-    while (!settled && Date.now() - t0 < SETTLE_MS) {
-      const h = (await (await fetch(`${app.url}/health`)).json()) as any;
-      minAlive = Math.min(minAlive, h.document_workers_alive);
-      for (const pid of app.childPids(/worker\/main\.ts/)) peakKb = Math.max(peakKb, await rssKb(pid));
-      const j = (await pco.job(id)).body;
-      if (['completed', 'completed_with_failures', 'cancelled', 'error'].includes(j.status)) settled = j;
-      else await new Promise((r) => setTimeout(r, 250));
-    }
-    const elapsed = Date.now() - t0;
-    expect(settled, `job did not settle within ${SETTLE_MS} ms`).toBeTruthy();
-    const files = (await pco.call('GET', `/pco/v1/jobs/${id}/files?limit=100`)).body.files as any[];
-    expect(settled.status).toBe('completed_with_failures');
-    expect(settled.files).toMatchObject({ discovered: 6, completed: 3, failed: 3 });
-    expect(sumOfFive(settled.files)).toBe(6);
-    const byName = Object.fromEntries(files.map((f) => [String(f.key).split('/').pop(), f]));
-    const got: Record<string, string> = {};
-    for (const [name, h] of Object.entries(HOSTILE)) {
-      const f = byName[name];
-      expect(f, `${name} in ${JSON.stringify(Object.keys(byName))}`).toBeTruthy();
-      got[name] = `${f.error_id} (${f.error_message})`;
-      expect(f.status, name).toBe('failed');
-      expect(ERROR_IDS, name).toContain(f.error_id);
-      expect(h.ids, `${name} failed with ${f.error_id}: ${f.error_message ?? ''}`).toContain(f.error_id);
-    }
-    for (const name of GOOD) expect(byName[name]?.status, name).toBe('completed');
-    expect(byName[MILLION]).toMatchObject({ status: 'completed', pages: 1, pages_failed: 0 });
-    const rec = (await pco.call('GET', `/pco/v1/jobs/${id}/files/${byName['recursive-xref.pdf'].document_id}`)).body;
-    got['recursive-xref.pdf page errors'] = JSON.stringify(rec.page_errors ?? rec.pages_errors ?? rec.errors ?? null);
+      // Sample health and worker memory while the job runs.
+      let peakKb = 0;
+      let minAlive = Infinity;
+      let settled: any;
+      while (!settled && Date.now() - t0 < SETTLE_MS) {
+        const h = (await (await fetch(`${app.url}/health`)).json()) as any;
+        minAlive = Math.min(minAlive, h.document_workers_alive);
+        for (const pid of app.childPids(/worker\/main\.ts/)) peakKb = Math.max(peakKb, await rssKb(pid));
+        const j = (await pco.job(id)).body;
+        if (['completed', 'completed_with_failures', 'cancelled', 'error'].includes(j.status)) settled = j;
+        else await new Promise((r) => setTimeout(r, 250));
+      }
+      const elapsed = Date.now() - t0;
+      expect(settled, `job did not settle within ${SETTLE_MS} ms`).toBeTruthy();
+      const files = (await pco.call('GET', `/pco/v1/jobs/${id}/files?limit=100`)).body.files as any[];
+      expect(settled.status).toBe('completed_with_failures');
+      expect(settled.files).toMatchObject({ discovered: 6, completed: 3, failed: 3 });
+      expect(sumOfFive(settled.files)).toBe(6);
+      const byName = Object.fromEntries(files.map((f) => [String(f.key).split('/').pop(), f]));
+      const got: Record<string, string> = {};
+      for (const [name, h] of Object.entries(HOSTILE)) {
+        const f = byName[name];
+        expect(f, `${name} in ${JSON.stringify(Object.keys(byName))}`).toBeTruthy();
+        got[name] = `${f.error_id} (${f.error_message})`;
+        expect(f.status, name).toBe('failed');
+        expect(ERROR_IDS, name).toContain(f.error_id);
+        expect(h.ids, `${name} failed with ${f.error_id}: ${f.error_message ?? ''}`).toContain(f.error_id);
+      }
+      for (const name of GOOD) expect(byName[name]?.status, name).toBe('completed');
+      expect(byName[MILLION]).toMatchObject({ status: 'completed', pages: 1, pages_failed: 0 });
+      const rec = (await pco.call('GET', `/pco/v1/jobs/${id}/files/${byName['recursive-xref.pdf'].document_id}`)).body;
+      got['recursive-xref.pdf page errors'] = JSON.stringify(rec.page_errors ?? rec.pages_errors ?? rec.errors ?? null);
 
-    // The same worker processes are alive and beating: nothing crashed on the way.
-    expect(minAlive).toBeGreaterThanOrEqual(2);
-    expect(app.childPids(/worker\/main\.ts/).sort()).toEqual(workersBefore.sort());
-    const h = await fetch(`${app.url}/health`);
-    expect(h.status).toBe(200);
-    console.log(`[hostile] settled in ${elapsed} ms; ids ${JSON.stringify(got)}; worker peak RSS ${Math.round(peakKb / 1024)} MB; min document workers alive ${minAlive}`);
-  }, SETTLE_MS + 30_000);
+      // The same worker processes are alive and beating: nothing crashed on the way.
+      expect(minAlive).toBeGreaterThanOrEqual(2);
+      expect(app.childPids(/worker\/main\.ts/).sort()).toEqual(workersBefore.sort());
+      const h = await fetch(`${app.url}/health`);
+      expect(h.status).toBe(200);
+      console.log(
+        `[hostile] settled in ${elapsed} ms; ids ${JSON.stringify(got)}; worker peak RSS ${Math.round(peakKb / 1024)} MB; min document workers alive ${minAlive}`,
+      );
+    },
+    SETTLE_MS + 30_000,
+  );
 });

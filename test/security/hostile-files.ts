@@ -88,20 +88,30 @@ export async function docxZipBomb(gb = 1): Promise<Buffer> {
   const tail = '</w:t></w:r></w:p></w:body></w:document>';
   const doc = await bomb('word/document.xml', head, 0x20, Math.floor(gb * 1024 ** 3), tail);
   return zip([
-    small('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    small('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+    small(
+      '[Content_Types].xml',
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    small(
+      '_rels/.rels',
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
     doc,
   ]);
 }
-
 
 const page = (parent: number, extra = '') => `<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] ${extra} >>`;
 
 /** The trailer's /Prev points at its own xref section, and the page tree's Kids point back at the root of the tree. */
 export function recursiveXrefPdf(): Buffer {
   return assemblePdf(
-    ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>', page(2, '/Contents 4 0 R /Resources << /XObject << /X1 5 0 R >> >>'),
-      '<< /Length 5 0 R >>\nstream\nq /X1 Do Q\nendstream', '<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X1 5 0 R >> >> /Length 8 >>\nstream\nq /X1 Do Q\nendstream'],
+    [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>',
+      page(2, '/Contents 4 0 R /Resources << /XObject << /X1 5 0 R >> >>'),
+      '<< /Length 5 0 R >>\nstream\nq /X1 Do Q\nendstream',
+      '<< /Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /X1 5 0 R >> >> /Length 8 >>\nstream\nq /X1 Do Q\nendstream',
+    ],
     '',
     (xref) => `/Prev ${xref}`,
   );

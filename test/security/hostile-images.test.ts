@@ -23,7 +23,12 @@ function pngClaiming(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale, no interlace
   const idat = deflateSync(Buffer.alloc(1 + width)); // one filtered row; the rest is missing
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // QUALITY.md 5 / issue 9: hostile images on the image endpoints of a real appliance. A small
@@ -38,7 +43,9 @@ describe('hostile images on /v3/text', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-hostile-img-'));
     await writeFile(join(dir, 'secret.txt'), SECRET);
-    await sharp({ text: { text: SECRET, dpi: 200 } }).png().toFile(join(dir, 'secret.png'));
+    await sharp({ text: { text: SECRET, dpi: 200 } })
+      .png()
+      .toFile(join(dir, 'secret.png'));
     app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '0', FOLIO_DOCUMENT_WORKERS_EXPECTED: '0' });
   }, 90_000);
   afterAll(async () => {
@@ -49,8 +56,16 @@ describe('hostile images on /v3/text', () => {
   it('refuses a 30,000 × 30,000 header and an SVG with external references, and goes on serving', async () => {
     const key = await pcoClient(app.url).newKey();
     const text = async (png: Buffer, mime = 'image/png') => {
-      const res = await fetch(`${app.url}/v3/text`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ src: `data:${mime};base64,${png.toString('base64')}` }) });
-      return { status: res.status, raw: await res.clone().text(), body: (await res.json()) as { error?: string; error_info?: { message: string }; text?: string } };
+      const res = await fetch(`${app.url}/v3/text`, {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: JSON.stringify({ src: `data:${mime};base64,${png.toString('base64')}` }),
+      });
+      return {
+        status: res.status,
+        raw: await res.clone().text(),
+        body: (await res.json()) as { error?: string; error_info?: { message: string }; text?: string },
+      };
     };
     const before = memoryMiB(app.proc.pid!);
     const huge = pngClaiming(30_000, 30_000);
@@ -70,10 +85,18 @@ describe('hostile images on /v3/text', () => {
     expect(drawn.raw).not.toContain(SECRET);
 
     const after = memoryMiB(app.proc.pid!);
-    console.log(`[hostile-images] 30000x30000 header (${huge.length} bytes): ${big.body.error}; svg with external entity and image: ${drawn.body.error}; appliance RSS ${before.rss} → ${after.rss} MiB, peak ${after.peak} MiB`);
+    console.log(
+      `[hostile-images] 30000x30000 header (${huge.length} bytes): ${big.body.error}; svg with external entity and image: ${drawn.body.error}; appliance RSS ${before.rss} → ${after.rss} MiB, peak ${after.peak} MiB`,
+    );
     expect(after.rss - before.rss).toBeLessThan(150);
 
-    const plain = await text(await sharp({ text: { text: 'Still reading images', dpi: 200 } }).flatten({ background: '#ffffff' }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer());
+    const plain = await text(
+      await sharp({ text: { text: 'Still reading images', dpi: 200 } })
+        .flatten({ background: '#ffffff' })
+        .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
+        .png()
+        .toBuffer(),
+    );
     expect(plain.status).toBe(200);
     expect(plain.body.text).toContain('Still reading images');
   }, 120_000);

@@ -32,14 +32,17 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
   const dnsLog = () => readFile(join(dir, 'dns.log'), 'utf8').catch(() => '');
   const egressLog = () => readFile(join(dir, 'egress.log'), 'utf8').catch(() => '');
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => send(app.url, 'POST', path, JSON.stringify(body), headers);
-  const pcoJob = (extra: Record<string, unknown>) => post('/pco/v1/jobs', { input: { folder: `file://${dir}/in/` }, output: { folder: `file://${dir}/out-${Math.random()}/`, layout: 'mirror' }, ...extra });
+  const pcoJob = (extra: Record<string, unknown>) =>
+    post('/pco/v1/jobs', { input: { folder: `file://${dir}/in/` }, output: { folder: `file://${dir}/out-${Math.random()}/`, layout: 'mirror' }, ...extra });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-ssrf-'));
     await mkdir(join(dir, 'in'));
     const pdf = await pagedPdf(1);
     await writeFile(join(dir, 'in', 'one.pdf'), pdf);
-    const png = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 240, height: 80, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     victim = await startVictim();
     internet = await startPublicHost({ png, pdf });
     const answers: Record<string, string[][]> = { 'public.ssrf.test': [[PUBLIC_IP]], 'mixed.ssrf.test': [[PUBLIC_IP, '127.0.0.1']] };
@@ -53,7 +56,8 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
       FOLIO_TEST_DNS_LOG: join(dir, 'dns.log'),
       FOLIO_TEST_NAT: JSON.stringify(internet.nat),
       NODE_EXTRA_CA_CERTS: internet.certFile,
-      FOLIO_DOCUMENT_WORKERS: '1', FOLIO_INFERENCE_WORKERS: '1',
+      FOLIO_DOCUMENT_WORKERS: '1',
+      FOLIO_INFERENCE_WORKERS: '1',
     });
     const made = await post('/pco/v1/apps', { name: `ssrf-${Date.now()}` });
     const key = await post(`/pco/v1/apps/${made.body.app_id}/keys`, {});
@@ -74,7 +78,11 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
     const port = victim.port;
     const entryPoints: [string, (host: string) => Promise<Answer>, unknown[]][] = [
       ['pco callback_url', (h) => pcoJob({ callback_url: `https://${h}:${port}/hook` }), [400, 'invalid_callback']],
-      ['v3/pdf callback_url', (h) => post('/v3/pdf', { url: 'https://public.ssrf.test/doc.pdf', callback_url: `https://${h}:${port}/hook` }, auth), [400, 'bad_request']],
+      [
+        'v3/pdf callback_url',
+        (h) => post('/v3/pdf', { url: 'https://public.ssrf.test/doc.pdf', callback_url: `https://${h}:${port}/hook` }, auth),
+        [400, 'bad_request'],
+      ],
       ['v3/pdf url', (h) => post('/v3/pdf', { url: `http://${h}:${port}/doc.pdf` }, auth), [400, 'bad_request']],
       ['v3/text src', (h) => post('/v3/text', { src: `http://${h}:${port}/image.png` }, auth), [200, 'image_download_error']],
     ];
@@ -86,7 +94,9 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
       }
     }
     const asked = new Set((await dnsLog()).split('\n').map((l) => l.split(' ')[1]));
-    console.log(`[ssrf] ${hosts.length} hosts x ${entryPoints.length} entry points: ${hosts.length * entryPoints.length - wrong.length} refused as specified; resolver asked for ${[...asked].filter(Boolean).length} names; victim connections ${victim.connections.length}`);
+    console.log(
+      `[ssrf] ${hosts.length} hosts x ${entryPoints.length} entry points: ${hosts.length * entryPoints.length - wrong.length} refused as specified; resolver asked for ${[...asked].filter(Boolean).length} names; victim connections ${victim.connections.length}`,
+    );
     expect(wrong).toEqual([]);
     // Each name was really looked up through the injected resolver, not refused by its spelling.
     for (const name of Object.keys(INTERNAL_ANSWERS)) expect(asked.has(name), name).toBe(true);
@@ -100,10 +110,14 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
       expect(outcome(await post('/v3/text', { src: via }, auth))).toEqual([200, 'image_download_error']);
       const pdf = await post('/v3/pdf', { url: via }, auth);
       expect(pdf.status, pdf.text).toBe(200);
-      const done = await waitFor(async () => {
-        const s = await send(app.url, 'GET', `/v3/pdf/${pdf.body.pdf_id}`, undefined, auth);
-        return ['completed', 'error'].includes(s.body?.status) && s.body;
-      }, 60_000, 200);
+      const done = await waitFor(
+        async () => {
+          const s = await send(app.url, 'GET', `/v3/pdf/${pdf.body.pdf_id}`, undefined, auth);
+          return ['completed', 'error'].includes(s.body?.status) && s.body;
+        },
+        60_000,
+        200,
+      );
       expect([done.status, done.error]).toEqual(['error', 'pdf_download_error']);
     }
     const hook = `https://public.ssrf.test/to/${encodeURIComponent(`https://127.0.0.1:${victim.port}/hook`)}`;
@@ -111,7 +125,9 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
     expect(job.status, job.text).toBe(201);
     await waitFor(() => internet.requests.some((r) => r.startsWith('POST /to/')), 60_000, 200);
     await new Promise((r) => setTimeout(r, 1_000));
-    console.log(`[ssrf] redirects: public host answered ${internet.requests.filter((r) => r.includes('/to/')).length} requests with 302; victim connections ${victim.connections.length}`);
+    console.log(
+      `[ssrf] redirects: public host answered ${internet.requests.filter((r) => r.includes('/to/')).length} requests with 302; victim connections ${victim.connections.length}`,
+    );
     expect(internet.requests.filter((r) => r.startsWith('GET /to/')).length).toBe(targets.length * 2);
     expect(victim.connections).toEqual([]);
   }, 150_000);
@@ -125,10 +141,14 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
     // /v3/pdf: checked public by the appliance, re-resolved to loopback by the worker, refused there.
     const pdf = await post('/v3/pdf', { url: `http://rebind-pdf.ssrf.test:${victim.port}/doc.pdf` }, auth);
     expect(pdf.status, pdf.text).toBe(200);
-    const done = await waitFor(async () => {
-      const s = await send(app.url, 'GET', `/v3/pdf/${pdf.body.pdf_id}`, undefined, auth);
-      return ['completed', 'error'].includes(s.body?.status) && s.body;
-    }, 60_000, 200);
+    const done = await waitFor(
+      async () => {
+        const s = await send(app.url, 'GET', `/v3/pdf/${pdf.body.pdf_id}`, undefined, auth);
+        return ['completed', 'error'].includes(s.body?.status) && s.body;
+      },
+      60_000,
+      200,
+    );
     expect([done.status, done.error]).toEqual(['error', 'pdf_download_error']);
     // A job callback: public when the job is created, loopback when job.completed is delivered.
     const job = await pcoJob({ callback_url: `https://rebind-callback.ssrf.test:${victim.port}/hook` });
@@ -137,7 +157,9 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
     await waitFor(async () => (await lookups('rebind-callback.ssrf.test')).length >= 2, 60_000, 200);
     await new Promise((r) => setTimeout(r, 1_000));
     const pdfLookups = await lookups('rebind-pdf.ssrf.test');
-    console.log(`[ssrf] rebinding: pdf looked up by ${new Set(pdfLookups.map((l) => l.split(' ')[0])).size} processes (${pdfLookups.map((l) => l.split(' ')[2]).join(' then ')}); callback lookups ${(await lookups('rebind-callback.ssrf.test')).length}; victim connections ${victim.connections.length}`);
+    console.log(
+      `[ssrf] rebinding: pdf looked up by ${new Set(pdfLookups.map((l) => l.split(' ')[0])).size} processes (${pdfLookups.map((l) => l.split(' ')[2]).join(' then ')}); callback lookups ${(await lookups('rebind-callback.ssrf.test')).length}; victim connections ${victim.connections.length}`,
+    );
     expect(new Set(pdfLookups.map((l) => l.split(' ')[0])).size).toBe(2);
     expect(victim.connections).toEqual([]);
     // Nothing tried to leave the machine either: every connection went to loopback or through the NAT.
@@ -149,12 +171,17 @@ describe('SSRF: callback URLs, document and image URLs, data-source endpoints', 
     const wrong: string[] = [];
     for (const host of Object.keys(AZURE_ANSWERS)) {
       const before = victim.connections.length;
-      const a = await pcoJob({ input: { folder: `https://${host}/papers/in/` }, output: { folder: `https://${host}/papers/out/`, layout: 'mirror' } }).catch((err: Error) => err);
+      const a = await pcoJob({ input: { folder: `https://${host}/papers/in/` }, output: { folder: `https://${host}/papers/out/`, layout: 'mirror' } }).catch(
+        (err: Error) => err,
+      );
       const reached = victim.connections.length - before;
       if (a instanceof Error) wrong.push(`${host}: no answer (${a.name}), victim reached ${reached} times`);
-      else if (a.status !== 400 || !['input_folder_unreadable', 'bad_request'].includes(a.body?.error) || reached) wrong.push(`${host}: ${JSON.stringify(outcome(a))}, victim reached ${reached} times`);
+      else if (a.status !== 400 || !['input_folder_unreadable', 'bad_request'].includes(a.body?.error) || reached)
+        wrong.push(`${host}: ${JSON.stringify(outcome(a))}, victim reached ${reached} times`);
     }
-    console.log(`[ssrf] azure endpoints: ${Object.keys(AZURE_ANSWERS).length - wrong.length}/${Object.keys(AZURE_ANSWERS).length} refused\n  ${wrong.join('\n  ')}`);
+    console.log(
+      `[ssrf] azure endpoints: ${Object.keys(AZURE_ANSWERS).length - wrong.length}/${Object.keys(AZURE_ANSWERS).length} refused\n  ${wrong.join('\n  ')}`,
+    );
     expect(wrong).toEqual([]);
     expect(victim.connections).toEqual([]);
   }, 120_000);

@@ -66,7 +66,27 @@ export async function startPublicHost(files: { png: Buffer; pdf: Buffer }): Prom
   const dir = mkdtempSync(join(tmpdir(), 'folio-ssrf-tls-'));
   const certFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=ssrf.test', '-addext', 'subjectAltName=DNS:*.ssrf.test', '-days', '1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=ssrf.test',
+      '-addext',
+      'subjectAltName=DNS:*.ssrf.test',
+      '-days',
+      '1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   const requests: string[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);
@@ -118,8 +138,27 @@ export const INTERNAL_ANSWERS: Record<string, string> = {
 
 /** Hosts that are internal addresses by their spelling alone (no DNS is asked). */
 export const INTERNAL_LITERALS = [
-  '127.0.0.1', '127.1', '0x7f.0.0.1', '0177.0.0.1', '0x7f.1', '2130706433', '0x7f000001', '017700000001',
-  '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]',
-  '169.254.169.254', '0xa9.0xfe.0xa9.0xfe', '2852039166', '10.0.0.1', '192.168.1.1', '0.0.0.0', '0',
-  'localhost', 'LOCALHOST.', 'api.localhost',
+  '127.0.0.1',
+  '127.1',
+  '0x7f.0.0.1',
+  '0177.0.0.1',
+  '0x7f.1',
+  '2130706433',
+  '0x7f000001',
+  '017700000001',
+  '[::1]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[::127.0.0.1]',
+  '169.254.169.254',
+  '0xa9.0xfe.0xa9.0xfe',
+  '2852039166',
+  '10.0.0.1',
+  '192.168.1.1',
+  '0.0.0.0',
+  '0',
+  'localhost',
+  'LOCALHOST.',
+  'api.localhost',
 ];

@@ -25,7 +25,10 @@ process.once('exit', () => {
  * `opts.dataDir` reuses a folder the caller owns (a restart on the same data): stop() then leaves it in place.
  */
 /** `opts.ownGroup` starts it in a new session and process group, as a terminal or `setsid` does. */
-export async function spawnAppliance(env: Record<string, string> = {}, opts: { waitHealthy?: boolean; dataDir?: string; ownGroup?: boolean; /** @default 60_000 */ startTimeoutMs?: number } = {}): Promise<ApplianceProcess> {
+export async function spawnAppliance(
+  env: Record<string, string> = {},
+  opts: { waitHealthy?: boolean; dataDir?: string; ownGroup?: boolean; /** @default 60_000 */ startTimeoutMs?: number } = {},
+): Promise<ApplianceProcess> {
   const port = await freePort();
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-app-')));
@@ -48,7 +51,10 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
     childPids(match) {
       try {
         const ps = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(proc.pid)], { encoding: 'utf8' });
-        return ps.split('\n').filter((l) => match.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
+        return ps
+          .split('\n')
+          .filter((l) => match.test(l))
+          .map((l) => Number(l.trim().split(/\s+/)[0]));
       } catch {
         return [];
       }
@@ -65,14 +71,18 @@ export async function spawnAppliance(env: Record<string, string> = {}, opts: { w
     },
   };
   // A start that never becomes healthy must not leave the appliance (and its children) running.
-  const ready = await waitFor(async () => {
-    if (proc.exitCode !== null) return 'exited';
-    const res = await fetch(`${url}/health`);
-    if (opts.waitHealthy === false) return 'ready';
-    // Up means healthy with every expected worker beating, so tests never race a slow child.
-    const h = (await res.json()) as { status: string; document_workers_alive: number; document_workers_expected: number };
-    return res.status === 200 && h.document_workers_alive >= h.document_workers_expected && 'ready';
-  }, opts.startTimeoutMs ?? 60_000, 100).catch(async (err: Error) => {
+  const ready = await waitFor(
+    async () => {
+      if (proc.exitCode !== null) return 'exited';
+      const res = await fetch(`${url}/health`);
+      if (opts.waitHealthy === false) return 'ready';
+      // Up means healthy with every expected worker beating, so tests never race a slow child.
+      const h = (await res.json()) as { status: string; document_workers_alive: number; document_workers_expected: number };
+      return res.status === 200 && h.document_workers_alive >= h.document_workers_expected && 'ready';
+    },
+    opts.startTimeoutMs ?? 60_000,
+    100,
+  ).catch(async (err: Error) => {
     await app.stop('SIGKILL');
     throw new Error(`${err.message}\n${out}`);
   });
@@ -94,9 +104,7 @@ export async function processesOf(dataDir: string): Promise<{ pid: number; cmd: 
   for (const entry of await readdir('/proc')) {
     const pid = Number(entry);
     if (!pid || pid === process.pid) continue;
-    const [cmd, env, stat] = await Promise.all(
-      ['cmdline', 'environ', 'stat'].map((f) => readFile(`/proc/${pid}/${f}`, 'latin1').catch(() => '')),
-    );
+    const [cmd, env, stat] = await Promise.all(['cmdline', 'environ', 'stat'].map((f) => readFile(`/proc/${pid}/${f}`, 'latin1').catch(() => '')));
     if (!stat || /^\d+ \(.*\) Z/.test(stat)) continue;
     if (cmd.includes(dataDir) || env.split('\0').includes(`FOLIO_DATA_DIR=${dataDir}`)) found.push({ pid, cmd: cmd.replaceAll('\0', ' ').trim() });
   }

@@ -34,10 +34,14 @@ export async function startAzurite(): Promise<TestAzurite> {
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const accountUrl = `http://127.0.0.1:${port}/${AZURITE_ACCOUNT}`;
   try {
-    await waitFor(() => {
-      if (proc.exitCode !== null) throw new Error(`azurite-blob exited ${proc.exitCode}: ${stderr}`);
-      return answers(`${accountUrl}?comp=list`);
-    }, 30_000, 100);
+    await waitFor(
+      () => {
+        if (proc.exitCode !== null) throw new Error(`azurite-blob exited ${proc.exitCode}: ${stderr}`);
+        return answers(`${accountUrl}?comp=list`);
+      },
+      30_000,
+      100,
+    );
   } catch (err) {
     proc.kill('SIGKILL');
     await rm(location, { recursive: true, force: true });

@@ -22,12 +22,16 @@ export function plotPng(): Promise<Buffer> {
   const ticks = [1, 2, 3, 4, 5].map((v, i) => `<line x1="${80 + i * 60}" y1="260" x2="${80 + i * 60}" y2="267"/>`).join('');
   const labels = [1, 2, 3, 4, 5].map((v, i) => `<text x="${76 + i * 60}" y="282">${v}</text>`).join('');
   const curve = Array.from({ length: 60 }, (_, i) => `${40 + i * 5.6},${(150 - 90 * Math.sin(i / 8)).toFixed(1)}`).join(' ');
-  return svgPng(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="white"/><g stroke="black" stroke-width="2" fill="none"><line x1="40" y1="260" x2="380" y2="260"/><line x1="40" y1="260" x2="40" y2="20"/>${ticks}<polyline points="${curve}"/></g><g font-family="sans-serif" font-size="14">${labels}<text x="200" y="298">t (s)</text></g></svg>`);
+  return svgPng(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="white"/><g stroke="black" stroke-width="2" fill="none"><line x1="40" y1="260" x2="380" y2="260"/><line x1="40" y1="260" x2="40" y2="20"/>${ticks}<polyline points="${curve}"/></g><g font-family="sans-serif" font-size="14">${labels}<text x="200" y="298">t (s)</text></g></svg>`,
+  );
 }
 
 /** A triangle with a median, its vertices labelled O, N and H (letters a chemist would use). */
 export function trianglePng(): Promise<Buffer> {
-  return svgPng(`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="260"><rect width="300" height="260" fill="white"/><g stroke="black" stroke-width="2" fill="none"><polygon points="40,220 260,220 150,40"/><line x1="150" y1="40" x2="150" y2="220"/></g><g font-family="serif" font-size="20"><text x="20" y="240">O</text><text x="265" y="240">N</text><text x="145" y="30">H</text></g></svg>`);
+  return svgPng(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="260"><rect width="300" height="260" fill="white"/><g stroke="black" stroke-width="2" fill="none"><polygon points="40,220 260,220 150,40"/><line x1="150" y1="40" x2="150" y2="220"/></g><g font-family="serif" font-size="20"><text x="20" y="240">O</text><text x="265" y="240">N</text><text x="145" y="30">H</text></g></svg>`,
+  );
 }
 
 const PROSE = 'The compounds below were prepared as described in the methods and characterised by NMR spectroscopy; yields are given after purification.';
@@ -45,9 +49,19 @@ export async function chemistryPaperPdf(opts: { hostile?: boolean } = {}): Promi
   };
   if (opts.hostile) files['hostile.png'] = await osraHostilePng();
   const body = [
-    `\\section{Synthesis}\n${PROSE}\n\n`, figure('m1.png', 1.33), `${PROSE}\n\n`, figure('plot.png', 2.5), `Figure 1: Conversion over time.\n\n`,
-    figure('m2.png', 1.33), `${PROSE}\n\n\\newpage\n`, opts.hostile ? figure('hostile.png', 4.5) : '',
-    `\\section{Discussion}\n${PROSE}\n\n`, figure('triangle.png', 2), `${PROSE}\n\n`, figure('m3.png', 1.33), `${PROSE}\n`,
+    `\\section{Synthesis}\n${PROSE}\n\n`,
+    figure('m1.png', 1.33),
+    `${PROSE}\n\n`,
+    figure('plot.png', 2.5),
+    `Figure 1: Conversion over time.\n\n`,
+    figure('m2.png', 1.33),
+    `${PROSE}\n\n\\newpage\n`,
+    opts.hostile ? figure('hostile.png', 4.5) : '',
+    `\\section{Discussion}\n${PROSE}\n\n`,
+    figure('triangle.png', 2),
+    `${PROSE}\n\n`,
+    figure('m3.png', 1.33),
+    `${PROSE}\n`,
   ].join('');
   return compileLatex(body, { packages: 'graphicx', files });
 }

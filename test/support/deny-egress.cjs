@@ -25,7 +25,9 @@ function install(log) {
   fs.appendFileSync(`${log}.loaded`, `${process.pid} ${process.argv.slice(1).join(' ')}\n`);
 
   const isLoopbackIp = (host) => {
-    const h = String(host).replace(/^\[|\]$/g, '').toLowerCase();
+    const h = String(host)
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase();
     if (net.isIPv4(h)) return h.startsWith('127.');
     if (net.isIPv6(h)) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
     return false;
@@ -33,7 +35,11 @@ function install(log) {
   const isLocalName = (host) => host === undefined || host === null || host === '' || host === 'localhost' || isLoopbackIp(host);
 
   const record = (kind, dest) => {
-    const stack = (new Error().stack || '').split('\n').slice(3, 9).map((l) => l.trim()).join(' | ');
+    const stack = (new Error().stack || '')
+      .split('\n')
+      .slice(3, 9)
+      .map((l) => l.trim())
+      .join(' | ');
     fs.appendFileSync(log, `${JSON.stringify({ pid: process.pid, kind, dest, at: new Date().toISOString(), stack })}\n`);
   };
   const refusal = (dest, code) => Object.assign(new Error(`egress refused by deny-egress.cjs: ${dest}`), { code, syscall: 'connect' });

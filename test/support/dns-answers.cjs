@@ -34,7 +34,10 @@ function install() {
     const seq = table[key(name)];
     let before = 0;
     try {
-      before = fs.readFileSync(LOG, 'utf8').split('\n').filter((l) => l.split(' ')[1] === key(name)).length;
+      before = fs
+        .readFileSync(LOG, 'utf8')
+        .split('\n')
+        .filter((l) => l.split(' ')[1] === key(name)).length;
     } catch {
       // no lookups yet
     }

@@ -59,7 +59,12 @@ export function mobiFile(opts: MobiOptions): Buffer {
  * referenced as `kindle:embed:0001?mime=image/png` onwards.
  */
 export function azw3File(opts: MobiOptions): Buffer {
-  const skeletons = opts.chapters.map((c) => Buffer.from(`<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${opts.title}</title></head><body>${c}</body></html>`, 'utf8'));
+  const skeletons = opts.chapters.map((c) =>
+    Buffer.from(
+      `<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>${opts.title}</title></head><body>${c}</body></html>`,
+      'utf8',
+    ),
+  );
   const flow = Buffer.concat(skeletons);
   const text = textRecords(flow);
   const images = opts.images ?? [];
@@ -83,13 +88,24 @@ export function azw3File(opts: MobiOptions): Buffer {
   fdstRecord.writeUInt32BE(12, 4);
   fdstRecord.writeUInt32BE(1, 8);
   fdstRecord.writeUInt32BE(flow.length, 16); // the flow runs from 0 to the end of the text
-  const fragTags: [number, number, number][] = [[2, 1, 0x01], [3, 1, 0x02], [4, 1, 0x04], [6, 2, 0x08]];
+  const fragTags: [number, number, number][] = [
+    [2, 1, 0x01],
+    [3, 1, 0x02],
+    [4, 1, 0x04],
+    [6, 2, 0x08],
+  ];
   return palmDb(opts.title, [
     recordZero(opts, mobi, flow.length, text.length),
     ...text,
     ...images,
     indexHeader(fragTags, 0),
-    indexHeader([[1, 1, 0x03], [6, 2, 0x0c]], 1),
+    indexHeader(
+      [
+        [1, 1, 0x03],
+        [6, 2, 0x0c],
+      ],
+      1,
+    ),
     indexData(skelEntries),
     fdstRecord,
     EOF_RECORD,
@@ -236,7 +252,10 @@ export async function djvuFile(lines: string[]): Promise<Buffer> {
   const text = lines.map((l, i) => `<text x="120" y="${220 + i * 90}" font-family="DejaVu Sans" font-size="44">${escape(l)}</text>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
   const grey = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
-  const pgm = Buffer.concat([Buffer.from(`P5\n${grey.info.width} ${grey.info.height}\n255\n`, 'latin1'), grey.data.subarray(0, grey.info.width * grey.info.height)]);
+  const pgm = Buffer.concat([
+    Buffer.from(`P5\n${grey.info.width} ${grey.info.height}\n255\n`, 'latin1'),
+    grey.data.subarray(0, grey.info.width * grey.info.height),
+  ]);
   const dir = await mkdtemp(join(tmpdir(), 'folio-djvu-fx-'));
   try {
     await writeFile(join(dir, 'page.pgm'), pgm);

@@ -27,10 +27,14 @@ export async function filesClient(base: string, group = 'default') {
   const api = (method: string, path: string, init: { headers?: Record<string, string>; json?: unknown; form?: FormData } = {}) =>
     call(method, path, { ...init, headers: { ...auth, ...init.headers } });
   const settled = (fileId: string, timeoutMs = 60_000) =>
-    waitFor(async () => {
-      const s = await api('GET', `/files/v1/${fileId}`);
-      return ['completed', 'error'].includes(s.body.status) && s.body;
-    }, timeoutMs, 250);
+    waitFor(
+      async () => {
+        const s = await api('GET', `/files/v1/${fileId}`);
+        return ['completed', 'error'].includes(s.body.status) && s.body;
+      },
+      timeoutMs,
+      250,
+    );
   return { api, appId: app.body.app_id as string, settled };
 }
 
@@ -49,4 +53,3 @@ export async function documentServer(docs: Record<string, Buffer>): Promise<{ ur
   const port = (server.address() as AddressInfo).port;
   return { url: (path) => `http://127.0.0.1:${port}${path}`, close: () => server.close() };
 }
-

@@ -11,7 +11,11 @@ export async function docxFile(heading: string, paragraph: string): Promise<Buff
   const dir = await mkdtemp(join(tmpdir(), 'folio-docx-'));
   try {
     await writeFile(join(dir, 'note.html'), `<html><body><h1>${heading}</h1><p>${paragraph}</p></body></html>`);
-    await run('soffice', ['--headless', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'docx:MS Word 2007 XML', '--outdir', dir, join(dir, 'note.html')], { timeout: 120_000 });
+    await run(
+      'soffice',
+      ['--headless', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'docx:MS Word 2007 XML', '--outdir', dir, join(dir, 'note.html')],
+      { timeout: 120_000 },
+    );
     return await readFile(join(dir, 'note.docx'));
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -29,12 +29,16 @@ export function pcoClient(base: string) {
     job: (id: string) => call('GET', `/pco/v1/jobs/${id}`),
     /** Waits until the job reaches a terminal status and returns it. */
     async settled(id: string, timeoutMs = 60_000) {
-      return waitFor(async () => {
-        const r = await call('GET', `/pco/v1/jobs/${id}`);
-        // A cancelled job reads cancelled at once; it has settled when its in-flight files have (finished_at).
-        const settled = r.body?.status !== 'cancelled' || r.body.finished_at !== null;
-        return ['completed', 'completed_with_failures', 'cancelled', 'error'].includes(r.body?.status) && settled && r.body;
-      }, timeoutMs, 200);
+      return waitFor(
+        async () => {
+          const r = await call('GET', `/pco/v1/jobs/${id}`);
+          // A cancelled job reads cancelled at once; it has settled when its in-flight files have (finished_at).
+          const settled = r.body?.status !== 'cancelled' || r.body.finished_at !== null;
+          return ['completed', 'completed_with_failures', 'cancelled', 'error'].includes(r.body?.status) && settled && r.body;
+        },
+        timeoutMs,
+        200,
+      );
     },
   };
 }

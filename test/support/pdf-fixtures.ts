@@ -263,7 +263,8 @@ export function zeroBytePdf(): Buffer {
 export function runawayPagePdf(depth = 28): Buffer {
   const stream = (dict: string, content: string) => `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
   const text = (n: number) => stream('', `BT /F1 12 Tf 72 700 Td (Body of page ${n}.) Tj ET`);
-  const page = (content: number, resources: string) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources ${resources} >>`;
+  const page = (content: number, resources: string) =>
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${content} 0 R /Resources ${resources} >>`;
   const FORMS = 10;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',

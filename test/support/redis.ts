@@ -15,7 +15,11 @@ export interface TestRedis {
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'folio-redis-'));
-  const proc: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+  const proc: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   await waitFor(async () => {
     const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });

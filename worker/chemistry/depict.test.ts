@@ -16,7 +16,9 @@ describe('depictStructures (conversions)', () => {
     const mmd = 'Aspirin:\n\n<smiles inchi="InChI=1S/x">CC(=O)Oc1ccccc1C(=O)O</smiles>\n\nand ethanol <smiles>CCO</smiles>.';
     const out = await depictStructures(mmd, dir);
     expect(out.names).toEqual(['smiles-1', 'smiles-2']);
-    expect(out.mmd).toBe('Aspirin:\n\n![CC(=O)Oc1ccccc1C(=O)O](images/smiles-1.jpg)\n\n<smiles inchi="InChI=1S/x">CC(=O)Oc1ccccc1C(=O)O</smiles>\n\nand ethanol ![CCO](images/smiles-2.jpg)\n\n<smiles>CCO</smiles>.');
+    expect(out.mmd).toBe(
+      'Aspirin:\n\n![CC(=O)Oc1ccccc1C(=O)O](images/smiles-1.jpg)\n\n<smiles inchi="InChI=1S/x">CC(=O)Oc1ccccc1C(=O)O</smiles>\n\nand ethanol ![CCO](images/smiles-2.jpg)\n\n<smiles>CCO</smiles>.',
+    );
     const meta = await sharp(await readFile(join(dir, 'images/smiles-1.jpg'))).metadata();
     expect(meta.format).toBe('jpeg');
     expect(meta.width).toBeGreaterThan(100);

@@ -19,7 +19,9 @@ const DEPICT_PX = 360;
 
 function depict(smiles: string, out: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile('obabel', [`-:${smiles}`, '-opng', '-xp', String(DEPICT_PX), '-O', out], { timeout: DEPICT_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error) => resolve(!error));
+    execFile('obabel', [`-:${smiles}`, '-opng', '-xp', String(DEPICT_PX), '-O', out], { timeout: DEPICT_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error) =>
+      resolve(!error),
+    );
   });
 }
 

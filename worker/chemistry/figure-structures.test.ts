@@ -7,7 +7,9 @@ describe('figureStructures (document figures)', () => {
   it('reads a figure that is a structure diagram, and writes it as smiles or as the crop with the SMILES as alt text', async () => {
     const structures = await figureStructures(await moleculePng('OC(=O)c1ccccc1O'), { smiles: true, inchi: true });
     expect(structures.map((s) => s.smiles)).toEqual(['OC(=O)c1ccccc1O']);
-    expect(structuresMmd(structures, { smiles: true, inchi: true }, 'crop.jpg')).toMatch(/^<smiles inchi="InChI=1S\/C7H6O3\/[^"]+" inchikey="YGSDEFSMJLZEOE-UHFFFAOYSA-N">OC\(=O\)c1ccccc1O<\/smiles>$/);
+    expect(structuresMmd(structures, { smiles: true, inchi: true }, 'crop.jpg')).toMatch(
+      /^<smiles inchi="InChI=1S\/C7H6O3\/[^"]+" inchikey="YGSDEFSMJLZEOE-UHFFFAOYSA-N">OC\(=O\)c1ccccc1O<\/smiles>$/,
+    );
     expect(structuresMmd(structures, { smiles: true, asImage: true }, 'crop.jpg')).toBe('![OC(=O)c1ccccc1O](crop.jpg)');
   });
 

@@ -13,9 +13,14 @@ import { type ReadStructuresOptions, readStructures } from './structures.js';
 const INSIDE_SHARE = 0.6;
 
 type Box = PageLine['box'];
-const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+const overlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 
-export async function addStructures(png: Buffer, page: PageRecognition, opts: ReadStructuresOptions = {}): Promise<PageRecognition & { chemistryStopped?: string }> {
+export async function addStructures(
+  png: Buffer,
+  page: PageRecognition,
+  opts: ReadStructuresOptions = {},
+): Promise<PageRecognition & { chemistryStopped?: string }> {
   const { structures, stopped } = await readStructures(png, opts);
   if (!structures.length) return stopped ? { ...page, chemistryStopped: stopped } : page;
   const inside = (l: PageLine) => structures.some((s) => overlap(l.box, s.box) >= INSIDE_SHARE * l.box.width * l.box.height);

@@ -26,7 +26,11 @@ export function canonicalize(smiles: string): Promise<CanonicalMolecule | null> 
       if (error || !line) return resolve(null);
       const [can, rest = ''] = line.split('\t');
       const [inchi, inchikey] = rest.trim().split(/\s+/);
-      resolve({ smiles: can!, ...(inchi?.startsWith('InChI=') ? { inchi } : {}), ...(inchikey && /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(inchikey) ? { inchikey } : {}) });
+      resolve({
+        smiles: can!,
+        ...(inchi?.startsWith('InChI=') ? { inchi } : {}),
+        ...(inchikey && /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/.test(inchikey) ? { inchikey } : {}),
+      });
     });
   });
 }

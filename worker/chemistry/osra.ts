@@ -69,10 +69,13 @@ export async function runOsra(png: Buffer, limits: OsraLimits = {}): Promise<Osr
     const timeoutMs = cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS;
     const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', image];
     const result = await new Promise<{ stdout: string; error?: ExecFileException }>((resolve) => {
-      execFile('prlimit', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir }, (error, stdout) => resolve({ stdout: String(stdout), error: error ?? undefined }));
+      execFile('prlimit', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir }, (error, stdout) =>
+        resolve({ stdout: String(stdout), error: error ?? undefined }),
+      );
     });
     const e = result.error;
-    if (e && (e.code === EXIT_ON_SIGXCPU || e.signal === 'SIGXCPU' || (e.signal === 'SIGKILL' && !e.killed))) return { structures: [], stopped: 'timeout', message: `OSRA used its ${cpu} s of CPU time and was stopped` };
+    if (e && (e.code === EXIT_ON_SIGXCPU || e.signal === 'SIGXCPU' || (e.signal === 'SIGKILL' && !e.killed)))
+      return { structures: [], stopped: 'timeout', message: `OSRA used its ${cpu} s of CPU time and was stopped` };
     if (e?.killed) return { structures: [], stopped: 'timeout', message: `OSRA ran past ${timeoutMs} ms and was stopped` };
     if (e) return { structures: [], stopped: 'failed', message: `OSRA failed: ${e.message.split('\n')[0]}` };
     return { structures: parseOsraOutput(result.stdout) };

@@ -8,7 +8,9 @@ const reading = (smiles: string, score = 2, bondLengthPx = 40) => ({ smiles, sco
 
 describe('OSRA output and the acceptance rule', () => {
   it('parses OSRA lines with bond length, score and box', () => {
-    expect(parseOsraOutput('CC(=O)O 61.2 3.02 26x60-358x349\nnoise\n')).toEqual([{ smiles: 'CC(=O)O', bondLengthPx: 61.2, score: 3.02, box: { x: 26, y: 60, width: 332, height: 289 } }]);
+    expect(parseOsraOutput('CC(=O)O 61.2 3.02 26x60-358x349\nnoise\n')).toEqual([
+      { smiles: 'CC(=O)O', bondLengthPx: 61.2, score: 3.02, box: { x: 26, y: 60, width: 332, height: 289 } },
+    ]);
   });
 
   it('counts heavy atoms in and out of brackets, two-letter halogens once', () => {

@@ -37,7 +37,8 @@ export async function osraHostilePng(): Promise<Buffer> {
     const [x, y, a, l] = [rnd() * size, rnd() * size, (Math.floor(rnd() * 6) * Math.PI) / 3, 20 + rnd() * 30];
     body += `<line x1="${x.toFixed(1)}" y1="${y.toFixed(1)}" x2="${(x + l * Math.cos(a)).toFixed(1)}" y2="${(y + l * Math.sin(a)).toFixed(1)}"/>`;
   }
-  for (let i = 0; i < 600; i++) body += `<text x="${(rnd() * size).toFixed(1)}" y="${(rnd() * size).toFixed(1)}" font-size="20" stroke="none" fill="black">${['O', 'N', 'OH', 'Cl', 'NH2'][i % 5]}</text>`;
+  for (let i = 0; i < 600; i++)
+    body += `<text x="${(rnd() * size).toFixed(1)}" y="${(rnd() * size).toFixed(1)}" font-size="20" stroke="none" fill="black">${['O', 'N', 'OH', 'Cl', 'NH2'][i % 5]}</text>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="white"/><g stroke="black" stroke-width="2">${body}</g></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }

@@ -21,16 +21,27 @@ const MMD = '# Results\n\nThe energy is \\(E = mc^2\\) and\n\n\\[\n\\frac{a}{b} 
 
 async function convert(mmd: string, formats: Record<string, boolean>, figures?: FigureFiles) {
   const out: Record<string, Buffer> = {};
-  const status = await writeConversions(mmd, formats, async (ext, body) => {
-    out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  }, figures);
+  const status = await writeConversions(
+    mmd,
+    formats,
+    async (ext, body) => {
+      out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    },
+    figures,
+  );
   return { status, out };
 }
 
 describe('writeConversions', () => {
   it('makes docx with a native Word equation, html with MathML, pptx, md and tex.zip', async () => {
     const { status, out } = await convert(MMD, { docx: true, html: true, 'tex.zip': true, md: true, pptx: true, xlsx: false });
-    expect(status).toEqual({ docx: { status: 'completed' }, html: { status: 'completed' }, 'tex.zip': { status: 'completed' }, md: { status: 'completed' }, pptx: { status: 'completed' } });
+    expect(status).toEqual({
+      docx: { status: 'completed' },
+      html: { status: 'completed' },
+      'tex.zip': { status: 'completed' },
+      md: { status: 'completed' },
+      pptx: { status: 'completed' },
+    });
     expect(unzipMember(out.docx!, 'word/document.xml')).toContain('<m:oMath');
     expect(out.html!.toString()).toContain('<mfrac>');
     expect(out.html!.toString()).not.toContain('class="title"'); // no invented "Document" heading
@@ -72,7 +83,11 @@ describe('writeConversions', () => {
 
   it('reports a LaTeX error on latex.pdf with its message and writes nothing for it', async () => {
     const { status, out } = await convert('Raw \\notamacro in the prose\n', { 'latex.pdf': true, 'tex.zip': true });
-    expect(status['latex.pdf']).toEqual({ status: 'error', error_id: 'sys_exception', error_message: expect.stringMatching(/pdflatex could not compile.*Undefined control sequence/) });
+    expect(status['latex.pdf']).toEqual({
+      status: 'error',
+      error_id: 'sys_exception',
+      error_message: expect.stringMatching(/pdflatex could not compile.*Undefined control sequence/),
+    });
     expect(out['latex.pdf']).toBeUndefined();
     expect(status['tex.zip']).toEqual({ status: 'completed' }); // the source is still worth having
   });
@@ -97,9 +112,15 @@ describe('writeConversions', () => {
     writeFileSync(pdf, printed.out.pdf!);
     const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [pdf]).toString())![1]);
     const out: Record<string, Buffer> = {};
-    const status = await writeConversions(MMD, { mmd: true, latex: true, jpg: true, png: true }, async (ext, body) => {
-      out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    }, undefined, pdf);
+    const status = await writeConversions(
+      MMD,
+      { mmd: true, latex: true, jpg: true, png: true },
+      async (ext, body) => {
+        out[ext] = Buffer.isBuffer(body) ? body : Buffer.from(body);
+      },
+      undefined,
+      pdf,
+    );
     expect(status).toEqual({ mmd: { status: 'completed' }, latex: { status: 'completed' }, jpg: { status: 'completed' }, png: { status: 'completed' } });
     expect(Object.keys(out).sort()).toEqual(['jpg', 'png', 'tex']); // mmd is the caller's own output
     expect(out.tex!.toString()).toContain('\\frac{a}{b}');
@@ -117,7 +138,9 @@ describe('writeConversions', () => {
     // An address nothing answers at: a format that fetched it would fail or lose the figure.
     const url = `http://127.0.0.1:9/cdn/cropped/${name}.jpg?height=120&width=200&top_left_y=30&top_left_x=40`;
     const mmd = `# Results\n\n![](${url})\n\nFigure 1: Red square.\n\nThe energy is \\(E = mc^2\\).\n`;
-    const jpeg = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#cc2222' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 200, height: 120, channels: 3, background: '#cc2222' } })
+      .jpeg()
+      .toBuffer();
     const reads: string[] = [];
     const files: FigureFiles = { read: async (n) => (reads.push(n), jpeg) };
     const formats = { md: true, html: true, docx: true, 'tex.zip': true, 'md.zip': true, 'mmd.zip': true, 'html.zip': true, 'latex.pdf': true, pdf: true };
@@ -140,7 +163,11 @@ describe('writeConversions', () => {
     expect(execFileSync('unzip', ['-Z1', join(scratch, 'a.docx')]).toString()).toMatch(/word\/media\/.+\.jpg/);
     for (const ext of ['latex.pdf', 'pdf']) {
       writeFileSync(join(scratch, `fig.${ext}`), out[ext]!);
-      const images = execFileSync('pdfimages', ['-list', join(scratch, `fig.${ext}`)]).toString().trim().split('\n').slice(2);
+      const images = execFileSync('pdfimages', ['-list', join(scratch, `fig.${ext}`)])
+        .toString()
+        .trim()
+        .split('\n')
+        .slice(2);
       expect(images.length, ext).toBeGreaterThanOrEqual(1);
     }
     // The tex.zip compiles on its own, its image resolved from images/.
@@ -148,13 +175,23 @@ describe('writeConversions', () => {
     writeFileSync(join(dir, 'paper.tex.zip'), out['tex.zip']!);
     execFileSync('unzip', ['-q', 'paper.tex.zip'], { cwd: dir });
     execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'document.tex'], { cwd: dir, stdio: 'ignore' });
-    expect(execFileSync('pdfimages', ['-list', join(dir, 'document.pdf')]).toString().trim().split('\n').length).toBeGreaterThan(2);
+    expect(
+      execFileSync('pdfimages', ['-list', join(dir, 'document.pdf')])
+        .toString()
+        .trim()
+        .split('\n').length,
+    ).toBeGreaterThan(2);
   });
 
   it('never fetches an image the MMD points at, remote or local, into docx or pptx', async () => {
     let requests = 0;
     const server = createServer((_req, res) => (requests++, res.end(readFileSync(join(scratch, 'secret.png')))));
-    writeFileSync(join(scratch, 'secret.png'), await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } }).png().toBuffer());
+    writeFileSync(
+      join(scratch, 'secret.png'),
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+        .png()
+        .toBuffer(),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const port = (server.address() as AddressInfo).port;

@@ -92,7 +92,7 @@ async function make(ext: string, { mmd, dir, latex, figures, pagesPdf, overlay }
       await pandoc(dir, 'html', 'document.html', HTML_ARGS);
       return zipFiles(dir, 'document.html.zip', ['document.html', ...images]);
     case 'mmd.overlay.pdf':
-      if (!overlay) throw new FormatError('unsupported_format', 'mmd.overlay.pdf is made over a source PDF\'s pages; this document has none');
+      if (!overlay) throw new FormatError('unsupported_format', "mmd.overlay.pdf is made over a source PDF's pages; this document has none");
       return overlayPdf(await readFile(overlay.pdf), overlay.pages);
     default:
       throw new FormatError('unsupported_format', `This build cannot make ${ext}`);
@@ -113,10 +113,17 @@ async function make(ext: string, { mmd, dir, latex, figures, pagesPdf, overlay }
  * With it and the document's lines.json `lines`, mmd.overlay.pdf is made (convert-overlay.ts).
  */
 export async function writeConversions(
-  mmd: string, formats: Record<string, boolean>, put: Put, figureFiles?: FigureFiles, sourcePdf?: string, lines?: PageLines<LineEntry>[],
+  mmd: string,
+  formats: Record<string, boolean>,
+  put: Put,
+  figureFiles?: FigureFiles,
+  sourcePdf?: string,
+  lines?: PageLines<LineEntry>[],
 ): Promise<Record<string, FormatStatus>> {
   const status: Record<string, FormatStatus> = {};
-  const wanted = Object.entries(formats).filter(([, on]) => on).map(([ext]) => ext);
+  const wanted = Object.entries(formats)
+    .filter(([, on]) => on)
+    .map(([ext]) => ext);
   if (!wanted.length) return status;
   const dir = await mkdtemp(join(tmpdir(), 'folio-convert-'));
   try {
@@ -130,10 +137,12 @@ export async function writeConversions(
     // tex.zip and latex.pdf share one source and one compile.
     const latex = () => (build ??= writeLatexSource(staged.mmd, dir).then(() => compileLatex(dir)));
     let printed: Promise<string> | undefined;
-    const pagesPdf = async () => sourcePdf ?? (await (printed ??= printHtmlPdf(dir, staged.names).then(async (pdf) => {
-      await writeFile(join(dir, RENDERED_PDF_NAME), pdf);
-      return join(dir, RENDERED_PDF_NAME);
-    })));
+    const pagesPdf = async () =>
+      sourcePdf ??
+      (await (printed ??= printHtmlPdf(dir, staged.names).then(async (pdf) => {
+        await writeFile(join(dir, RENDERED_PDF_NAME), pdf);
+        return join(dir, RENDERED_PDF_NAME);
+      })));
     const overlay = sourcePdf && lines ? { pdf: sourcePdf, pages: lines } : undefined;
     const sources: Sources = { mmd, dir, latex, figures: staged.names, pagesPdf, overlay };
     for (const ext of wanted) {
@@ -144,9 +153,10 @@ export async function writeConversions(
         }
         status[ext] = { status: 'completed' };
       } catch (err) {
-        status[ext] = err instanceof FormatError
-          ? { status: 'error', error_id: err.errorId, error_message: err.message }
-          : { status: 'error', error_id: 'sys_exception', error_message: `Internal error while making ${ext}` };
+        status[ext] =
+          err instanceof FormatError
+            ? { status: 'error', error_id: err.errorId, error_message: err.message }
+            : { status: 'error', error_id: 'sys_exception', error_message: `Internal error while making ${ext}` };
       }
     }
   } finally {

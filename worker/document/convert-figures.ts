@@ -59,6 +59,8 @@ export async function inlineFigures(dir: string, htmlName: string, names: string
 export function unfetchableImages(mmd: string, staged: string[]): string {
   const allowed = new Set(staged.map((n) => relativeFigurePath(n)));
   return mmd
-    .replace(/!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?([^)]*)\)/g, (whole, alt: string, target: string, rest: string) => (allowed.has(target) ? whole : `[${alt}](${target}${rest})`))
+    .replace(/!\[([^\]]*)\]\(\s*<?([^)\s>]*)>?([^)]*)\)/g, (whole, alt: string, target: string, rest: string) =>
+      allowed.has(target) ? whole : `[${alt}](${target}${rest})`,
+    )
     .replace(/!\[([^\]]*)\]\[([^\]]*)\]/g, '[$1][$2]');
 }

@@ -27,12 +27,23 @@ const PRINT_HEAD = [
  */
 function chromiumArgs(dir: string): string[] {
   return [
-    '--headless', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-extensions',
-    '--disable-background-networking', '--disable-sync', '--disable-component-update', '--disable-dev-shm-usage',
-    '--host-resolver-rules=MAP * ~NOTFOUND', '--proxy-server=socks5://0.0.0.0:9', '--proxy-bypass-list=<-loopback>',
+    '--headless',
+    '--disable-gpu',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-extensions',
+    '--disable-background-networking',
+    '--disable-sync',
+    '--disable-component-update',
+    '--disable-dev-shm-usage',
+    '--host-resolver-rules=MAP * ~NOTFOUND',
+    '--proxy-server=socks5://0.0.0.0:9',
+    '--proxy-bypass-list=<-loopback>',
     // Its sandbox needs user namespaces and refuses root; the page can load nothing (PRINT_HEAD) either way.
     ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-    `--user-data-dir=${join(dir, 'chromium-profile')}`, '--no-pdf-header-footer', `--print-to-pdf=${join(dir, PDF_NAME)}`,
+    `--user-data-dir=${join(dir, 'chromium-profile')}`,
+    '--no-pdf-header-footer',
+    `--print-to-pdf=${join(dir, PDF_NAME)}`,
     `file://${join(dir, PRINT_NAME)}`,
   ];
 }
@@ -45,13 +56,20 @@ function chromiumArgs(dir: string): string[] {
 export async function printHtmlPdf(dir: string, figures: string[] = []): Promise<Buffer> {
   if (!hasTool(CHROMIUM)) throw new FormatError('unsupported_format', `This build cannot make pdf: ${CHROMIUM} is not installed`);
   await writeFile(join(dir, 'print-head.html'), PRINT_HEAD);
-  await pandoc(dir, 'html', PRINT_NAME, ['--standalone', '--mathml', '--metadata', 'pagetitle=Document', '--include-in-header', 'print-head.html'], `${PANDOC_FROM}-raw_html`);
+  await pandoc(
+    dir,
+    'html',
+    PRINT_NAME,
+    ['--standalone', '--mathml', '--metadata', 'pagetitle=Document', '--include-in-header', 'print-head.html'],
+    `${PANDOC_FROM}-raw_html`,
+  );
   // The page may load nothing but data: (PRINT_HEAD), so the staged crops go in as data: URIs.
   await inlineFigures(dir, PRINT_NAME, figures);
   // HOME in the scratch folder: Chromium writes caches and crash reports there, not in the worker's home.
   const run = await runTool(CHROMIUM, chromiumArgs(dir), { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS, env: { ...process.env, HOME: dir } });
   if (run.timedOut) throw new FormatError('sys_exception', `printing the HTML took longer than ${CONVERT_TIMEOUT_MS / 1000} s`);
   const pdf = await readFile(join(dir, PDF_NAME)).catch(() => null);
-  if (!pdf?.subarray(0, 5).equals(Buffer.from('%PDF-'))) throw new FormatError('sys_exception', `${CHROMIUM} printed no PDF (exit ${run.code}): ${run.output.trim().split('\n').slice(-1)[0] ?? ''}`);
+  if (!pdf?.subarray(0, 5).equals(Buffer.from('%PDF-')))
+    throw new FormatError('sys_exception', `${CHROMIUM} printed no PDF (exit ${run.code}): ${run.output.trim().split('\n').slice(-1)[0] ?? ''}`);
   return pdf;
 }

@@ -29,7 +29,9 @@ describe('unrenderFormulaAt', () => {
   });
 
   it('finds a display formula over several lines, and nothing for an error in prose', () => {
-    expect(unrenderFormulaAt(TEX, { line: 6, before: '\\]' })).toContain('\\folioUnrendered{\\textbackslash{}[ \\textbackslash{}frac\\{1\\} \\textbackslash{}]}');
+    expect(unrenderFormulaAt(TEX, { line: 6, before: '\\]' })).toContain(
+      '\\folioUnrendered{\\textbackslash{}[ \\textbackslash{}frac\\{1\\} \\textbackslash{}]}',
+    );
     expect(unrenderFormulaAt(TEX, { line: 7, before: 'Prose \\undefined' })).toBeNull();
   });
 });

@@ -12,8 +12,17 @@ export const UNRENDERED_MACRO = '\\newcommand\\folioUnrendered[1]{\\texttt{#1}}'
 const MATH_SPAN = /(?<!\\)\\\((?:.|\n)*?\\\)|(?<!\\)\\\[(?:.|\n)*?\\\]|\\begin\{(equation|align|gather|multline|eqnarray)(\*?)\}(?:.|\n)*?\\end\{\1\2\}/g;
 
 const TEXT_ESCAPES: Record<string, string> = {
-  '\\': '\\textbackslash{}', '{': '\\{', '}': '\\}', $: '\\$', '&': '\\&', '#': '\\#', '%': '\\%',
-  _: '\\_', '^': '\\^{}', '~': '\\textasciitilde{}', '\n': ' ',
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  $: '\\$',
+  '&': '\\&',
+  '#': '\\#',
+  '%': '\\%',
+  _: '\\_',
+  '^': '\\^{}',
+  '~': '\\textasciitilde{}',
+  '\n': ' ',
 };
 
 /** LaTeX source as text that typesets exactly as written. */

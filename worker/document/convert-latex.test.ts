@@ -31,11 +31,12 @@ describe('unicodeHeader', () => {
 });
 
 describe('compileLatex', () => {
-  const compile = (mmd: string) => inScratch(mmd, async (dir) => {
-    await writeLatexSource(mmd, dir);
-    const build = await compileLatex(dir);
-    return { build, tex: await readFile(join(dir, TEX_NAME), 'utf8') };
-  });
+  const compile = (mmd: string) =>
+    inScratch(mmd, async (dir) => {
+      await writeLatexSource(mmd, dir);
+      const build = await compileLatex(dir);
+      return { build, tex: await readFile(join(dir, TEX_NAME), 'utf8') };
+    });
 
   it('compiles text and maths full of characters LaTeX has no glyph for', async () => {
     const { build } = await compile('# Über ∑ 漢字\n\nText: α β γ ≠ ∞, µm, 5 × 3, “quoted” — and Привет, 😀.\n\nMaths: \\(α + β ≤ γ × δ\\) and \\(x ∈ ℝ\\).\n');
@@ -63,7 +64,12 @@ describe('compileLatex', () => {
   it('reports an error outside any formula with its line', async () => {
     const { build } = await compile('Fine text.\n\nRaw \\nosuchcommand in the prose.\n');
     expect('failure' in build && build.failure).toBeInstanceOf(FormatError);
-    expect(build).toMatchObject({ failure: { errorId: 'sys_exception', message: expect.stringMatching(/^pdflatex could not compile the document: .*document\.tex:\d+: Undefined control sequence/) } });
+    expect(build).toMatchObject({
+      failure: {
+        errorId: 'sys_exception',
+        message: expect.stringMatching(/^pdflatex could not compile the document: .*document\.tex:\d+: Undefined control sequence/),
+      },
+    });
   });
 
   it('reads no file outside its scratch folder', async () => {
@@ -74,7 +80,8 @@ describe('compileLatex', () => {
 
 describe('latexError', () => {
   it('takes the file:line error and the offending input, or the last lines when there is none', () => {
-    const log = 'This is pdfTeX\n(./document.tex\n./document.tex:12: Undefined control sequence.\nl.12 Broken \\(\\nosuchmacro\n                \\)\nNo pages of output.\n';
+    const log =
+      'This is pdfTeX\n(./document.tex\n./document.tex:12: Undefined control sequence.\nl.12 Broken \\(\\nosuchmacro\n                \\)\nNo pages of output.\n';
     expect(latexError(log)).toBe('./document.tex:12: Undefined control sequence. l.12 Broken \\(\\nosuchmacro \\)');
     expect(latexError('one\ntwo\n\nthree\n')).toBe('two three');
   });

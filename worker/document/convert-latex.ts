@@ -57,7 +57,7 @@ export async function compileLatex(dir: string, texName = TEX_NAME): Promise<Lat
   if (!hasTool('pdflatex')) return { failure: new FormatError('unsupported_format', 'This build cannot make latex.pdf: pdflatex is not installed') };
   const texPath = join(dir, texName);
   let unrendered = 0;
-  for (let pass = 1; pass <= MAX_PASSES; ) {
+  for (let pass = 1; pass <= MAX_PASSES;) {
     const run = await pdflatex(dir, texName);
     if (run.timedOut) return { failure: new FormatError('sys_exception', `pdflatex took longer than ${CONVERT_TIMEOUT_MS / 1000} s`) };
     if (run.code !== 0) {
@@ -73,7 +73,8 @@ export async function compileLatex(dir: string, texName = TEX_NAME): Promise<Lat
   }
   // An MMD with nothing to typeset gives "No pages of output" and no file, with exit code 0.
   const pdf = await readFile(join(dir, texName.replace(/\.tex$/, '.pdf'))).catch(() => null);
-  if (!pdf?.subarray(0, 5).equals(Buffer.from('%PDF-'))) return { failure: new FormatError('sys_exception', 'pdflatex wrote no PDF: the document has nothing to typeset') };
+  if (!pdf?.subarray(0, 5).equals(Buffer.from('%PDF-')))
+    return { failure: new FormatError('sys_exception', 'pdflatex wrote no PDF: the document has nothing to typeset') };
   return { pdf, unrendered };
 }
 
@@ -88,6 +89,16 @@ function pdflatex(dir: string, texName: string) {
 export function latexError(log: string): string {
   const lines = log.split('\n');
   const at = lines.findIndex((l) => /^(\S+:\d+: |! )/.test(l));
-  if (at < 0) return lines.filter((l) => l.trim()).slice(-2).join(' ').trim();
-  return lines.slice(at, at + 3).map((l) => l.trim()).filter(Boolean).join(' ').slice(0, 400);
+  if (at < 0)
+    return lines
+      .filter((l) => l.trim())
+      .slice(-2)
+      .join(' ')
+      .trim();
+  return lines
+    .slice(at, at + 3)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ')
+    .slice(0, 400);
 }

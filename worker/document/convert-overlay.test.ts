@@ -17,7 +17,13 @@ type Word = { text: string; x: number; y: number; xMax: number; yMax: number };
 async function words(dir: string, pdf: Buffer): Promise<Word[]> {
   await writeFile(join(dir, 'w.pdf'), pdf);
   const { stdout } = await run('pdftotext', ['-bbox', join(dir, 'w.pdf'), '-']);
-  return [...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ text: m[5]!, x: Number(m[1]), y: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]) }));
+  return [...stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    text: m[5]!,
+    x: Number(m[1]),
+    y: Number(m[2]),
+    xMax: Number(m[3]),
+    yMax: Number(m[4]),
+  }));
 }
 
 describe('overlayPdf (mmd.overlay.pdf)', () => {
@@ -42,8 +48,20 @@ describe('overlayPdf (mmd.overlay.pdf)', () => {
     const rows = new Map<number, Word[]>();
     for (const w of truth) rows.set(Math.round(w.y), [...(rows.get(Math.round(w.y)) ?? []), w]);
     const lines: LineEntry[] = [...rows.values()].map((ws, i) => {
-      const [x0, y0, x1, y1] = [Math.min(...ws.map((w) => w.x)), Math.min(...ws.map((w) => w.y)), Math.max(...ws.map((w) => w.xMax)), Math.max(...ws.map((w) => w.yMax))];
-      return { id: `l${i}`, type: 'text', text: ws.map((w) => w.text).join(' '), region: { top_left_x: x0 * 2, top_left_y: y0 * 2, width: (x1 - x0) * 2, height: (y1 - y0) * 2 }, font_size: 11, conversion_output: true };
+      const [x0, y0, x1, y1] = [
+        Math.min(...ws.map((w) => w.x)),
+        Math.min(...ws.map((w) => w.y)),
+        Math.max(...ws.map((w) => w.xMax)),
+        Math.max(...ws.map((w) => w.yMax)),
+      ];
+      return {
+        id: `l${i}`,
+        type: 'text',
+        text: ws.map((w) => w.text).join(' '),
+        region: { top_left_x: x0 * 2, top_left_y: y0 * 2, width: (x1 - x0) * 2, height: (y1 - y0) * 2 },
+        font_size: 11,
+        conversion_output: true,
+      };
     });
     const pages: PageLines<LineEntry>[] = [{ page: 1, page_width: 1224, page_height: 1584, lines }];
 

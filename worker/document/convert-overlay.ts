@@ -1,4 +1,14 @@
-import { PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts, TextRenderingMode, popGraphicsState, pushGraphicsState, setTextRenderingMode } from 'pdf-lib';
+import {
+  PDFDocument,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  StandardFonts,
+  TextRenderingMode,
+  popGraphicsState,
+  pushGraphicsState,
+  setTextRenderingMode,
+} from 'pdf-lib';
 import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 import { FormatError } from './convert-tool.js';
 
@@ -37,7 +47,11 @@ export async function overlayPdf(source: Buffer, pages: PageLines<LineEntry>[]):
       const stretch = natural > 0 ? (line.region.width * sx * 100) / natural : 100;
       const x = box.x + line.region.top_left_x * sx;
       const baseline = box.y + box.height - (line.region.top_left_y * sy + height) + DESCENT * size;
-      page.pushOperators(pushGraphicsState(), setTextRenderingMode(TextRenderingMode.Invisible), PDFOperator.of(PDFOperatorNames.SetTextHorizontalScaling, [PDFNumber.of(stretch)]));
+      page.pushOperators(
+        pushGraphicsState(),
+        setTextRenderingMode(TextRenderingMode.Invisible),
+        PDFOperator.of(PDFOperatorNames.SetTextHorizontalScaling, [PDFNumber.of(stretch)]),
+      );
       page.drawText(text, { x, y: baseline, size, font });
       page.pushOperators(popGraphicsState());
     }

@@ -18,16 +18,23 @@ const JPEG_QUALITY = 85;
 export async function renderPageImage(pdfPath: string, dir: string, format: 'jpg' | 'png'): Promise<Buffer> {
   if (!hasTool('pdftoppm')) throw new FormatError('unsupported_format', `This build cannot make ${format}: pdftoppm is not installed`);
   const out = join(dir, `page-image-${format}`);
-  const run = await runTool('pdftoppm', ['-r', String(PAGE_IMAGE_DPI), '-l', String(MAX_IMAGE_PAGES + 1), '-png', pdfPath, out], { cwd: dir, timeoutMs: RENDER_TIMEOUT_MS });
+  const run = await runTool('pdftoppm', ['-r', String(PAGE_IMAGE_DPI), '-l', String(MAX_IMAGE_PAGES + 1), '-png', pdfPath, out], {
+    cwd: dir,
+    timeoutMs: RENDER_TIMEOUT_MS,
+  });
   if (run.timedOut) throw new FormatError('sys_exception', `rendering the pages took longer than ${RENDER_TIMEOUT_MS / 1000} s`);
   const names = (await readdir(dir)).filter((n) => n.startsWith(`page-image-${format}-`) && n.endsWith('.png')).sort(byPageNumber);
-  if (!names.length) throw new FormatError('sys_exception', `pdftoppm rendered no page (exit ${run.code}): ${run.output.trim().split('\n').slice(-1)[0] ?? ''}`);
-  if (names.length > MAX_IMAGE_PAGES) throw new FormatError('unsupported_format', `${format} holds at most ${MAX_IMAGE_PAGES} pages in one image; this document has more`);
-  const pages = await Promise.all(names.map(async (n) => {
-    const png = await readFile(join(dir, n));
-    const { width = 0, height = 0 } = await sharp(png).metadata();
-    return { png, width, height };
-  }));
+  if (!names.length)
+    throw new FormatError('sys_exception', `pdftoppm rendered no page (exit ${run.code}): ${run.output.trim().split('\n').slice(-1)[0] ?? ''}`);
+  if (names.length > MAX_IMAGE_PAGES)
+    throw new FormatError('unsupported_format', `${format} holds at most ${MAX_IMAGE_PAGES} pages in one image; this document has more`);
+  const pages = await Promise.all(
+    names.map(async (n) => {
+      const png = await readFile(join(dir, n));
+      const { width = 0, height = 0 } = await sharp(png).metadata();
+      return { png, width, height };
+    }),
+  );
   const width = Math.max(...pages.map((p) => p.width));
   const height = pages.reduce((sum, p) => sum + p.height, 0);
   let top = 0;

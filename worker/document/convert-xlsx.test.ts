@@ -56,7 +56,13 @@ describe('writeXlsx', () => {
       return { list, workbook: member('xl/workbook.xml'), sheet1: member('xl/worksheets/sheet1.xml'), sheet2: member('xl/worksheets/sheet2.xml') };
     });
     expect(xlsx.list.split('\n').filter(Boolean).sort()).toEqual([
-      '[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/workbook.xml', 'xl/worksheets/sheet1.xml', 'xl/worksheets/sheet2.xml',
+      '[Content_Types].xml',
+      '_rels/.rels',
+      'xl/_rels/workbook.xml.rels',
+      'xl/styles.xml',
+      'xl/workbook.xml',
+      'xl/worksheets/sheet1.xml',
+      'xl/worksheets/sheet2.xml',
     ]);
     expect(xlsx.workbook).toContain('<sheet name="Table 2" sheetId="2" r:id="rId2"/>');
     const sheet1 = xlsx.sheet1;

@@ -34,10 +34,16 @@ function cellXml(c: GridCell): string {
 function sheetXml(t: ExtractedTable): string {
   const byRow = new Map<number, GridCell[]>();
   for (const c of t.cells) byRow.set(c.row, [...(byRow.get(c.row) ?? []), c]);
-  const rows = [...byRow.keys()].sort((a, b) => a - b).map((r) => {
-    const cells = byRow.get(r)!.sort((a, b) => a.col - b.col).map(cellXml).join('');
-    return `<row r="${r + 1}">${cells}</row>`;
-  });
+  const rows = [...byRow.keys()]
+    .sort((a, b) => a - b)
+    .map((r) => {
+      const cells = byRow
+        .get(r)!
+        .sort((a, b) => a.col - b.col)
+        .map(cellXml)
+        .join('');
+      return `<row r="${r + 1}">${cells}</row>`;
+    });
   const merged = t.cells.filter((c) => c.rowSpan > 1 || c.colSpan > 1);
   const merges = merged.length
     ? `<mergeCells count="${merged.length}">${merged.map((c) => `<mergeCell ref="${cellRef(c.row, c.col)}:${cellRef(c.row + c.rowSpan - 1, c.col + c.colSpan - 1)}"/>`).join('')}</mergeCells>`

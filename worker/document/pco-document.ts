@@ -53,12 +53,19 @@ export async function processPcoDocument(ctx: WorkerContext, store: PcoStore, p:
     const source = join(dir, `source.${extensionOf(file.key) || 'bin'}`);
     const target = outputTarget(ctx, job, file);
     const figures = figureSink(target, p.documentId);
-    const result = await download(ctx, p.sourceUri, source).then(() => convert(job, source, ctx.config, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }));
+    const result = await download(ctx, p.sourceUri, source).then(() =>
+      convert(job, source, ctx.config, { ocr: ocrThroughInferencePool(ctx, `${p.documentId}-${p.generation}`), figures }),
+    );
     const outputs = await writeOutputs(ctx, job, file, target, result, source);
     await finish(ctx, store, job, file, p, result, outputs);
   } catch (err) {
     const lastAttempt = task.attemptsMade + 1 >= (task.opts.attempts ?? 1);
-    const apiErr = err instanceof ApiError ? err : err instanceof StorageError ? new ApiError(STORAGE_ERROR_IDS[err.kind], err.message, {}, err.kind === 'throttled' || err.kind === 'unreachable') : null;
+    const apiErr =
+      err instanceof ApiError
+        ? err
+        : err instanceof StorageError
+          ? new ApiError(STORAGE_ERROR_IDS[err.kind], err.message, {}, err.kind === 'throttled' || err.kind === 'unreachable')
+          : null;
     if ((!apiErr || apiErr.retryable) && !lastAttempt) throw err; // BullMQ retries with backoff
     const id = apiErr?.id ?? 'sys_exception';
     const message = apiErr?.message ?? 'Internal error while processing the document';
@@ -77,19 +84,28 @@ async function download(ctx: WorkerContext, uri: string, target: string): Promis
 
 function convert(job: JobRecord, path: string, config: WorkerContext['config'], deps: PipelineDeps): Promise<DocumentResult> {
   const o = job.spec.options.ocr;
-  return convertDocument(path, {
-    pageRanges: o.page_ranges as string | undefined,
-    maxPages: job.spec.policy.max_pages_per_document,
-    pageTimeoutMs: job.spec.policy.per_page_timeout_seconds * 1000,
-    mathInlineDelimiters: o.math_inline_delimiters as [string, string] | undefined,
-    mathDisplayDelimiters: o.math_display_delimiters as [string, string] | undefined,
-    includePageBreaks: o.include_page_breaks as boolean | undefined,
-    includeHyperlinks: o.include_hyperlinks as boolean | undefined,
-    includePageInfo: o.include_page_info === true,
-    includeEquationTags: o.include_equation_tags as boolean | undefined,
-    // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
-    chemistry: { smiles: o.include_smiles !== false, inchi: o.include_inchi === true, asImage: o.include_chemistry_as_image === true, cpuSeconds: config.FOLIO_OSRA_CPU_SECONDS },
-  }, deps);
+  return convertDocument(
+    path,
+    {
+      pageRanges: o.page_ranges as string | undefined,
+      maxPages: job.spec.policy.max_pages_per_document,
+      pageTimeoutMs: job.spec.policy.per_page_timeout_seconds * 1000,
+      mathInlineDelimiters: o.math_inline_delimiters as [string, string] | undefined,
+      mathDisplayDelimiters: o.math_display_delimiters as [string, string] | undefined,
+      includePageBreaks: o.include_page_breaks as boolean | undefined,
+      includeHyperlinks: o.include_hyperlinks as boolean | undefined,
+      includePageInfo: o.include_page_info === true,
+      includeEquationTags: o.include_equation_tags as boolean | undefined,
+      // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
+      chemistry: {
+        smiles: o.include_smiles !== false,
+        inchi: o.include_inchi === true,
+        asImage: o.include_chemistry_as_image === true,
+        cpuSeconds: config.FOLIO_OSRA_CPU_SECONDS,
+      },
+    },
+    deps,
+  );
 }
 
 /** The output bucket and the key, without extension, of one document's outputs (the job's layout). */
@@ -124,7 +140,12 @@ function figureSink({ out, base }: OutputTarget, documentId: string): FigureSink
 }
 
 async function writeOutputs(
-  ctx: WorkerContext, job: JobRecord, file: FileRecord, { out, base }: OutputTarget, r: DocumentResult, source: string,
+  ctx: WorkerContext,
+  job: JobRecord,
+  file: FileRecord,
+  { out, base }: OutputTarget,
+  r: DocumentResult,
+  source: string,
 ): Promise<{ outputs: Record<string, string>; conversion: FileRecord['conversion_status'] }> {
   const spec = job.spec;
   const outputs: Record<string, string> = {};
@@ -138,13 +159,26 @@ async function writeOutputs(
   await put('mmd', r.mmd, 'text/markdown; charset=utf-8');
   await put('lines.json', JSON.stringify(r.linesJson), 'application/json');
   if (spec.options.extra_outputs.includes('.lines.mmd.json')) await put('lines.mmd.json', JSON.stringify(r.linesMmdJson), 'application/json');
-  const conversion = await writeConversions(r.mmd, spec.options.conversion_formats, put, figureSink({ out, base }, ''), (await detectFileType(source)) === 'pdf' ? source : undefined, r.linesJson.pages);
+  const conversion = await writeConversions(
+    r.mmd,
+    spec.options.conversion_formats,
+    put,
+    figureSink({ out, base }, ''),
+    (await detectFileType(source)) === 'pdf' ? source : undefined,
+    r.linesJson.pages,
+  );
   return { outputs, conversion };
 }
 
 async function finish(
-  ctx: WorkerContext, store: PcoStore, job: JobRecord, file: FileRecord, p: Payload<'pco-document'>,
-  r: DocumentResult | null, written: { outputs?: Record<string, string>; conversion?: FileRecord['conversion_status'] }, docError?: { id: string; message: string },
+  ctx: WorkerContext,
+  store: PcoStore,
+  job: JobRecord,
+  file: FileRecord,
+  p: Payload<'pco-document'>,
+  r: DocumentResult | null,
+  written: { outputs?: Record<string, string>; conversion?: FileRecord['conversion_status'] },
+  docError?: { id: string; message: string },
 ): Promise<void> {
   const pages = r?.pages ?? [];
   const failedPages = pages.filter((pg) => pg.status === 'failed');
@@ -152,10 +186,23 @@ async function finish(
   const error = docError ?? (pageErrors[0] ? { id: pageErrors[0].error_id, message: `${failedPages.length} of ${pages.length} pages failed` } : null);
   const to = error ? 'failed' : 'completed';
   const okPages = pages.length - failedPages.length;
-  const moved = await store.transition(p.jobId, p.documentId, ['processing'], to, {
-    pages: pages.length, pages_failed: failedPages.length, page_errors: pageErrors, outputs: written.outputs ?? {},
-    conversion_status: written.conversion ?? {}, error_id: error?.id ?? null, error_message: error?.message ?? null, finished_at: new Date().toISOString(),
-  }, { completed: okPages, failed: failedPages.length });
+  const moved = await store.transition(
+    p.jobId,
+    p.documentId,
+    ['processing'],
+    to,
+    {
+      pages: pages.length,
+      pages_failed: failedPages.length,
+      page_errors: pageErrors,
+      outputs: written.outputs ?? {},
+      conversion_status: written.conversion ?? {},
+      error_id: error?.id ?? null,
+      error_message: error?.message ?? null,
+      finished_at: new Date().toISOString(),
+    },
+    { completed: okPages, failed: failedPages.length },
+  );
   if (!moved.moved) return;
 
   await recordEnd(ctx, p, to, okPages, failedPages.length, pages);
@@ -170,22 +217,42 @@ async function finish(
  * page timings are added once, under a marker, so a re-run after a crash neither loses nor
  * doubles them.
  */
-async function recordEnd(ctx: WorkerContext, p: Payload<'pco-document'>, to: 'completed' | 'failed', okPages: number, failedPages: number, pages: DocumentResult['pages']): Promise<void> {
+async function recordEnd(
+  ctx: WorkerContext,
+  p: Payload<'pco-document'>,
+  to: 'completed' | 'failed',
+  okPages: number,
+  failedPages: number,
+  pages: DocumentResult['pages'],
+): Promise<void> {
   const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
   const billable = to === 'completed';
   const deltas = {
-    pages_completed: okPages, pages_failed: failedPages,
-    documents_completed: billable ? 1 : 0, documents_failed: billable ? 0 : 1,
-    pages_billable: billable ? okPages : 0, documents_billable: billable ? 1 : 0,
+    pages_completed: okPages,
+    pages_failed: failedPages,
+    documents_completed: billable ? 1 : 0,
+    documents_failed: billable ? 0 : 1,
+    pages_billable: billable ? okPages : 0,
+    documents_billable: billable ? 1 : 0,
   };
   const marker = `${prefix}:pco:counted:${p.documentId}:${p.generation}`;
   if (await ctx.redis.set(marker, '1', 'EX', 7 * 86_400, 'NX')) {
     await addCounters(ctx.redis, prefix, deltas);
     for (const pg of pages) await observePageSeconds(ctx.redis, prefix, pg.seconds);
-    await recordRate(ctx, pages.reduce((sum, pg) => sum + pg.seconds, 0), pages.length);
+    await recordRate(
+      ctx,
+      pages.reduce((sum, pg) => sum + pg.seconds, 0),
+      pages.length,
+    );
   }
   await emitEvent(ctx.redis, prefix, { type: 'usage', eventId: `usage:${p.documentId}:${p.generation}`, day: utcDay(Date.now()), deltas });
-  await emitEvent(ctx.redis, prefix, { type: 'pco.file', eventId: `file:${p.documentId}:${p.generation}`, jobId: p.jobId, documentId: p.documentId, status: to });
+  await emitEvent(ctx.redis, prefix, {
+    type: 'pco.file',
+    eventId: `file:${p.documentId}:${p.generation}`,
+    jobId: p.jobId,
+    documentId: p.documentId,
+    status: to,
+  });
 }
 
 /** Keeps a moving average of one worker's pages per minute, for dry-run estimates. */

@@ -18,7 +18,6 @@ const PAGE_WAIT_MS = 120_000;
 
 type PixelBox = { x: number; y: number; width: number; height: number };
 
-
 let events: QueueEvents | undefined;
 
 /**
@@ -89,7 +88,8 @@ async function untilTaken(task: Job, events: QueueEvents): Promise<void> {
   });
   try {
     while (!TAKEN_STATES.has(await task.getState())) {
-      if (Date.now() > deadline) throw new ApiError('sys_exception', `No inference worker took page ${task.data.page} within ${QUEUE_WAIT_MS / 60_000} minutes`);
+      if (Date.now() > deadline)
+        throw new ApiError('sys_exception', `No inference worker took page ${task.data.page} within ${QUEUE_WAIT_MS / 60_000} minutes`);
       await Promise.race([activated, new Promise((r) => setTimeout(r, 1_000))]);
     }
   } finally {

@@ -23,7 +23,10 @@ export async function processV3Conversion(ctx: WorkerContext, store: ConversionS
   let status: Record<string, FormatStatus>;
   try {
     const mmd = (await ctx.storage.readBuffer(`${folder}${rec.conversion_id}.mmd`)).toString('utf8');
-    status = (await writeConversions(mmd, rec.formats, (ext, body, type) => ctx.storage.write(`${folder}${rec.conversion_id}.${ext}`, body, type))) as Record<string, FormatStatus>;
+    status = (await writeConversions(mmd, rec.formats, (ext, body, type) => ctx.storage.write(`${folder}${rec.conversion_id}.${ext}`, body, type))) as Record<
+      string,
+      FormatStatus
+    >;
   } catch (err) {
     // writeConversions settles each format itself; this is the MMD or the store failing.
     if (task.attemptsMade + 1 < (task.opts.attempts ?? 1)) throw err;

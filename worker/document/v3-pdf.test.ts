@@ -54,7 +54,12 @@ describe('v3-pdf document task', () => {
     expect((await t.ctx.storage.readBuffer(`v3/pdf/${id}/${id}.mmd`)).toString()).toContain(HEADING_TEXT);
     const facts = (await events()).filter((e) => e.eventId.includes(id));
     expect(facts).toEqual([
-      { type: 'usage', eventId: `usage:v3pdf:${id}`, day: expect.any(String), deltas: { pages_completed: 1, pages_failed: 0, documents_completed: 1, documents_failed: 0, pages_billable: 1, documents_billable: 1 } },
+      {
+        type: 'usage',
+        eventId: `usage:v3pdf:${id}`,
+        day: expect.any(String),
+        deltas: { pages_completed: 1, pages_failed: 0, documents_completed: 1, documents_failed: 0, pages_billable: 1, documents_billable: 1 },
+      },
       { type: 'v3.pdf', eventId: `v3pdf:${id}`, pdfId: id, status: 'completed' },
     ]);
   });
@@ -101,8 +106,15 @@ describe('v3-pdf document task', () => {
     try {
       const key = await strict.newKey();
       await strict.pdfs.create({
-        pdf_id: '2025_06_01_aaaaaaaaaaaaaaaaaaaa', app_id: key.app_id, group_id: 'default', input_file: `${base}/paper.pdf`,
-        source: { kind: 'url', url: `${base}/paper.pdf` }, request_args: {}, conversion_formats: {}, callback: null, streaming: false,
+        pdf_id: '2025_06_01_aaaaaaaaaaaaaaaaaaaa',
+        app_id: key.app_id,
+        group_id: 'default',
+        input_file: `${base}/paper.pdf`,
+        source: { kind: 'url', url: `${base}/paper.pdf` },
+        request_args: {},
+        conversion_formats: {},
+        callback: null,
+        streaming: false,
       });
       await strict.runPdf('2025_06_01_aaaaaaaaaaaaaaaaaaaa');
       const rec = await strict.pdfs.get('2025_06_01_aaaaaaaaaaaaaaaaaaaa');

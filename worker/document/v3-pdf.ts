@@ -149,8 +149,12 @@ function figureSink(ctx: WorkerContext, pdfId: string): FigureSink {
  * private cloud, only a document without failed pages is billable.
  */
 async function finish(
-  ctx: WorkerContext, store: PdfStore, rec: PdfRecord, r: DocumentResult | null,
-  conversion: Record<string, FormatStatus>, docError?: { id: string; message: string; [k: string]: unknown },
+  ctx: WorkerContext,
+  store: PdfStore,
+  rec: PdfRecord,
+  r: DocumentResult | null,
+  conversion: Record<string, FormatStatus>,
+  docError?: { id: string; message: string; [k: string]: unknown },
 ): Promise<void> {
   const pages = r?.pages ?? [];
   const failed = pages.filter((pg) => pg.status === 'failed');
@@ -161,15 +165,22 @@ async function finish(
   const to = error ? 'error' : 'completed';
   const billable = !error && failed.length === 0;
   const usage = {
-    pages_completed: ok, pages_failed: failed.length,
-    documents_completed: error ? 0 : 1, documents_failed: error ? 1 : 0,
-    pages_billable: billable ? ok : 0, documents_billable: billable ? 1 : 0,
+    pages_completed: ok,
+    pages_failed: failed.length,
+    documents_completed: error ? 0 : 1,
+    documents_failed: error ? 1 : 0,
+    pages_billable: billable ? ok : 0,
+    documents_billable: billable ? 1 : 0,
   };
   const formats = error
     ? Object.fromEntries(Object.keys(rec.conversion_status).map((ext) => [ext, { status: 'error', error_id: error.id } as FormatStatus]))
     : conversion;
   const moved = await store.transition(rec.pdf_id, OPEN_PDF_STATUSES, to, {
-    num_pages_completed: ok, num_pages_failed: failed.length, page_errors: pageErrors, conversion_status: formats, usage,
+    num_pages_completed: ok,
+    num_pages_failed: failed.length,
+    page_errors: pageErrors,
+    conversion_status: formats,
+    usage,
     error_info: error ? { ...error, pdf_id: rec.pdf_id } : null,
   });
   if (!moved) {
@@ -177,7 +188,11 @@ async function finish(
     if (!(await store.get(rec.pdf_id))) await deleteFolder(ctx.storage, pdfFolder(rec.pdf_id));
     return;
   }
-  await recordFacts(ctx, { ...rec, status: to, usage }, pages.map((pg) => pg.seconds));
+  await recordFacts(
+    ctx,
+    { ...rec, status: to, usage },
+    pages.map((pg) => pg.seconds),
+  );
 }
 
 /**

@@ -23,13 +23,17 @@ export async function fetchSource(ctx: WorkerContext, rec: PdfRecord, target: st
     rec.origin === 'files' ? filesFetchError(message, url, retryable, status) : new ApiError('pdf_download_error', message, { url }, retryable);
   let res: Response;
   try {
-    res = await guardedFetch(url, {}, {
-      allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS,
-      schemes: DOCUMENT_URL_SCHEMES,
-      timeoutMs: DOWNLOAD_TIMEOUT_MS,
-      maxBodyBytes: MAX_DOCUMENT_BYTES,
-      saveTo: target,
-    });
+    res = await guardedFetch(
+      url,
+      {},
+      {
+        allowPrivate: ctx.config.FOLIO_ALLOW_PRIVATE_URLS,
+        schemes: DOCUMENT_URL_SCHEMES,
+        timeoutMs: DOWNLOAD_TIMEOUT_MS,
+        maxBodyBytes: MAX_DOCUMENT_BYTES,
+        saveTo: target,
+      },
+    );
   } catch (err) {
     if (err instanceof ApiError) throw fail(`The URL was refused: ${err.message}`, err.retryable);
     if (err instanceof GuardedFetchError) {

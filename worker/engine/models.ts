@@ -65,7 +65,10 @@ export async function readManifest(manifestPath = DEFAULT_MANIFEST_PATH): Promis
     throw new EngineError('manifest_invalid', `model manifest ${manifestPath} is not valid JSON`, { cause });
   }
   if (!parsed.success) {
-    throw new EngineError('manifest_invalid', `model manifest ${manifestPath} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new EngineError(
+      'manifest_invalid',
+      `model manifest ${manifestPath} is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return parsed.data.models;
 }

@@ -11,15 +11,36 @@ function mask(width: number, height: number, rects: Array<[number, number, numbe
 describe('inkBands', () => {
   it('finds one band per line of text: equal heights a line gap apart are never joined', () => {
     // Three 20 px lines, 10 px apart (a tight paragraph), one of them x-height only (12 px).
-    const bands = inkBands(mask(200, 100, [[5, 5, 190, 25], [5, 39, 150, 51], [5, 65, 180, 85]]));
-    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[5, 25], [39, 51], [65, 85]]);
+    const bands = inkBands(
+      mask(200, 100, [
+        [5, 5, 190, 25],
+        [5, 39, 150, 51],
+        [5, 65, 180, 85],
+      ]),
+    );
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([
+      [5, 25],
+      [39, 51],
+      [65, 85],
+    ]);
     expect(bands[1]).toMatchObject({ x0: 5, x1: 150 });
   });
 
   it('joins a limit under a tall operator and a bar-separated fraction part to their row', () => {
     // A 40 px sum sign with a 10 px limit 4 px below it; then, lower, a lone fraction: numerator, bar, denominator.
-    const bands = inkBands(mask(200, 200, [[10, 10, 40, 50], [12, 54, 38, 64], [50, 120, 70, 135], [45, 138, 75, 140], [50, 143, 70, 158]]));
-    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[10, 64], [120, 158]]);
+    const bands = inkBands(
+      mask(200, 200, [
+        [10, 10, 40, 50],
+        [12, 54, 38, 64],
+        [50, 120, 70, 135],
+        [45, 138, 75, 140],
+        [50, 143, 70, 158],
+      ]),
+    );
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([
+      [10, 64],
+      [120, 158],
+    ]);
   });
 
   it('returns nothing for a blank mask', () => {
@@ -29,7 +50,10 @@ describe('inkBands', () => {
 
 describe('joinScripts', () => {
   it('leaves a short band alone when the gap is wide', () => {
-    const bands = [{ y0: 0, y1: 40, x0: 0, x1: 10 }, { y0: 60, y1: 70, x0: 0, x1: 10 }];
+    const bands = [
+      { y0: 0, y1: 40, x0: 0, x1: 10 },
+      { y0: 60, y1: 70, x0: 0, x1: 10 },
+    ];
     expect(joinScripts(bands)).toEqual(bands);
   });
 });
@@ -37,7 +61,17 @@ describe('joinScripts', () => {
 describe('inkBands on a display formula between lines of prose', () => {
   it('does not take a full-width text line as a script of the taller formula row', () => {
     // Prose (24 px, full width), 20 px gap, a 50 px formula row in the middle columns, 20 px gap, prose.
-    const bands = inkBands(mask(600, 200, [[20, 10, 580, 34], [300, 54, 500, 104], [20, 124, 560, 148]]));
-    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[10, 34], [54, 104], [124, 148]]);
+    const bands = inkBands(
+      mask(600, 200, [
+        [20, 10, 580, 34],
+        [300, 54, 500, 104],
+        [20, 124, 560, 148],
+      ]),
+    );
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([
+      [10, 34],
+      [54, 104],
+      [124, 148],
+    ]);
   });
 });

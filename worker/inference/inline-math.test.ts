@@ -21,13 +21,27 @@ function mask(ws: OcrWord[], extra: [number, number][] = []): InkMask {
   return { data, width, height: 40 } as InkMask;
 }
 
-const read = (latex: string, confidenceRate = 0.95, symbolCount = 5): MathRead => ({ latex, confidence: confidenceRate ** symbolCount, confidenceRate, symbolCount });
+const read = (latex: string, confidenceRate = 0.95, symbolCount = 5): MathRead => ({
+  latex,
+  confidence: confidenceRate ** symbolCount,
+  confidenceRate,
+  symbolCount,
+});
 const shape = (segments: Awaited<ReturnType<typeof inlineSegments>>) =>
   segments?.map((s) => (s.kind === 'math' ? `[${s.math.latex}]` : s.words.map((w) => w.text).join(' ')));
 
 describe('inlineSegments', () => {
   it('reads a run of operators and misread scripts as one formula, cut halfway to its neighbours', async () => {
-    const ws = words(['The', 10, 40], ['identity', 48, 110], ['x?', 120, 135, 0.55], ['+', 142, 150], ['y?', 158, 172, 0.8], ['=', 180, 188], ['z2', 196, 210, 0.8], ['holds', 220, 260]);
+    const ws = words(
+      ['The', 10, 40],
+      ['identity', 48, 110],
+      ['x?', 120, 135, 0.55],
+      ['+', 142, 150],
+      ['y?', 158, 172, 0.8],
+      ['=', 180, 188],
+      ['z2', 196, 210, 0.8],
+      ['holds', 220, 260],
+    );
     const readSpan = vi.fn(async () => read('x^{2}+y^{2}=z^{2}'));
     const segments = await inlineSegments(ws, band, mask(ws), readSpan);
     expect(shape(segments)).toEqual(['The identity', '[x^{2}+y^{2}=z^{2}]', 'holds']);

@@ -21,7 +21,6 @@ import type { MathRead, Segment } from '../../page/model.js';
  * and it has maths structure or a command (a lone Greek letter). Everything is in the upright image's pixels.
  */
 
-
 /** Unread ink narrower than this share of the line's height is a speck or a broken glyph edge. */
 const MIN_UNREAD_INK = 0.3;
 /** A word box is widened by this share of the line height before ink is counted as unread. */
@@ -62,7 +61,7 @@ export async function inlineSegments(words: OcrWord[], band: Band, mask: InkMask
     if (last?.kind === 'text') last.words.push(w);
     else segments.push({ kind: 'text', words: [w] });
   };
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     if (!tokens[i]!.evidence) {
       text(tokens[i++]!.word!);
       continue;
@@ -115,7 +114,7 @@ function tokenize(words: OcrWord[], unread: [number, number][]): Token[] {
  */
 function markOperands(tokens: Token[]): void {
   const lone = (t: Token | undefined) => t?.word !== undefined && LONE_SIGN.test(t.word.text);
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     tokens.forEach((t, i) => {
       const core = t.word?.text.replace(SENTENCE_PUNCT, '');

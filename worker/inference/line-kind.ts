@@ -39,7 +39,9 @@ export const sureMath = (math: MathRead) => hasMathStructure(math.latex) && math
 
 /** Scripts, fractions, radicals, big operators, arrays and matrices, relations or binary operators between operands. */
 export function hasMathStructure(latex: string): boolean {
-  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists)(?![A-Za-z])|[=<>+]|\S-\S/.test(latex);
+  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists)(?![A-Za-z])|[=<>+]|\S-\S/.test(
+    latex,
+  );
 }
 
 const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;

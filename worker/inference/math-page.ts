@@ -51,7 +51,11 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   let formula: FormulaRead | undefined;
   let page: UprightPage | undefined;
   for (const [index, whole] of bands.entries()) {
-    const parts = bandParts(whole, textLines.filter((_, i) => owner[i] === index), toUpright);
+    const parts = bandParts(
+      whole,
+      textLines.filter((_, i) => owner[i] === index),
+      toUpright,
+    );
     for (const { band, mine } of parts) {
       if (mine.length && mine.every((l) => code.has(l))) {
         lines.push(...mine);
@@ -114,7 +118,6 @@ interface UprightPage {
   rotation: Rotation;
 }
 
-
 /**
  * The text lines of one band with their inline formulas read (inline-math.ts). Each line owns the
  * band's columns from its start to the next line's (a band may hold two boxes side by side) and
@@ -150,7 +153,9 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
       out.push(line);
       continue;
     }
-    const back: Segment[] = segments.map((s) => (s.kind === 'math' ? { ...s, box: toInput(s.box) } : { ...s, words: s.words.map((w) => ({ ...w, box: toInput(w.box) })) }));
+    const back: Segment[] = segments.map((s) =>
+      s.kind === 'math' ? { ...s, box: toInput(s.box) } : { ...s, words: s.words.map((w) => ({ ...w, box: toInput(w.box) })) },
+    );
     out.push({ ...line, confidence: mixedConfidence(back), segments: back });
   }
   return out;
@@ -160,7 +165,12 @@ async function readFormula(image: GrayImage, engines: MathEngines, nBest?: numbe
   const symbols = await engines.symbols(image);
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
-  const read: FormulaRead = { latex: best.latex, confidence: best.confidence, confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)), symbolCount: best.boxes.length };
+  const read: FormulaRead = {
+    latex: best.latex,
+    confidence: best.confidence,
+    confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)),
+    symbolCount: best.boxes.length,
+  };
   if (nBest) read.candidates = await nBestFormulas(symbols, nBest, parse);
   return read;
 }

@@ -41,7 +41,7 @@ export function rulesIn(mask: InkMask, band: Band): Rule[] {
   for (let y = band.y0; y < band.y1; y++) {
     const next: Rule[] = [];
     const row = y * mask.width;
-    for (let x = band.x0; x < band.x1; ) {
+    for (let x = band.x0; x < band.x1;) {
       if (!mask.data[row + x]) {
         x++;
         continue;

@@ -11,7 +11,9 @@ import type { WorkerContext } from '../context.js';
  * before the first task; when it is missing the worker still starts, and each task fails saying so.
  */
 export async function startStrokesWorker(ctx: Pick<WorkerContext, 'config' | 'logger' | 'queueConnection'>): Promise<Worker> {
-  await defaultStrokeClassifier().catch((err: unknown) => ctx.logger.error({ err: (err as Error).message }, 'strokes classifier not loaded: strokes tasks will fail'));
+  await defaultStrokeClassifier().catch((err: unknown) =>
+    ctx.logger.error({ err: (err as Error).message }, 'strokes classifier not loaded: strokes tasks will fail'),
+  );
   const worker = defineWorker(
     'strokes',
     async ({ strokes }): Promise<StrokesRead> => {

@@ -19,14 +19,29 @@ const SA = 'reader@acme-docs.iam.gserviceaccount.com';
 
 function source(over: Partial<DataSource>): DataSource {
   return {
-    data_source_id: `ds_${Math.random().toString(16).slice(2)}`, group_id: 'g', name: 'n', provider: 'azure', auth_method: 'azure_ad', bucket: 'scans',
-    region: null, endpoint: null, provider_specific_details: { azure_tenant_id: TENANT, storage_account: 'acmedocs' }, sealed_secret: null,
-    created_by_app_id: 'app', created_at: '', ...over,
+    data_source_id: `ds_${Math.random().toString(16).slice(2)}`,
+    group_id: 'g',
+    name: 'n',
+    provider: 'azure',
+    auth_method: 'azure_ad',
+    bucket: 'scans',
+    region: null,
+    endpoint: null,
+    provider_specific_details: { azure_tenant_id: TENANT, storage_account: 'acmedocs' },
+    sealed_secret: null,
+    created_by_app_id: 'app',
+    created_at: '',
+    ...over,
   };
 }
 
 const gcpSource = () =>
-  source({ provider: 'gcp', auth_method: 'service_account', bucket: 'gcs-papers', provider_specific_details: { gcp_project_id: 'acme-docs', target_sa_email: SA } });
+  source({
+    provider: 'gcp',
+    auth_method: 'service_account',
+    bucket: 'gcs-papers',
+    provider_specific_details: { gcp_project_id: 'acme-docs', target_sa_email: SA },
+  });
 
 /** Fake grants recording what connect asked for; the Azure one hands out a fixed token, the GCP one fails every impersonation. */
 function fakeGrants() {
@@ -136,7 +151,11 @@ describe('connectDataSource with keyless grants', () => {
   it('keeps the emulator paths: Azurite with the operator key, the GCS emulator without credentials', async () => {
     const { grants, calls } = fakeGrants();
     const lab = { allowPrivate: true, resolve: (async () => ['127.0.0.1']) as Resolver };
-    const azurite = await connect(source({ endpoint: 'http://azurite.example:10000' }), { ...lab, grants, settings: { azureEmulator: true, azureAccountKey: Buffer.from('k').toString('base64') } });
+    const azurite = await connect(source({ endpoint: 'http://azurite.example:10000' }), {
+      ...lab,
+      grants,
+      settings: { azureEmulator: true, azureAccountKey: Buffer.from('k').toString('base64') },
+    });
     expect(azurite.rootUri).toBe('http://azurite.example:10000/acmedocs/scans/');
     const gcs = await connect(gcpSource(), { grants, settings: { gcsEndpoint: 'http://gcs.example:4443' } });
     expect(gcs.rootUri).toBe('gs://gcs-papers/');

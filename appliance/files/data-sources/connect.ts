@@ -111,7 +111,12 @@ async function build(source: DataSource, secret: string | null, opts: ConnectOpt
       // The emulator has no directory to grant a role in: in the lab, the operator's emulator
       // account key (FOLIO_AZURE_ACCOUNT_KEY) stands in for the azure_ad assignment.
       if (opts.settings.azureEmulator && source.endpoint) {
-        return new AzureStorage({ accountUrl: `${source.endpoint}/${details.storage_account}`, container: source.bucket, accountKey: opts.settings.azureAccountKey, maxAttempts: 2 });
+        return new AzureStorage({
+          accountUrl: `${source.endpoint}/${details.storage_account}`,
+          container: source.bucket,
+          accountKey: opts.settings.azureAccountKey,
+          maxAttempts: 2,
+        });
       }
       return new AzureStorage({
         accountUrl: source.endpoint ?? `https://${details.storage_account}.blob.core.windows.net`,

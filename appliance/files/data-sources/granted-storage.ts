@@ -11,7 +11,10 @@ import { type ListOptions, type ObjectInfo, type Storage, StorageError } from '.
 export class GrantedStorage implements Storage {
   readonly rootUri: string;
 
-  constructor(private readonly inner: Storage, private readonly dataSourceId: string) {
+  constructor(
+    private readonly inner: Storage,
+    private readonly dataSourceId: string,
+  ) {
     this.rootUri = inner.rootUri;
   }
 

@@ -32,7 +32,10 @@ export class DataSources {
   private readonly store: DataSourceStore;
   private readonly box: SecretBox;
 
-  constructor(private readonly ctx: DataSourceContext, private readonly opts: DataSourceOptions = {}) {
+  constructor(
+    private readonly ctx: DataSourceContext,
+    private readonly opts: DataSourceOptions = {},
+  ) {
     this.store = new DataSourceStore(ctx.db, ctx.now);
     this.box = new SecretBox(dataSourceKey(ctx.config).key);
   }
@@ -48,9 +51,17 @@ export class DataSources {
     const externalId = this.store.externalId(groupId);
     const id = this.store.newId();
     const source: Omit<DataSource, 'created_at'> = {
-      data_source_id: id, group_id: groupId, name: reg.name, provider: reg.provider, auth_method: reg.auth_method,
-      bucket: reg.bucket, region: reg.region, endpoint, provider_specific_details: reg.provider_specific_details,
-      sealed_secret: reg.secret === null ? null : this.box.seal(reg.secret, id), created_by_app_id: appId,
+      data_source_id: id,
+      group_id: groupId,
+      name: reg.name,
+      provider: reg.provider,
+      auth_method: reg.auth_method,
+      bucket: reg.bucket,
+      region: reg.region,
+      endpoint,
+      provider_specific_details: reg.provider_specific_details,
+      sealed_secret: reg.secret === null ? null : this.box.seal(reg.secret, id),
+      created_by_app_id: appId,
     };
     if (reg.auth_method === 'iam_role' && reg.provider_specific_details.aws_external_id !== externalId) {
       throw new ApiError('data_source_access_denied', "aws_external_id is not this group's external_id (GET /files/v1/onboarding/identities)");
@@ -65,7 +76,12 @@ export class DataSources {
     }
     // Checked and inserted in one synchronous stretch: two racing registrations cannot both pass.
     const same = this.store.forBucket(groupId, reg.provider, reg.bucket).find((s) => sameBucket(s, source));
-    if (same) throw new ApiError('conflict', `The ${reg.provider} bucket ${reg.bucket} is already registered as ${same.data_source_id}; delete it to register it again`, { data_source_id: same.data_source_id });
+    if (same)
+      throw new ApiError(
+        'conflict',
+        `The ${reg.provider} bucket ${reg.bucket} is already registered as ${same.data_source_id}; delete it to register it again`,
+        { data_source_id: same.data_source_id },
+      );
     return this.store.insert(source);
   }
 
@@ -159,6 +175,11 @@ function covers(source: DataSource, location: Location): boolean {
  * of the group covers it, data_source_access_denied when the grant cannot be used at all; calls on
  * the returned Storage throw data_source_access_denied when the provider refuses (GrantedStorage).
  */
-export function openDataSourceUri(ctx: DataSourceContext, groupId: string, uri: string, opts: DataSourceOptions = {}): Promise<{ storage: Storage; key: string }> {
+export function openDataSourceUri(
+  ctx: DataSourceContext,
+  groupId: string,
+  uri: string,
+  opts: DataSourceOptions = {},
+): Promise<{ storage: Storage; key: string }> {
   return new DataSources(ctx, opts).openUri(groupId, uri);
 }

@@ -37,8 +37,13 @@ export function failedProbe(source: DataSource, err: unknown, checks: ProbeResul
  * PutObject) answers write false; a source that cannot be read answers read false. Never throws.
  */
 export async function probeDataSource(source: DataSource, storage: Storage): Promise<ProbeResult> {
-  const done = (write: boolean, message: string | null): ProbeResult =>
-    ({ data_source_id: source.data_source_id, result: write ? 'ok' : 'failed', checks: { read: true, write }, message, error_id: write ? null : 'data_source_access_denied' });
+  const done = (write: boolean, message: string | null): ProbeResult => ({
+    data_source_id: source.data_source_id,
+    result: write ? 'ok' : 'failed',
+    checks: { read: true, write },
+    message,
+    error_id: write ? null : 'data_source_access_denied',
+  });
   try {
     for await (const _ of storage.list({ prefix: '', pageSize: 1 })) break;
   } catch (err) {
@@ -79,11 +84,15 @@ export async function verifyGcpOwnership(source: DataSource, storage: Storage, e
     content = (await storage.readBuffer(GCP_VERIFY_KEY)).toString('utf8');
   } catch (err) {
     if (err instanceof StorageError && err.kind === 'not_found') {
-      throw new ApiError('data_source_access_denied', `${GCP_VERIFY_KEY} not found at the root of gs://${source.bucket}`, { data_source_id: source.data_source_id });
+      throw new ApiError('data_source_access_denied', `${GCP_VERIFY_KEY} not found at the root of gs://${source.bucket}`, {
+        data_source_id: source.data_source_id,
+      });
     }
     throw dataSourceError(err, source);
   }
   if (content.trim() !== externalId) {
-    throw new ApiError('data_source_access_denied', `${GCP_VERIFY_KEY} in gs://${source.bucket} does not hold this group's external_id`, { data_source_id: source.data_source_id });
+    throw new ApiError('data_source_access_denied', `${GCP_VERIFY_KEY} in gs://${source.bucket} does not hold this group's external_id`, {
+      data_source_id: source.data_source_id,
+    });
   }
 }

@@ -52,8 +52,10 @@ export function parseRegistration(body: Record<string, unknown> | undefined, opt
   const provider = oneOf(body.provider, PROVIDERS, 'provider');
   const authMethod = oneOf(body.auth_method, AUTH_METHODS, 'auth_method');
   const required = AUTH_TABLE[provider][authMethod];
-  if (!required) throw bad(`auth_method ${authMethod} is not available for provider ${provider} (${Object.keys(AUTH_TABLE[provider]).join(', ')})`, 'auth_method');
-  if (typeof bucket !== 'string' || !BUCKET_RULES[provider].test(bucket)) throw bad(`bucket is not a valid ${provider === 'azure' ? 'container' : 'bucket'} name`, 'bucket');
+  if (!required)
+    throw bad(`auth_method ${authMethod} is not available for provider ${provider} (${Object.keys(AUTH_TABLE[provider]).join(', ')})`, 'auth_method');
+  if (typeof bucket !== 'string' || !BUCKET_RULES[provider].test(bucket))
+    throw bad(`bucket is not a valid ${provider === 'azure' ? 'container' : 'bucket'} name`, 'bucket');
 
   if (region !== undefined && provider !== 'aws') throw bad('region applies to aws only', 'region');
   if (region !== undefined && (typeof region !== 'string' || !REGION.test(region))) throw bad('region must be a region name such as us-east-1', 'region');
@@ -72,12 +74,14 @@ export function parseRegistration(body: Record<string, unknown> | undefined, opt
   const checked: Record<string, string> = {};
   for (const [key, rule] of Object.entries(required)) {
     const value = given[key];
-    if (typeof value !== 'string' || !rule.test(value)) throw bad(`provider_specific_details.${key} is missing or malformed`, `provider_specific_details.${key}`);
+    if (typeof value !== 'string' || !rule.test(value))
+      throw bad(`provider_specific_details.${key} is missing or malformed`, `provider_specific_details.${key}`);
     checked[key] = value;
   }
 
   if (authMethod === 'access_key') {
-    if (typeof secret !== 'string' || !secret || secret.length > SECRET_MAX) throw bad(`secret is required for access_key (1 to ${SECRET_MAX} characters)`, 'secret');
+    if (typeof secret !== 'string' || !secret || secret.length > SECRET_MAX)
+      throw bad(`secret is required for access_key (1 to ${SECRET_MAX} characters)`, 'secret');
   } else if (secret !== undefined) {
     throw bad(`secret is accepted only with auth_method access_key; ${provider}/${authMethod} is keyless`, 'secret');
   }

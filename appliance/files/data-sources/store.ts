@@ -40,7 +40,10 @@ export function viewOf(d: DataSource): DataSourceView {
 
 /** Data sources and the per-group onboarding external ids, in the appliance's SQLite ledger. */
 export class DataSourceStore {
-  constructor(private readonly db: Database.Database, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The group's external id (spec 4.11): made on first use, never changed afterwards. */
   externalId(groupId: string): string {

@@ -30,12 +30,20 @@ export function filesWebhookSecrets(ctx: Pick<AppContext, 'db' | 'now'>, appId: 
 export async function countWebhookTest(redis: Redis, prefix: string, keyId: string, nowMs: number): Promise<void> {
   const minute = Math.floor(nowMs / MINUTE_MS);
   const counter = `${prefix}:files:webhook-tests:${keyId}:${minute}`;
-  const [[, count]] = (await redis.multi().incr(counter).pexpire(counter, 2 * MINUTE_MS).exec()) as [[Error | null, number], unknown];
+  const [[, count]] = (await redis
+    .multi()
+    .incr(counter)
+    .pexpire(counter, 2 * MINUTE_MS)
+    .exec()) as [[Error | null, number], unknown];
   if (count > WEBHOOK_TESTS_PER_MINUTE) {
-    throw new ApiError('http_max_requests', `At most ${WEBHOOK_TESTS_PER_MINUTE} webhook tests per minute per app_key; retry after ${new Date((minute + 1) * MINUTE_MS).toISOString()}`, {
-      limit_name: 'webhook_tests_per_minute',
-      limit_value: WEBHOOK_TESTS_PER_MINUTE,
-      count,
-    });
+    throw new ApiError(
+      'http_max_requests',
+      `At most ${WEBHOOK_TESTS_PER_MINUTE} webhook tests per minute per app_key; retry after ${new Date((minute + 1) * MINUTE_MS).toISOString()}`,
+      {
+        limit_name: 'webhook_tests_per_minute',
+        limit_value: WEBHOOK_TESTS_PER_MINUTE,
+        count,
+      },
+    );
   }
 }

@@ -23,7 +23,9 @@ const MAX_BODY_BYTES = 16 * 1024;
  */
 export function filesDataSourceRoutes(ctx: AppContext, opts: DataSourceOptions = {}): Hono {
   if (dataSourceKey(ctx.config).isDevDefault) {
-    ctx.logger.warn('FOLIO_DATA_SOURCE_KEY is unset: data-source secrets are encrypted with the published development key; set 64 hex digits before registering real credentials');
+    ctx.logger.warn(
+      'FOLIO_DATA_SOURCE_KEY is unset: data-source secrets are encrypted with the published development key; set 64 hex digits before registering real credentials',
+    );
   }
   const app = new Hono<AuthEnv>();
   const sources = new DataSources(ctx, opts);
@@ -34,7 +36,10 @@ export function filesDataSourceRoutes(ctx: AppContext, opts: DataSourceOptions =
   app.post('/files/v1/data-sources', ipLimit, withKey, keyLimit, async (c) => {
     const { groupId, appId } = c.get('auth');
     const source = await sources.register(groupId, appId, await readOptionalObject(c.req.raw, MAX_BODY_BYTES));
-    ctx.logger.info({ data_source_id: source.data_source_id, group_id: groupId, app_id: appId, provider: source.provider, auth_method: source.auth_method }, 'data source registered');
+    ctx.logger.info(
+      { data_source_id: source.data_source_id, group_id: groupId, app_id: appId, provider: source.provider, auth_method: source.auth_method },
+      'data source registered',
+    );
     return c.json({ data_source_id: source.data_source_id });
   });
 

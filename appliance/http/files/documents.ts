@@ -38,7 +38,8 @@ function withFormFields(options: Record<string, unknown>, fields: Record<string,
   const out = { ...options };
   for (const [field, value] of Object.entries(given)) {
     if (value === undefined) continue;
-    if (out[field] !== undefined && out[field] !== value) throw new ApiError('bad_request', `${field} differs between the form field and options_json`, { field });
+    if (out[field] !== undefined && out[field] !== value)
+      throw new ApiError('bad_request', `${field} differs between the form field and options_json`, { field });
     out[field] = value;
   }
   return out;
@@ -63,7 +64,13 @@ export function filesDocumentRoutes(ctx: AppContext, guard: FilesGuard, checks: 
   const license = requireLicense(ctx);
 
   /** Validates one file's submission and records it; `upload` is a source already in our store. */
-  const submit = async (auth: AuthEnv['Variables']['auth'], fileId: string, body: Record<string, unknown>, header: string | undefined, upload?: { key: string; filename: string }) => {
+  const submit = async (
+    auth: AuthEnv['Variables']['auth'],
+    fileId: string,
+    body: Record<string, unknown>,
+    header: string | undefined,
+    upload?: { key: string; filename: string },
+  ) => {
     const { source_uri, filename, custom_id, destination_uri, destination_basename, s3_region, job_id, ...rest } = body;
     if (upload && source_uri !== undefined) throw new ApiError('bad_request', 'Give a file or a source_uri, not both', { field: 'source_uri' });
     const jobId = jobIdField(job_id);
@@ -124,11 +131,14 @@ export function filesDocumentRoutes(ctx: AppContext, guard: FilesGuard, checks: 
     const view = fileView(row, rec);
     if (ext === null) return c.json(view);
     const d = resolveDownload(ext, {
-      base: DOCUMENT_BASE_FORMATS, baseReady: row.status === 'completed', formats: rec ? rec.conversion_status : rowFormats(row),
+      base: DOCUMENT_BASE_FORMATS,
+      baseReady: row.status === 'completed',
+      formats: rec ? rec.conversion_status : rowFormats(row),
       keyOf: (e) => `${pdfFolder(id)}${id}.${e}`,
     });
     if (d.kind === 'unsupported') throw new ApiError('unsupported_format', d.message);
-    if (d.kind === 'not_ready') return c.json({ ...view, error: 'format_not_ready', error_info: { id: 'format_not_ready', message: d.message, status: view.status } }, 404);
+    if (d.kind === 'not_ready')
+      return c.json({ ...view, error: 'format_not_ready', error_info: { id: 'format_not_ready', message: d.message, status: view.status } }, 404);
     return sendObject(c, ctx.storage, d.key, ext, row.output_basename);
   });
 
@@ -136,7 +146,8 @@ export function filesDocumentRoutes(ctx: AppContext, guard: FilesGuard, checks: 
     const { id, ext } = splitName(c.req.param('name'));
     if (ext !== null) throw new ApiError('not_found', `No route for DELETE ${c.req.path}`);
     const row = checkGroup(files.get(id), c.get('auth'), `file ${id}`);
-    if (row.status === 'pending' || row.status === 'split') throw new ApiError('conflict', `File ${id} is still being processed (${row.status}); delete it once it is completed or error`);
+    if (row.status === 'pending' || row.status === 'split')
+      throw new ApiError('conflict', `File ${id} is still being processed (${row.status}); delete it once it is completed or error`);
     if (row.status !== 'deleted') {
       // Service storage only (spec 4.9): a destination bucket keeps its copies; counters stay as they are.
       await pdfs.delete(id);

@@ -72,7 +72,9 @@ export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: Check
     return c.json({ jobs: page.map(jobView), next_page_token: next });
   });
 
-  app.get('/files/v1/jobs/:job_id', ipLimit, withKey, keyLimit, (c) => c.json(jobView(checkGroup(jobs.get(c.req.param('job_id')), c.get('auth'), `job ${c.req.param('job_id')}`))));
+  app.get('/files/v1/jobs/:job_id', ipLimit, withKey, keyLimit, (c) =>
+    c.json(jobView(checkGroup(jobs.get(c.req.param('job_id')), c.get('auth'), `job ${c.req.param('job_id')}`))),
+  );
 
   app.post('/files/v1/jobs/:job_id/finalize', ipLimit, withKey, keyLimit, (c) => {
     const jobId = c.req.param('job_id');
@@ -93,7 +95,8 @@ export function filesJobRoutes(ctx: AppContext, guard: FilesGuard, checks: Check
     const q = c.req.query();
     const { size, cursor } = parsePaging(q);
     const status = q.status as FileStatus | undefined;
-    if (status !== undefined && !LIST_STATUSES.includes(status)) throw new ApiError('bad_request', `status must be one of ${LIST_STATUSES.join(', ')}`, { field: 'status' });
+    if (status !== undefined && !LIST_STATUSES.includes(status))
+      throw new ApiError('bad_request', `status must be one of ${LIST_STATUSES.join(', ')}`, { field: 'status' });
     // The ledger keeps split files as pending: both filters read its pending rows. pending means not
     // yet settled (split included, as clients read it); split keeps only the files already split.
     const ledgerStatus = status === 'split' ? 'pending' : status;

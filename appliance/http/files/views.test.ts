@@ -34,8 +34,21 @@ describe('Files API listing parameters', () => {
 
 describe('jobView', () => {
   const job = (over: Partial<JobRow>): JobRow => ({
-    job_id: 'j', app_id: 'a', group_id: 'g', status: 'open', file_count: 3, files_completed: 0, files_errored: 0, num_pages_sent: 0,
-    num_pages_completed: 0, callback: null, replay_file_count: null, created_at: '', modified_at: '', completion_due_at: null, ...over,
+    job_id: 'j',
+    app_id: 'a',
+    group_id: 'g',
+    status: 'open',
+    file_count: 3,
+    files_completed: 0,
+    files_errored: 0,
+    num_pages_sent: 0,
+    num_pages_completed: 0,
+    callback: null,
+    replay_file_count: null,
+    created_at: '',
+    modified_at: '',
+    completion_due_at: null,
+    ...over,
   });
 
   it('reads completed once every file settled, finalized or not, and shows finalization apart', () => {

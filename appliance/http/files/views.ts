@@ -24,7 +24,11 @@ export function liveStatus(row: FileRow, rec: Pick<PdfRecord, 'status'> | null):
  * is absent until its conversion starts; clients compare the value with "completed").
  */
 function startedFormats(formats: Record<string, FormatStatus>): Record<string, string> {
-  return Object.fromEntries(Object.entries(formats).filter(([, s]) => s.status !== 'received').map(([ext, s]) => [ext, s.status]));
+  return Object.fromEntries(
+    Object.entries(formats)
+      .filter(([, s]) => s.status !== 'received')
+      .map(([ext, s]) => [ext, s.status]),
+  );
 }
 
 export function rowFormats(row: FileRow): Record<string, FormatStatus> {
@@ -69,10 +73,16 @@ export const fileEntry = (row: FileRow, status: FileStatus) => ({ file_id: row.f
 export function jobView(job: JobRow) {
   const settled = job.files_completed + job.files_errored >= job.file_count;
   return {
-    job_id: job.job_id, status: settled ? 'completed' : 'processing', finalized: job.status !== 'open',
-    file_count: job.file_count, files_completed: job.files_completed,
-    files_errored: job.files_errored, num_pages_sent: job.num_pages_sent, num_pages_completed: job.num_pages_completed,
-    created_at: job.created_at, modified_at: job.modified_at,
+    job_id: job.job_id,
+    status: settled ? 'completed' : 'processing',
+    finalized: job.status !== 'open',
+    file_count: job.file_count,
+    files_completed: job.files_completed,
+    files_errored: job.files_errored,
+    num_pages_sent: job.num_pages_sent,
+    num_pages_completed: job.num_pages_completed,
+    created_at: job.created_at,
+    modified_at: job.modified_at,
   };
 }
 
@@ -94,19 +104,24 @@ export const MAX_PAGE_SIZE = 1000;
 export function parsePaging(q: Record<string, string | undefined>): { size: number; cursor: number | null } {
   const sizeField = q.page_size !== undefined ? 'page_size' : 'limit';
   const tokenField = q.page_token !== undefined ? 'page_token' : 'paging_state';
-  for (const [a, b] of [['page_size', 'limit'], ['page_token', 'paging_state']]) {
+  for (const [a, b] of [
+    ['page_size', 'limit'],
+    ['page_token', 'paging_state'],
+  ]) {
     if (q[a!] !== undefined && q[b!] !== undefined) throw new ApiError('bad_request', `Give ${a} or ${b}, not both`, { field: b });
   }
   let size = DEFAULT_PAGE_SIZE;
   const sizeValue = q[sizeField];
   if (sizeValue !== undefined) {
     size = Number(sizeValue);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ApiError('bad_request', `${sizeField} must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: sizeField });
+    if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE)
+      throw new ApiError('bad_request', `${sizeField} must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: sizeField });
   }
   const token = q[tokenField];
   if (token === undefined || token === '') return { size, cursor: null };
   const cursor = Number(Buffer.from(token, 'base64url').toString('utf8').replace(/^r/, ''));
-  if (!/^[A-Za-z0-9_-]+$/.test(token) || !Number.isSafeInteger(cursor) || cursor < 0) throw new ApiError('bad_request', `${tokenField} is not one this service issued`, { field: tokenField });
+  if (!/^[A-Za-z0-9_-]+$/.test(token) || !Number.isSafeInteger(cursor) || cursor < 0)
+    throw new ApiError('bad_request', `${tokenField} is not one this service issued`, { field: tokenField });
   return { size, cursor };
 }
 

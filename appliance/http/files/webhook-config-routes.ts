@@ -29,7 +29,9 @@ export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}
   const [ipLimit, withKey, keyLimit] = filesGuard(ctx);
   const send: SendOptions = { ...opts, allowPrivate: opts.allowPrivate ?? ctx.config.FOLIO_ALLOW_PRIVATE_URLS };
 
-  app.get('/files/v1/webhook-config', ipLimit, withKey, keyLimit, (c) => c.json({ signing_secret: filesWebhookSecrets(ctx, c.get('auth').appId).getOrCreate().secret }));
+  app.get('/files/v1/webhook-config', ipLimit, withKey, keyLimit, (c) =>
+    c.json({ signing_secret: filesWebhookSecrets(ctx, c.get('auth').appId).getOrCreate().secret }),
+  );
 
   app.post('/files/v1/webhook-config/secret', ipLimit, withKey, keyLimit, async (c) => {
     const body = await readOptionalObject(c.req.raw, MAX_BODY_BYTES);
@@ -37,7 +39,10 @@ export function filesWebhookConfigRoutes(ctx: AppContext, opts: SendOptions = {}
     if (body && 'force' in body && typeof body.force !== 'boolean') throw new ApiError('bad_request', 'force must be a boolean', { field: 'force' });
     const { groupId, appId } = c.get('auth');
     const state = filesWebhookSecrets(ctx, appId).rotate(body?.force === true);
-    ctx.logger.info({ group_id: groupId, app_id: appId, forced: body?.force === true, previous_secret_expires_at: state.previousSecretExpiresAt }, 'files signing secret rotated');
+    ctx.logger.info(
+      { group_id: groupId, app_id: appId, forced: body?.force === true, previous_secret_expires_at: state.previousSecretExpiresAt },
+      'files signing secret rotated',
+    );
     return c.json(secretBody(state));
   });
 

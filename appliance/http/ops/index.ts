@@ -45,7 +45,10 @@ export function opsRoutes(ctx: AppContext): Hono {
     }
     const rows = await readPagesByMinute(ctx.redis, config.FOLIO_QUEUE_PREFIX, minutes, ctx.now());
     const total = rows.reduce((n, r) => n + r.pages, 0);
-    return c.json({ minutes: rows.map((r) => ({ minute: new Date(r.minute).toISOString(), pages_completed: r.pages })), pages_per_minute_avg: Math.round((total / minutes) * 100) / 100 });
+    return c.json({
+      minutes: rows.map((r) => ({ minute: new Date(r.minute).toISOString(), pages_completed: r.pages })),
+      pages_per_minute_avg: Math.round((total / minutes) * 100) / 100,
+    });
   });
 
   app.get('/pco/v1/status', async (c) => {
@@ -64,7 +67,14 @@ export function opsRoutes(ctx: AppContext): Hono {
       uptime_seconds: Math.floor((ctx.now() - ctx.startedAt) / 1000),
       // The spec's three, then Folio's other queues (the hosted-style API's documents and
       // conversions, webhook deliveries), so one call shows every backlog.
-      queue_depths: { documents: q.documents ?? 0, pages: q.pages ?? 0, jobs: q.jobs ?? 0, v3_documents: q['v3-documents'] ?? 0, v3_conversions: q['v3-conversions'] ?? 0, webhooks: q.webhooks ?? 0 },
+      queue_depths: {
+        documents: q.documents ?? 0,
+        pages: q.pages ?? 0,
+        jobs: q.jobs ?? 0,
+        v3_documents: q['v3-documents'] ?? 0,
+        v3_conversions: q['v3-conversions'] ?? 0,
+        webhooks: q.webhooks ?? 0,
+      },
       workers: {
         gpu_alive: s.gpuWorkersAlive,
         gpu_expected: config.gpuWorkersExpected,

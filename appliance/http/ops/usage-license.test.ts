@@ -14,7 +14,14 @@ const NOW = Date.parse('2025-03-15T10:00:00Z');
 function setup(env: Record<string, string> = {}, redis?: Partial<Redis>) {
   const data = new Map<string, string>();
   const ctx = {
-    config: loadConfig({ FOLIO_DEPLOYMENT_ID: 'dep/1', FOLIO_CUSTOMER: 'Acme', FOLIO_BUILD_ID: 'b42', FOLIO_LICENSE_MODE: 'online', FOLIO_METERING_MODE: 'metered', ...env }),
+    config: loadConfig({
+      FOLIO_DEPLOYMENT_ID: 'dep/1',
+      FOLIO_CUSTOMER: 'Acme',
+      FOLIO_BUILD_ID: 'b42',
+      FOLIO_LICENSE_MODE: 'online',
+      FOLIO_METERING_MODE: 'metered',
+      ...env,
+    }),
     logger: createLogger({ name: 't', level: 'silent' }),
     redis: (redis ?? { get: async (k: string) => data.get(k) ?? null }) as Redis,
     db: openDatabase(':memory:'),
@@ -64,7 +71,10 @@ describe('GET /pco/v1/usage', () => {
   });
 
   it.each([
-    ['from=2025-3-01', 'from'], ['to=2025-02-30', 'to'], ['from=yesterday', 'from'], ['from=2025-03-10&to=2025-03-09', 'after'],
+    ['from=2025-3-01', 'from'],
+    ['to=2025-02-30', 'to'],
+    ['from=yesterday', 'from'],
+    ['from=2025-03-10&to=2025-03-09', 'after'],
     ['from=2025-03-01T00:00:00Z', 'from'],
   ])('answers 400 bad_request for ?%s', async (q, word) => {
     const { status, body } = await setup().get(`/pco/v1/usage?${q}`);
@@ -81,8 +91,16 @@ describe('GET /pco/v1/usage/export', () => {
     const { status, body, headers } = await get('/pco/v1/usage/export?from=2025-03-14&to=2025-03-15');
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      statement_version: 1, exported_at: '2025-03-15T10:00:00.000Z', deployment_id: 'dep/1', customer: 'Acme', build_id: 'b42',
-      license_mode: 'online', metering_mode: 'metered', from: '2025-03-14', to: '2025-03-15', totals: { pages_billable: 9 },
+      statement_version: 1,
+      exported_at: '2025-03-15T10:00:00.000Z',
+      deployment_id: 'dep/1',
+      customer: 'Acme',
+      build_id: 'b42',
+      license_mode: 'online',
+      metering_mode: 'metered',
+      from: '2025-03-14',
+      to: '2025-03-15',
+      totals: { pages_billable: 9 },
     });
     expect(body.days).toHaveLength(2);
     expect(headers.get('content-disposition')).toBe('attachment; filename="folio-usage-dep_1-2025-03-14-2025-03-15.json"');
@@ -96,11 +114,28 @@ describe('GET /pco/v1/usage/export', () => {
 describe('GET /pco/v1/license', () => {
   it('answers every field of the stored record with the status derived now', async () => {
     const { get, data } = setup();
-    const rec = { ...initialLicense('online', 'dep/1', NOW - GRACE_MS), last_verified_at: new Date(NOW - 3_600_000).toISOString(), consecutive_failures: 2, last_error: 'clock_skew:+420s' };
+    const rec = {
+      ...initialLicense('online', 'dep/1', NOW - GRACE_MS),
+      last_verified_at: new Date(NOW - 3_600_000).toISOString(),
+      consecutive_failures: 2,
+      last_error: 'clock_skew:+420s',
+    };
     data.set(licenseKey('folio'), JSON.stringify(rec));
     const { status, body } = await get('/pco/v1/license');
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(['consecutive_failures', 'deployment_id', 'expires_at', 'grace_ends_at', 'last_checked_at', 'last_error', 'last_verified_at', 'license_mode', 'status'].sort());
+    expect(Object.keys(body).sort()).toEqual(
+      [
+        'consecutive_failures',
+        'deployment_id',
+        'expires_at',
+        'grace_ends_at',
+        'last_checked_at',
+        'last_error',
+        'last_verified_at',
+        'license_mode',
+        'status',
+      ].sort(),
+    );
     expect(body).toMatchObject({ status: 'grace', license_mode: 'online', deployment_id: 'dep/1', consecutive_failures: 2, last_error: 'clock_skew:+420s' });
   });
 

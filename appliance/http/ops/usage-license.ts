@@ -59,8 +59,15 @@ export function usageLicenseRoutes(ctx: UsageContext): Hono {
     if (rec) return c.json(rec);
     // As on /health: with the state store away the status is unknown, never a guess.
     return c.json({
-      status: 'unknown', license_mode: mode, deployment_id: deploymentId, last_verified_at: null, last_checked_at: null,
-      consecutive_failures: null, grace_ends_at: null, expires_at: null, last_error: null,
+      status: 'unknown',
+      license_mode: mode,
+      deployment_id: deploymentId,
+      last_verified_at: null,
+      last_checked_at: null,
+      consecutive_failures: null,
+      grace_ends_at: null,
+      expires_at: null,
+      last_error: null,
     });
   });
   return app;

@@ -85,7 +85,12 @@ function fromSpecEcho(b: Record<string, any>): Record<string, any> {
   if (Object.values(cb.headers ?? {}).includes(REDACTED)) {
     throw new ApiError('invalid_callback', 'callback.headers holds values the echo redacted: send them again as callback_headers');
   }
-  return { ...out, callback_url: cb.url, callback_events: cb.events, ...(cb.headers && Object.keys(cb.headers).length ? { callback_headers: cb.headers } : {}) };
+  return {
+    ...out,
+    callback_url: cb.url,
+    callback_events: cb.events,
+    ...(cb.headers && Object.keys(cb.headers).length ? { callback_headers: cb.headers } : {}),
+  };
 }
 
 /**
@@ -111,7 +116,8 @@ export function parseCreateBody(raw: unknown, uriOpts: { azureEmulator?: boolean
   if (folder !== undefined) {
     checkFolderUri(folder, 'input.folder', uriOpts);
   } else {
-    if (!files || files.length < 1 || files.length > MAX_INPUT_FILES) throw new ApiError('input_folder_or_files', `input.files must hold 1 to ${MAX_INPUT_FILES} object URIs`);
+    if (!files || files.length < 1 || files.length > MAX_INPUT_FILES)
+      throw new ApiError('input_folder_or_files', `input.files must hold 1 to ${MAX_INPUT_FILES} object URIs`);
     for (const f of files) {
       if (parseLocation(f, uriOpts).key === '' || f.endsWith('/')) throw new ApiError('input_folder_or_files', `not an object URI: ${f}`);
     }

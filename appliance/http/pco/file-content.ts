@@ -59,13 +59,18 @@ async function openRecorded(uri: string, settings: StorageSettings, what: string
 }
 
 const send = (c: Context, body: Readable, type: string, name: string) =>
-  c.body(Readable.toWeb(body) as unknown as ReadableStream, 200, { 'content-type': type, 'content-disposition': inlineDisposition(name), 'cache-control': 'no-store' });
+  c.body(Readable.toWeb(body) as unknown as ReadableStream, 200, {
+    'content-type': type,
+    'content-disposition': inlineDisposition(name),
+    'cache-control': 'no-store',
+  });
 
 /** Streams output `ext` of a file: 404 format_not_ready while the file is still in flight, else 404 not_found when not recorded. */
 export async function sendFileOutput(c: Context, f: FileRecord, ext: string, settings: StorageSettings): Promise<Response> {
   const uri = Object.hasOwn(f.outputs ?? {}, ext) ? f.outputs[ext] : undefined;
   if (!uri) {
-    if (!TERMINAL_FILE_STATUSES.includes(f.status)) throw new ApiError('format_not_ready', `The ${ext} output of ${f.key} is not ready: the file is ${f.status}`);
+    if (!TERMINAL_FILE_STATUSES.includes(f.status))
+      throw new ApiError('format_not_ready', `The ${ext} output of ${f.key} is not ready: the file is ${f.status}`);
     throw new ApiError('not_found', `No ${ext} output is recorded for ${f.key}`);
   }
   const body = await openRecorded(uri, settings, `${ext} output`);

@@ -36,7 +36,10 @@ export function pcoJobRoutes(ctx: AppContext, jobs: PcoJobs): Hono {
   });
 
   app.get('/pco/v1/jobs', async (c) => {
-    const q = query(z.object({ status: z.enum(JOB_STATUSES).optional(), limit: limitSchema(50), cursor: z.coerce.number().int().min(0).default(0) }), c.req.query());
+    const q = query(
+      z.object({ status: z.enum(JOB_STATUSES).optional(), limit: limitSchema(50), cursor: z.coerce.number().int().min(0).default(0) }),
+      c.req.query(),
+    );
     const out = [];
     let offset = q.cursor;
     // Walk the newest-first index until the page is full; the cursor is the index offset.
@@ -65,7 +68,17 @@ export function pcoJobRoutes(ctx: AppContext, jobs: PcoJobs): Hono {
   app.get('/pco/v1/jobs/:id/files', async (c) => {
     const jobId = c.req.param('id');
     await jobs.get(jobId);
-    const q = query(z.object({ status: z.enum(FILE_STATUSES).optional(), limit: limitSchema(100), cursor: z.string().regex(/^\d+:\d+(\.\d+)?$/).optional() }), c.req.query());
+    const q = query(
+      z.object({
+        status: z.enum(FILE_STATUSES).optional(),
+        limit: limitSchema(100),
+        cursor: z
+          .string()
+          .regex(/^\d+:\d+(\.\d+)?$/)
+          .optional(),
+      }),
+      c.req.query(),
+    );
     const statuses: readonly FileStatus[] = q.status ? [q.status] : FILE_STATUSES;
     const page = await jobs.store.listFileIds(jobId, statuses, q.cursor ?? null, q.limit);
     const files = (await Promise.all(page.ids.map((id) => jobs.store.getFile(jobId, id)))).filter((f) => f !== null);
@@ -93,7 +106,9 @@ export function pcoJobRoutes(ctx: AppContext, jobs: PcoJobs): Hono {
     return f;
   };
 
-  app.get('/pco/v1/jobs/:id/files/:doc/outputs/:ext', async (c) => sendFileOutput(c, await fileOf(c.req.param('id'), c.req.param('doc')), c.req.param('ext'), ctx.storageSettings));
+  app.get('/pco/v1/jobs/:id/files/:doc/outputs/:ext', async (c) =>
+    sendFileOutput(c, await fileOf(c.req.param('id'), c.req.param('doc')), c.req.param('ext'), ctx.storageSettings),
+  );
 
   app.get('/pco/v1/jobs/:id/files/:doc/source', async (c) => sendFileSource(c, await fileOf(c.req.param('id'), c.req.param('doc')), ctx.storageSettings));
 

@@ -17,7 +17,10 @@ const urlEntry = z.union([z.string().min(1), z.object({ url: z.string().min(1), 
 
 const batchSchema = z
   .object({
-    urls: z.record(urlEntry).refine((u) => Object.keys(u).length >= 1, 'needs at least one url').refine((u) => Object.keys(u).length <= MAX_BATCH_URLS, `at most ${MAX_BATCH_URLS} urls`),
+    urls: z
+      .record(urlEntry)
+      .refine((u) => Object.keys(u).length >= 1, 'needs at least one url')
+      .refine((u) => Object.keys(u).length <= MAX_BATCH_URLS, `at most ${MAX_BATCH_URLS} urls`),
     ocr_behavior: z.enum(['latex', 'text']).default('latex'),
     callback: legacyCallbackSchema.optional(),
     metadata: z.record(z.unknown()).optional(),
@@ -46,7 +49,8 @@ export function parseBatch(raw: unknown): BatchSubmission {
   const items = Object.entries(urls).map(([key, entry]): BatchItem => {
     const { url, options: nested, ...inline } = typeof entry === 'string' ? { url: entry } : entry;
     // A base64 data URL is an image too, as for /v3/text src (2 MB, part 8).
-    if (!/^(https?:\/\/|data:image\/)/i.test(url)) throw new ApiError('bad_request', `urls.${key}: must be an http(s) URL or a data:image/… base64 URL`, { field: `urls.${key}` });
+    if (!/^(https?:\/\/|data:image\/)/i.test(url))
+      throw new ApiError('bad_request', `urls.${key}: must be an http(s) URL or a data:image/… base64 URL`, { field: `urls.${key}` });
     const merged = { ...shared, ...inline, ...(nested ?? {}) };
     try {
       if (ocr_behavior === 'text') return { key, url, options: parseTextOptions(merged) };

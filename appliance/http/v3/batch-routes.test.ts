@@ -17,8 +17,19 @@ import { v3TestApp, type V3TestApp } from './testing.js';
  */
 
 const PAGE: PageRecognition = {
-  lines: [{ text: '', confidence: 0.9, box: { x: 0, y: 0, width: 10, height: 10 }, kind: 'math', math: { latex: 'a+b', confidence: 0.9, confidenceRate: 0.97, symbolCount: 3 } }],
-  width: 60, height: 30, rotation: 0, rotationConfidence: 1,
+  lines: [
+    {
+      text: '',
+      confidence: 0.9,
+      box: { x: 0, y: 0, width: 10, height: 10 },
+      kind: 'math',
+      math: { latex: 'a+b', confidence: 0.9, confidenceRate: 0.97, symbolCount: 3 },
+    },
+  ],
+  width: 60,
+  height: 30,
+  rotation: 0,
+  rotationConfidence: 1,
   formula: { latex: 'a+b', confidence: 0.9, confidenceRate: 0.97, symbolCount: 3 },
 };
 
@@ -34,7 +45,11 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   const hooks: any[] = [];
 
   const call = async (method: string, path: string, json?: unknown, headers: Record<string, string> = key.headers) => {
-    const res = await app.request(path, { method, headers: { 'content-type': 'application/json', ...headers }, body: json === undefined ? undefined : JSON.stringify(json) });
+    const res = await app.request(path, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   const settled = async (batchId: string, n: number) => {
@@ -56,7 +71,9 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
     });
     app = createApp(t.ctx, [authRoutes(t.ctx), batch.routes]);
     key = await t.newKey();
-    const image = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#fff' } }).png().toBuffer();
+    const image = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     server = createServer((req, res) => {
       if (req.url === '/hook') {
         let body = '';
@@ -82,7 +99,12 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   it('answers a batch_id, shows partial results while running and every result when done', async () => {
     let open!: () => void;
     gate = new Promise((r) => (open = r));
-    const r = await call('POST', '/v3/batch', { urls: { a: `${base}/a.png`, b: { url: `${base}/b.png`, formats: ['text'] }, c: `${base}/c.png` }, formats: ['latex_styled'], beam_size: 2, n_best: 1 });
+    const r = await call('POST', '/v3/batch', {
+      urls: { a: `${base}/a.png`, b: { url: `${base}/b.png`, formats: ['text'] }, c: `${base}/c.png` },
+      formats: ['latex_styled'],
+      beam_size: 2,
+      n_best: 1,
+    });
     expect(r.status).toBe(200);
     expect(r.body.batch_id).toMatch(/^\d{4}_\d{2}_\d{2}_[0-9a-f]{20}$/);
     const running = await call('GET', `/v3/batch/${r.body.batch_id}`);
@@ -93,12 +115,18 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
     expect(done.results.b).toMatchObject({ text: '\\( a+b \\)' });
     expect(done.results.b.latex_styled).toBeUndefined();
     expect(asked.slice(-3).every((o) => o.priority === 'normal' && o.math === 'formula' && o.nBest === 1)).toBe(true);
-    const history = t.ctx.db.prepare("SELECT COUNT(*) AS n FROM ocr_requests WHERE endpoint = '/v3/batch' AND usage_type = 'image-async'").get() as { n: number };
+    const history = t.ctx.db.prepare("SELECT COUNT(*) AS n FROM ocr_requests WHERE endpoint = '/v3/batch' AND usage_type = 'image-async'").get() as {
+      n: number;
+    };
     expect(history.n).toBe(3);
   });
 
   it('reads as /v3/text with ocr_behavior text; failed images carry their error', async () => {
-    const r = await call('POST', '/v3/batch', { ocr_behavior: 'text', urls: { good: `${base}/a.png`, junk: `${base}/junk.png`, gone: `${base}/missing.png` }, formats: ['text', 'latex_styled'] });
+    const r = await call('POST', '/v3/batch', {
+      ocr_behavior: 'text',
+      urls: { good: `${base}/a.png`, junk: `${base}/junk.png`, gone: `${base}/missing.png` },
+      formats: ['text', 'latex_styled'],
+    });
     const done = await settled(r.body.batch_id, 3);
     expect(done.results.good).toMatchObject({ text: '\\( a+b \\)', latex_styled: 'a+b' });
     expect(asked.at(-1)).toMatchObject({ math: 'auto', priority: 'normal' });
@@ -107,8 +135,12 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   });
 
   it('without formats answers latex (the legacy field) with latex_styled; takes data: image URLs', async () => {
-    const png = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#fff' } }).png().toBuffer();
-    const r = await call('POST', '/v3/batch', { urls: { web: `${base}/a.png`, inline: `data:image/png;base64,${png.toString('base64')}`, asked: { url: `${base}/a.png`, formats: ['latex_styled'] } } });
+    const png = await sharp({ create: { width: 60, height: 30, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
+    const r = await call('POST', '/v3/batch', {
+      urls: { web: `${base}/a.png`, inline: `data:image/png;base64,${png.toString('base64')}`, asked: { url: `${base}/a.png`, formats: ['latex_styled'] } },
+    });
     expect(r.status).toBe(200);
     const done = await settled(r.body.batch_id, 3);
     expect(done.results.web).toMatchObject({ latex: 'a+b', latex_styled: 'a+b' });
@@ -127,9 +159,16 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   });
 
   it('answers bad_request for bad urls, options and callbacks', async () => {
-    for (const body of [{}, { urls: {} }, { urls: { a: 'ftp://x/y.png' } }, { urls: { a: `${base}/a.png` }, ocr_behavior: 'pdf' },
-      { urls: { a: { url: `${base}/a.png`, n_best: 2 } } }, { urls: { a: `${base}/a.png` }, callback: { post: 'nope' } }, { urls: { a: `${base}/a.png` }, src: 'x' },
-      { ocr_behavior: 'text', urls: { a: { url: `${base}/a.png`, options: { data_options: { include_nothing: true } } } } }]) {
+    for (const body of [
+      {},
+      { urls: {} },
+      { urls: { a: 'ftp://x/y.png' } },
+      { urls: { a: `${base}/a.png` }, ocr_behavior: 'pdf' },
+      { urls: { a: { url: `${base}/a.png`, n_best: 2 } } },
+      { urls: { a: `${base}/a.png` }, callback: { post: 'nope' } },
+      { urls: { a: `${base}/a.png` }, src: 'x' },
+      { ocr_behavior: 'text', urls: { a: { url: `${base}/a.png`, options: { data_options: { include_nothing: true } } } } },
+    ]) {
       const r = await call('POST', '/v3/batch', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
@@ -138,7 +177,10 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   });
 
   it('with a callback answers the reply with batch_id and POSTs {reply, result} once all images settled', async () => {
-    const r = await call('POST', '/v3/batch', { urls: { x: `${base}/a.png`, y: `${base}/a.png` }, callback: { post: `${base}/hook`, reply: { job: 'mine', batch_id: 'ignored' } } });
+    const r = await call('POST', '/v3/batch', {
+      urls: { x: `${base}/a.png`, y: `${base}/a.png` },
+      callback: { post: `${base}/hook`, reply: { job: 'mine', batch_id: 'ignored' } },
+    });
     expect(r.body).toEqual({ job: 'mine', batch_id: expect.stringMatching(/^\d{4}_/) });
     while (!hooks.length) await new Promise((res) => setTimeout(res, 10));
     expect(hooks[0].reply).toEqual({ job: 'mine', batch_id: 'ignored' });
@@ -147,8 +189,17 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
   });
 
   it('resumes an open batch after a restart, redoing only unsettled images', async () => {
-    const record = { batch_id: '2025_06_01_0000000000000000000a', app_id: key.app_id, group_id: 'g', created_at: 'now', ocr_behavior: 'latex' as const,
-      items: [{ key: 'done', url: `${base}/a.png`, options: { formats: ['latex_styled'], ocr: ['math'] } }, { key: 'left', url: `${base}/a.png`, options: { formats: ['latex_styled'], ocr: ['math'] } }] };
+    const record = {
+      batch_id: '2025_06_01_0000000000000000000a',
+      app_id: key.app_id,
+      group_id: 'g',
+      created_at: 'now',
+      ocr_behavior: 'latex' as const,
+      items: [
+        { key: 'done', url: `${base}/a.png`, options: { formats: ['latex_styled'], ocr: ['math'] } },
+        { key: 'left', url: `${base}/a.png`, options: { formats: ['latex_styled'], ocr: ['math'] } },
+      ],
+    };
     // As a previous run left it: stored, one image settled, still open.
     const s = new BatchStore(t.ctx.redis, t.ctx.config.FOLIO_QUEUE_PREFIX);
     await s.create(record);

@@ -48,8 +48,13 @@ export function v3BatchRoutes(ctx: AppContext, opts: V3BatchRouteOptions = {}): 
     if (submission.callback) await checkLegacyCallback(submission.callback, fetchOpts);
     const batchId = newV3Id(ctx.now());
     const record = {
-      batch_id: batchId, app_id: auth.appId, group_id: auth.groupId, created_at: new Date(ctx.now()).toISOString(),
-      ocr_behavior: submission.ocrBehavior, items: submission.items, ...(submission.callback ? { callback: submission.callback } : {}),
+      batch_id: batchId,
+      app_id: auth.appId,
+      group_id: auth.groupId,
+      created_at: new Date(ctx.now()).toISOString(),
+      ocr_behavior: submission.ocrBehavior,
+      items: submission.items,
+      ...(submission.callback ? { callback: submission.callback } : {}),
     };
     await runner.store.create(record);
     runner.submit(record);

@@ -94,7 +94,11 @@ export class BatchRunner {
         result = await buildTextResult(requestId, page, item.options as TextOptions);
       } else {
         const params = item.options as LatexParams;
-        const page = await this.opts.recognize(requestId, image.png, { math: params.ocr.includes('text') ? 'auto' : 'formula', nBest: params.n_best, priority: 'normal' });
+        const page = await this.opts.recognize(requestId, image.png, {
+          math: params.ocr.includes('text') ? 'auto' : 'formula',
+          nBest: params.n_best,
+          priority: 'normal',
+        });
         result = await buildLatexResult(requestId, page, image.png, params, region);
         if (item.legacyLatex && 'latex_normal' in result) {
           const { latex_normal: latex, ...rest } = result;
@@ -108,9 +112,14 @@ export class BatchRunner {
       await emitImageUsage(this.ctx, 'batch', requestId, false);
     }
     recordImage(this.ctx, this.history, {
-      requestId, auth: { appId: record.app_id, groupId: record.group_id }, endpoint: '/v3/batch', usageType: 'image-async',
+      requestId,
+      auth: { appId: record.app_id, groupId: record.group_id },
+      endpoint: '/v3/batch',
+      usageType: 'image-async',
       // A data URL is the image itself, not an argument (as /v3/text's src).
-      args: { ...(/^data:/i.test(item.url) ? {} : { url: item.url }), ...item.options }, startedMs: started, result,
+      args: { ...(/^data:/i.test(item.url) ? {} : { url: item.url }), ...item.options },
+      startedMs: started,
+      result,
     });
     const settled = await this.store.setResult(record.batch_id, item.key, result);
     if (settled === record.items.length) await this.finish(record);
@@ -121,6 +130,10 @@ export class BatchRunner {
     if (!record.callback) return;
     const found = await this.store.get(record.batch_id);
     const result = { keys: record.items.map((i) => i.key), results: found?.results ?? {} };
-    await deliverLegacyCallback(record.callback, result, { allowPrivate: this.ctx.config.FOLIO_ALLOW_PRIVATE_URLS, resolve: this.opts.resolve, logger: this.ctx.logger });
+    await deliverLegacyCallback(record.callback, result, {
+      allowPrivate: this.ctx.config.FOLIO_ALLOW_PRIVATE_URLS,
+      resolve: this.opts.resolve,
+      logger: this.ctx.logger,
+    });
   }
 }

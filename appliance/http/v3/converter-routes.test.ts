@@ -38,7 +38,11 @@ describe('/v3/converter', () => {
     const id = res.body.conversion_id as string;
     expect(await t.waiting('v3-conversions')).toContainEqual({ id: `v3cnv-${id}`, name: 'v3-convert', data: { conversionId: id } });
     const before = await t.call('GET', `/v3/converter/${id}`, { headers: key.headers });
-    expect(before.body).toEqual({ status: 'completed', version: expect.any(String), conversion_status: { docx: { status: 'received' }, html: { status: 'received' }, 'tex.zip': { status: 'received' } } });
+    expect(before.body).toEqual({
+      status: 'completed',
+      version: expect.any(String),
+      conversion_status: { docx: { status: 'received' }, html: { status: 'received' }, 'tex.zip': { status: 'received' } },
+    });
     const notReady = await t.call('GET', `/v3/converter/${id}.docx`, { headers: key.headers });
     expect(notReady.status).toBe(404);
     expect(notReady.body.error).toBe('format_not_ready');
@@ -63,7 +67,11 @@ describe('/v3/converter', () => {
     const { body } = await convert({ mmd: '# A', formats: { 'mmd.overlay.pdf': true } });
     await t.runConversion(body.conversion_id);
     const status = await t.call('GET', `/v3/converter/${body.conversion_id}`, { headers: key.headers });
-    expect(status.body.conversion_status['mmd.overlay.pdf']).toEqual({ status: 'error', error_id: 'unsupported_format', error_message: expect.stringContaining('mmd.overlay.pdf') });
+    expect(status.body.conversion_status['mmd.overlay.pdf']).toEqual({
+      status: 'error',
+      error_id: 'unsupported_format',
+      error_message: expect.stringContaining('mmd.overlay.pdf'),
+    });
     expect((await t.call('GET', `/v3/converter/${body.conversion_id}.mmd.overlay.pdf`, { headers: key.headers })).status).toBe(415);
   });
 
@@ -97,7 +105,14 @@ describe('/v3/converter', () => {
     const all = await t.call('GET', '/v3/converter-results', { headers: { app_key: other.app_key } });
     expect(all.status).toBe(200);
     expect(all.body.documents.map((d: any) => d.id)).toEqual([...ids].reverse());
-    expect(all.body.documents[0]).toMatchObject({ id: ids[1], status: 'completed', created_at: expect.any(String), modified_at: expect.any(String), conversion_status: { html: { status: 'completed' } }, request_args: { formats: { html: true } } });
+    expect(all.body.documents[0]).toMatchObject({
+      id: ids[1],
+      status: 'completed',
+      created_at: expect.any(String),
+      modified_at: expect.any(String),
+      conversion_status: { html: { status: 'completed' } },
+      request_args: { formats: { html: true } },
+    });
     const page2 = await t.call('GET', '/v3/converter-results?page=2&per_page=1', { headers: { app_key: other.app_key } });
     expect(page2.body.documents.map((d: any) => d.id)).toEqual([ids[0]]);
     const created = all.body.documents[1].created_at;
@@ -105,7 +120,9 @@ describe('/v3/converter', () => {
     expect(ranged.body.documents.map((d: any) => d.id)).toEqual([ids[0]]);
     // Another app of the group by app_id; another group's app never; an unknown filter is 400.
     expect((await t.call('GET', `/v3/converter-results?app_id=${other.app_id}`, { headers: { app_key: key.app_key } })).body.documents).toHaveLength(2);
-    expect((await t.call('GET', '/v3/converter-results', { headers: { app_key: key.app_key } })).body.documents.some((d: any) => ids.includes(d.id))).toBe(false);
+    expect((await t.call('GET', '/v3/converter-results', { headers: { app_key: key.app_key } })).body.documents.some((d: any) => ids.includes(d.id))).toBe(
+      false,
+    );
     const stranger = await t.newKey('far', 'elsewhere');
     expect((await t.call('GET', `/v3/converter-results?app_id=${other.app_id}`, { headers: { app_key: stranger.app_key } })).body.documents).toEqual([]);
     expect((await t.call('GET', '/v3/converter-results?status=completed', { headers: { app_key: other.app_key } })).status).toBe(400);
@@ -114,7 +131,13 @@ describe('/v3/converter', () => {
   });
 
   it('refuses bad bodies, missing credentials and another group', async () => {
-    for (const json of [{}, { mmd: 1, formats: {} }, { mmd: '#', formats: { odt: true } }, { mmd: '#', formats: {}, colour: 'red' }, { mmd: '#', formats: {}, conversion_options: { odt: {} } }]) {
+    for (const json of [
+      {},
+      { mmd: 1, formats: {} },
+      { mmd: '#', formats: { odt: true } },
+      { mmd: '#', formats: {}, colour: 'red' },
+      { mmd: '#', formats: {}, conversion_options: { odt: {} } },
+    ]) {
       const res = await convert(json);
       expect(res.status, JSON.stringify(json)).toBe(400);
       expect(res.body.error).toBe('bad_request');

@@ -50,7 +50,9 @@ export function v3ConverterRoutes(ctx: AppContext): Hono {
   app.post('/v3/converter', withKey, async (c) => {
     const parsed = converterBody.safeParse(await readJson(c.req.raw, MAX_CONVERTER_BODY_BYTES));
     if (!parsed.success) {
-      const message = parsed.error.issues.map((i) => (i.code === 'unrecognized_keys' ? `unknown field ${i.keys.join(', ')}` : `${i.path.join('.') || 'body'}: ${i.message}`)).join('; ');
+      const message = parsed.error.issues
+        .map((i) => (i.code === 'unrecognized_keys' ? `unknown field ${i.keys.join(', ')}` : `${i.path.join('.') || 'body'}: ${i.message}`))
+        .join('; ');
       throw new ApiError('bad_request', message);
     }
     const { mmd, formats, conversion_options, metadata } = parsed.data;
@@ -69,10 +71,14 @@ export function v3ConverterRoutes(ctx: AppContext): Hono {
     if (ext !== null) {
       const rec = checkOwner(conversion, auth, `conversion ${id}`);
       const d = resolveDownload(ext, {
-        base: CONVERSION_BASE_FORMATS, baseReady: true, formats: rec.conversion_status, keyOf: (e) => `${conversionFolder(id)}${id}.${e}`,
+        base: CONVERSION_BASE_FORMATS,
+        baseReady: true,
+        formats: rec.conversion_status,
+        keyOf: (e) => `${conversionFolder(id)}${id}.${e}`,
       });
       if (d.kind === 'unsupported') throw new ApiError('unsupported_format', d.message);
-      if (d.kind === 'not_ready') return c.json({ ...conversionView(rec), error: 'format_not_ready', error_info: { id: 'format_not_ready', message: d.message } }, 404);
+      if (d.kind === 'not_ready')
+        return c.json({ ...conversionView(rec), error: 'format_not_ready', error_info: { id: 'format_not_ready', message: d.message } }, 404);
       return sendObject(c, ctx.storage, d.key, ext, id);
     }
     if (conversion) return c.json(conversionView(checkOwner(conversion, auth, `conversion ${id}`)));
@@ -89,7 +95,10 @@ export function v3ConverterRoutes(ctx: AppContext): Hono {
     const records = await conversions.list(appId, { ...window, offset: (q.page - 1) * q.per_page, count: q.per_page });
     return c.json({
       documents: records.map((r) => ({
-        id: r.conversion_id, ...conversionView(r), created_at: r.created_at, modified_at: r.modified_at,
+        id: r.conversion_id,
+        ...conversionView(r),
+        created_at: r.created_at,
+        modified_at: r.modified_at,
         request_args: { formats: r.formats, conversion_options: r.conversion_options, metadata: r.metadata },
       })),
     });

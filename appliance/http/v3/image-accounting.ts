@@ -18,7 +18,9 @@ export function takeImageSlot(ctx: Ctx): () => void {
   const limit = ctx.config.FOLIO_TEXT_REQUESTS_MAX;
   if (ctx.textRequests.inFlight >= limit) {
     throw new ApiError('http_max_requests', `Too many concurrent requests (limit ${limit})`, {
-      limit_name: 'text_requests_max', limit_value: limit, count: ctx.textRequests.inFlight + 1,
+      limit_name: 'text_requests_max',
+      limit_value: limit,
+      count: ctx.textRequests.inFlight + 1,
     });
   }
   ctx.textRequests.inFlight++;
@@ -32,8 +34,8 @@ export function takeImageSlot(ctx: Ctx): () => void {
 /** One usage event per image (event id usage:<endpoint>:<request_id>): completed + billable, or failed. */
 export async function emitImageUsage(ctx: Ctx, endpoint: string, requestId: string, ok: boolean): Promise<void> {
   const deltas = ok ? { images_completed: 1, images_billable: 1 } : { images_failed: 1 };
-  await emitEvent(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, { type: 'usage', eventId: `usage:${endpoint}:${requestId}`, day: utcDay(ctx.now()), deltas }).catch((err: Error) =>
-    ctx.logger.warn({ request_id: requestId, err: err.message }, 'usage event not recorded'),
+  await emitEvent(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, { type: 'usage', eventId: `usage:${endpoint}:${requestId}`, day: utcDay(ctx.now()), deltas }).catch(
+    (err: Error) => ctx.logger.warn({ request_id: requestId, err: err.message }, 'usage event not recorded'),
   );
 }
 
@@ -54,8 +56,16 @@ export function recordImage(ctx: Ctx, history: OcrHistory, e: ImageHistoryEntry)
   const requestArgs = typeof src === 'string' && !src.startsWith('data:') ? { src, ...rest } : rest;
   try {
     history.record({
-      requestId: e.requestId, appId: e.auth.appId, groupId: e.auth.groupId, endpoint: e.endpoint, usageType: e.usageType, requestArgs,
-      createdMs: e.startedMs, durationMs: ctx.now() - e.startedMs, result: e.result, improve: improveFlag(e.args.metadata),
+      requestId: e.requestId,
+      appId: e.auth.appId,
+      groupId: e.auth.groupId,
+      endpoint: e.endpoint,
+      usageType: e.usageType,
+      requestArgs,
+      createdMs: e.startedMs,
+      durationMs: ctx.now() - e.startedMs,
+      result: e.result,
+      improve: improveFlag(e.args.metadata),
     });
   } catch (err) {
     ctx.logger.warn({ request_id: e.requestId, err: (err as Error).message }, 'image history not recorded');

@@ -4,7 +4,17 @@ import { LATEX_TRANSFORMS } from '../../../page/render/latex-formats.js';
 import { legacyCallbackSchema } from './legacy-callback.js';
 
 /** The output formats of 4.4. */
-export const LATEX_FORMATS = ['text', 'text_display', 'latex_normal', 'latex_styled', 'latex_simplified', 'latex_list', 'mathml', 'asciimath', 'wolfram'] as const;
+export const LATEX_FORMATS = [
+  'text',
+  'text_display',
+  'latex_normal',
+  'latex_styled',
+  'latex_simplified',
+  'latex_list',
+  'mathml',
+  'asciimath',
+  'wolfram',
+] as const;
 export type LatexFormat = (typeof LATEX_FORMATS)[number];
 
 const unit = z.number().min(0).max(1);
@@ -24,7 +34,11 @@ const region = z.union([
 export const latexParamsSchema = z
   .object({
     formats: z.array(z.enum(LATEX_FORMATS)).min(1),
-    ocr: z.array(z.enum(['math', 'text'])).min(1).refine((o) => o.includes('math'), 'must include math').default(['math']),
+    ocr: z
+      .array(z.enum(['math', 'text']))
+      .min(1)
+      .refine((o) => o.includes('math'), 'must include math')
+      .default(['math']),
     format_options: z
       .object({ transforms: z.array(z.enum(LATEX_TRANSFORMS)).optional(), math_delims: delimiters.optional(), displaymath_delims: delimiters.optional() })
       .optional(),

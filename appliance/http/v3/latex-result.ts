@@ -35,10 +35,15 @@ export function latexOfPage(r: PageRecognition): { latex: string; confidence: nu
  */
 export async function detections(r: PageRecognition, png: Buffer, latex: string): Promise<Record<string, number>> {
   const { channels } = await sharp(png).greyscale().stats();
-  const text = r.lines.filter((l) => l.kind !== 'math').map((l) => l.text).join(' ');
+  const text = r.lines
+    .filter((l) => l.kind !== 'math')
+    .map((l) => l.text)
+    .join(' ');
   const blank = r.blank === true || (!latex && !r.lines.length);
   return {
-    contains_chart: 0, contains_diagram: 0, contains_graph: 0,
+    contains_chart: 0,
+    contains_diagram: 0,
+    contains_graph: 0,
     contains_table: /\\begin\{(?:tabular|array)\}/.test(latex) ? 1 : 0,
     is_blank: blank ? 1 : 0,
     is_inverted: channels[0]!.mean < 128 ? 1 : 0,
@@ -54,7 +59,10 @@ async function formatsOf(latex: string, params: LatexParams): Promise<Record<str
   const out: Record<string, unknown> = {};
   for (const f of ['text', 'text_display', 'latex_normal', 'latex_styled', 'latex_simplified', 'latex_list'] as const) if (wanted.has(f)) out[f] = all[f];
   if (latex && (wanted.has('mathml') || wanted.has('asciimath') || wanted.has('wolfram'))) {
-    const data = await mmdData(`\\(${all.latex_styled}\\)`, { include_mathml: wanted.has('mathml'), include_asciimath: wanted.has('asciimath') || wanted.has('wolfram') });
+    const data = await mmdData(`\\(${all.latex_styled}\\)`, {
+      include_mathml: wanted.has('mathml'),
+      include_asciimath: wanted.has('asciimath') || wanted.has('wolfram'),
+    });
     const ascii = data.find((d) => d.type === 'asciimath')?.value;
     if (wanted.has('mathml')) out.mathml = data.find((d) => d.type === 'mathml')?.value ?? '';
     if (wanted.has('asciimath')) out.asciimath = ascii ?? '';
@@ -67,23 +75,34 @@ async function formatsOf(latex: string, params: LatexParams): Promise<Record<str
  * The 2.2 answer for one recognised image. position is the region read (the whole image when no
  * region was given). Throws math_confidence when latex_confidence falls below confidence_threshold.
  */
-export async function buildLatexResult(requestId: string, r: PageRecognition, png: Buffer, params: LatexParams, region: Region | null): Promise<Record<string, unknown>> {
+export async function buildLatexResult(
+  requestId: string,
+  r: PageRecognition,
+  png: Buffer,
+  params: LatexParams,
+  region: Region | null,
+): Promise<Record<string, unknown>> {
   const { latex, confidence, confidenceRate } = latexOfPage(r);
   if (params.confidence_threshold !== undefined && confidence < params.confidence_threshold) {
-    throw new ApiError('math_confidence', `Confidence ${round(confidence)} is below the requested threshold ${params.confidence_threshold}`, { confidence: round(confidence) });
+    throw new ApiError('math_confidence', `Confidence ${round(confidence)} is below the requested threshold ${params.confidence_threshold}`, {
+      confidence: round(confidence),
+    });
   }
   const map = await detections(r, png, latex);
   const threshold = params.auto_rotate_confidence_threshold ?? DEFAULT_AUTO_ROTATE_THRESHOLD;
   const turned = r.rotation !== undefined && r.rotation !== 0;
   const rotateConfidence = turned ? round(Math.min(1, r.rotationConfidence ?? 0)) : 0;
   const out: Record<string, unknown> = {
-    request_id: requestId, version: OCR_VERSION,
+    request_id: requestId,
+    version: OCR_VERSION,
     ...(await formatsOf(latex, params)),
     position: region ?? { top_left_x: 0, top_left_y: 0, width: r.width, height: r.height },
     detection_list: Object.keys(map).filter((k) => map[k] === 1),
     detection_map: map,
-    image_width: r.width, image_height: r.height,
-    latex_confidence: round(confidence), latex_confidence_rate: round(confidenceRate),
+    image_width: r.width,
+    image_height: r.height,
+    latex_confidence: round(confidence),
+    latex_confidence_rate: round(confidenceRate),
     auto_rotate_degrees: turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation : 0,
     auto_rotate_confidence: rotateConfidence,
   };

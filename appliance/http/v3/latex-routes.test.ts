@@ -17,13 +17,26 @@ import { v3TestApp, type V3TestApp } from './testing.js';
 
 const FORMULA: PageRecognition = {
   lines: [{ text: 'x² + 1', confidence: 0.95, box: { x: 2, y: 2, width: 60, height: 20 }, kind: 'text' }],
-  width: 120, height: 40, rotation: 0, rotationConfidence: 0.9,
+  width: 120,
+  height: 40,
+  rotation: 0,
+  rotationConfidence: 0.9,
   formula: {
-    latex: '\\mathrm{x}^{2} + \\frac{1}{2}', confidence: 0.8, confidenceRate: 0.95, symbolCount: 5,
-    candidates: [{ latex: 'x^{2}+\\frac{1}{2}', confidence: 0.8 }, { latex: 'x^{2}+\\frac{l}{2}', confidence: 0.1 }, { latex: '\\chi^{2}+\\frac{1}{2}', confidence: 0.05 }],
+    latex: '\\mathrm{x}^{2} + \\frac{1}{2}',
+    confidence: 0.8,
+    confidenceRate: 0.95,
+    symbolCount: 5,
+    candidates: [
+      { latex: 'x^{2}+\\frac{1}{2}', confidence: 0.8 },
+      { latex: 'x^{2}+\\frac{l}{2}', confidence: 0.1 },
+      { latex: '\\chi^{2}+\\frac{1}{2}', confidence: 0.05 },
+    ],
   },
 };
-const png = (w = 120, h = 40) => sharp({ create: { width: w, height: h, channels: 3, background: '#fff' } }).png().toBuffer();
+const png = (w = 120, h = 40) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer();
 const dataUrl = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
 
 describe('POST /v3/latex (in-process, fake recogniser)', () => {
@@ -37,19 +50,26 @@ describe('POST /v3/latex (in-process, fake recogniser)', () => {
   const received: Array<{ headers: IncomingMessage['headers']; body: any }> = [];
 
   const call = async (json: unknown, headers: Record<string, string> = key.headers) => {
-    const res = await app.request('/v3/latex', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof json === 'string' ? json : JSON.stringify(json) });
+    const res = await app.request('/v3/latex', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof json === 'string' ? json : JSON.stringify(json),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {
     t = await v3TestApp({ env: { FOLIO_ALLOW_PRIVATE_URLS: 'true' } });
-    app = createApp(t.ctx, [authRoutes(t.ctx), v3LatexRoutes(t.ctx, {
-      recognize: async (_id, _png, opts = {}) => {
-        asked.push(opts);
-        if (answer instanceof Error) throw answer;
-        return answer;
-      },
-    })]);
+    app = createApp(t.ctx, [
+      authRoutes(t.ctx),
+      v3LatexRoutes(t.ctx, {
+        recognize: async (_id, _png, opts = {}) => {
+          asked.push(opts);
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      }),
+    ]);
     key = await t.newKey();
     image = await png();
     receiver = createServer((req, res) => {
@@ -68,15 +88,36 @@ describe('POST /v3/latex (in-process, fake recogniser)', () => {
   });
 
   it('answers 2.2: the requested formats, transforms, confidences, detections and position', async () => {
-    const r = await call({ src: dataUrl(image), formats: ['text', 'text_display', 'latex_styled', 'latex_normal', 'latex_list', 'asciimath', 'mathml', 'wolfram'], format_options: { transforms: ['rm_spaces'], math_delims: ['$', '$'] } });
+    const r = await call({
+      src: dataUrl(image),
+      formats: ['text', 'text_display', 'latex_styled', 'latex_normal', 'latex_list', 'asciimath', 'mathml', 'wolfram'],
+      format_options: { transforms: ['rm_spaces'], math_delims: ['$', '$'] },
+    });
     expect(r.status).toBe(200);
     expect(asked.at(-1)).toEqual({ math: 'formula', nBest: undefined });
     expect(r.body).toMatchObject({
-      text: '$ \\mathrm{x}^{2}+\\frac{1}{2} $', text_display: '\\[\n\\mathrm{x}^{2}+\\frac{1}{2}\n\\]', latex_styled: '\\mathrm{x}^{2}+\\frac{1}{2}',
-      latex_normal: 'x^{2}+\\frac{1}{2}', latex_list: ['x^{2}+\\frac{1}{2}'], latex_confidence: 0.8, latex_confidence_rate: 0.95,
-      image_width: 120, image_height: 40, position: { top_left_x: 0, top_left_y: 0, width: 120, height: 40 },
-      detection_map: { is_blank: 0, is_printed: 1, is_not_math: 0, is_inverted: 0, contains_table: 0, contains_chart: 0, contains_diagram: 0, contains_graph: 0 },
-      detection_list: ['is_printed'], auto_rotate_degrees: 0,
+      text: '$ \\mathrm{x}^{2}+\\frac{1}{2} $',
+      text_display: '\\[\n\\mathrm{x}^{2}+\\frac{1}{2}\n\\]',
+      latex_styled: '\\mathrm{x}^{2}+\\frac{1}{2}',
+      latex_normal: 'x^{2}+\\frac{1}{2}',
+      latex_list: ['x^{2}+\\frac{1}{2}'],
+      latex_confidence: 0.8,
+      latex_confidence_rate: 0.95,
+      image_width: 120,
+      image_height: 40,
+      position: { top_left_x: 0, top_left_y: 0, width: 120, height: 40 },
+      detection_map: {
+        is_blank: 0,
+        is_printed: 1,
+        is_not_math: 0,
+        is_inverted: 0,
+        contains_table: 0,
+        contains_chart: 0,
+        contains_diagram: 0,
+        contains_graph: 0,
+      },
+      detection_list: ['is_printed'],
+      auto_rotate_degrees: 0,
     });
     expect(r.body.asciimath).toBe('x^(2)+(1)/(2)');
     expect(r.body.detected_alphabets).toBeUndefined();
@@ -91,9 +132,18 @@ describe('POST /v3/latex (in-process, fake recogniser)', () => {
   it('reads line by line with ocr [math, text]; lists n_best candidates; crops to region', async () => {
     await call({ src: dataUrl(image), formats: ['latex_styled'], ocr: ['math', 'text'] });
     expect(asked.at(-1)!.math).toBe('auto');
-    const r = await call({ src: dataUrl(image), formats: ['latex_styled'], beam_size: 5, n_best: 2, region: { top_left_x: 10, top_left_y: 0, width: 50, height: 30 } });
+    const r = await call({
+      src: dataUrl(image),
+      formats: ['latex_styled'],
+      beam_size: 5,
+      n_best: 2,
+      region: { top_left_x: 10, top_left_y: 0, width: 50, height: 30 },
+    });
     expect(asked.at(-1)!.nBest).toBe(2);
-    expect(r.body.candidates).toEqual([{ latex_styled: 'x^{2}+\\frac{1}{2}', latex_confidence: 0.8 }, { latex_styled: 'x^{2}+\\frac{l}{2}', latex_confidence: 0.1 }]);
+    expect(r.body.candidates).toEqual([
+      { latex_styled: 'x^{2}+\\frac{1}{2}', latex_confidence: 0.8 },
+      { latex_styled: 'x^{2}+\\frac{l}{2}', latex_confidence: 0.1 },
+    ]);
     expect(r.body.position).toEqual({ top_left_x: 10, top_left_y: 0, width: 50, height: 30 });
   });
 

@@ -15,7 +15,10 @@ export const legacyCallbackSchema = z
     post: z.string().regex(/^https?:\/\//i, 'must be an http(s) URL'),
     reply: z.unknown().optional(),
     body: z.record(z.unknown()).optional(),
-    headers: z.record(z.string()).refine((h) => Object.keys(h).length <= 10, 'at most 10 headers').optional(),
+    headers: z
+      .record(z.string())
+      .refine((h) => Object.keys(h).length <= 10, 'at most 10 headers')
+      .optional(),
   })
   .strict();
 export type LegacyCallback = z.infer<typeof legacyCallbackSchema>;
@@ -51,7 +54,13 @@ export async function deliverLegacyCallback(callback: LegacyCallback, result: un
     const res = await guardedFetch(
       callback.post,
       { method: 'POST', headers: { ...callback.headers, 'Content-Type': 'application/json' }, body: JSON.stringify(payload) },
-      { allowPrivate: opts.allowPrivate, resolve: opts.resolve, schemes: schemesOf(opts.allowPrivate), timeoutMs: LEGACY_CALLBACK_TIMEOUT_MS, maxBodyBytes: 64 * 1024 },
+      {
+        allowPrivate: opts.allowPrivate,
+        resolve: opts.resolve,
+        schemes: schemesOf(opts.allowPrivate),
+        timeoutMs: LEGACY_CALLBACK_TIMEOUT_MS,
+        maxBodyBytes: 64 * 1024,
+      },
     );
     if (res.status >= 200 && res.status < 300) return true;
     opts.logger.warn({ url: callback.post, status: res.status }, 'legacy callback refused');

@@ -22,7 +22,9 @@ const load = () => (model ??= import('mathpix-markdown-it').then((m) => m.Mathpi
 /** The annotated HTML of an MMD text: maths rendered as SVG, as the hosted service answers. */
 export async function mmdToHtml(mmd: string): Promise<string> {
   if (mmd === '') return '';
-  return (await load()).markdownToHTML(mmd, { outMath: { include_svg: true, include_asciimath: false, include_mathml: false, include_latex: false, include_tsv: false, include_table_html: false } });
+  return (await load()).markdownToHTML(mmd, {
+    outMath: { include_svg: true, include_asciimath: false, include_mathml: false, include_latex: false, include_tsv: false, include_table_html: false },
+  });
 }
 
 const HIDDEN_FORMATS: Array<[tag: string, type: string, option: keyof DataOptions]> = [
@@ -47,9 +49,14 @@ export async function mmdData(mmd: string, opts: DataOptions = {}): Promise<Arra
   if (mmd === '' || (!wanted.length && !opts.include_svg && !opts.include_table_html)) return [];
   const html = (await load()).markdownToHTML(mmd, {
     outMath: {
-      include_asciimath: !!opts.include_asciimath, include_mathml: !!opts.include_mathml, include_latex: !!opts.include_latex,
+      include_asciimath: !!opts.include_asciimath,
+      include_mathml: !!opts.include_mathml,
+      include_latex: !!opts.include_latex,
       // include_table_html on makes tabular render as a <table> at all (off, only hidden formats remain).
-      include_tsv: !!opts.include_tsv, include_svg: !!opts.include_svg, include_table_html: true, include_table_markdown: false,
+      include_tsv: !!opts.include_tsv,
+      include_svg: !!opts.include_svg,
+      include_table_html: true,
+      include_table_markdown: false,
     },
   });
   const tags = wanted.map(([tag]) => tag);

@@ -18,7 +18,11 @@ describe('/v3/pdf errors', () => {
   afterAll(async () => t?.close());
 
   const submit = (json: unknown) => t.call('POST', '/v3/pdf', { headers: key.headers, json });
-  const stored = async () => readdir(fileURLToPath(`${t.ctx.storage.rootUri}v3/pdf/`), { recursive: true }).then((f) => f.filter((n) => n.includes('.')), () => []);
+  const stored = async () =>
+    readdir(fileURLToPath(`${t.ctx.storage.rootUri}v3/pdf/`), { recursive: true }).then(
+      (f) => f.filter((n) => n.includes('.')),
+      () => [],
+    );
   const expectError = (res: { status: number; body: any }, status: number, id: string) => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body.error).toBe(id);
@@ -39,7 +43,11 @@ describe('/v3/pdf errors', () => {
     expect(unknown.body.error_info.message).toContain('shiny');
     expectError(await submit({ url: 'https://a.example.com/x.pdf', rm_spaces: 'yes' }), 400, 'bad_request');
     expectError(await submit({ url: 'https://a.example.com/x.pdf', conversion_formats: { odt: true } }), 400, 'bad_request');
-    expectError(await submit({ url: 'https://a.example.com/x.pdf', auto_number_sections: true, remove_section_numbering: true }), 400, 'opts_section_numbering');
+    expectError(
+      await submit({ url: 'https://a.example.com/x.pdf', auto_number_sections: true, remove_section_numbering: true }),
+      400,
+      'opts_section_numbering',
+    );
     const form = t.form(pdf, 'a.pdf', { preserve_section_numbering: true, auto_number_sections: true });
     expectError(await t.call('POST', '/v3/pdf', { headers: key.headers, form }), 400, 'opts_section_numbering');
     expect(await stored()).toEqual([]); // the upload refused with its options leaves nothing behind
@@ -49,7 +57,13 @@ describe('/v3/pdf errors', () => {
     expectError(await submit({}), 400, 'bad_request');
     expectError(await submit({ url: 42 }), 400, 'bad_request');
     expectError(await submit({ url: 'ftp://a.example.com/x.pdf' }), 400, 'bad_request');
-    for (const url of ['http://127.0.0.1:8080/x.pdf', 'https://localhost/x.pdf', 'http://169.254.169.254/latest', 'http://[::1]/x.pdf', 'http://10.1.2.3/x.pdf']) {
+    for (const url of [
+      'http://127.0.0.1:8080/x.pdf',
+      'https://localhost/x.pdf',
+      'http://169.254.169.254/latest',
+      'http://[::1]/x.pdf',
+      'http://10.1.2.3/x.pdf',
+    ]) {
       expectError(await submit({ url }), 400, 'bad_request');
     }
     expectError(await t.call('POST', '/v3/pdf', { headers: { ...key.headers, 'content-type': 'application/json' }, body: '{not json' }), 400, 'bad_request');
@@ -70,7 +84,11 @@ describe('/v3/pdf errors', () => {
 
   it('stores a valid callback with the single-document default events', async () => {
     const res = await submit({ url: 'https://a.example.com/x.pdf', callback_url: 'https://hooks.example.com/x', callback_headers: { 'X-Team': 'ops' } });
-    expect((await t.pdfs.get(res.body.pdf_id))?.callback).toEqual({ url: 'https://hooks.example.com/x', headers: { 'X-Team': 'ops' }, events: ['file.completed', 'file.error'] });
+    expect((await t.pdfs.get(res.body.pdf_id))?.callback).toEqual({
+      url: 'https://hooks.example.com/x',
+      headers: { 'X-Team': 'ops' },
+      events: ['file.completed', 'file.error'],
+    });
   });
 
   it('refuses malformed multipart bodies', async () => {
@@ -78,7 +96,11 @@ describe('/v3/pdf errors', () => {
     noFile.append('options_json', '{}');
     expectError(await t.call('POST', '/v3/pdf', { headers: key.headers, form: noFile }), 400, 'bad_request');
     expectError(await t.call('POST', '/v3/pdf', { headers: key.headers, form: t.form(pdf, 'a.pdf', '{oops') }), 400, 'bad_request');
-    expectError(await t.call('POST', '/v3/pdf', { headers: key.headers, form: t.form(pdf, 'a.pdf', { url: 'https://a.example.com/x.pdf' }) }), 400, 'bad_request');
+    expectError(
+      await t.call('POST', '/v3/pdf', { headers: key.headers, form: t.form(pdf, 'a.pdf', { url: 'https://a.example.com/x.pdf' }) }),
+      400,
+      'bad_request',
+    );
     expectError(await t.call('POST', '/v3/pdf', { headers: { ...key.headers, 'content-type': 'multipart/form-data' }, body: 'x' }), 400, 'bad_request');
     expect(await stored()).toEqual([]);
   });
@@ -108,7 +130,11 @@ describe('/v3/pdf errors', () => {
     await t.runPdf(body.pdf_id);
     const status = await t.call('GET', `/v3/pdf/${body.pdf_id}`, { headers: key.headers });
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ status: 'error', error: expect.any(String), error_info: { id: expect.any(String), message: expect.any(String), pdf_id: body.pdf_id } });
+    expect(status.body).toMatchObject({
+      status: 'error',
+      error: expect.any(String),
+      error_info: { id: expect.any(String), message: expect.any(String), pdf_id: body.pdf_id },
+    });
     expect(status.body.error).toBe(status.body.error_info.id);
     expectError(await t.call('GET', `/v3/pdf/${body.pdf_id}.mmd`, { headers: key.headers }), 404, 'format_not_ready');
   });
@@ -119,7 +145,7 @@ describe('/v3/pdf errors', () => {
     expect((await t.call('GET', `/v3/pdf/${body.pdf_id}`, { headers: key.headers })).body).toMatchObject({ status: 'error', error: 'opts_bad_page_range' });
   });
 
-  it('answers 404 for unknown ids and 403 for another group\'s document', async () => {
+  it("answers 404 for unknown ids and 403 for another group's document", async () => {
     expectError(await t.call('GET', '/v3/pdf/2025_06_01_00000000000000000000', { headers: key.headers }), 404, 'not_found');
     expectError(await t.call('GET', '/v3/pdf/..%2f..%2fetc', { headers: key.headers }), 404, 'not_found');
     const { body } = await submit({ url: 'https://a.example.com/x.pdf' });

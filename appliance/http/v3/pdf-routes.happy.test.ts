@@ -69,7 +69,12 @@ describe('/v3/pdf happy paths', () => {
     const res = await t.call('POST', '/v3/pdf', { headers: key.headers, json: { url: 'https://docs.example.com/a.pdf', rm_spaces: true, page_ranges: '1' } });
     expect(res.status).toBe(200);
     const rec = await t.pdfs.get(res.body.pdf_id);
-    expect(rec).toMatchObject({ input_file: 'https://docs.example.com/a.pdf', source: { kind: 'url' }, request_args: { rm_spaces: true, page_ranges: '1' }, app_id: key.app_id });
+    expect(rec).toMatchObject({
+      input_file: 'https://docs.example.com/a.pdf',
+      source: { kind: 'url' },
+      request_args: { rm_spaces: true, page_ranges: '1' },
+      app_id: key.app_id,
+    });
   });
 
   it('counts pages as they finish and honours page_ranges', async () => {
@@ -84,7 +89,10 @@ describe('/v3/pdf happy paths', () => {
     await t.runPdf(pdfId);
     const res = await t.call('GET', `/v3/pdf/${pdfId}/stream`, { headers: key.headers });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
-    const events = res.text.trim().split('\n\n').map((block) => Object.fromEntries(block.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])));
+    const events = res.text
+      .trim()
+      .split('\n\n')
+      .map((block) => Object.fromEntries(block.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])));
     expect(events.map((e) => e.event)).toEqual(['page', 'page', 'done']);
     expect(JSON.parse(events[0]!.data!)).toMatchObject({ pdf_id: pdfId, page: 1, status: 'completed', mmd: expect.any(String) });
     expect(JSON.parse(events[2]!.data!)).toMatchObject({ status: 'completed', percent_done: 100 });
@@ -121,7 +129,7 @@ describe('/v3/pdf happy paths', () => {
     }
   });
 
-  it('lists the app\'s records newest first with page, per_page and dates', async () => {
+  it("lists the app's records newest first with page, per_page and dates", async () => {
     const other = await t.newKey();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -133,8 +141,14 @@ describe('/v3/pdf happy paths', () => {
     expect(all.status).toBe(200);
     expect(all.body.pdfs.map((p: any) => p.id)).toEqual([...ids].reverse());
     expect(all.body.pdfs[0]).toEqual({
-      id: ids[2], input_file: 'https://docs.example.com/2.pdf', status: 'received', created_at: expect.any(String), modified_at: expect.any(String),
-      num_pages: 0, num_pages_completed: 0, request_args: {},
+      id: ids[2],
+      input_file: 'https://docs.example.com/2.pdf',
+      status: 'received',
+      created_at: expect.any(String),
+      modified_at: expect.any(String),
+      num_pages: 0,
+      num_pages_completed: 0,
+      request_args: {},
     });
     const page2 = await t.call('GET', '/v3/pdf-results?page=2&per_page=2', { headers: { app_key: other.app_key } });
     expect(page2.body.pdfs.map((p: any) => p.id)).toEqual([ids[0]]);

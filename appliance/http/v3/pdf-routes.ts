@@ -84,9 +84,15 @@ export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono
     const auth = c.get('auth');
     const hasFormats = Object.keys(submission.conversionFormats).length > 0;
     await store.create({
-      pdf_id: pdfId, app_id: auth.appId, group_id: auth.groupId, input_file: inputFile, source,
+      pdf_id: pdfId,
+      app_id: auth.appId,
+      group_id: auth.groupId,
+      input_file: inputFile,
+      source,
       request_args: { ...submission.options, ...(hasFormats ? { conversion_formats: submission.conversionFormats } : {}) },
-      conversion_formats: submission.conversionFormats, callback: submission.callback, streaming: submission.options.streaming === true,
+      conversion_formats: submission.conversionFormats,
+      callback: submission.callback,
+      streaming: submission.options.streaming === true,
     });
     await ctx.queues.enqueue('v3-pdf', { pdfId }, { jobId: `v3pdf-${pdfId}` });
     return c.json({ pdf_id: pdfId });
@@ -99,11 +105,14 @@ export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono
     const rec = await load(id, c.get('auth'));
     if (ext === null) return c.json(pdfStatusView(rec));
     const d = resolveDownload(ext, {
-      base: DOCUMENT_BASE_FORMATS, baseReady: rec.status === 'completed', formats: rec.conversion_status,
+      base: DOCUMENT_BASE_FORMATS,
+      baseReady: rec.status === 'completed',
+      formats: rec.conversion_status,
       keyOf: (e) => `${pdfFolder(id)}${id}.${e}`,
     });
     if (d.kind === 'unsupported') throw new ApiError('unsupported_format', d.message);
-    if (d.kind === 'not_ready') return c.json({ ...pdfStatusView(rec), error: 'format_not_ready', error_info: { id: 'format_not_ready', message: d.message } }, 404);
+    if (d.kind === 'not_ready')
+      return c.json({ ...pdfStatusView(rec), error: 'format_not_ready', error_info: { id: 'format_not_ready', message: d.message } }, 404);
     return sendObject(c, ctx.storage, d.key, ext, id);
   });
 

@@ -18,7 +18,11 @@ describe('GET /v3/ocr-results and /v3/ocr-usage (in-process, real Redis and SQLi
   let stranger: Awaited<ReturnType<V3TestApp['newKey']>>;
 
   const call = async (method: string, path: string, headers: Record<string, string>, json?: unknown) => {
-    const res = await app.request(path, { method, headers: { ...headers, ...(json ? { 'content-type': 'application/json' } : {}) }, body: json ? JSON.stringify(json) : undefined });
+    const res = await app.request(path, {
+      method,
+      headers: { ...headers, ...(json ? { 'content-type': 'application/json' } : {}) },
+      body: json ? JSON.stringify(json) : undefined,
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   const text = (headers: Record<string, string>, body: Record<string, unknown>) => call('POST', '/v3/text', headers, { src: image, ...body });
@@ -27,13 +31,25 @@ describe('GET /v3/ocr-results and /v3/ocr-usage (in-process, real Redis and SQLi
     t = await v3TestApp();
     app = createApp(t.ctx, [
       authRoutes(t.ctx),
-      v3TextRoutes(t.ctx, { resolve: publicResolver, recognize: async (_id, buf) => {
-        const meta = await sharp(buf).metadata();
-        return { lines: [{ text: `width ${meta.width}`, confidence: 0.9, box: { x: 0, y: 0, width: 10, height: 10 } }], width: meta.width!, height: meta.height!, rotation: 0, rotationConfidence: 0 };
-      } }),
+      v3TextRoutes(t.ctx, {
+        resolve: publicResolver,
+        recognize: async (_id, buf) => {
+          const meta = await sharp(buf).metadata();
+          return {
+            lines: [{ text: `width ${meta.width}`, confidence: 0.9, box: { x: 0, y: 0, width: 10, height: 10 } }],
+            width: meta.width!,
+            height: meta.height!,
+            rotation: 0,
+            rotationConfidence: 0,
+          };
+        },
+      }),
       v3ResultsRoutes(t.ctx, new OcrHistory(t.ctx.db)),
     ]);
-    const png = (w: number) => sharp({ create: { width: w, height: 40, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = (w: number) =>
+      sharp({ create: { width: w, height: 40, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer();
     image = `data:image/png;base64,${(await png(120)).toString('base64')}`;
     alice = await t.newKey('alice', 'lab');
     bob = await t.newKey('bob', 'lab');
@@ -72,9 +88,16 @@ describe('GET /v3/ocr-results and /v3/ocr-usage (in-process, real Redis and SQLi
   it('counts every image request for ocr-usage, grouped and bucketed', async () => {
     const byType = await call('GET', '/v3/ocr-usage?timespan=month', alice.headers);
     expect(byType.status).toBe(200);
-    expect(byType.body.ocr_usage).toEqual([{ from_date: '2025-06-01T00:00:00.000Z', app_id: '', group_id: 'lab', usage_type: 'image', request_args_hash: '', count: 3 }]);
+    expect(byType.body.ocr_usage).toEqual([
+      { from_date: '2025-06-01T00:00:00.000Z', app_id: '', group_id: 'lab', usage_type: 'image', request_args_hash: '', count: 3 },
+    ]);
     const byApp = await call('GET', '/v3/ocr-usage?group_by=app_id&timespan=hour', alice.headers);
-    expect(byApp.body.ocr_usage.map((r: any) => [r.app_id, r.count]).sort()).toEqual([[alice.app_id, 2], [bob.app_id, 1]].sort());
+    expect(byApp.body.ocr_usage.map((r: any) => [r.app_id, r.count]).sort()).toEqual(
+      [
+        [alice.app_id, 2],
+        [bob.app_id, 1],
+      ].sort(),
+    );
     const byArgs = await call('GET', '/v3/ocr-usage?group_by=request_args_hash', alice.headers);
     expect(new Set(byArgs.body.ocr_usage.map((r: any) => r.request_args_hash)).size).toBe(3);
     const empty = await call('GET', '/v3/ocr-usage?from_date=2030-01-01', alice.headers);

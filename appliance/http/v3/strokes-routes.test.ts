@@ -25,7 +25,11 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
   let written: Stroke[];
 
   const call = async (json: unknown, headers: Record<string, string>) => {
-    const res = await app.request('/v3/strokes', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof json === 'string' ? json : JSON.stringify(json) });
+    const res = await app.request('/v3/strokes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof json === 'string' ? json : JSON.stringify(json),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -93,17 +97,28 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
     const plain = await app.request('/v3/app-tokens', { method: 'POST', headers: { app_key: key.app_key } });
     const { app_token } = (await plain.json()) as { app_token: string };
     expect((await call(body(written), { app_token })).body.error).toBe('unauthorized');
-    const session = await app.request('/v3/app-tokens', { method: 'POST', headers: { app_key: key.app_key, 'content-type': 'application/json' }, body: JSON.stringify({ include_strokes_session_id: true }) });
+    const session = await app.request('/v3/app-tokens', {
+      method: 'POST',
+      headers: { app_key: key.app_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ include_strokes_session_id: true }),
+    });
     const made = (await session.json()) as { app_token: string; strokes_session_id: string };
     expect((await call(body(written), { app_token: made.app_token, strokes_session_id: 'other' })).status).toBe(401);
-    const ok = await call(body(written, { strokes_session_id: made.strokes_session_id }), { app_token: made.app_token, strokes_session_id: made.strokes_session_id });
+    const ok = await call(body(written, { strokes_session_id: made.strokes_session_id }), {
+      app_token: made.app_token,
+      strokes_session_id: made.strokes_session_id,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.latex_styled.replace(/\s/g, '')).toBe('a+1');
   });
 
   it('reads a strokes session as a whole: strokes sent one by one accumulate (4.1, 4.3, part 5 rule 4)', async () => {
     const token = async () => {
-      const res = await app.request('/v3/app-tokens', { method: 'POST', headers: { app_key: key.app_key, 'content-type': 'application/json' }, body: JSON.stringify({ include_strokes_session_id: true }) });
+      const res = await app.request('/v3/app-tokens', {
+        method: 'POST',
+        headers: { app_key: key.app_key, 'content-type': 'application/json' },
+        body: JSON.stringify({ include_strokes_session_id: true }),
+      });
       return (await res.json()) as { app_token: string; strokes_session_id: string };
     };
     const whole = (await call(body(written), key.headers)).body.latex_styled;

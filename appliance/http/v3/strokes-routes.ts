@@ -108,7 +108,8 @@ export function parseStrokes(value: unknown): Stroke[] {
   const axis = (name: 'x' | 'y'): number[][] => {
     const lists = inner[name];
     const field = `strokes.strokes.${name}`;
-    if (!Array.isArray(lists) || lists.length === 0) throw new ApiError('bad_request', `${field} must be a non-empty array with one array of numbers per stroke`, { field });
+    if (!Array.isArray(lists) || lists.length === 0)
+      throw new ApiError('bad_request', `${field} must be a non-empty array with one array of numbers per stroke`, { field });
     lists.forEach((list, i) => {
       if (!Array.isArray(list) || list.length === 0 || !list.every((n) => typeof n === 'number' && Number.isFinite(n))) {
         throw new ApiError('bad_request', `${field}[${i}] must be a non-empty array of numbers`, { field });
@@ -120,7 +121,8 @@ export function parseStrokes(value: unknown): Stroke[] {
   const y = axis('y');
   const mismatch = x.length !== y.length ? -1 : x.findIndex((list, i) => list.length !== y[i].length);
   if (x.length !== y.length || mismatch >= 0) {
-    const what = mismatch < 0 ? `x has ${x.length} strokes and y ${y.length}` : `stroke ${mismatch} has ${x[mismatch].length} x and ${y[mismatch].length} y coordinates`;
+    const what =
+      mismatch < 0 ? `x has ${x.length} strokes and y ${y.length}` : `stroke ${mismatch} has ${x[mismatch].length} x and ${y[mismatch].length} y coordinates`;
     throw new ApiError('bad_request', `strokes.strokes.x and y must pair up: ${what}`, { field: 'strokes.strokes' });
   }
   return x.map((xs, i) => ({ x: xs, y: y[i] }));
@@ -149,9 +151,14 @@ export async function strokesResult(requestId: string, math: StrokesRead, stroke
   const xs = strokes.flatMap((s) => s.x);
   const ys = strokes.flatMap((s) => s.y);
   Object.assign(out, {
-    confidence, confidence_rate: confidenceRate, is_printed: false, is_handwritten: true,
-    auto_rotate_degrees: 0, auto_rotate_confidence: 0,
-    image_width: Math.ceil(Math.max(...xs) - Math.min(0, ...xs)), image_height: Math.ceil(Math.max(...ys) - Math.min(0, ...ys)),
+    confidence,
+    confidence_rate: confidenceRate,
+    is_printed: false,
+    is_handwritten: true,
+    auto_rotate_degrees: 0,
+    auto_rotate_confidence: 0,
+    image_width: Math.ceil(Math.max(...xs) - Math.min(0, ...xs)),
+    image_height: Math.ceil(Math.max(...ys) - Math.min(0, ...ys)),
   });
   return out;
 }

@@ -25,7 +25,8 @@ export class StrokesSessions {
     if (id === undefined) return null;
     if (typeof id !== 'string') throw new ApiError('bad_request', 'strokes_session_id must be a string', { field: 'strokes_session_id' });
     const expiresAt = this.tokens.sessionExpiry(id, auth.groupId);
-    if (expiresAt === null) throw new ApiError('bad_request', 'strokes_session_id names no live strokes session of this account', { field: 'strokes_session_id' });
+    if (expiresAt === null)
+      throw new ApiError('bad_request', 'strokes_session_id names no live strokes session of this account', { field: 'strokes_session_id' });
     return { id, expiresAt };
   }
 

@@ -27,7 +27,9 @@ export function optionsError(error: z.ZodError): ApiError {
   const numbering = error.issues.find((i) => i.code === 'custom' && (i.params as { id?: string } | undefined)?.id === 'opts_section_numbering');
   if (numbering) return new ApiError('opts_section_numbering', numbering.message);
   const message = error.issues
-    .map((i) => (i.code === 'unrecognized_keys' ? `unknown option${i.keys.length > 1 ? 's' : ''} ${i.keys.join(', ')}` : `${i.path.join('.') || 'options'}: ${i.message}`))
+    .map((i) =>
+      i.code === 'unrecognized_keys' ? `unknown option${i.keys.length > 1 ? 's' : ''} ${i.keys.join(', ')}` : `${i.path.join('.') || 'options'}: ${i.message}`,
+    )
     .join('; ');
   return new ApiError('bad_request', message);
 }
@@ -58,10 +60,16 @@ export async function parseSubmission(raw: unknown, opts: SubmissionOptions): Pr
   let conversionFormats: Record<string, boolean> = {};
   if (conversion_formats !== undefined) {
     const f = documentConversionFormatsSchema.safeParse(conversion_formats);
-    if (!f.success) throw new ApiError('bad_request', `conversion_formats: ${f.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, { field: 'conversion_formats' });
+    if (!f.success)
+      throw new ApiError('bad_request', `conversion_formats: ${f.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`, {
+        field: 'conversion_formats',
+      });
     conversionFormats = f.data;
   }
-  const cb = await parseCallbackParams({ callback_url, callback_headers, callback_events }, { errorId: 'bad_request', allowPrivate: opts.allowPrivate, resolve: opts.resolve });
+  const cb = await parseCallbackParams(
+    { callback_url, callback_headers, callback_events },
+    { errorId: 'bad_request', allowPrivate: opts.allowPrivate, resolve: opts.resolve },
+  );
   const callback = cb ? { ...cb, events: cb.events ?? DEFAULT_PDF_EVENTS } : null;
   if (url === undefined) return { options: parsed.data, conversionFormats, callback };
   if (typeof url !== 'string' || !url.trim()) throw new ApiError('bad_request', 'url must be a non-empty string', { field: 'url' });

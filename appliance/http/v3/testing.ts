@@ -41,10 +41,23 @@ export async function v3TestApp(opts: { env?: Record<string, string>; maxUploadB
   let clock = Date.parse('2025-06-01T12:00:00Z');
   const logger = createLogger({ name: 't', level: 'silent' });
   const ctx = {
-    config, logger, redis, queues, storage, storageSettings: {}, db: openDatabase(':memory:'),
-    metrics: undefined as never, textRequests: { inFlight: 0 }, startedAt: clock, now: () => clock,
+    config,
+    logger,
+    redis,
+    queues,
+    storage,
+    storageSettings: {},
+    db: openDatabase(':memory:'),
+    metrics: undefined as never,
+    textRequests: { inFlight: 0 },
+    startedAt: clock,
+    now: () => clock,
   } satisfies AppContext;
-  const app = createApp(ctx, [authRoutes(ctx), v3PdfRoutes(ctx, { maxUploadBytes: opts.maxUploadBytes, resolve: opts.resolve ?? publicResolver }), v3ConverterRoutes(ctx)]);
+  const app = createApp(ctx, [
+    authRoutes(ctx),
+    v3PdfRoutes(ctx, { maxUploadBytes: opts.maxUploadBytes, resolve: opts.resolve ?? publicResolver }),
+    v3ConverterRoutes(ctx),
+  ]);
   const workerCtx: WorkerContext = { config, logger, redis, queueConnection, queues, storage, storageSettings: {}, workerId: 'test' };
   const pdfs = new PdfStore(redis, config.FOLIO_QUEUE_PREFIX, ctx.now);
   const conversions = new ConversionStore(redis, config.FOLIO_QUEUE_PREFIX, ctx.now);
@@ -83,13 +96,21 @@ export async function v3TestApp(opts: { env?: Record<string, string>; maxUploadB
   };
 
   return {
-    app, ctx, workerCtx, pdfs, conversions, call, newKey, form,
+    app,
+    ctx,
+    workerCtx,
+    pdfs,
+    conversions,
+    call,
+    newKey,
+    form,
     advance: (ms: number) => void (clock += ms),
     /** Runs the document worker's handler for one pdf, without OCR. */
     runPdf: (pdfId: string, attemptsMade = 0) => processV3Pdf(workerCtx, pdfs, { pdfId }, task(attemptsMade), { ocr: null }),
     runConversion: (conversionId: string) => processV3Conversion(workerCtx, conversions, { conversionId }, task()),
     /** Payloads of the tasks waiting on a queue. */
-    waiting: async (queue: string) => (await queues.get(queue).getJobs(['waiting', 'prioritized', 'delayed'])).map((j) => ({ id: j.id, name: j.name, data: j.data })),
+    waiting: async (queue: string) =>
+      (await queues.get(queue).getJobs(['waiting', 'prioritized', 'delayed'])).map((j) => ({ id: j.id, name: j.name, data: j.data })),
     async close() {
       await queues.close();
       redis.disconnect();

@@ -42,10 +42,17 @@ export async function imageFromSrc(src: string, opts: FetchImageOptions): Promis
   if (!/^https?:\/\//i.test(src)) throw new ApiError('bad_request', 'src must be an http(s) URL or a base64 data URL', { field: 'src' });
   let res: Response;
   try {
-    res = await guardedFetch(src, {}, {
-      allowPrivate: opts.allowPrivate, resolve: opts.resolve, schemes: ['http:', 'https:'],
-      timeoutMs: URL_FETCH_TIMEOUT_MS, maxBodyBytes: MAX_URL_IMAGE_BYTES,
-    });
+    res = await guardedFetch(
+      src,
+      {},
+      {
+        allowPrivate: opts.allowPrivate,
+        resolve: opts.resolve,
+        schemes: ['http:', 'https:'],
+        timeoutMs: URL_FETCH_TIMEOUT_MS,
+        maxBodyBytes: MAX_URL_IMAGE_BYTES,
+      },
+    );
   } catch (err) {
     if (err instanceof GuardedFetchError || err instanceof ApiError) throw downloadError(src, err.message);
     throw downloadError(src, 'network error');
@@ -85,7 +92,10 @@ export async function prepareImage(bytes: Buffer, region: Region | null): Promis
   if (!meta.width || !meta.height) throw new ApiError('image_decode_error', 'The image could not be read');
   if (meta.format === 'svg') throw new ApiError('image_decode_error', 'SVG images are not read: send a raster image (PNG, JPEG, WebP, TIFF, GIF)');
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
-    throw new ApiError('image_decode_error', `The image is ${meta.width} × ${meta.height} pixels; at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels are read`);
+    throw new ApiError(
+      'image_decode_error',
+      `The image is ${meta.width} × ${meta.height} pixels; at most ${MAX_IMAGE_PIXELS.toLocaleString('en-US')} pixels are read`,
+    );
   }
   let img = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS });
   if (region) {

@@ -74,7 +74,10 @@ export class InferencePool {
  * The recogniser an image route uses: the one it was given (the appliance's shared pool, or a
  * test's fake), else a pool of its own, handed to `onPool` so its owner can close it.
  */
-export function routeRecognizer(ctx: Pick<AppContext, 'config' | 'redis' | 'queues' | 'storage' | 'logger'>, opts: { recognize?: Recognize; onPool?: (pool: InferencePool) => void }): Recognize {
+export function routeRecognizer(
+  ctx: Pick<AppContext, 'config' | 'redis' | 'queues' | 'storage' | 'logger'>,
+  opts: { recognize?: Recognize; onPool?: (pool: InferencePool) => void },
+): Recognize {
   if (opts.recognize) return opts.recognize;
   const pool = new InferencePool(ctx);
   opts.onPool?.(pool);

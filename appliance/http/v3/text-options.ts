@@ -23,7 +23,15 @@ import { excludedAlphabets } from '../../../page/processors/alphabets.js';
  */
 
 /** The data_options keys of spec 2.1; any other key is opts_unknown_data_option. */
-export const DATA_OPTION_KEYS = ['include_svg', 'include_table_html', 'include_latex', 'include_tsv', 'include_asciimath', 'include_mathml', 'include_sub_math'] as const;
+export const DATA_OPTION_KEYS = [
+  'include_svg',
+  'include_table_html',
+  'include_latex',
+  'include_tsv',
+  'include_asciimath',
+  'include_mathml',
+  'include_sub_math',
+] as const;
 
 const bool = z.boolean();
 const unit = z.number().min(0).max(1);

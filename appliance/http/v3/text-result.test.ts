@@ -5,7 +5,13 @@ import { buildTextResult, confidences } from './text-result.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
 const text = (t: string, confidence = 0.9): PageLine => ({ text: t, confidence, box, kind: 'text' });
-const math = (latex: string, confidence = 0.5, confidenceRate = 0.8, symbolCount = 4): PageLine => ({ text: '', confidence, box, kind: 'math', math: { latex, confidence, confidenceRate, symbolCount } });
+const math = (latex: string, confidence = 0.5, confidenceRate = 0.8, symbolCount = 4): PageLine => ({
+  text: '',
+  confidence,
+  box,
+  kind: 'math',
+  math: { latex, confidence, confidenceRate, symbolCount },
+});
 
 describe('maths in /v3/text answers', () => {
   it('puts maths lines between display delimiters among text lines, the caller’s pair when given', () => {
@@ -15,7 +21,11 @@ describe('maths in /v3/text answers', () => {
   });
 
   it('gives a whole-image equation inline delimiters and latex_styled when asked for', async () => {
-    const r = await buildTextResult('id', { lines: [math('\\frac{a}{b}')], width: 10, height: 10, formula: { latex: '\\frac{a}{b}', confidence: 0.5, confidenceRate: 0.8, symbolCount: 4 } }, { formats: ['text', 'latex_styled'], math_inline_delimiters: ['$', '$'] });
+    const r = await buildTextResult(
+      'id',
+      { lines: [math('\\frac{a}{b}')], width: 10, height: 10, formula: { latex: '\\frac{a}{b}', confidence: 0.5, confidenceRate: 0.8, symbolCount: 4 } },
+      { formats: ['text', 'latex_styled'], math_inline_delimiters: ['$', '$'] },
+    );
     expect(r).toMatchObject({ text: '$ \\frac{a}{b} $', latex_styled: '\\frac{a}{b}', confidence: 0.5, confidence_rate: 0.8 });
   });
 
@@ -31,7 +41,11 @@ describe('maths in /v3/text answers', () => {
     const w = (t: string) => ({ text: t, confidence: 0.9, box });
     const mixed: PageLine = {
       ...text('The identity x? + y? = z2 holds, so'),
-      segments: [{ kind: 'text', words: [w('The'), w('identity')] }, { kind: 'math', math: { latex: 'x^{2} + y^{2}', confidence: 0.8, confidenceRate: 0.9, symbolCount: 5 }, box }, { kind: 'text', words: [w(','), w('so')] }],
+      segments: [
+        { kind: 'text', words: [w('The'), w('identity')] },
+        { kind: 'math', math: { latex: 'x^{2} + y^{2}', confidence: 0.8, confidenceRate: 0.9, symbolCount: 5 }, box },
+        { kind: 'text', words: [w(','), w('so')] },
+      ],
     };
     expect(linesToMmd([mixed], {}, false)).toBe('The identity \\( x^{2}+y^{2} \\), so');
     // quality per unit: the words' characters at 0.9 and 5 symbols at 0.9 (the line's own confidence is no rate)
@@ -69,7 +83,10 @@ describe('maths in /v3/text answers', () => {
 
   it('answers math_confidence below confidence_rate_threshold, 0.75 unless given, but not for an empty read', async () => {
     const page = (lines: PageLine[]) => ({ lines, width: 10, height: 10 });
-    await expect(buildTextResult('id', page([text('blurry words', 0.7)]), {})).rejects.toMatchObject({ id: 'math_confidence', extras: { confidence_rate: 0.7 } });
+    await expect(buildTextResult('id', page([text('blurry words', 0.7)]), {})).rejects.toMatchObject({
+      id: 'math_confidence',
+      extras: { confidence_rate: 0.7 },
+    });
     await expect(buildTextResult('id', page([text('blurry words', 0.7)]), { confidence_rate_threshold: 0.6 })).resolves.toMatchObject({ text: 'blurry words' });
     await expect(buildTextResult('id', page([]), {})).resolves.toMatchObject({ text: '', confidence: 0 });
   });
@@ -89,7 +106,13 @@ describe('maths in /v3/text answers', () => {
 });
 
 describe('chemistry in /v3/text answers', () => {
-  const structure = { smiles: 'OC(=O)c1ccccc1O', inchi: 'InChI=1S/C7H6O3/c8-6-4-2-1-3-5(6)7(9)10/h1-4,8H,(H,9,10)', inchikey: 'YGSDEFSMJLZEOE-UHFFFAOYSA-N', confidence: 0.6, box: { x: 0, y: 20, width: 10, height: 10 } };
+  const structure = {
+    smiles: 'OC(=O)c1ccccc1O',
+    inchi: 'InChI=1S/C7H6O3/c8-6-4-2-1-3-5(6)7(9)10/h1-4,8H,(H,9,10)',
+    inchikey: 'YGSDEFSMJLZEOE-UHFFFAOYSA-N',
+    confidence: 0.6,
+    box: { x: 0, y: 20, width: 10, height: 10 },
+  };
   const chem: PageLine = { text: '', confidence: 0.6, box: structure.box, chemistry: structure };
 
   it('writes a structure as <smiles> in reading order, InChI only when asked, typed chemistry in line_data, never refused for its rate', async () => {

@@ -20,11 +20,16 @@ export const DEFAULT_CONFIDENCE_RATE_THRESHOLD = 0.75;
  */
 export function checkConfidence(opts: TextOptions, c: { confidence: number; confidence_rate: number }, readSomething: boolean): void {
   if (opts.confidence_threshold !== undefined && c.confidence < opts.confidence_threshold) {
-    throw new ApiError('math_confidence', `Confidence ${c.confidence} is below the requested threshold ${opts.confidence_threshold}`, { confidence: c.confidence });
+    throw new ApiError('math_confidence', `Confidence ${c.confidence} is below the requested threshold ${opts.confidence_threshold}`, {
+      confidence: c.confidence,
+    });
   }
   const rateThreshold = opts.confidence_rate_threshold ?? DEFAULT_CONFIDENCE_RATE_THRESHOLD;
   if (readSomething && c.confidence_rate < rateThreshold) {
-    throw new ApiError('math_confidence', `Confidence rate ${c.confidence_rate} is below the threshold ${rateThreshold}`, { confidence: c.confidence, confidence_rate: c.confidence_rate });
+    throw new ApiError('math_confidence', `Confidence rate ${c.confidence_rate} is below the threshold ${rateThreshold}`, {
+      confidence: c.confidence,
+      confidence_rate: c.confidence_rate,
+    });
   }
 }
 
@@ -57,7 +62,9 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
   if (l.math) return [{ rate: l.math.confidenceRate, weight: Math.max(1, l.math.symbolCount) }];
   if (!l.segments) return [{ rate: l.confidence, weight: Math.max(1, l.text.length) }];
   return l.segments.flatMap((s) =>
-    s.kind === 'math' ? [{ rate: s.math.confidenceRate, weight: Math.max(1, s.math.symbolCount) }] : s.words.map((w) => ({ rate: w.confidence, weight: Math.max(1, w.text.length) })),
+    s.kind === 'math'
+      ? [{ rate: s.math.confidenceRate, weight: Math.max(1, s.math.symbolCount) }]
+      : s.words.map((w) => ({ rate: w.confidence, weight: Math.max(1, w.text.length) })),
   );
 }
 
@@ -74,7 +81,11 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const page = imagePage(read, opts, excludedAlphabets(opts.alphabets_allowed));
   const r = page.read;
   const { confidence, confidence_rate } = confidences(r.lines);
-  checkConfidence(opts, { confidence, confidence_rate }, r.lines.some((l) => !l.chemistry));
+  checkConfidence(
+    opts,
+    { confidence, confidence_rate },
+    r.lines.some((l) => !l.chemistry),
+  );
   // The engine reports the turn it read the image at. auto_rotate_confidence is the confidence
   // that the image needed turning: the engine's rotation confidence when it turned, 0 upright.
   // The turn is reported only when that confidence reaches the threshold; 1 disables it.
@@ -91,9 +102,14 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   // data only when asked for: in formats, or by data_options naming what it should hold.
   if (formats.has('data') || opts.data_options) out.data = await mmdData(text, (opts.data_options ?? {}) as DataOptions);
   Object.assign(out, {
-    confidence, confidence_rate, is_printed: true, is_handwritten: false,
-    auto_rotate_degrees: degrees, auto_rotate_confidence: rotateConfidence,
-    image_width: r.width, image_height: r.height,
+    confidence,
+    confidence_rate,
+    is_printed: true,
+    is_handwritten: false,
+    auto_rotate_degrees: degrees,
+    auto_rotate_confidence: rotateConfidence,
+    image_width: r.width,
+    image_height: r.height,
   });
   if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines);
   const types = lineTypes(blocks);

@@ -12,11 +12,19 @@ import { v3TextRoutes } from './text-routes.js';
 
 const word = (text: string, x: number, confidence: number) => ({ text, confidence, box: { x, y: 5, width: 40, height: 20 } });
 const LINES: PageLine[] = [
-  { text: 'Hello <world> & co', confidence: 0.98, box: { x: 10, y: 5, width: 200, height: 20 }, words: [word('Hello', 10, 0.99), word('<world>', 60, 0.97), word('&', 110, 0.98), word('co', 160, 0.98)] },
+  {
+    text: 'Hello <world> & co',
+    confidence: 0.98,
+    box: { x: 10, y: 5, width: 200, height: 20 },
+    words: [word('Hello', 10, 0.99), word('<world>', 60, 0.97), word('&', 110, 0.98), word('co', 160, 0.98)],
+  },
   { text: 'Second line', confidence: 0.9, box: { x: 10, y: 30, width: 120, height: 20 } },
 ];
 
-const png = (w = 300, h = 80) => sharp({ create: { width: w, height: h, channels: 3, background: '#fff' } }).png().toBuffer();
+const png = (w = 300, h = 80) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#fff' } })
+    .png()
+    .toBuffer();
 const dataUrl = (b: Buffer, type = 'image/png') => `data:${type};base64,${b.toString('base64')}`;
 
 describe('POST /v3/text (in-process, fake inference)', () => {
@@ -30,21 +38,28 @@ describe('POST /v3/text (in-process, fake inference)', () => {
 
   const call = async (init: { headers?: Record<string, string>; json?: unknown; form?: FormData; body?: string }) => {
     const headers = { ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
-    const res = await app.request('/v3/text', { method: 'POST', headers, body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : init.body) });
+    const res = await app.request('/v3/text', {
+      method: 'POST',
+      headers,
+      body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : init.body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {
     t = await v3TestApp({ env: { FOLIO_TEXT_REQUESTS_MAX: '1' } });
-    app = createApp(t.ctx, [authRoutes(t.ctx), v3TextRoutes(t.ctx, {
-      resolve: publicResolver,
-      recognize: async (requestId, buf) => {
-        const meta = await sharp(buf).metadata();
-        seen.push({ requestId, width: meta.width!, height: meta.height! });
-        if (gate) await gate;
-        return { lines: LINES, width: meta.width!, height: meta.height!, rotation: 90, rotationConfidence: 0.995 };
-      },
-    })]);
+    app = createApp(t.ctx, [
+      authRoutes(t.ctx),
+      v3TextRoutes(t.ctx, {
+        resolve: publicResolver,
+        recognize: async (requestId, buf) => {
+          const meta = await sharp(buf).metadata();
+          seen.push({ requestId, width: meta.width!, height: meta.height! });
+          if (gate) await gate;
+          return { lines: LINES, width: meta.width!, height: meta.height!, rotation: 90, rotationConfidence: 0.995 };
+        },
+      }),
+    ]);
     key = await t.newKey();
     image = await png();
     loopback = createServer((_req, res) => res.end(image));
@@ -62,23 +77,71 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     expect(r.body.html).toBe('<div>Hello &lt;world&gt; &amp; co<br>\nSecond line</div>\n');
     expect(r.body.confidence).toBeCloseTo(0.98 * 0.9, 5);
     expect(r.body.confidence_rate).toBeCloseTo(confidences(LINES).confidence_rate, 6);
-    expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false, auto_rotate_degrees: 90, auto_rotate_confidence: 0.995, image_width: 300, image_height: 80 });
+    expect(r.body).toMatchObject({
+      is_printed: true,
+      is_handwritten: false,
+      auto_rotate_degrees: 90,
+      auto_rotate_confidence: 0.995,
+      image_width: 300,
+      image_height: 80,
+    });
     // Only the formats asked for: no data without 'data' in formats (or data_options).
     expect(r.body.data).toBeUndefined();
     expect(r.body.version).toMatch(/^folio-ocr-/);
     expect(r.body.request_id).toMatch(/^\d{4}_\d{2}_\d{2}_[0-9a-f]{20}$/);
-    expect(r.body.line_data[0]).toEqual({ type: 'text', cnt: [[10, 5], [210, 5], [210, 25], [10, 25]], included: true, is_printed: true, is_handwritten: false, text: 'Hello <world> & co', confidence: 0.98, confidence_rate: 0.98 });
+    expect(r.body.line_data[0]).toEqual({
+      type: 'text',
+      cnt: [
+        [10, 5],
+        [210, 5],
+        [210, 25],
+        [10, 25],
+      ],
+      included: true,
+      is_printed: true,
+      is_handwritten: false,
+      text: 'Hello <world> & co',
+      confidence: 0.98,
+      confidence_rate: 0.98,
+    });
     expect(r.body.latex_styled).toBeUndefined();
   });
 
   it('adds word_data, lines_json and detected_alphabets when asked; alphabets_allowed removes an alphabet', async () => {
-    const r = await call({ headers: key.headers, json: { src: dataUrl(image), include_word_data: true, include_lines_json: true, include_detected_alphabets: true, alphabets_allowed: { en: true, zh: false } } });
+    const r = await call({
+      headers: key.headers,
+      json: {
+        src: dataUrl(image),
+        include_word_data: true,
+        include_lines_json: true,
+        include_detected_alphabets: true,
+        alphabets_allowed: { en: true, zh: false },
+      },
+    });
     expect(r.status).toBe(200);
     expect(r.body.word_data.map((w: { text: string }) => w.text)).toEqual(['Hello', '<world>', '&', 'co']);
-    expect(r.body.word_data[1]).toEqual({ type: 'text', cnt: [[60, 5], [100, 5], [100, 25], [60, 25]], text: '<world>', confidence: 0.97, confidence_rate: 0.97 });
+    expect(r.body.word_data[1]).toEqual({
+      type: 'text',
+      cnt: [
+        [60, 5],
+        [100, 5],
+        [100, 25],
+        [60, 25],
+      ],
+      text: '<world>',
+      confidence: 0.97,
+      confidence_rate: 0.97,
+    });
     expect(r.body.lines_json.pages).toHaveLength(1);
     expect(r.body.lines_json.pages[0]).toMatchObject({ page: 1, page_width: 300, page_height: 80 });
-    expect(r.body.lines_json.pages[0].lines[1]).toEqual({ id: '1-2', type: 'text', text: 'Second line', region: { top_left_x: 10, top_left_y: 30, width: 120, height: 20 }, font_size: 20, conversion_output: true });
+    expect(r.body.lines_json.pages[0].lines[1]).toEqual({
+      id: '1-2',
+      type: 'text',
+      text: 'Second line',
+      region: { top_left_x: 10, top_left_y: 30, width: 120, height: 20 },
+      font_size: 20,
+      conversion_output: true,
+    });
     expect(r.body.detected_alphabets).toEqual([expect.objectContaining({ en: true, zh: false, ru: false })]);
     const noLatin = await call({ headers: key.headers, json: { src: dataUrl(image), alphabets_allowed: { en: false } } });
     expect(noLatin.body.text).toBe('<> &');
@@ -116,7 +179,9 @@ describe('POST /v3/text (in-process, fake inference)', () => {
   });
 
   it('validates parameters: types, unknown data_options, unknown top-level keys pass', async () => {
-    expect((await call({ headers: key.headers, json: { src: dataUrl(image), data_options: { include_tsv: true, include_bogus: true } } })).body.error).toBe('opts_unknown_data_option');
+    expect((await call({ headers: key.headers, json: { src: dataUrl(image), data_options: { include_tsv: true, include_bogus: true } } })).body.error).toBe(
+      'opts_unknown_data_option',
+    );
     const bad = await call({ headers: key.headers, json: { src: dataUrl(image), confidence_threshold: 2 } });
     expect([bad.status, bad.body.error, bad.body.error_info.field]).toEqual([400, 'bad_request', 'confidence_threshold']);
     expect((await call({ headers: key.headers, json: { src: dataUrl(image), include_word_data: true, enable_document_layout: true } })).status).toBe(400);

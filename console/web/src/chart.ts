@@ -42,7 +42,8 @@ function chart(caption: string, opts: { bars: boolean; yLabel: string; xIsDay: b
         scales: {
           // At least a minute of time (a single sample otherwise spans years); bars get half a day of margin.
           x: { time: true, range: (_u, min, max) => xRange(min, max, opts.xIsDay) },
-          y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
+        },
         axes: [
           { ...axis, ...(opts.xIsDay ? { values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) } : {}) },
           { ...axis, label: opts.yLabel, labelSize: 20, size: 56 },

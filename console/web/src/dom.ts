@@ -37,7 +37,13 @@ export function setText(el: Element, text: string): void {
  * Keyed update of a list of rows: existing rows are updated in place (focus inside them survives a
  * poll), new ones created, vanished ones removed, order follows `items`.
  */
-export function syncRows<T, E extends Element>(parent: Element, items: T[], key: (item: T) => string, create: (item: T) => E, update: (el: E, item: T) => void): void {
+export function syncRows<T, E extends Element>(
+  parent: Element,
+  items: T[],
+  key: (item: T) => string,
+  create: (item: T) => E,
+  update: (el: E, item: T) => void,
+): void {
   const existing = new Map<string, E>();
   for (const child of Array.from(parent.children)) {
     const k = (child as HTMLElement).dataset.key;
@@ -63,7 +69,12 @@ export function syncRows<T, E extends Element>(parent: Element, items: T[], key:
 export function progressBar(label: string): { el: HTMLElement; set(percent: number): void } {
   const fillEl = h('span', { class: 'progress-fill' });
   const text = h('span', { class: 'progress-text' });
-  const el = h('div', { class: 'progress', role: 'progressbar', 'aria-label': label, 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('span', { class: 'progress-track' }, fillEl), text);
+  const el = h(
+    'div',
+    { class: 'progress', role: 'progressbar', 'aria-label': label, 'aria-valuemin': 0, 'aria-valuemax': 100 },
+    h('span', { class: 'progress-track' }, fillEl),
+    text,
+  );
   return {
     el,
     set(percent) {

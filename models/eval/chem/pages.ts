@@ -30,7 +30,8 @@ export interface PagesOutcome {
 /** As /v3/pdf's page limit, and more: a loaded evaluation machine must not fail pages on time. */
 const PAGE_TIMEOUT_MS = 600_000;
 
-const PROSE = 'The compounds were prepared as described in the methods section and characterised by NMR and mass spectrometry. Yields are reported after purification by column chromatography.';
+const PROSE =
+  'The compounds were prepared as described in the methods section and characterised by NMR and mass spectrometry. Yields are reported after purification by column chromatography.';
 
 /** One figure item of the MMD, in order: a smiles element or an image. */
 const FIGURE_ITEM = /<smiles(?:\s[^>]*)?>([^<]*)<\/smiles>|!\[[^\]]*\]\([^)]*\)/g;
@@ -40,7 +41,12 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
   const expected: (Molecule | null)[] = [];
   let body = '';
   for (let p = 0; p < pages; p++) {
-    const items: (Molecule | string)[] = [molecules[(2 * p) % molecules.length]!, molecules[(2 * p + 1) % molecules.length]!, DISTRACTOR_KINDS[(2 * p) % DISTRACTOR_KINDS.length]!, DISTRACTOR_KINDS[(2 * p + 1) % DISTRACTOR_KINDS.length]!];
+    const items: (Molecule | string)[] = [
+      molecules[(2 * p) % molecules.length]!,
+      molecules[(2 * p + 1) % molecules.length]!,
+      DISTRACTOR_KINDS[(2 * p) % DISTRACTOR_KINDS.length]!,
+      DISTRACTOR_KINDS[(2 * p + 1) % DISTRACTOR_KINDS.length]!,
+    ];
     const order = [p % 4, (p + 2) % 4, (p + 1) % 4, (p + 3) % 4];
     body += `\\section*{Results ${p + 1}}\n${PROSE}\n\n`;
     for (const i of order) {

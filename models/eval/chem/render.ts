@@ -43,7 +43,10 @@ export interface EvalImage {
  * atoms (drawings of a single compound, the size papers show), and parsed by Open Babel.
  */
 export async function pickMolecules(count: number): Promise<Molecule[]> {
-  const rows = (await readFile(NCI_SMILES, 'utf8')).split('\n').map((l) => l.split('\t')).filter((r) => r[0]);
+  const rows = (await readFile(NCI_SMILES, 'utf8'))
+    .split('\n')
+    .map((l) => l.split('\t'))
+    .filter((r) => r[0]);
   const usable = rows.filter(([s]) => !s!.includes('.') && heavyAtoms(s!).length >= 5 && heavyAtoms(s!).length <= 35);
   const stride = Math.max(1, Math.floor(usable.length / count));
   const out: Molecule[] = [];
@@ -56,7 +59,10 @@ export async function pickMolecules(count: number): Promise<Molecule[]> {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return readFile(path).then(() => true, () => false);
+  return readFile(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Renders every image not yet in `dir`; returns the whole set. */
@@ -87,7 +93,11 @@ export async function renderSet(dir: string, molecules: Molecule[], distractorsP
       for (let i = 0; i < distractorsPerKind; i++) {
         const path = join(otherDir, `${kind}-${i}.png`);
         // SVG user units are CSS pixels (96 per inch); librsvg's density is per 72.
-        if (!(await exists(path))) await sharp(Buffer.from(distractorSvg(kind, i)), { density: (dpi * 72) / 96 }).flatten({ background: '#ffffff' }).png().toFile(path);
+        if (!(await exists(path)))
+          await sharp(Buffer.from(distractorSvg(kind, i)), { density: (dpi * 72) / 96 })
+            .flatten({ background: '#ffffff' })
+            .png()
+            .toFile(path);
         images.push({ path, dpi, distractor: kind });
       }
     }

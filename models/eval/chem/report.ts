@@ -13,7 +13,11 @@ export interface ImageOutcome {
 }
 
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : '–');
-const withoutStereo = (s: string) => s.replace(/[/\\]/g, '').replace(/@+/g, '').replace(/\[([A-Z][a-z]?)H?\]/g, '$1');
+const withoutStereo = (s: string) =>
+  s
+    .replace(/[/\\]/g, '')
+    .replace(/@+/g, '')
+    .replace(/\[([A-Z][a-z]?)H?\]/g, '$1');
 
 /** A molecule read right: exactly one structure, equal to the answer. */
 const exact = (o: ImageOutcome) => o.found.length === 1 && o.found[0] === o.image.molecule!.canonical;
@@ -30,24 +34,49 @@ const FEATURES: [string, (smiles: string) => boolean][] = [
   ['none of the above', (s) => !/[@/\\+\-FClBrISsP]/.test(s) && /\d/.test(s)],
 ];
 
-export function imageTables(outcomes: ImageOutcome[], renderers: readonly Renderer[], resolutions: readonly number[], kinds: readonly DistractorKind[], pages: PagesOutcome): string {
+export function imageTables(
+  outcomes: ImageOutcome[],
+  renderers: readonly Renderer[],
+  resolutions: readonly number[],
+  kinds: readonly DistractorKind[],
+  pages: PagesOutcome,
+): string {
   const mols = outcomes.filter((o) => o.image.molecule);
   const others = outcomes.filter((o) => o.image.distractor);
   const out: string[] = [];
-  out.push('## Structure images → SMILES', '', '| renderer | dpi | images | exact canonical SMILES | same without stereo | no structure reported | wrong structure |', '|---|---|---|---|---|---|---|');
+  out.push(
+    '## Structure images → SMILES',
+    '',
+    '| renderer | dpi | images | exact canonical SMILES | same without stereo | no structure reported | wrong structure |',
+    '|---|---|---|---|---|---|---|',
+  );
   for (const r of renderers)
     for (const dpi of resolutions) {
       const set = mols.filter((o) => o.image.renderer === r && o.image.dpi === dpi);
       const none = set.filter((o) => o.found.length === 0).length;
       const ok = set.filter(exact).length;
-      out.push(`| ${r} | ${dpi} | ${set.length} | ${pct(ok, set.length)} | ${pct(set.filter(sameSkeleton).length, set.length)} | ${pct(none, set.length)} | ${pct(set.length - ok - none, set.length)} |`);
+      out.push(
+        `| ${r} | ${dpi} | ${set.length} | ${pct(ok, set.length)} | ${pct(set.filter(sameSkeleton).length, set.length)} | ${pct(none, set.length)} | ${pct(set.length - ok - none, set.length)} |`,
+      );
     }
-  out.push('', '## Exact match by what the molecule holds (all renderers and resolutions)', '', '| feature | images | exact | same without stereo |', '|---|---|---|---|');
+  out.push(
+    '',
+    '## Exact match by what the molecule holds (all renderers and resolutions)',
+    '',
+    '| feature | images | exact | same without stereo |',
+    '|---|---|---|---|',
+  );
   for (const [name, has] of FEATURES) {
     const set = mols.filter((o) => has(o.image.molecule!.canonical));
     out.push(`| ${name} | ${set.length} | ${pct(set.filter(exact).length, set.length)} | ${pct(set.filter(sameSkeleton).length, set.length)} |`);
   }
-  out.push('', '## Distractors reported as molecules (false positives)', '', `| kind | ${resolutions.map((d) => `${d} dpi`).join(' | ')} |`, `|---|${resolutions.map(() => '---').join('|')}|`);
+  out.push(
+    '',
+    '## Distractors reported as molecules (false positives)',
+    '',
+    `| kind | ${resolutions.map((d) => `${d} dpi`).join(' | ')} |`,
+    `|---|${resolutions.map(() => '---').join('|')}|`,
+  );
   for (const k of kinds) {
     const cells = resolutions.map((dpi) => {
       const set = others.filter((o) => o.image.distractor === k && o.image.dpi === dpi);
@@ -58,9 +87,17 @@ export function imageTables(outcomes: ImageOutcome[], renderers: readonly Render
   const tp = mols.filter((o) => o.found.length > 0).length;
   const fp = others.filter((o) => o.found.length > 0).length;
   const stopped = outcomes.filter((o) => o.stopped).length;
-  out.push('', `Image-level detection over all images: precision ${pct(tp, tp + fp)}, recall ${pct(tp, mols.length)}; OSRA stopped at its limit on ${stopped} images.`);
+  out.push(
+    '',
+    `Image-level detection over all images: precision ${pct(tp, tp + fp)}, recall ${pct(tp, mols.length)}; OSRA stopped at its limit on ${stopped} images.`,
+  );
   out.push('', '## PDF pages mixing structures with plots, geometry, tables and circuits (/v3/pdf pipeline)', '');
-  out.push('| pages | structures drawn | other figures | reported as `<smiles>` | of them structures | precision | recall | exact SMILES of found |', '|---|---|---|---|---|---|---|---|');
-  out.push(`| ${pages.pages} | ${pages.structures} | ${pages.others} | ${pages.reported} | ${pages.truePositives} | ${pct(pages.truePositives, pages.reported)} | ${pct(pages.truePositives, pages.structures)} | ${pct(pages.exact, pages.truePositives)} |`);
+  out.push(
+    '| pages | structures drawn | other figures | reported as `<smiles>` | of them structures | precision | recall | exact SMILES of found |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  out.push(
+    `| ${pages.pages} | ${pages.structures} | ${pages.others} | ${pages.reported} | ${pages.truePositives} | ${pct(pages.truePositives, pages.reported)} | ${pct(pages.truePositives, pages.structures)} | ${pct(pages.exact, pages.truePositives)} |`,
+  );
   return out.join('\n');
 }

@@ -21,7 +21,8 @@ export interface SourceDisplay {
 }
 
 /** Environments whose content a manual prints as text (its name matches). */
-const VERBATIM_LIKE = /verbatim|listing|example|code|minted|filecontents|comment|demo|sample|tcb|lstlisting|macrocode|source|latex|tex|show|alltt|sidebyside|ltx/iu;
+const VERBATIM_LIKE =
+  /verbatim|listing|example|code|minted|filecontents|comment|demo|sample|tcb|lstlisting|macrocode|source|latex|tex|show|alltt|sidebyside|ltx/iu;
 
 const DISPLAY_ENVIRONMENTS = /^(equation|align|alignat|flalign|gather|multline|eqnarray|displaymath)\*?$/u;
 
@@ -58,7 +59,8 @@ function withoutPrintedCode(text: string): string {
 export function extractDisplays(text: string): SourceDisplay[] {
   const clean = withoutPrintedCode(text);
   const found: { at: number; environment: string; body: string }[] = [];
-  const pattern = /\\\[([\s\S]*?)\\\]|\$\$([\s\S]*?)\$\$|\\begin\{((?:equation|align|alignat|flalign|gather|multline|eqnarray|displaymath)\*?)\}(\{\d+\})?([\s\S]*?)\\end\{\3\}/gu;
+  const pattern =
+    /\\\[([\s\S]*?)\\\]|\$\$([\s\S]*?)\$\$|\\begin\{((?:equation|align|alignat|flalign|gather|multline|eqnarray|displaymath)\*?)\}(\{\d+\})?([\s\S]*?)\\end\{\3\}/gu;
   for (const match of clean.matchAll(pattern)) {
     const [, bracket, dollars, environment, , body] = match;
     if (bracket !== undefined) found.push({ at: match.index, environment: '[', body: bracket });
@@ -102,7 +104,11 @@ export function constructsOf(environment: string, body: string): string[] {
   if (/^multline/u.test(environment)) tags.add('multline');
   if (/\\begin\{[pbBvV]?matrix\*?\}|\\begin\{smallmatrix\}|\\begin\{array\}/u.test(body)) tags.add('matrix');
   if (/\\begin\{[dr]?cases\*?\}/u.test(body)) tags.add('cases');
-  if (/\\(sum|prod|coprod|bigcup|bigcap|bigoplus|bigotimes|bigvee|bigwedge|bigsqcup|lim|limsup|liminf|max|min|sup|inf)\s*(\\limits\s*)?_|\\substack|\\underset|\\overset|\\stackrel/u.test(body))
+  if (
+    /\\(sum|prod|coprod|bigcup|bigcap|bigoplus|bigotimes|bigvee|bigwedge|bigsqcup|lim|limsup|liminf|max|min|sup|inf)\s*(\\limits\s*)?_|\\substack|\\underset|\\overset|\\stackrel/u.test(
+      body,
+    )
+  )
     tags.add('stacked limits');
   const numberedEnvironment = /^(equation|align|alignat|flalign|gather|multline|eqnarray)$/u.test(environment);
   if ((numberedEnvironment && !/^\s*(\\nonumber|\\notag)/u.test(body.split('\\\\').at(-1) ?? '')) || /\\tag\b/u.test(body)) tags.add('numbered');
@@ -120,6 +126,7 @@ const SYMBOLS =
   'leq le geq ge neq ne approx equiv sim simeq cong propto pm mp times div cdot ast star circ bullet sum prod coprod int iint iiint oint infty partial nabla in notin ni subset supset subseteq supseteq subsetneq supsetneq cup cap setminus emptyset varnothing forall exists nexists neg lnot wedge land vee lor oplus ominus otimes oslash odot bigoplus bigotimes bigodot bigcup bigcap bigvee bigwedge bigsqcup biguplus uplus sqcup sqcap to gets rightarrow leftarrow leftrightarrow Rightarrow Leftarrow Leftrightarrow longrightarrow longleftarrow longleftrightarrow Longrightarrow Longleftarrow Longleftrightarrow mapsto longmapsto iff implies impliedby hookrightarrow hookleftarrow uparrow downarrow Uparrow Downarrow updownarrow nearrow searrow swarrow nwarrow rightharpoonup rightharpoondown leftharpoonup leftharpoondown rightleftharpoons xrightarrow xleftarrow prime angle triangle perp parallel mid nmid models vdash dashv top bot ell hbar hslash wp aleph beth Re Im imath jmath ldots cdots vdots ddots dots dotsc dotsb dotsm dotsi colon langle rangle lfloor rfloor lceil rceil lvert rvert lVert rVert vert Vert lbrace rbrace backslash ll gg prec succ preceq succeq lesssim gtrsim leqslant geqslant doteq triangleq smile frown asymp bowtie diamond Box square blacksquare checkmark therefore because complement mho flat natural sharp clubsuit diamondsuit heartsuit spadesuit dagger ddagger wr amalg S P dag ddag surd';
 const STRUCTURE =
   'frac dfrac tfrac cfrac binom dbinom tbinom genfrac sqrt left right middle big Big bigg Bigg bigl bigr bigm Bigl Bigr Bigm biggl biggr Biggl Biggr text textrm textit textbf textsf texttt textup mathrm mathit mathbf mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm operatorname hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot dddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed substack underset overset stackrel sideset limits nolimits displaystyle textstyle scriptstyle scriptscriptstyle begin end quad qquad hspace enspace thinspace medspace thickspace negthinspace phantom hphantom vphantom mathstrut strut smash label nonumber notag tag intertext shortintertext pmod bmod mod pod not cdotp ldotp';
-const FUNCTIONS = 'sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan log ln lg exp lim liminf limsup max min sup inf det arg gcd deg dim ker hom Pr';
+const FUNCTIONS =
+  'sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan log ln lg exp lim liminf limsup max min sup inf det arg gcd deg dim ker hom Pr';
 
 export const STANDARD_COMMANDS = new Set([GREEK, SYMBOLS, STRUCTURE, FUNCTIONS].flatMap((list) => list.split(' ')));

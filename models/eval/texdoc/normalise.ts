@@ -68,13 +68,23 @@ function textWithMaths(body: string): string {
     for (; end < body.length && depth > 0; end++) depth += body[end] === '{' ? 1 : body[end] === '}' ? -1 : 0;
     const inner = body.slice(match.index + match[0].length, end - 1);
     out += body.slice(at, match.index);
-    out += inner.includes('$') ? inner.split('$').map((part, i) => (i % 2 ? ` ${part} ` : part.trim() ? `\\text{${part}}` : '')).join('') : body.slice(match.index, end);
+    out += inner.includes('$')
+      ? inner
+          .split('$')
+          .map((part, i) => (i % 2 ? ` ${part} ` : part.trim() ? `\\text{${part}}` : ''))
+          .join('')
+      : body.slice(match.index, end);
     at = end;
   }
   return out + body.slice(at);
 }
 
-const ARRAY_DELIMITERS: Array<[string, string, string]> = [['\\(', '\\)', 'pmatrix'], ['\\[', '\\]', 'bmatrix'], ['\\\\\\{', '\\\\\\}', 'Bmatrix'], ['\\|', '\\|', 'vmatrix']];
+const ARRAY_DELIMITERS: Array<[string, string, string]> = [
+  ['\\(', '\\)', 'pmatrix'],
+  ['\\[', '\\]', 'bmatrix'],
+  ['\\\\\\{', '\\\\\\}', 'Bmatrix'],
+  ['\\|', '\\|', 'vmatrix'],
+];
 
 /**
  * An array between delimiters prints as the matrix environment with them (`\left(\begin{array}{cc}…`
@@ -136,6 +146,7 @@ export function mmdDisplays(mmd: string): string[] {
 /** An MMD display's canonical form: it may hold an environment of its own (`\begin{aligned}` …). */
 export function normaliseMmdDisplay(latex: string): string {
   const outer = /^\\begin\{([a-z]+\*?)\}([\s\S]*)\\end\{\1\}$/u.exec(latex.trim());
-  if (outer && (ALIGNED.test(outer[1]!) || GATHERED.test(outer[1]!)) && !outer[2]!.includes(`\\begin{${outer[1]}}`)) return normaliseDisplay(outer[1]!, outer[2]!);
+  if (outer && (ALIGNED.test(outer[1]!) || GATHERED.test(outer[1]!)) && !outer[2]!.includes(`\\begin{${outer[1]}}`))
+    return normaliseDisplay(outer[1]!, outer[2]!);
   return normaliseDisplay('[', latex);
 }

@@ -85,7 +85,11 @@ function failuresMarkdown(rows: ScoredDisplay[]): string {
     if (wrong.length === 0) continue;
     lines.push(`## ${construct} (${wrong.length} wrong)`, '');
     for (const r of wrong.slice(0, 8)) {
-      lines.push(`- ${r.document} (${r.environment}), distance ${r.distance.toFixed(2)}`, `  - expected: \`${truncate(r.expected)}\``, `  - got: \`${truncate(r.got ?? '(no display left)')}\``);
+      lines.push(
+        `- ${r.document} (${r.environment}), distance ${r.distance.toFixed(2)}`,
+        `  - expected: \`${truncate(r.expected)}\``,
+        `  - got: \`${truncate(r.got ?? '(no display left)')}\``,
+      );
     }
     lines.push('');
   }
@@ -111,7 +115,12 @@ async function main(): Promise<number> {
   }
   await writeFile(`${CACHE}/rows.json`, JSON.stringify(rows, null, 1));
   const table = constructTable(rows);
-  console.log(`\n${markdownTable(['construct', 'displays', 'exact', `≤ ${CLOSE_DISTANCE}`, 'mean'], table.map((r) => [r.construct, String(r.count), percent(r.exact), percent(r.close), r.meanDistance.toFixed(3)]))}`);
+  console.log(
+    `\n${markdownTable(
+      ['construct', 'displays', 'exact', `≤ ${CLOSE_DISTANCE}`, 'mean'],
+      table.map((r) => [r.construct, String(r.count), percent(r.exact), percent(r.close), r.meanDistance.toFixed(3)]),
+    )}`,
+  );
   if (values.only === undefined) {
     await writeFile(here('../TEXDOC-RESULTS.md'), resultsMarkdown(rows, facts));
     await writeFile(here('../texdoc-failures.md'), failuresMarkdown(rows));

@@ -80,5 +80,13 @@ export function constructTable(rows: ScoredDisplay[]): ConstructRow[] {
     close: subset.filter((r) => r.distance <= CLOSE_DISTANCE).length / Math.max(1, subset.length),
     meanDistance: subset.reduce((sum, r) => sum + r.distance, 0) / Math.max(1, subset.length),
   });
-  return [...names.map((name) => summarise(name, rows.filter((r) => r.constructs.includes(name)))), summarise('all', rows)];
+  return [
+    ...names.map((name) =>
+      summarise(
+        name,
+        rows.filter((r) => r.constructs.includes(name)),
+      ),
+    ),
+    summarise('all', rows),
+  ];
 }

@@ -48,7 +48,9 @@ describe('the display normal form', () => {
 
   it('reads maths inside text, and arrays between delimiters as matrices', () => {
     expect(normaliseDisplay('[', 'v = 1 \\text{ if $i \\in A$, otherwise.}')).toBe(normaliseMmdDisplay('v=1\\text{if}i\\in A\\text{,otherwise}.'));
-    expect(normaliseDisplay('[', '\\left( \\begin{array}{cc} 0 & a \\\\ b & 0 \\end{array} \\right)')).toBe(normaliseMmdDisplay('\\begin{pmatrix}0&a\\\\b&0\\end{pmatrix}'));
+    expect(normaliseDisplay('[', '\\left( \\begin{array}{cc} 0 & a \\\\ b & 0 \\end{array} \\right)')).toBe(
+      normaliseMmdDisplay('\\begin{pmatrix}0&a\\\\b&0\\end{pmatrix}'),
+    );
     expect(normaliseDisplay('[', '\\left(\\begin{array}{c}\\frac{x}{R}\\end{array}\\right)^2')).toBe(normaliseMmdDisplay('(\\frac{x}{R})^{2}'));
   });
 

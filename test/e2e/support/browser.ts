@@ -5,7 +5,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's chromium (apt-get install chromium); playwright-core never downloads a browser here. */
 export const CHROMIUM_PATH = process.env.FOLIO_CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 export const SCREENSHOT_DIR = 'test/e2e/screenshots';
 
 export interface ConsoleBrowser {

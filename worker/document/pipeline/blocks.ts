@@ -87,9 +87,14 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const last = blocks[blocks.length - 1];
       const level = headingLevel(line, body, next, bodyBold);
       const marker = listMarker(line);
-      const close = prev !== undefined && !newColumn && line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 && Math.abs(line.size - prev.size) < 0.15 * line.size;
+      const close =
+        prev !== undefined &&
+        !newColumn &&
+        line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 &&
+        Math.abs(line.size - prev.size) < 0.15 * line.size;
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
-      const centred = Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
+      const centred =
+        Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
       // A display gathered from stacked lines (fractions, limits, tall delimiters) needs no centring test.
       if (isTableLine(line)) {
         blocks.push({ kind: 'table', lines: [line] });

@@ -16,7 +16,8 @@ function zipEntry(name: string, data: string, opts: { deflate?: boolean; descrip
   return Buffer.concat([head, Buffer.from(name), body, descriptor]);
 }
 
-const CT = (main: string) => `<?xml version="1.0"?><Types><Override PartName="/x" ContentType="application/vnd.openxmlformats-officedocument.${main}"/></Types>`;
+const CT = (main: string) =>
+  `<?xml version="1.0"?><Types><Override PartName="/x" ContentType="application/vnd.openxmlformats-officedocument.${main}"/></Types>`;
 
 describe('detectType', () => {
   it('finds a PDF header, also after leading junk', async () => {

@@ -46,6 +46,9 @@ describe.skipIf(!tools)('DjVu (skipped: djvulibre-bin or tesseract missing)', ()
     const whole = await readFile(djvu);
     await writeFile(cut, whole.subarray(0, 40));
     await expect(djvuToPdf(cut)).rejects.toMatchObject({ id: 'unsupported_format', retryable: false });
-    await expect(djvuToPdf(djvu, { ddjvu: join(dir, 'no-such-ddjvu') })).rejects.toMatchObject({ id: 'unsupported_format', message: expect.stringMatching(/djvulibre-bin/) });
+    await expect(djvuToPdf(djvu, { ddjvu: join(dir, 'no-such-ddjvu') })).rejects.toMatchObject({
+      id: 'unsupported_format',
+      message: expect.stringMatching(/djvulibre-bin/),
+    });
   });
 });

@@ -32,14 +32,27 @@ export async function djvuToPdf(path: string, opts: DjvuOptions = {}): Promise<C
       });
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { stderr?: string; killed?: boolean };
-      if (e.code === 'ENOENT') throw new ApiError('unsupported_format', 'Cannot convert DjVu: ddjvu (djvulibre-bin) is not installed on this worker', {}, false);
+      if (e.code === 'ENOENT')
+        throw new ApiError('unsupported_format', 'Cannot convert DjVu: ddjvu (djvulibre-bin) is not installed on this worker', {}, false);
       if (e.killed) throw new ApiError('sys_exception', 'ddjvu timed out converting this DjVu file', {}, true);
-      throw new ApiError('unsupported_format', `ddjvu could not read this DjVu file: ${String(e.stderr ?? e.message).trim().slice(0, 300)}`, {}, false);
+      throw new ApiError(
+        'unsupported_format',
+        `ddjvu could not read this DjVu file: ${String(e.stderr ?? e.message)
+          .trim()
+          .slice(0, 300)}`,
+        {},
+        false,
+      );
     }
     // Pages decoded from a small DjVu can be enormous (the format compresses scans about ten times better than
     // PDF images do): the same bound as an office file's expansion.
     if ((await stat(pdfPath)).size > MAX_OFFICE_EXPANDED_BYTES) {
-      throw new ApiError('content_too_large', `This DjVu file expands to more than ${MAX_OFFICE_EXPANDED_BYTES} bytes of PDF`, { max_limit: MAX_OFFICE_EXPANDED_BYTES }, false);
+      throw new ApiError(
+        'content_too_large',
+        `This DjVu file expands to more than ${MAX_OFFICE_EXPANDED_BYTES} bytes of PDF`,
+        { max_limit: MAX_OFFICE_EXPANDED_BYTES },
+        false,
+      );
     }
     return { pdfPath, cleanup };
   } catch (err) {

@@ -16,7 +16,13 @@ const run = promisify(execFile);
 const tools = Boolean((await findOnPath('soffice')) && (await findOnPath('pandoc')));
 const CHAPTER_TWO = 'The second chapter is long enough to need a text record of its own in the book.';
 /** A 240×160 PNG of a red disc on white, the book's one picture. */
-const picture = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160"><rect width="100%" height="100%" fill="white"/><circle cx="120" cy="80" r="60" fill="red"/></svg>')).png().toBuffer();
+const picture = await sharp(
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160"><rect width="100%" height="100%" fill="white"/><circle cx="120" cy="80" r="60" fill="red"/></svg>',
+  ),
+)
+  .png()
+  .toBuffer();
 const book = (encryption = 0) =>
   mobiFile({
     title: 'A Tiny Kindle Book',
@@ -46,7 +52,10 @@ const write = async (name: string, data: Buffer) => {
 const readConverted = async (converted: ConvertedPdf) => {
   try {
     // pdfimages -list columns: page, num, type (image, or smask for an alpha channel), width, height…
-    const rows = (await run('pdfimages', ['-list', converted.pdfPath])).stdout.split('\n').slice(2).map((l) => l.trim().split(/\s+/));
+    const rows = (await run('pdfimages', ['-list', converted.pdfPath])).stdout
+      .split('\n')
+      .slice(2)
+      .map((l) => l.trim().split(/\s+/));
     const pictures = rows.filter((cols) => cols[2] === 'image').map((cols) => `${cols[3]}×${cols[4]}`);
     return { pictures, mmd: (await convertDocument(converted.pdfPath, {})).mmd };
   } finally {
@@ -66,31 +75,42 @@ describe('MOBI / AZW / AZW3', () => {
     expect(mobiHeaderFacts(kf8).kf8).toBe(true);
   });
 
-  it.skipIf(!tools)('reads every chapter and its picture into the PDF and MMD, and cleans up (skipped: soffice or pandoc missing)', async () => {
-    const before = await tempDirs('folio-ebook-');
-    const { pictures, mmd } = await readConverted(await mobiToPdf(await write('book.mobi', book())));
-    expect(pictures).toEqual(['240×160']);
-    expect(mmd).toMatch(/^#+ Chapter One$/m);
-    expect(mmd).toContain('Hello from a MOBI fixture built record by record.');
-    expect(mmd).toMatch(/^#+ Chapter Two$/m);
-    expect(mmd).toContain(CHAPTER_TWO);
-    expect(await tempDirs('folio-ebook-')).toEqual(before);
-  }, 120_000);
+  it.skipIf(!tools)(
+    'reads every chapter and its picture into the PDF and MMD, and cleans up (skipped: soffice or pandoc missing)',
+    async () => {
+      const before = await tempDirs('folio-ebook-');
+      const { pictures, mmd } = await readConverted(await mobiToPdf(await write('book.mobi', book())));
+      expect(pictures).toEqual(['240×160']);
+      expect(mmd).toMatch(/^#+ Chapter One$/m);
+      expect(mmd).toContain('Hello from a MOBI fixture built record by record.');
+      expect(mmd).toMatch(/^#+ Chapter Two$/m);
+      expect(mmd).toContain(CHAPTER_TWO);
+      expect(await tempDirs('folio-ebook-')).toEqual(before);
+    },
+    120_000,
+  );
 
-  it.skipIf(!tools)('reads an AZW3 (KF8) book, skeleton by skeleton, with its picture (skipped: soffice or pandoc missing)', async () => {
-    const buf = azw3File({
-      title: 'A Tiny KF8 Book',
-      chapters: ['<h1>Part One</h1><p>The KF8 text flow is cut into skeletons.</p><p><img src="kindle:embed:0001?mime=image/png"/></p>', `<h1>Part Two</h1><p>${CHAPTER_TWO}</p>`],
-      images: [picture],
-    });
-    expect(mobiHeaderFacts(buf)).toMatchObject({ encryption: 0, kf8: true });
-    const { pictures, mmd } = await readConverted(await mobiToPdf(await write('book.azw3', buf)));
-    expect(pictures).toEqual(['240×160']);
-    expect(mmd).toMatch(/^#+ Part One$/m);
-    expect(mmd).toContain('The KF8 text flow is cut into skeletons.');
-    expect(mmd).toMatch(/^#+ Part Two$/m);
-    expect(mmd).toContain(CHAPTER_TWO);
-  }, 120_000);
+  it.skipIf(!tools)(
+    'reads an AZW3 (KF8) book, skeleton by skeleton, with its picture (skipped: soffice or pandoc missing)',
+    async () => {
+      const buf = azw3File({
+        title: 'A Tiny KF8 Book',
+        chapters: [
+          '<h1>Part One</h1><p>The KF8 text flow is cut into skeletons.</p><p><img src="kindle:embed:0001?mime=image/png"/></p>',
+          `<h1>Part Two</h1><p>${CHAPTER_TWO}</p>`,
+        ],
+        images: [picture],
+      });
+      expect(mobiHeaderFacts(buf)).toMatchObject({ encryption: 0, kf8: true });
+      const { pictures, mmd } = await readConverted(await mobiToPdf(await write('book.azw3', buf)));
+      expect(pictures).toEqual(['240×160']);
+      expect(mmd).toMatch(/^#+ Part One$/m);
+      expect(mmd).toContain('The KF8 text flow is cut into skeletons.');
+      expect(mmd).toMatch(/^#+ Part Two$/m);
+      expect(mmd).toContain(CHAPTER_TWO);
+    },
+    120_000,
+  );
 
   it('refuses a DRM-protected book with unsupported_format before parsing it', async () => {
     const err = await mobiToPdf(await write('drm.mobi', book(2))).catch((e: unknown) => e);
@@ -119,11 +139,15 @@ describe('KFX', () => {
 });
 
 describe('WordPerfect', () => {
-  it.skipIf(!tools)('detects a WordPerfect 5 file and reads it through LibreOffice (skipped: soffice missing)', async () => {
-    const path = await write('letter.wpd', wpdFile(['Dear reader, this letter was typed in WordPerfect.', 'A second paragraph follows the first.']));
-    expect(await detectFileType(path)).toBe('wpd');
-    const { mmd } = await readConverted(await officeToPdf(path, 'wpd'));
-    expect(mmd).toContain('Dear reader, this letter was typed in WordPerfect.');
-    expect(mmd).toContain('A second paragraph follows the first.');
-  }, 120_000);
+  it.skipIf(!tools)(
+    'detects a WordPerfect 5 file and reads it through LibreOffice (skipped: soffice missing)',
+    async () => {
+      const path = await write('letter.wpd', wpdFile(['Dear reader, this letter was typed in WordPerfect.', 'A second paragraph follows the first.']));
+      expect(await detectFileType(path)).toBe('wpd');
+      const { mmd } = await readConverted(await officeToPdf(path, 'wpd'));
+      expect(mmd).toContain('Dear reader, this letter was typed in WordPerfect.');
+      expect(mmd).toContain('A second paragraph follows the first.');
+    },
+    120_000,
+  );
 });

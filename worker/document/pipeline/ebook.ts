@@ -92,7 +92,13 @@ export async function mobiToPdf(path: string, opts: OfficeOptions = {}): Promise
     const html = join(dir, 'book.html');
     await writeFile(html, await bookHtml(book, facts.kf8, join(dir, 'resources')));
     const pdf = await pandocToPdf(html, 'html', facts.kf8 ? 'AZW3' : 'MOBI', opts);
-    return { pdfPath: pdf.pdfPath, cleanup: async () => { await pdf.cleanup(); await rm(dir, { recursive: true, force: true }); } };
+    return {
+      pdfPath: pdf.pdfPath,
+      cleanup: async () => {
+        await pdf.cleanup();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;

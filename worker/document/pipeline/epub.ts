@@ -31,10 +31,23 @@ export async function pandocToPdf(path: string, from: string, label: string, opt
       const e = err as NodeJS.ErrnoException & { stderr?: string; killed?: boolean };
       if (e.code === 'ENOENT') throw new ApiError('unsupported_format', `Cannot convert ${label}: pandoc is not installed on this worker`, {}, false);
       if (e.killed) throw new ApiError('sys_exception', `pandoc timed out converting this ${label}`, {}, true);
-      throw new ApiError('unsupported_format', `pandoc could not read this ${label}: ${String(e.stderr ?? e.message).trim().slice(0, 300)}`, {}, false);
+      throw new ApiError(
+        'unsupported_format',
+        `pandoc could not read this ${label}: ${String(e.stderr ?? e.message)
+          .trim()
+          .slice(0, 300)}`,
+        {},
+        false,
+      );
     }
     const pdf = await officeToPdf(docx, 'docx', opts);
-    return { pdfPath: pdf.pdfPath, cleanup: async () => { await pdf.cleanup(); await rm(dir, { recursive: true, force: true }); } };
+    return {
+      pdfPath: pdf.pdfPath,
+      cleanup: async () => {
+        await pdf.cleanup();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;

@@ -58,7 +58,9 @@ export interface PageImage {
 
 export function renderPage(pdfPath: string, page: number): Promise<PageImage> {
   return inTempDir(async (dir) => {
-    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: RENDER_TIMEOUT_MS });
+    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], {
+      timeout: RENDER_TIMEOUT_MS,
+    });
     const png = await readFile(join(dir, 'page.png'));
     const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     return { png, gray: { data, width: info.width, height: info.height, scale: SCALE } };

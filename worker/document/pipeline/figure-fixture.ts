@@ -21,11 +21,12 @@ export async function barChartPng(): Promise<Buffer> {
   const px = Buffer.alloc(w * h * 3, 255);
   const bars = [120, 260, 180, 340, 220];
   bars.forEach((height, i) => {
-    for (let y = h - 20 - height; y < h - 20; y++)
-      for (let x = 40 + i * 110; x < 120 + i * 110; x++) px.set([40 + i * 40, 90, 200 - i * 30], (y * w + x) * 3);
+    for (let y = h - 20 - height; y < h - 20; y++) for (let x = 40 + i * 110; x < 120 + i * 110; x++) px.set([40 + i * 40, 90, 200 - i * 30], (y * w + x) * 3);
   });
   for (let x = 20; x < w - 20; x++) px.set([0, 0, 0], ((h - 20) * w + x) * 3);
-  return sharp(px, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+  return sharp(px, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 const BODY = String.raw`

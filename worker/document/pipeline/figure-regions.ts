@@ -41,7 +41,7 @@ function intersection(a: Box, b: Box): number {
 /** Greedy merge of boxes that touch within `gap`, until no two merged boxes touch. */
 export function clusterBoxes<B extends Box & { ruleOnly: boolean }>(boxes: B[], gap: number): FigureCandidate[] {
   let clusters: FigureCandidate[] = boxes.map((b) => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1, ruleOnly: b.ruleOnly }));
-  for (let merged = true; merged; ) {
+  for (let merged = true; merged;) {
     merged = false;
     const next: FigureCandidate[] = [];
     for (const c of clusters.sort((a, b) => a.y0 - b.y0)) {
@@ -70,7 +70,10 @@ export function bornDigitalCandidates(g: PageGraphics, width: number, height: nu
   const page = { x0: 0, y0: 0, x1: width, y1: height };
   const pageArea = width * height;
   const clip = (b: Box): Box => ({ x0: Math.max(0, b.x0), y0: Math.max(0, b.y0), x1: Math.min(width, b.x1), y1: Math.min(height, b.y1) });
-  const images = g.images.map(clip).filter((b) => area(b) > 0 && area(b) < MAX_PAGE_SHARE * pageArea).map((b) => ({ ...b, ruleOnly: false }));
+  const images = g.images
+    .map(clip)
+    .filter((b) => area(b) > 0 && area(b) < MAX_PAGE_SHARE * pageArea)
+    .map((b) => ({ ...b, ruleOnly: false }));
   // Page frames and coloured backgrounds are not drawings.
   const paths = g.paths.filter((p) => intersection(p, page) > 0 && area(clip(p)) < 0.5 * pageArea).map((p) => ({ ...clip(p), ruleOnly: p.thin }));
   const strokes = lines.filter(isPictureLine).map((l) => ({ ...lineBox(l), ruleOnly: true }));
@@ -115,5 +118,8 @@ function belongsTo(line: TextLine, f: Box): boolean {
 }
 
 function mergeOverlapping(boxes: Box[]): Box[] {
-  return clusterBoxes(boxes.map((b) => ({ ...b, ruleOnly: false })), 0).map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));
+  return clusterBoxes(
+    boxes.map((b) => ({ ...b, ruleOnly: false })),
+    0,
+  ).map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 }));
 }

@@ -44,7 +44,16 @@ describe('figures of a pdflatex paper: a raster chart and a line drawing', () =>
     const ocr = () => async (n: number) => {
       // The text layer's lines stand in for the OCR's (scale 1: the "pixels" are points).
       const lines = glyphsToLines((await readPage(await original.getPage(n), false)).glyphs).filter((l) => !isPictureLine(l));
-      const read = { width: 612, height: 792, lines: lines.map((l) => ({ text: l.text, confidence: 0.99, box: { x: l.x0, y: l.top, width: l.x1 - l.x0, height: l.bottom - l.top }, kind: 'text' as const })) };
+      const read = {
+        width: 612,
+        height: 792,
+        lines: lines.map((l) => ({
+          text: l.text,
+          confidence: 0.99,
+          box: { x: l.x0, y: l.top, width: l.x1 - l.x0, height: l.bottom - l.top },
+          kind: 'text' as const,
+        })),
+      };
       return { read, scale: 1 };
     };
     const scanSink = memorySink();
@@ -60,11 +69,16 @@ describe('figures of a pdflatex paper: a raster chart and a line drawing', () =>
       expect(names).toEqual([`${PREFIX}-1-1`, `${PREFIX}-2-1`]);
       expect(r.figures).toEqual(names);
       for (const name of names) expect(r.mmd.split(`/cropped/${name}.jpg`)).toHaveLength(2);
-      expect(r.mmd).toMatch(new RegExp(`!\\[\\]\\(http://folio\\.test/cdn/cropped/${PREFIX}-1-1\\.jpg\\?height=\\d+&width=\\d+&top_left_y=\\d+&top_left_x=\\d+\\)\\n\\n${RASTER_CAPTION}`));
+      expect(r.mmd).toMatch(
+        new RegExp(
+          `!\\[\\]\\(http://folio\\.test/cdn/cropped/${PREFIX}-1-1\\.jpg\\?height=\\d+&width=\\d+&top_left_y=\\d+&top_left_x=\\d+\\)\\n\\n${RASTER_CAPTION}`,
+        ),
+      );
       expect(r.mmd).toContain(`.jpg?`);
       expect(r.mmd).toContain(`\n\n${DRAWING_CAPTION}\n\n`);
       // The ruled table is not a figure: a table on the born-digital page, its words on the scan.
-      if (r === born) expect(r.mmd).toContain('\\begin{tabular}{|l|r|}\n\\hline Day & Mean \\\\\n\\hline One & 12 \\\\\n\\hline Two & 26 \\\\\n\\hline\n\\end{tabular}');
+      if (r === born)
+        expect(r.mmd).toContain('\\begin{tabular}{|l|r|}\n\\hline Day & Mean \\\\\n\\hline One & 12 \\\\\n\\hline Two & 26 \\\\\n\\hline\n\\end{tabular}');
       else expect(r.mmd).toMatch(/Day[\s\S]*Mean[\s\S]*One[\s\S]*12[\s\S]*Two[\s\S]*26/);
       expect(r.mmd).toContain('underlined words'); // nor is the underline, nor the fraction bar
     }

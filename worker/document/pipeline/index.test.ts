@@ -164,14 +164,23 @@ describe('pages, ranges and limits', () => {
   });
 
   it('does not count the time a scanned page waits in the queue against its limit', async () => {
-    const read = (pauses: boolean): OcrPage => async (_page, _w, _h, clock) => {
-      if (pauses) clock?.pause();
-      await new Promise((res) => setTimeout(res, 700)); // queued behind other pages
-      if (pauses) clock?.resume();
-      return { read: { width: 600, height: 800, lines: [{ text: 'Scanned', confidence: 0.9, box: { x: 72, y: 90, width: 42, height: 12 }, kind: 'text' }] }, scale: 1 };
-    };
+    const read =
+      (pauses: boolean): OcrPage =>
+      async (_page, _w, _h, clock) => {
+        if (pauses) clock?.pause();
+        await new Promise((res) => setTimeout(res, 700)); // queued behind other pages
+        if (pauses) clock?.resume();
+        return {
+          read: { width: 600, height: 800, lines: [{ text: 'Scanned', confidence: 0.9, box: { x: 72, y: 90, width: 42, height: 12 }, kind: 'text' }] },
+          scale: 1,
+        };
+      };
     const waited = await convertDocument(files.mixed, { pageTimeoutMs: 400 }, { ocr: () => read(true) });
-    expect(waited.pages.map((p) => [p.page, p.status])).toEqual([[1, 'completed'], [2, 'completed'], [3, 'completed']]);
+    expect(waited.pages.map((p) => [p.page, p.status])).toEqual([
+      [1, 'completed'],
+      [2, 'completed'],
+      [3, 'completed'],
+    ]);
     expect(waited.mmd).toContain('Scanned');
     const slow = await convertDocument(files.mixed, { pageTimeoutMs: 400 }, { ocr: () => read(false) });
     expect(slow.pages[1]).toMatchObject({ page: 2, status: 'failed', error_id: 'page_timeout' });

@@ -144,16 +144,29 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
       const selected = parsePageRanges(opts.pageRanges, doc.numPages);
       const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
       if (selected.length > maxPages) {
-        throw new ApiError('pdf_page_limit_exceeded', `The document has ${selected.length} pages to process; the limit is ${maxPages}`, { max_limit: maxPages }, false);
+        throw new ApiError(
+          'pdf_page_limit_exceeded',
+          `The document has ${selected.length} pages to process; the limit is ${maxPages}`,
+          { max_limit: maxPages },
+          false,
+        );
       }
       await deps.onSplit?.(selected.length, doc.numPages);
       const results: PageResult[] = [];
       const running = new RunningLines();
       const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
       const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
-      const placer = sourceMaths && new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
+      const placer =
+        sourceMaths &&
+        new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
       for (const n of selected) {
-        const result = await runPage(doc, n, opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS, (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout), pageOpts);
+        const result = await runPage(
+          doc,
+          n,
+          opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
+          (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout),
+          pageOpts,
+        );
         if (placer && result.rendered) result.rendered = { ...result.rendered, ...placer.place(result.rendered, n === doc.numPages) };
         results.push(result);
         await deps.afterPage?.(result.outcome, result.rendered?.mmd ?? '');
@@ -167,7 +180,11 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
 
 function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
   if (content.scanned) {
-    const render = { math_inline_delimiters: opts.mathInlineDelimiters, math_display_delimiters: opts.mathDisplayDelimiters, include_equation_tags: opts.includeEquationTags };
+    const render = {
+      math_inline_delimiters: opts.mathInlineDelimiters,
+      math_display_delimiters: opts.mathDisplayDelimiters,
+      include_equation_tags: opts.includeEquationTags,
+    };
     return renderScannedPage(content.scanned, render, content.figures);
   }
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked

@@ -28,9 +28,20 @@ describe('glyph map', () => {
 
   it('maps arrows, AMS relations and negations to their commands, never to raw Unicode', () => {
     const glyphs = ['⇌', '↦', '⟶', '↪', '≰', '⊊', '∤', '≃', '⊎', '∴', 'ℜ', '⊤'];
-    expect(glyphs.map(glyphToLatex)).toEqual(
-      ['\\rightleftharpoons', '\\mapsto', '\\longrightarrow', '\\hookrightarrow', '\\nleq', '\\subsetneq', '\\nmid', '\\simeq', '\\uplus', '\\therefore', '\\Re', '\\top'],
-    );
+    expect(glyphs.map(glyphToLatex)).toEqual([
+      '\\rightleftharpoons',
+      '\\mapsto',
+      '\\longrightarrow',
+      '\\hookrightarrow',
+      '\\nleq',
+      '\\subsetneq',
+      '\\nmid',
+      '\\simeq',
+      '\\uplus',
+      '\\therefore',
+      '\\Re',
+      '\\top',
+    ]);
     expect(glyphs.every(isMathChar)).toBe(true);
   });
 
@@ -63,7 +74,15 @@ describe('inline maths in a line', () => {
   });
 
   it('turns a raised smaller glyph into a superscript and a lowered one into a subscript', () => {
-    const l = line([{ text: 'so ' }, { text: 'x' }, { text: '2', size: 7, dy: 4 }, { text: ' and ' }, { text: 'a' }, { text: 'i', size: 7, dy: -2 }, { text: ' here' }]);
+    const l = line([
+      { text: 'so ' },
+      { text: 'x' },
+      { text: '2', size: 7, dy: 4 },
+      { text: ' and ' },
+      { text: 'a' },
+      { text: 'i', size: 7, dy: -2 },
+      { text: ' here' },
+    ]);
     expect(lineToMmd(l, [], delims)).toBe('so \\(x^{2}\\) and \\(a_{i}\\) here');
   });
 

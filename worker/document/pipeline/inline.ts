@@ -55,7 +55,13 @@ function tokenize(line: TextLine, links: LinkArea[]): Token[] {
     if (!glyphs.length) return;
     const text = glyphs.map((g) => g.ch).join('');
     const math = glyphs.some((g) => isMathGlyph(g, line));
-    const operator = glyphs.length === 1 && (ASCII_OPERATOR.test(text) || (math && /^\\(leq|geq|neq|approx|equiv|sim|in|notin|subset|subseteq|supset|cup|cap|pm|mp|times|cdot|div|sum|prod|int|rightarrow|leftarrow|Rightarrow|Leftrightarrow|propto|to)$/.test(glyphToLatex(text))));
+    const operator =
+      glyphs.length === 1 &&
+      (ASCII_OPERATOR.test(text) ||
+        (math &&
+          /^\\(leq|geq|neq|approx|equiv|sim|in|notin|subset|subseteq|supset|cup|cap|pm|mp|times|cdot|div|sum|prod|int|rightarrow|leftarrow|Rightarrow|Leftrightarrow|propto|to)$/.test(
+            glyphToLatex(text),
+          )));
     tokens.push({ glyphs, text, math, mathish: MATHISH.test(text), operator, href: hrefOf(glyphs, links) });
     glyphs = [];
   };

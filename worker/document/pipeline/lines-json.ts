@@ -25,7 +25,8 @@ export function pageLines(
 ): { lines: PageLines<LineEntry>; mmdLines: PageLines<MmdLineEntry> } {
   const head = { page, page_width: r2(size.width), page_height: r2(size.height) };
   // Reading order: headers, then the body as rendered, then footers.
-  const info = (top: boolean) => pageInfo.filter((l) => l.top < size.height / 2 === top).map((line) => ({ line, rendered: undefined as RenderedLine | undefined }));
+  const info = (top: boolean) =>
+    pageInfo.filter((l) => l.top < size.height / 2 === top).map((line) => ({ line, rendered: undefined as RenderedLine | undefined }));
   const all = [...info(true), ...rendered.map((r) => ({ line: r.line, rendered: r as RenderedLine | undefined })), ...info(false)];
   const lines: LineEntry[] = [];
   const mmdLines: MmdLineEntry[] = [];

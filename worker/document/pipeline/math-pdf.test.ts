@@ -41,7 +41,7 @@ describe('maths in a born-digital PDF', () => {
     expect(inlineRuns()[3]).toBe(normaliseLatex('\\mathbb{R}'));
   });
 
-  it('tags the numbered equation with include_equation_tags and the caller\'s delimiters', () => {
+  it("tags the numbered equation with include_equation_tags and the caller's delimiters", () => {
     const found = displays(tagged.mmd, ['$$', '$$']);
     expect(found).toHaveLength(DISPLAYS.length);
     expect(found[NUMBERED_DISPLAY]).toMatch(/ \\tag\{1\}$/);

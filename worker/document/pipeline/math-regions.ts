@@ -27,7 +27,8 @@ const SPACED_GAP_EM = 3.5;
 const MAX_DISPLAY_SHARE = 0.85;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 /** Upright operator names TeX sets in the text font inside maths: not words of prose. */
-const FUNCTION_NAME = /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
+const FUNCTION_NAME =
+  /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
 
 /** True when the line has a word of prose: two or more letters in a text font that are not an operator name. */
 function hasProse(line: TextLine): boolean {
@@ -37,7 +38,10 @@ function hasProse(line: TextLine): boolean {
     else words[words.length - 1].push(g);
   }
   return words.some((w) => {
-    const letters = w.filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch)).map((g) => g.ch).join('');
+    const letters = w
+      .filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch))
+      .map((g) => g.ch)
+      .join('');
     return letters.length >= 2 && !FUNCTION_NAME.test(letters);
   });
 }
@@ -69,7 +73,7 @@ function inkOf(band: Box, byBaseline: PdfGlyph[]): Box {
   let box: Box | undefined;
   // Glyphs are sorted by baseline: start at the first that can be in the band.
   let lo = 0;
-  for (let hi = byBaseline.length; lo < hi; ) {
+  for (let hi = byBaseline.length; lo < hi;) {
     const mid = (lo + hi) >> 1;
     if (byBaseline[mid].baseline < band.y0) lo = mid + 1;
     else hi = mid;
@@ -99,7 +103,9 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
   // Lines with an equation number level with them at the right: rows that are displays of their own.
-  const numbered = new Set(lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)));
+  const numbered = new Set(
+    lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
+  );
   const seeds = lines.filter((l) => hasMath(l) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
   const groups: Group[] = [];
   const taken = new Set<TextLine>();
@@ -107,7 +113,12 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     if (taken.has(seed)) continue;
     const group: Group = { lines: [seed], box: ink.get(seed)!, parts: [ink.get(seed)!] };
     taken.add(seed);
-    grow(group, lines.filter((l) => !numbers.has(l)), { ink, prose, structure: [...math.rules, ...tall], gutter, numbered }, taken);
+    grow(
+      group,
+      lines.filter((l) => !numbers.has(l)),
+      { ink, prose, structure: [...math.rules, ...tall], gutter, numbered },
+      taken,
+    );
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
@@ -119,7 +130,14 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     const number = level.length === 1 ? level[0] : undefined;
     const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || tall.some((b) => contains(g.box, b));
     const pieces = spacedPieces(g);
-    out.push(displayLine(g.lines, { box: g.box, stacked, ...(pieces.length > 1 ? { pieces } : {}), ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}) }));
+    out.push(
+      displayLine(g.lines, {
+        box: g.box,
+        stacked,
+        ...(pieces.length > 1 ? { pieces } : {}),
+        ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}),
+      }),
+    );
   }
   return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
@@ -148,7 +166,7 @@ interface Group {
 
 function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it.
     for (const b of structure) {
@@ -170,7 +188,8 @@ function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, 
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
       const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g));
-      const row = !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
+      const row =
+        !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
       if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {
         group.lines.push(l);
         group.box = union(group.box, box);

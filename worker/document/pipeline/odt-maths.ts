@@ -47,7 +47,10 @@ export async function readOdt(path: string, timeoutMs: number): Promise<{ json: 
     const html = join(dir, 'formulas.html');
     await writeFile(html, `<html><body>${mathml.map((m) => `<p>${m}</p>`).join('\n')}</body></html>`);
     const opts = { timeout: timeoutMs, killSignal: 'SIGKILL' as const, maxBuffer: 256 * 1024 * 1024 };
-    const [{ stdout: json }, { stdout: maths }] = await Promise.all([run('pandoc', ['-f', 'odt', '-t', 'json', odt], opts), run('pandoc', ['-f', 'html', '-t', 'json', html], opts)]);
+    const [{ stdout: json }, { stdout: maths }] = await Promise.all([
+      run('pandoc', ['-f', 'odt', '-t', 'json', odt], opts),
+      run('pandoc', ['-f', 'html', '-t', 'json', html], opts),
+    ]);
     return { json, formulas: formulasOf(JSON.parse(maths) as { blocks: unknown[] }, mathml.length) };
   } finally {
     await rm(dir, { recursive: true, force: true });

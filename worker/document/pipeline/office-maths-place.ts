@@ -119,10 +119,9 @@ function align(words: PageToken[], tokens: SourceToken[], from: number, to: numb
   const dp = new Uint16Array((n + 1) * (m + 1));
   const at = (i: number, j: number) => i * (m + 1) + j;
   for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      dp[at(i, j)] = words[i]!.key === keys[j] ? dp[at(i + 1, j + 1)]! + 1 : Math.max(dp[at(i + 1, j)]!, dp[at(i, j + 1)]!);
+    for (let j = m - 1; j >= 0; j--) dp[at(i, j)] = words[i]!.key === keys[j] ? dp[at(i + 1, j + 1)]! + 1 : Math.max(dp[at(i + 1, j)]!, dp[at(i, j + 1)]!);
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < n && j < m; ) {
+  for (let i = 0, j = 0; i < n && j < m;) {
     if (words[i]!.key === keys[j]) pairs.push([i++, from + j++]);
     else if (dp[at(i + 1, j)]! >= dp[at(i, j + 1)]!) i++;
     else j++;

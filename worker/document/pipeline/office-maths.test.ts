@@ -72,7 +72,13 @@ describe('office maths read from the file', () => {
       ],
     });
     // What the PDF rendering without the formulas reads: a gap before the full stop, no display.
-    const page = { mmd: 'with .\n\nNext one', lines: [{ mmd: 'with .', start: 0, end: 6 }, { mmd: 'Next one', start: 8, end: 16 }] };
+    const page = {
+      mmd: 'with .\n\nNext one',
+      lines: [
+        { mmd: 'with .', start: 0, end: 6 },
+        { mmd: 'Next one', start: 8, end: 16 },
+      ],
+    };
     const placed = new SourceMathsPlacer(tokens, DELIMITERS).place(page, true);
     expect(placed.mmd).toBe('with \\(a+b\\).\n\n\\[\nx=1\n\\]\n\nNext one');
     for (const l of placed.lines) expect(placed.mmd.slice(l.start, l.end)).toBe(l.mmd);
@@ -86,7 +92,13 @@ describe('office maths read from the file', () => {
         { t: 'BulletList', c: [[{ t: 'Plain', c: [{ t: 'Math', c: [{ t: 'InlineMath' }, 'y'] }, { t: 'Space' }, { t: 'Str', c: 'first' }] }]] },
       ],
     });
-    const page = { mmd: 'so x 2 holds\n\n- first', lines: [{ mmd: 'so x 2 holds', start: 0, end: 12 }, { mmd: '- first', start: 14, end: 21 }] };
+    const page = {
+      mmd: 'so x 2 holds\n\n- first',
+      lines: [
+        { mmd: 'so x 2 holds', start: 0, end: 12 },
+        { mmd: '- first', start: 14, end: 21 },
+      ],
+    };
     const placed = new SourceMathsPlacer(tokens, DELIMITERS).place(page, true);
     expect(placed.mmd).toBe('so \\(x^{2}\\) holds\n\n- \\(y\\) first');
   });

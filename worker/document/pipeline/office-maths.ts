@@ -44,7 +44,20 @@ export async function readSourceMaths(path: string, type: string, timeoutMs: num
 
 /** Inline elements that separate words; blocks start a new paragraph. */
 const SPACES = new Set(['Space', 'SoftBreak', 'LineBreak']);
-const BLOCKS = new Set(['Para', 'Plain', 'Header', 'CodeBlock', 'BlockQuote', 'LineBlock', 'HorizontalRule', 'Table', 'BulletList', 'OrderedList', 'DefinitionList', 'Div']);
+const BLOCKS = new Set([
+  'Para',
+  'Plain',
+  'Header',
+  'CodeBlock',
+  'BlockQuote',
+  'LineBlock',
+  'HorizontalRule',
+  'Table',
+  'BulletList',
+  'OrderedList',
+  'DefinitionList',
+  'Div',
+]);
 
 /**
  * Walks pandoc's JSON AST (any version: it only relies on `t`/`c` nodes) into words and formulas.
@@ -112,5 +125,7 @@ export function tokenKey(text: string): string {
 /** pandoc writes `E = mc^{2}`; Folio writes LaTeX without spaces that change nothing (`E=mc^{2}`). */
 export function compactLatex(latex: string): string {
   // A space matters only where it ends a control word before a letter (`\alpha b`).
-  return latex.trim().replace(/\s+/g, (_m, at: number, all: string) => (/\\[a-zA-Z]+$/.test(all.slice(0, at)) && /^\s+[a-zA-Z]/.test(all.slice(at)) ? ' ' : ''));
+  return latex
+    .trim()
+    .replace(/\s+/g, (_m, at: number, all: string) => (/\\[a-zA-Z]+$/.test(all.slice(0, at)) && /^\s+[a-zA-Z]/.test(all.slice(at)) ? ' ' : ''));
 }

@@ -29,13 +29,17 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('office documents', () => {
-  it.skipIf(!soffice)('converts a DOCX through LibreOffice to MMD with its heading and text (skipped: soffice not on PATH)', async () => {
-    const r = await convertDocument(docx, {});
-    expect(r.numPagesPdf).toBe(1);
-    expect(r.pages[0]).toMatchObject({ status: 'completed', kind: 'text' });
-    expect(r.mmd).toMatch(/^#+ Quarterly Note\n\n/);
-    expect(r.mmd).toContain('Hello from a DOCX fixture made by LibreOffice.');
-  }, 130_000);
+  it.skipIf(!soffice)(
+    'converts a DOCX through LibreOffice to MMD with its heading and text (skipped: soffice not on PATH)',
+    async () => {
+      const r = await convertDocument(docx, {});
+      expect(r.numPagesPdf).toBe(1);
+      expect(r.pages[0]).toMatchObject({ status: 'completed', kind: 'text' });
+      expect(r.mmd).toMatch(/^#+ Quarterly Note\n\n/);
+      expect(r.mmd).toContain('Hello from a DOCX fixture made by LibreOffice.');
+    },
+    130_000,
+  );
 
   it('fails with unsupported_format when soffice is not installed', async () => {
     // Enough of an OOXML zip for detection: one stored [Content_Types].xml entry.

@@ -54,7 +54,17 @@ export async function officeToPdf(path: string, ext: string, opts: OfficeOptions
     const input = join(dir, `input.${ext}`);
     await symlink(resolve(path), input);
     const out = join(dir, 'out');
-    const args = ['--headless', '--norestore', '--nolockcheck', `-env:UserInstallation=file://${join(dir, 'profile')}`, '--convert-to', 'pdf', '--outdir', out, input];
+    const args = [
+      '--headless',
+      '--norestore',
+      '--nolockcheck',
+      `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      out,
+      input,
+    ];
     const { code, stderr } = await run(soffice, args, { ...process.env, HOME: dir }, opts.timeoutMs ?? OFFICE_TIMEOUT_MS);
     const produced = (await readdir(out).catch(() => [] as string[])).find((f) => f.endsWith('.pdf'));
     if (!produced) {
@@ -83,7 +93,11 @@ export async function checkZipExpansion(path: string, ext: string, limit = MAX_O
     const tail = Buffer.alloc(tailLen);
     await fh.read(tail, 0, tailLen, size - tailLen);
     let eocd = -1;
-    for (let i = tailLen - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    for (let i = tailLen - 22; i >= 0; i--)
+      if (tail.readUInt32LE(i) === 0x06054b50) {
+        eocd = i;
+        break;
+      }
     if (eocd < 0) return;
     const cdSize = tail.readUInt32LE(eocd + 12);
     const cdOffset = tail.readUInt32LE(eocd + 16);
@@ -92,7 +106,11 @@ export async function checkZipExpansion(path: string, ext: string, limit = MAX_O
     const cd = Buffer.alloc(cdSize);
     await fh.read(cd, 0, cdSize, cdOffset);
     let total = 0;
-    for (let p = 0; p + 46 <= cd.length && cd.readUInt32LE(p) === 0x02014b50; p += 46 + cd.readUInt16LE(p + 28) + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32)) {
+    for (
+      let p = 0;
+      p + 46 <= cd.length && cd.readUInt32LE(p) === 0x02014b50;
+      p += 46 + cd.readUInt16LE(p + 28) + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32)
+    ) {
       const expanded = cd.readUInt32LE(p + 24);
       total += expanded === 0xffffffff ? Infinity : expanded; // zip64: no office file of ours is that large
       if (total > limit) throw tooLarge();

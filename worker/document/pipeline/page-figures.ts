@@ -62,6 +62,11 @@ export async function extractFigures(p: PageFigureInput): Promise<{ figures: Pla
 function chemistryPixels(p: PageFigureInput, region: PixelRegion, image: PageImage | undefined): Promise<Buffer> {
   if (image) return cropPage(image, region, 'png');
   const k = CHEMISTRY_DPI / FIGURE_DPI;
-  const scaled = { top_left_x: Math.floor(region.top_left_x * k), top_left_y: Math.floor(region.top_left_y * k), width: Math.ceil(region.width * k), height: Math.ceil(region.height * k) };
+  const scaled = {
+    top_left_x: Math.floor(region.top_left_x * k),
+    top_left_y: Math.floor(region.top_left_y * k),
+    width: Math.ceil(region.width * k),
+    height: Math.ceil(region.height * k),
+  };
   return renderRegion(p.pdfPath, p.page, scaled, { png: true, dpi: CHEMISTRY_DPI });
 }

@@ -66,7 +66,11 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     const type = TYPE_OF[block.kind];
     const line = block.lines[0]!;
     if (block.kind === 'table' && isTableLine(line)) {
-      emit(line, type, tableToMmd(line.table, (cell) => lineToMmd(cell, opts.links, opts.inline, opts.inlineLatex)));
+      emit(
+        line,
+        type,
+        tableToMmd(line.table, (cell) => lineToMmd(cell, opts.links, opts.inline, opts.inlineLatex)),
+      );
       return;
     }
     if (block.kind === 'display_math') {

@@ -12,7 +12,9 @@ const THREAD = new URL('./pdf-thread.ts', import.meta.url);
  * module registers tsx's, then loads the thread's TypeScript entry.
  */
 const TSX_API = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'));
-const BOOT = new URL(`data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(TSX_API.href)}; register(); await import(${JSON.stringify(THREAD.href)});`)}`);
+const BOOT = new URL(
+  `data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(TSX_API.href)}; register(); await import(${JSON.stringify(THREAD.href)});`)}`,
+);
 /** A hostile page cannot take the worker's memory: its thread dies (the page fails) past this heap. */
 const THREAD_HEAP_MB = 1024;
 /** Warm threads kept between documents (starting one loads pdf.js: about a second). */
@@ -116,7 +118,9 @@ export class PdfReader {
     if (this.closed) return Promise.reject(new ReadStopped('the document is closed'));
     if (!this.opened) {
       const thread = (this.thread = takeThread());
-      this.opened = thread.ask({ type: 'open', path: this.path }).then((r) => (r.type === 'opened' ? r.numPages : Promise.reject(new Error(`unexpected reply ${r.type}`))));
+      this.opened = thread
+        .ask({ type: 'open', path: this.path })
+        .then((r) => (r.type === 'opened' ? r.numPages : Promise.reject(new Error(`unexpected reply ${r.type}`))));
     }
     return this.opened;
   }
@@ -143,7 +147,10 @@ export class PdfReader {
     const thread = this.thread;
     this.thread = undefined;
     if (!thread) return;
-    const closed = await thread.ask({ type: 'close' }).then(() => true, () => false);
+    const closed = await thread.ask({ type: 'close' }).then(
+      () => true,
+      () => false,
+    );
     if (closed) giveBack(thread);
     else thread.terminate();
   }

@@ -56,9 +56,10 @@ async function handle(req: ThreadRequest): Promise<ThreadReply> {
 port.on('message', (req: ThreadRequest) => {
   handle(req).then(
     (reply) => port.postMessage(reply),
-    (err) => port.postMessage({
-      type: 'error',
-      error: err instanceof ApiError ? { id: err.id, message: err.message } : { message: (err as Error)?.message ?? String(err) },
-    } satisfies ThreadReply),
+    (err) =>
+      port.postMessage({
+        type: 'error',
+        error: err instanceof ApiError ? { id: err.id, message: err.message } : { message: (err as Error)?.message ?? String(err) },
+      } satisfies ThreadReply),
   );
 });

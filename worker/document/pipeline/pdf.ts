@@ -33,7 +33,10 @@ export const MAX_PDF_BYTES = 2 ** 32 - 1;
 /** Serves pdf.js the ranges of a file it asks for, from an open file handle; counts what it served. */
 class FileRanges extends PDFDataRangeTransport {
   served = 0;
-  constructor(private readonly file: FileHandle, length: number) {
+  constructor(
+    private readonly file: FileHandle,
+    length: number,
+  ) {
     super(length, null);
   }
 
@@ -67,7 +70,8 @@ export async function openPdfFile(path: string): Promise<OpenedPdf> {
   try {
     const { size } = await file.stat();
     if (size === 0) throw new ApiError('pdf_content_type', 'The PDF file is empty (zero bytes)', {}, false);
-    if (size > MAX_PDF_BYTES) throw new ApiError('content_too_large', `The PDF is larger than ${MAX_PDF_BYTES} bytes, the most Folio's PDF reader can address`, {}, false);
+    if (size > MAX_PDF_BYTES)
+      throw new ApiError('content_too_large', `The PDF is larger than ${MAX_PDF_BYTES} bytes, the most Folio's PDF reader can address`, {}, false);
     const ranges = new FileRanges(file, size);
     const task = getDocument({
       range: ranges,

@@ -13,14 +13,18 @@ describe('convertDocument progress hooks', () => {
       await writeFile(path, await pagedPdf(4));
       const calls: string[] = [];
       const pages: { outcome: PageOutcome; mmd: string }[] = [];
-      const result = await convertDocument(path, { pageRanges: '2-4' }, {
-        onSplit: (n, total) => void calls.push(`split ${n}/${total}`),
-        beforePage: (n) => void calls.push(`before ${n}`),
-        afterPage: (outcome, mmd) => {
-          calls.push(`after ${outcome.page}`);
-          pages.push({ outcome, mmd });
+      const result = await convertDocument(
+        path,
+        { pageRanges: '2-4' },
+        {
+          onSplit: (n, total) => void calls.push(`split ${n}/${total}`),
+          beforePage: (n) => void calls.push(`before ${n}`),
+          afterPage: (outcome, mmd) => {
+            calls.push(`after ${outcome.page}`);
+            pages.push({ outcome, mmd });
+          },
         },
-      });
+      );
       expect(calls).toEqual(['split 3/4', 'before 2', 'after 2', 'before 3', 'after 3', 'before 4', 'after 4']);
       expect(pages.every((p) => p.outcome.status === 'completed' && p.mmd.length > 0 && result.mmd.includes(p.mmd))).toBe(true);
     } finally {

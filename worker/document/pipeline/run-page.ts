@@ -67,7 +67,12 @@ export async function runPage(
   n: number,
   timeoutMs: number,
   convert: (content: PageContentLines) => RenderedPage,
-  opts: { wantLinks: boolean; beforePage?: (page: number) => Promise<void> | void; ocrPage?: OcrPage; figures?: { pdfPath: string; sink: FigureSink; chemistry?: ChemistryOptions } },
+  opts: {
+    wantLinks: boolean;
+    beforePage?: (page: number) => Promise<void> | void;
+    ocrPage?: OcrPage;
+    figures?: { pdfPath: string; sink: FigureSink; chemistry?: ChemistryOptions };
+  },
 ): Promise<PageResult> {
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
@@ -97,7 +102,10 @@ export async function runPage(
     if (lines.length === 0 && content.hasImages) {
       // No text layer but pictures: a scanned page. Its pixels go to the OCR engine when there is one.
       if (!opts.ocrPage) {
-        return { size, outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() } };
+        return {
+          size,
+          outcome: { page: n, status: 'failed', kind: 'scanned', error_id: 'sys_exception', error_message: SCANNED_PAGE_MESSAGE, seconds: seconds() },
+        };
       }
       kind = 'scanned';
       scanned = await opts.ocrPage(n, content.width, content.height, clock);
@@ -108,9 +116,18 @@ export async function runPage(
       const graphics = kind === 'text' ? content.graphics : undefined;
       ({ figures, lines } = await extractFigures({ ...opts.figures, page: n, width: content.width, height: content.height, lines, graphics }));
     }
-    if (lines.length === 0 && figures.length === 0) return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
+    if (lines.length === 0 && figures.length === 0)
+      return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
     const math = kind === 'text' ? content.math : undefined;
-    const rendered = convert({ lines, links: content.links, width: content.width, height: content.height, math, figures, ...(scanned ? { scanned: keepLines(scanned, lines) } : {}) });
+    const rendered = convert({
+      lines,
+      links: content.links,
+      width: content.width,
+      height: content.height,
+      math,
+      figures,
+      ...(scanned ? { scanned: keepLines(scanned, lines) } : {}),
+    });
     return { size, rendered, outcome: { page: n, status: 'completed', kind, seconds: seconds() } };
   })();
 

@@ -5,11 +5,21 @@ import { renderScannedPage } from './scanned-page.js';
 
 const box = (y: number) => ({ x: 10, y, width: 200, height: 20 });
 const text = (t: string, y: number): PageLine => ({ text: t, confidence: 0.99, box: box(y), kind: 'text' });
-const math = (latex: string, y: number): PageLine => ({ text: '', confidence: 0.9, box: box(y), kind: 'math', math: { latex, confidence: 0.9, confidenceRate: 0.95, symbolCount: 5 } });
+const math = (latex: string, y: number): PageLine => ({
+  text: '',
+  confidence: 0.9,
+  box: box(y),
+  kind: 'math',
+  math: { latex, confidence: 0.9, confidenceRate: 0.95, symbolCount: 5 },
+});
 
 describe('renderScannedPage', () => {
   it('writes the MMD /v3/text writes for the same recognition, each line with the MMD it produced', () => {
-    const read = { width: 400, height: 400, lines: [text('The heat equation reads', 10), math('\\frac{\\partial u}{\\partial t}=u', 40), text('for every time.', 70)] };
+    const read = {
+      width: 400,
+      height: 400,
+      lines: [text('The heat equation reads', 10), math('\\frac{\\partial u}{\\partial t}=u', 40), text('for every time.', 70)],
+    };
     const page = renderScannedPage({ read, scale: 0.5 }, {});
     expect(page.mmd).toBe(imagePage(read, {}).mmd);
     for (const l of page.lines) expect(page.mmd.slice(l.start, l.end)).toBe(l.mmd);

@@ -27,7 +27,17 @@ const owners = new WeakMap<TextLine, PageLine>();
 export function scannedLines(page: ScannedPage): TextLine[] {
   return page.read.lines.map((l) => {
     const s = page.scale;
-    const line: TextLine = { glyphs: [], x0: l.box.x * s, x1: (l.box.x + l.box.width) * s, top: l.box.y * s, bottom: (l.box.y + l.box.height) * s, base: (l.box.y + 0.8 * l.box.height) * s, size: 0.8 * l.box.height * s, bold: false, text: l.text };
+    const line: TextLine = {
+      glyphs: [],
+      x0: l.box.x * s,
+      x1: (l.box.x + l.box.width) * s,
+      top: l.box.y * s,
+      bottom: (l.box.y + l.box.height) * s,
+      base: (l.box.y + 0.8 * l.box.height) * s,
+      size: 0.8 * l.box.height * s,
+      bold: false,
+      text: l.text,
+    };
     owners.set(line, l);
     return line;
   });
@@ -56,10 +66,17 @@ function blockLines(b: Block): PageLine[] {
 export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = []): RenderedPage {
   const { read, blocks, single, upright, mmd: whole } = imagePage(page.read, opts);
   const s = page.scale;
-  const pieces = single ? [{ mmd: whole, top: 0, x0: 0, x1: Infinity }] : blocks.map((b) => {
-    const boxes = blockLines(b).map((l) => upright(l));
-    return { mmd: linesToMmd(read.lines, opts, false, upright, [b]), top: Math.min(...boxes.map((x) => x.y)) * s, x0: Math.min(...boxes.map((x) => x.x)) * s, x1: Math.max(...boxes.map((x) => x.x + x.width)) * s };
-  });
+  const pieces = single
+    ? [{ mmd: whole, top: 0, x0: 0, x1: Infinity }]
+    : blocks.map((b) => {
+        const boxes = blockLines(b).map((l) => upright(l));
+        return {
+          mmd: linesToMmd(read.lines, opts, false, upright, [b]),
+          top: Math.min(...boxes.map((x) => x.y)) * s,
+          x0: Math.min(...boxes.map((x) => x.x)) * s,
+          x1: Math.max(...boxes.map((x) => x.x + x.width)) * s,
+        };
+      });
   const before = pieces.map(() => [] as PlacedFigure[]).concat([[]]);
   for (const f of figures) {
     const at = pieces.findIndex((p) => p.top >= f.box.y0 && p.x0 < f.box.x1 && p.x1 > f.box.x0);

@@ -141,7 +141,8 @@ function grow(seed: Row, rows: Row[], used: Set<Row>): Row[] {
     for (let i = at + dir, prev = seed; i >= 0 && i < rows.length; prev = rows[i]!, i += dir) {
       const row = rows[i]!;
       const pitch = Math.abs(row.base - prev.base);
-      if (used.has(row) || pitch < MIN_ROW_PITCH_EM * seed.size || pitch > MAX_ROW_PITCH_EM * seed.size || Math.abs(row.size - seed.size) > 0.2 * seed.size) break;
+      if (used.has(row) || pitch < MIN_ROW_PITCH_EM * seed.size || pitch > MAX_ROW_PITCH_EM * seed.size || Math.abs(row.size - seed.size) > 0.2 * seed.size)
+        break;
       const left = surviving(gaps, row.words, seed.size);
       if (left.length < gaps.length || !straddles(row, left)) break;
       gaps = left;
@@ -164,7 +165,12 @@ function buildTable(run: Row[], rules: Box[]): TableLine | undefined {
     for (const g of row.lines.flatMap((l) => l.glyphs)) cells[columnOf(g.x + g.w / 2)]!.push(g);
     return cells.map((glyphs) => makeLine(glyphs.sort((a, b) => a.x - b.x)));
   });
-  const box = { x0: Math.min(...words.map((w) => w.x0)), x1: Math.max(...words.map((w) => w.x1)), y0: Math.min(...run.flatMap((r) => r.lines.map((l) => l.top))), y1: Math.max(...run.flatMap((r) => r.lines.map((l) => l.bottom))) };
+  const box = {
+    x0: Math.min(...words.map((w) => w.x0)),
+    x1: Math.max(...words.map((w) => w.x1)),
+    y0: Math.min(...run.flatMap((r) => r.lines.map((l) => l.top))),
+    y1: Math.max(...run.flatMap((r) => r.lines.map((l) => l.bottom))),
+  };
   if (!looksLikeTable(rows, box, rules, size)) return undefined;
   const lines = run.flatMap((r) => r.lines);
   return {
@@ -189,7 +195,9 @@ function looksLikeTable(rows: Array<Array<TextLine | undefined>>, box: Box, rule
   if (words[Math.floor(words.length / 2)]! > MAX_MEDIAN_CELL_WORDS) return false;
   // A grid of maths alone (align with several columns, a matrix) is a display, not a table.
   if (cells.filter((c) => !c.glyphs.some((g) => g.mathFont && g.ch !== ' ')).length * 3 < cells.length) return false;
-  const ruled = rules.some((r) => r.x1 - r.x0 >= 0.5 * (box.x1 - box.x0) && r.x0 < box.x1 && r.x1 > box.x0 && r.y1 > box.y0 - 1.5 * size && r.y0 < box.y1 + 1.5 * size);
+  const ruled = rules.some(
+    (r) => r.x1 - r.x0 >= 0.5 * (box.x1 - box.x0) && r.x0 < box.x1 && r.x1 > box.x0 && r.y1 > box.y0 - 1.5 * size && r.y0 < box.y1 + 1.5 * size,
+  );
   const numeric = content.filter((cells) => cells.filter((c) => NUMBER.test(c.text.trim())).length * 2 >= cells.length).length;
   return ruled || numeric >= MIN_NUMERIC_ROWS;
 }

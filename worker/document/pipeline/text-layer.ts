@@ -111,7 +111,10 @@ function splitFragments(row: Glyph[], gutter: number | undefined): Glyph[][] {
       frag.push(g);
       continue;
     }
-    if (frag.length && (g.x - lastEnd > FRAGMENT_GAP_EM * g.size || (gutter !== undefined && lastEnd <= gutter && g.x >= gutter && g.x - lastEnd > GUTTER_GAP_EM * g.size))) {
+    if (
+      frag.length &&
+      (g.x - lastEnd > FRAGMENT_GAP_EM * g.size || (gutter !== undefined && lastEnd <= gutter && g.x >= gutter && g.x - lastEnd > GUTTER_GAP_EM * g.size))
+    ) {
       out.push(frag);
       frag = [];
     }

@@ -27,9 +27,7 @@ const row = (over: Partial<ScoredFormula>): ScoredFormula => ({
 
 describe('latexTokens', () => {
   it('keeps control words, control symbols and characters apart and drops spaces', () => {
-    expect(latexTokens('\\frac{a}{b} + \\alpha_{1}\\,\\{')).toEqual(
-      ['\\frac', '{', 'a', '}', '{', 'b', '}', '+', '\\alpha', '_', '{', '1', '}', '\\,', '\\{'],
-    );
+    expect(latexTokens('\\frac{a}{b} + \\alpha_{1}\\,\\{')).toEqual(['\\frac', '{', 'a', '}', '{', 'b', '}', '+', '\\alpha', '_', '{', '1', '}', '\\,', '\\{']);
   });
 });
 
@@ -130,8 +128,14 @@ describe('classifyConstruct', () => {
 
 describe('markdownTable', () => {
   it('builds a header, a rule and rows, escaping bars inside cells', () => {
-    expect(markdownTable(['a', 'b'], [['|x|', percent(0.8766)], ['y', percent(Number.NaN)]])).toBe(
-      ['| a | b |', '| --- | --- |', '| \\|x\\| | 87.7 % |', '| y | n/a |'].join('\n'),
-    );
+    expect(
+      markdownTable(
+        ['a', 'b'],
+        [
+          ['|x|', percent(0.8766)],
+          ['y', percent(Number.NaN)],
+        ],
+      ),
+    ).toBe(['| a | b |', '| --- | --- |', '| \\|x\\| | 87.7 % |', '| y | n/a |'].join('\n'));
   });
 });

@@ -78,8 +78,7 @@ export interface Summary {
 
 /** Aggregates one front end's rows; formulas that threw count as wrong and are left out of the timings. */
 export function summarise(rows: readonly ScoredFormula[], categories: readonly string[]): Summary {
-  const rate = (subset: readonly ScoredFormula[]) =>
-    subset.length === 0 ? Number.NaN : subset.filter(isExact).length / subset.length;
+  const rate = (subset: readonly ScoredFormula[]) => (subset.length === 0 ? Number.NaN : subset.filter(isExact).length / subset.length);
   const timings = rows.filter((row) => row.error === undefined).map((row) => row.ms);
   const distances = rows.map(rowDistance);
   return {

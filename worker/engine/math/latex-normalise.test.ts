@@ -87,9 +87,7 @@ describe('normaliseLatex', () => {
   });
 
   it('keeps matrices and their cells', () => {
-    expect(normaliseLatex('\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe(
-      '\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}',
-    );
+    expect(normaliseLatex('\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe('\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}');
     same('\\begin{array}{c c} a & b \\end{array}', '\\begin{array}{cc}a&b\\end{array}');
     different('\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}', '\\begin{bmatrix}1&0\\\\0&1\\end{bmatrix}');
   });
@@ -97,7 +95,7 @@ describe('normaliseLatex', () => {
   it('normalises nested structures at any depth', () => {
     same('\\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}', '\\frac{-b\\pm\\sqrt{b^{2}-4ac}}{2a}');
     same('\\int_{0}^{\\infty} e^{-x^{2}} \\, \\mathrm{d}x', '\\int_0^\\infty e^{-x^2}dx');
-    same("f'(x) = \\lim_{h \\to 0} \\dfrac{f(x+h) - f(x)}{h}", "f^{\\prime}(x)=\\lim_{h\\rightarrow 0}\\frac{f(x+h)-f(x)}{h}");
+    same("f'(x) = \\lim_{h \\to 0} \\dfrac{f(x+h) - f(x)}{h}", 'f^{\\prime}(x)=\\lim_{h\\rightarrow 0}\\frac{f(x+h)-f(x)}{h}');
   });
 
   it('unifies commands that draw the same glyph', () => {
@@ -114,7 +112,7 @@ describe('normaliseLatex', () => {
   });
 
   it('is idempotent', () => {
-    for (const source of ["x_{i}^{2}+\\frac{a}{b}", "\\begin{cases}x & \\text{if } x>0\\end{cases}", "f''(x)"]) {
+    for (const source of ['x_{i}^{2}+\\frac{a}{b}', '\\begin{cases}x & \\text{if } x>0\\end{cases}', "f''(x)"]) {
       const once = normaliseLatex(source);
       expect(normaliseLatex(once)).toBe(once);
     }

@@ -29,9 +29,7 @@
  */
 
 const FUNCTION_NAMES = new Set(
-  'sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan log ln lg exp lim liminf limsup max min sup inf det arg gcd deg dim ker hom Pr'.split(
-    ' ',
-  ),
+  'sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan log ln lg exp lim liminf limsup max min sup inf det arg gcd deg dim ker hom Pr'.split(' '),
 );
 
 /** Commands dropped with nothing left behind. */
@@ -237,7 +235,7 @@ class Parser {
 function uprightWords(items: Item[]): Item[] {
   const isLetter = (item: Item | undefined) => item?.base.kind === 'token' && /^[a-zA-Z]$/u.test(item.base.value);
   const words: Item[] = [];
-  for (let i = 0; i < items.length; ) {
+  for (let i = 0; i < items.length;) {
     let end = i;
     while (isLetter(items[end]) && !items[end].sub && !items[end].sup && isLetter(items[end + 1])) end++;
     if (end === i || !isLetter(items[i])) {
@@ -305,7 +303,9 @@ function emitSequence(items: Item[]): string {
 /** Adjacent upright texts are one text: `\text{is}\text{odd}` ≡ `\text{is odd}`. */
 function mergeTexts(items: Item[]): Item[] {
   const textOf = (item: Item | undefined) =>
-    item && !item.sub && !item.sup && item.base.kind === 'command' && item.base.name === '\\text' && item.base.args[0]?.[0]?.base.kind === 'token' ? item.base.args[0][0].base.value : undefined;
+    item && !item.sub && !item.sup && item.base.kind === 'command' && item.base.name === '\\text' && item.base.args[0]?.[0]?.base.kind === 'token'
+      ? item.base.args[0][0].base.value
+      : undefined;
   const merged: Item[] = [];
   for (const item of items) {
     const before = textOf(merged[merged.length - 1]);

@@ -11,7 +11,11 @@ function map(width: number, height: number, rects: [number, number, number, numb
 
 describe('connectedComponents', () => {
   it('joins diagonal neighbours and keeps separate blobs apart', () => {
-    const prob = map(10, 10, [[1, 1, 2, 2, 0.9], [3, 3, 3, 3, 0.9], [7, 7, 8, 8, 0.9]]);
+    const prob = map(10, 10, [
+      [1, 1, 2, 2, 0.9],
+      [3, 3, 3, 3, 0.9],
+      [7, 7, 8, 8, 0.9],
+    ]);
     const components = connectedComponents(prob, 10, 10, 0.3);
     expect(components).toMatchObject([
       { minX: 1, minY: 1, maxX: 3, maxY: 3 },
@@ -25,7 +29,10 @@ describe('connectedComponents', () => {
   it('scores a kernel by its outline, so a line with a tall formula is not lost to its empty corners', () => {
     // A 40×4 line of 0.9 with a 4×12 sum sticking up at its left: its box is mostly empty.
     const width = 40;
-    const prob = map(width, 16, [[0, 12, 39, 15, 0.9], [0, 0, 3, 11, 0.9]]);
+    const prob = map(width, 16, [
+      [0, 12, 39, 15, 0.9],
+      [0, 0, 3, 11, 0.9],
+    ]);
     const boxes = boxesFromProbabilityMap(prob, width, 16);
     expect(boxes).toHaveLength(1);
     expect(boxes[0]!.score).toBeCloseTo(0.9, 5);
@@ -41,7 +48,10 @@ describe('boxesFromProbabilityMap', () => {
   });
 
   it('drops kernels thinner than the minimum size and those with a low mean probability', () => {
-    const prob = map(100, 40, [[10, 5, 60, 6, 0.9], [10, 20, 60, 30, 0.4]]);
+    const prob = map(100, 40, [
+      [10, 5, 60, 6, 0.9],
+      [10, 20, 60, 30, 0.4],
+    ]);
     expect(boxesFromProbabilityMap(prob, 100, 40)).toEqual([]);
   });
 });

@@ -21,17 +21,33 @@ describe('ctcGreedyDecode', () => {
   const charset = ['', 'a', 'b', ' '];
 
   it('collapses repeats, drops blanks and keeps a letter repeated across a blank', () => {
-    const probs = rows(4, [[1, 0.9], [1, 0.8], [0, 0.9], [1, 0.7], [3, 0.6], [2, 0.5]]);
+    const probs = rows(4, [
+      [1, 0.9],
+      [1, 0.8],
+      [0, 0.9],
+      [1, 0.7],
+      [3, 0.6],
+      [2, 0.5],
+    ]);
     const decoded = ctcGreedyDecode(probs, 0, 6, 4, charset);
     expect(decoded.text).toBe('aa b');
     // one probability per emitted character: the first step of each run
     expect(decoded.confidence).toBeCloseTo((0.9 + 0.7 + 0.6 + 0.5) / 4);
     // each character keeps the steps of its run
-    expect(decoded.chars.map((c) => [c.char, c.first, c.last])).toEqual([['a', 0, 1], ['a', 3, 3], [' ', 4, 4], ['b', 5, 5]]);
+    expect(decoded.chars.map((c) => [c.char, c.first, c.last])).toEqual([
+      ['a', 0, 1],
+      ['a', 3, 3],
+      [' ', 4, 4],
+      ['b', 5, 5],
+    ]);
   });
 
   it('reads a sequence at an offset and gives 0 confidence to an all-blank sequence', () => {
-    const probs = rows(4, [[2, 0.9], [0, 0.99], [0, 0.99]]);
+    const probs = rows(4, [
+      [2, 0.9],
+      [0, 0.99],
+      [0, 0.99],
+    ]);
     expect(ctcGreedyDecode(probs, 4, 2, 4, charset)).toEqual({ text: '', confidence: 0, chars: [] });
   });
 });

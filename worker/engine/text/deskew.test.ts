@@ -9,7 +9,12 @@ async function barsPage(degrees: number): Promise<RgbImage> {
   const height = 1500;
   const bars = Array.from({ length: 30 }, (_, i) => `<rect x="150" y="${120 + i * 42}" width="${i % 5 === 4 ? 500 : 900}" height="14" fill="#111"/>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${bars}</svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).rotate(degrees, { background: '#ffffff' }).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .rotate(degrees, { background: '#ffffff' })
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 

@@ -146,7 +146,14 @@ export function fuseHardSwish(model: Buffer): Buffer {
     if (xAt < 0 || !constant(add.inputs[1 - xAt], 3)) continue;
     const out = div.outputs[0]!;
     const gate = `${out}__hardsigmoid`;
-    const hardSigmoid = Buffer.concat([stringField(1, x), stringField(2, gate), stringField(3, gate), stringField(4, 'HardSigmoid'), floatAttribute('alpha', 1 / 6), floatAttribute('beta', 0.5)]);
+    const hardSigmoid = Buffer.concat([
+      stringField(1, x),
+      stringField(2, gate),
+      stringField(3, gate),
+      stringField(4, 'HardSigmoid'),
+      floatAttribute('alpha', 1 / 6),
+      floatAttribute('beta', 0.5),
+    ]);
     const times = Buffer.concat([stringField(1, x), stringField(1, gate), stringField(2, out), stringField(3, `${out}__hardswish`), stringField(4, 'Mul')]);
     [add, clip, mul].forEach((n) => removed.add(n));
     fusedInputs.push(x);
@@ -171,5 +178,9 @@ export function fuseHardSwish(model: Buffer): Buffer {
 /** The op type of each node of the model's graph, in order. */
 export function opTypes(model: Buffer): string[] {
   const graphField = fields(model).find((f) => f.no === 7 && f.body);
-  return graphField ? fields(model, ...graphField.body!).filter((f) => f.no === 1).map((f) => readNode(model, f).op) : [];
+  return graphField
+    ? fields(model, ...graphField.body!)
+        .filter((f) => f.no === 1)
+        .map((f) => readNode(model, f).op)
+    : [];
 }

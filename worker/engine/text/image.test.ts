@@ -31,7 +31,9 @@ describe('boxToInput', () => {
 
 describe('decodeImage', () => {
   it('gives three channels for a greyscale PNG with alpha, flattened onto white', async () => {
-    const png = await sharp(Buffer.alloc(4 * 2 * 2), { raw: { width: 4, height: 2, channels: 2 } }).png().toBuffer(); // black, transparent
+    const png = await sharp(Buffer.alloc(4 * 2 * 2), { raw: { width: 4, height: 2, channels: 2 } })
+      .png()
+      .toBuffer(); // black, transparent
     const img = await decodeImage(png);
     expect(img).toMatchObject({ width: 4, height: 2 });
     expect([...img.data]).toEqual(new Array(24).fill(255));

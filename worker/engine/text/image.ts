@@ -14,12 +14,7 @@ export interface RgbImage {
 /** Decodes PNG/JPEG (any format sharp reads), applies EXIF orientation and flattens alpha onto white. */
 export async function decodeImage(input: Buffer): Promise<RgbImage> {
   try {
-    const { data, info } = await sharp(input)
-      .rotate()
-      .flatten({ background: '#ffffff' })
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(input).rotate().flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     // toColourspace('srgb') yields three bands from grey, grey + alpha, RGBA and CMYK alike
     if (info.channels !== 3) throw new Error(`${info.channels} channels after conversion to sRGB`);
     return { data, width: info.width, height: info.height };
@@ -58,7 +53,10 @@ export function readingScale(img: RgbImage): number {
 
 export async function scaleImage(img: RgbImage, scale: number): Promise<RgbImage> {
   if (scale === 1) return img;
-  const { data, info } = await rawInput(img).resize(Math.round(img.width * scale), Math.round(img.height * scale), { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await rawInput(img)
+    .resize(Math.round(img.width * scale), Math.round(img.height * scale), { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 

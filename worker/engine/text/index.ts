@@ -138,7 +138,8 @@ export class TextRecognizer {
       const box = { x: b.x, y: b.y, width: b.width, height: b.height };
       lines.push({ text: read.text.trim(), confidence: read.confidence, box, words: lineWords(read.spans, box) });
     });
-    const toInput = (box: OcrLine['box']) => unscaleBox(boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height), scale, decoded);
+    const toInput = (box: OcrLine['box']) =>
+      unscaleBox(boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height), scale, decoded);
     return {
       lines: readingOrder(lines).map((l) => ({ ...l, box: toInput(l.box), words: l.words.map((w) => ({ ...w, box: toInput(w.box) })) })),
       width: decoded.width,

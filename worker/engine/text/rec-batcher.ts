@@ -44,7 +44,12 @@ export class RecognitionBatcher {
     const group = this.waiting.splice(0);
     this.previous = this.previous.then(async () => {
       try {
-        const reads = await runCrops(this.session, group.flatMap((w) => w.crops), this.charset, this.batchSize);
+        const reads = await runCrops(
+          this.session,
+          group.flatMap((w) => w.crops),
+          this.charset,
+          this.batchSize,
+        );
         let at = 0;
         for (const w of group) {
           w.resolve(reads.slice(at, at + w.crops.length));

@@ -67,7 +67,10 @@ export async function runCrops(session: ort.InferenceSession, crops: Crop[], cha
     const output = (await session.run({ [session.inputNames[0]!]: input }))[session.outputNames[0]!]!;
     const [, steps, classes] = output.dims as number[];
     if (classes !== charset.length) {
-      throw new EngineError('model_mismatch', `recognition model predicts ${classes} classes but the dictionary gives ${charset.length} (blank + characters + space)`);
+      throw new EngineError(
+        'model_mismatch',
+        `recognition model predicts ${classes} classes but the dictionary gives ${charset.length} (blank + characters + space)`,
+      );
     }
     const probs = output.data as Float32Array;
     batch.forEach((i, n) => {

@@ -9,7 +9,11 @@ export function cancelDialog(jobId: string, announce: (msg: string, bad?: boolea
     'dialog',
     { 'aria-labelledby': 'cancel-h', 'aria-describedby': 'cancel-d' },
     h('h2', { id: 'cancel-h' }, 'Cancel this job?'),
-    h('p', { id: 'cancel-d' }, 'Enumeration stops and queued files are skipped (error id cancelled). Files already being processed finish and are recorded. A cancelled job cannot be retried.'),
+    h(
+      'p',
+      { id: 'cancel-d' },
+      'Enumeration stops and queued files are skipped (error id cancelled). Files already being processed finish and are recorded. A cancelled job cannot be retried.',
+    ),
     h('div', { class: 'toolbar' }, keep, confirm),
   );
   const button = h('button', { type: 'button', class: 'danger-outline', onclick: () => dialog.showModal() }, 'Cancel job…');

@@ -64,14 +64,60 @@ function view(f: FileDetail, jobId: string, preview: HTMLElement | null): (Node 
       'page-errors',
       'Page errors',
       errors.length
-        ? h('div', { class: 'table-wrap' }, h('table', null, h('thead', null, h('tr', null, ['Page', 'Error id', 'Message'].map((c) => h('th', { scope: 'col' }, c)))), h('tbody', null, errors.map((e) => h('tr', null, h('td', { class: 'num' }, num(e.page)), h('td', null, h('code', null, e.error_id)), h('td', null, e.error_message))))))
+        ? h(
+            'div',
+            { class: 'table-wrap' },
+            h(
+              'table',
+              null,
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['Page', 'Error id', 'Message'].map((c) => h('th', { scope: 'col' }, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                errors.map((e) =>
+                  h('tr', null, h('td', { class: 'num' }, num(e.page)), h('td', null, h('code', null, e.error_id)), h('td', null, e.error_message)),
+                ),
+              ),
+            ),
+          )
         : h('p', { class: 'sub' }, 'No page errors.'),
     ),
     section(
       'conversions',
       'Conversion status per format',
       formats.length
-        ? h('div', { class: 'table-wrap' }, h('table', null, h('thead', null, h('tr', null, ['Format', 'Status', 'Error id'].map((c) => h('th', { scope: 'col' }, c)))), h('tbody', null, formats.map(([fmt, s]) => h('tr', null, h('th', { scope: 'row' }, fmt), h('td', null, badge(s.status)), h('td', null, s.error_id ? h('code', null, s.error_id) : '—'))))))
+        ? h(
+            'div',
+            { class: 'table-wrap' },
+            h(
+              'table',
+              null,
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  ['Format', 'Status', 'Error id'].map((c) => h('th', { scope: 'col' }, c)),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                formats.map(([fmt, s]) =>
+                  h('tr', null, h('th', { scope: 'row' }, fmt), h('td', null, badge(s.status)), h('td', null, s.error_id ? h('code', null, s.error_id) : '—')),
+                ),
+              ),
+            ),
+          )
         : h('p', { class: 'sub' }, 'No conversion formats were requested for this job.'),
     ),
     section(
@@ -85,7 +131,11 @@ function view(f: FileDetail, jobId: string, preview: HTMLElement | null): (Node 
               h(
                 'li',
                 null,
-                h('a', { href: api.outputPath(jobId, f.document_id, ext), download: `${stemOf(fileNameOf(f.key))}.${ext}`, 'aria-label': `Download ${ext}` }, h('strong', null, ext)),
+                h(
+                  'a',
+                  { href: api.outputPath(jobId, f.document_id, ext), download: `${stemOf(fileNameOf(f.key))}.${ext}`, 'aria-label': `Download ${ext}` },
+                  h('strong', null, ext),
+                ),
                 ' ',
                 h('code', { class: 'uri' }, uri),
               ),
@@ -114,7 +164,12 @@ function recognitionPreview(ctx: PageContext, jobId: string, f: FileDetail): HTM
   const el = section(
     'recognition',
     'Recognised MMD beside the source',
-    h('div', { class: 'two-col' }, h('div', null, h('p', { class: 'label' }, 'Source'), pager, source, caption), h('div', null, h('p', { class: 'label' }, 'Rendered MMD'), rendered)),
+    h(
+      'div',
+      { class: 'two-col' },
+      h('div', null, h('p', { class: 'label' }, 'Source'), pager, source, caption),
+      h('div', null, h('p', { class: 'label' }, 'Rendered MMD'), rendered),
+    ),
   );
 
   void (async () => {
@@ -159,7 +214,10 @@ function recognitionPreview(ctx: PageContext, jobId: string, f: FileDetail): HTM
       if (pdf.numPages > 1) {
         const select = h(
           'select',
-          { id: 'file-page', onchange: () => void show(Number(select.value)).catch((err: Error) => setText(caption, `${name}: the page could not be drawn (${err.message})`)) },
+          {
+            id: 'file-page',
+            onchange: () => void show(Number(select.value)).catch((err: Error) => setText(caption, `${name}: the page could not be drawn (${err.message})`)),
+          },
           Array.from({ length: pdf.numPages }, (_, i) => h('option', { value: i + 1 }, String(i + 1))),
         );
         fill(pager, h('label', { for: 'file-page' }, 'Source page '), select);

@@ -58,16 +58,34 @@ export function failuresPanel(jobId: string, announce: (msg: string, bad?: boole
         body,
         retryable ? null : h('p', { class: 'sub' }, 'Retry becomes available when the job has finished (a cancelled job cannot be retried).'),
         [...groups].map(([errorId, list]) => {
-          const button = h('button', { type: 'button', disabled: busy || !retryable, 'aria-describedby': `grp-${errorId}-h`, onclick: () => void retry(errorId, list.length) }, `Retry ${list.length === 1 ? '1 file' : `${num(list.length)} files`}`);
+          const button = h(
+            'button',
+            { type: 'button', disabled: busy || !retryable, 'aria-describedby': `grp-${errorId}-h`, onclick: () => void retry(errorId, list.length) },
+            `Retry ${list.length === 1 ? '1 file' : `${num(list.length)} files`}`,
+          );
           buttons.push(button);
           return h(
             'section',
             { class: 'error-group', 'data-error-id': errorId, 'aria-labelledby': `grp-${errorId}-h` },
-            h('div', { class: 'group-head' }, h('h3', { id: `grp-${errorId}-h` }, h('code', null, errorId), ` — ${num(list.length)} file${list.length === 1 ? '' : 's'}`), button),
+            h(
+              'div',
+              { class: 'group-head' },
+              h('h3', { id: `grp-${errorId}-h` }, h('code', null, errorId), ` — ${num(list.length)} file${list.length === 1 ? '' : 's'}`),
+              button,
+            ),
             h(
               'ul',
               { class: 'file-list' },
-              list.slice(0, 50).map((f) => h('li', null, h('a', { href: fileHref(jobId, f.document_id) }, f.key), h('span', { class: 'sub' }, ` · attempt ${f.attempts}${f.error_message ? ` · ${f.error_message}` : ''}`))),
+              list
+                .slice(0, 50)
+                .map((f) =>
+                  h(
+                    'li',
+                    null,
+                    h('a', { href: fileHref(jobId, f.document_id) }, f.key),
+                    h('span', { class: 'sub' }, ` · attempt ${f.attempts}${f.error_message ? ` · ${f.error_message}` : ''}`),
+                  ),
+                ),
               list.length > 50 ? h('li', { class: 'sub' }, `and ${num(list.length - 50)} more (see the report)`) : null,
             ),
           );

@@ -10,19 +10,30 @@ export function filesPanel(jobId: string) {
   let cursors: (string | undefined)[] = [undefined];
   const select = h(
     'select',
-    { id: 'file-status', onchange: () => {
-      status = select.value;
-      cursors = [undefined];
-      void load();
-    } },
+    {
+      id: 'file-status',
+      onchange: () => {
+        status = select.value;
+        cursors = [undefined];
+        void load();
+      },
+    },
     FILE_STATUSES.map((s) => h('option', { value: s, selected: s === status }, s)),
   );
   const tbody = h('tbody');
   const note = h('div');
-  const prev = h('button', { type: 'button', class: 'secondary', onclick: () => {
-    cursors.pop();
-    void load();
-  } }, 'Previous 100');
+  const prev = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      onclick: () => {
+        cursors.pop();
+        void load();
+      },
+    },
+    'Previous 100',
+  );
   const next = h('button', { type: 'button', class: 'secondary', onclick: () => void load(nextCursor) }, 'Next 100');
   let nextCursor: string | undefined;
 
@@ -32,8 +43,21 @@ export function filesPanel(jobId: string) {
       const page = await api.files(jobId, status, cursors.at(-1));
       nextCursor = page.next_cursor ?? undefined;
       fill(note, page.files.length ? null : h('p', { class: 'sub' }, `No ${status} files.`));
-      syncRows(tbody, page.files, (f) => f.document_id, () => h('tr'), (row, f: JobFile) =>
-        fill(row, h('th', { scope: 'row' }, h('a', { href: fileHref(jobId, f.document_id) }, f.key)), h('td', null, badge(f.status)), h('td', { class: 'num' }, num(f.pages)), h('td', { class: 'num' }, num(f.pages_failed)), h('td', null, f.error_id ? h('code', null, f.error_id) : '—'), h('td', { class: 'nowrap', title: f.finished_at ?? '' }, shortTime(f.finished_at))),
+      syncRows(
+        tbody,
+        page.files,
+        (f) => f.document_id,
+        () => h('tr'),
+        (row, f: JobFile) =>
+          fill(
+            row,
+            h('th', { scope: 'row' }, h('a', { href: fileHref(jobId, f.document_id) }, f.key)),
+            h('td', null, badge(f.status)),
+            h('td', { class: 'num' }, num(f.pages)),
+            h('td', { class: 'num' }, num(f.pages_failed)),
+            h('td', null, f.error_id ? h('code', null, f.error_id) : '—'),
+            h('td', { class: 'nowrap', title: f.finished_at ?? '' }, shortTime(f.finished_at)),
+          ),
       );
       prev.hidden = cursors.length <= 1;
       next.hidden = !nextCursor;
@@ -47,7 +71,24 @@ export function filesPanel(jobId: string) {
     { class: 'panel', 'aria-labelledby': 'files-h' },
     h('h2', { id: 'files-h' }, 'Files'),
     h('div', { class: 'toolbar' }, h('label', { for: 'file-status' }, 'Status'), select),
-    h('div', { class: 'table-wrap' }, h('table', null, h('thead', null, h('tr', null, ['File', 'Status', 'Pages', 'Pages failed', 'Error', 'Finished'].map((c) => h('th', { scope: 'col' }, c)))), tbody)),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        null,
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['File', 'Status', 'Pages', 'Pages failed', 'Error', 'Finished'].map((c) => h('th', { scope: 'col' }, c)),
+          ),
+        ),
+        tbody,
+      ),
+    ),
     note,
     h('div', { class: 'toolbar' }, prev, next),
   );

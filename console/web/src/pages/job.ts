@@ -101,7 +101,15 @@ function renderCounters(el: HTMLElement, j: Job): void {
     ['Started', time(j.started_at)],
     ['Finished', time(j.finished_at)],
   ];
-  if (!el.firstChild) fill(el, h('dl', { class: 'stat-grid' }, cells.map(([k]) => h('div', { class: 'stat' }, h('dt', null, k), h('dd')))));
+  if (!el.firstChild)
+    fill(
+      el,
+      h(
+        'dl',
+        { class: 'stat-grid' },
+        cells.map(([k]) => h('div', { class: 'stat' }, h('dt', null, k), h('dd'))),
+      ),
+    );
   const dds = el.querySelectorAll('dd');
   cells.forEach(([, v], i) => setText(dds[i]!, v));
 }
@@ -114,9 +122,20 @@ function renderLinks(el: HTMLElement, j: Job): void {
   const isHttp = (u: string) => /^https?:\/\//.test(u);
   fill(
     el,
-    h('ul', { class: 'links' },
+    h(
+      'ul',
+      { class: 'links' },
       h('li', null, h('a', { href: api.reportPath(j.job_id), download: `report-${j.job_id}.ndjson`, type: 'application/x-ndjson' }, 'Download NDJSON report')),
-      h('li', null, 'Manifest: ', manifest ? (isHttp(manifest) ? h('a', { href: manifest }, manifest) : h('code', { class: 'uri' }, manifest)) : h('span', { class: 'sub' }, 'written when the job finishes')),
+      h(
+        'li',
+        null,
+        'Manifest: ',
+        manifest
+          ? isHttp(manifest)
+            ? h('a', { href: manifest }, manifest)
+            : h('code', { class: 'uri' }, manifest)
+          : h('span', { class: 'sub' }, 'written when the job finishes'),
+      ),
       h('li', null, 'Output folder: ', h('code', { class: 'uri' }, j.output.folder), ` (${j.output.layout})`),
       j.error_info ? h('li', { class: 'note-bad' }, `Job error: ${j.error_info.id} — ${j.error_info.message}`) : null,
     ),

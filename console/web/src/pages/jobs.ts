@@ -16,20 +16,32 @@ export const jobsPage: Page = (main, ctx) => {
   let limit = PAGE;
   const filter = h(
     'select',
-    { id: 'status-filter', onchange: () => {
-      status = filter.value;
-      history.replaceState(null, '', status ? `#/jobs?status=${status}` : '#/jobs');
-      void refresh();
-    } },
+    {
+      id: 'status-filter',
+      onchange: () => {
+        status = filter.value;
+        history.replaceState(null, '', status ? `#/jobs?status=${status}` : '#/jobs');
+        void refresh();
+      },
+    },
     h('option', { value: '' }, 'All statuses'),
     JOB_STATUSES.map((s) => h('option', { value: s, selected: s === status }, s.replaceAll('_', ' '))),
   );
   const tbody = h('tbody');
   const empty = h('p', { class: 'sub', hidden: true }, 'No jobs yet. Create one with POST /pco/v1/jobs or `folio jobs create`.');
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true, onclick: () => {
-    limit += PAGE;
-    void refresh();
-  } }, 'Show more');
+  const more = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      hidden: true,
+      onclick: () => {
+        limit += PAGE;
+        void refresh();
+      },
+    },
+    'Show more',
+  );
   const problem = h('div');
   const updated = h('p', { class: 'sub', 'aria-live': 'off' });
 
@@ -45,7 +57,15 @@ export const jobsPage: Page = (main, ctx) => {
         'table',
         { class: 'jobs' },
         h('caption', { class: 'visually-hidden' }, 'Jobs, newest first, refreshed every 2 seconds'),
-        h('thead', null, h('tr', null, ['Job', 'Status', 'Progress', 'Files done', 'Failed', 'Pages', 'Pages/min', 'ETA', 'Created'].map((c) => h('th', { scope: 'col' }, c)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ['Job', 'Status', 'Progress', 'Files done', 'Failed', 'Pages', 'Pages/min', 'ETA', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
+          ),
+        ),
         tbody,
       ),
     ),
@@ -57,13 +77,27 @@ export const jobsPage: Page = (main, ctx) => {
     const bar = progressBar(`Progress of ${j.name || j.job_id}`);
     const cells = Array.from({ length: 6 }, () => h('td', { class: 'num' }));
     const statusCell = h('td');
-    const row: Row = h('tr', null, h('th', { scope: 'row' }, h('a', { href: jobHref(j.job_id) }, j.name || j.job_id), h('div', { class: 'sub mono' }, j.job_id)), statusCell, h('td', { class: 'progress-cell' }, bar.el), ...cells);
+    const row: Row = h(
+      'tr',
+      null,
+      h('th', { scope: 'row' }, h('a', { href: jobHref(j.job_id) }, j.name || j.job_id), h('div', { class: 'sub mono' }, j.job_id)),
+      statusCell,
+      h('td', { class: 'progress-cell' }, bar.el),
+      ...cells,
+    );
     let lastStatus = '';
     row.set = (x) => {
       if (x.status !== lastStatus) fill(statusCell, badge((lastStatus = x.status)));
       bar.set(jobPercent(x));
       const f = x.files;
-      const texts = [`${num(f.completed + f.failed + f.skipped)} / ${num(f.discovered)}`, num(f.failed), num(x.pages.completed), num(x.throughput_pages_per_minute), x.eta_seconds === null ? '—' : duration(x.eta_seconds), shortTime(x.created_at)];
+      const texts = [
+        `${num(f.completed + f.failed + f.skipped)} / ${num(f.discovered)}`,
+        num(f.failed),
+        num(x.pages.completed),
+        num(x.throughput_pages_per_minute),
+        x.eta_seconds === null ? '—' : duration(x.eta_seconds),
+        shortTime(x.created_at),
+      ];
       texts.forEach((t, i) => setText(cells[i]!, t));
     };
     return row;
@@ -74,7 +108,13 @@ export const jobsPage: Page = (main, ctx) => {
       const page = await api.jobs(status || undefined, limit);
       if (!ctx.alive) return;
       fill(problem);
-      syncRows(tbody, page.jobs, (j) => j.job_id, createRow, (row, j) => row.set!(j));
+      syncRows(
+        tbody,
+        page.jobs,
+        (j) => j.job_id,
+        createRow,
+        (row, j) => row.set!(j),
+      );
       empty.hidden = page.jobs.length > 0;
       more.hidden = !page.next_cursor;
       setText(updated, `Updated ${new Date().toLocaleTimeString('en-GB')}`);

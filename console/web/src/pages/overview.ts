@@ -34,7 +34,14 @@ export const overviewPage: Page = (main, ctx) => {
   );
 
   ctx.every(REFRESH_MS, async () => {
-    const [health, status, license, usage, jobs, history] = await Promise.allSettled([api.health(), api.status(), api.license(), api.usage(utcDay(), utcDay()), api.jobs('processing', 200), api.throughput(60)]);
+    const [health, status, license, usage, jobs, history] = await Promise.allSettled([
+      api.health(),
+      api.status(),
+      api.license(),
+      api.usage(utcDay(), utcDay()),
+      api.jobs('processing', 200),
+      api.throughput(60),
+    ]);
     const sampled = pagesRate.sample().catch(() => undefined);
     if (!ctx.alive) return;
     fill(healthBox, health.status === 'fulfilled' ? healthView(health.value) : errorNote(health.reason));
@@ -45,7 +52,14 @@ export const overviewPage: Page = (main, ctx) => {
       fill(
         usageBox,
         h('p', { class: 'big-number' }, num(t.pages_billable + t.images_billable), h('span', { class: 'unit' }, ' billable units')),
-        h('dl', { class: 'pairs' }, pair('Pages billable', num(t.pages_billable)), pair('Images billable', num(t.images_billable)), pair('Pages completed', num(t.pages_completed)), pair('Pages failed', num(t.pages_failed))),
+        h(
+          'dl',
+          { class: 'pairs' },
+          pair('Pages billable', num(t.pages_billable)),
+          pair('Images billable', num(t.images_billable)),
+          pair('Pages completed', num(t.pages_completed)),
+          pair('Pages failed', num(t.pages_failed)),
+        ),
         h('p', null, h('a', { href: '#/usage' }, 'Usage by day')),
       );
     } else fill(usageBox, errorNote(usage.reason));
@@ -60,7 +74,11 @@ export const overviewPage: Page = (main, ctx) => {
       rateText,
       num(Math.round(pagesRate.points.at(-1)?.pagesPerMinute ?? 0)),
       h('span', { class: 'unit' }, ' pages/min now'),
-      h('span', { class: 'sub' }, ` · hour average ${avg === null ? '—' : num(Math.round(avg))} · ${running.length} running job${running.length === 1 ? '' : 's'} at ${num(Math.round(jobRate))} pages/min`),
+      h(
+        'span',
+        { class: 'sub' },
+        ` · hour average ${avg === null ? '—' : num(Math.round(avg))} · ${running.length} running job${running.length === 1 ? '' : 's'} at ${num(Math.round(jobRate))} pages/min`,
+      ),
     );
     if (history.status === 'fulfilled') {
       chart.set(
@@ -96,7 +114,10 @@ function healthView(s: Health): Node[] {
 
 function queuesView(s: Status): Node[] {
   const q = s.queue_depths;
-  return [h('dl', { class: 'pairs' }, pair('Jobs', num(q.jobs)), pair('Documents', num(q.documents)), pair('Pages', num(q.pages))), h('p', { class: 'sub' }, 'Tasks waiting, delayed or active.')];
+  return [
+    h('dl', { class: 'pairs' }, pair('Jobs', num(q.jobs)), pair('Documents', num(q.documents)), pair('Pages', num(q.pages))),
+    h('p', { class: 'sub' }, 'Tasks waiting, delayed or active.'),
+  ];
 }
 
 function licenseView(l: License): Node[] {
@@ -133,6 +154,9 @@ function aboutView(s: Status): Node {
     pair('Build', s.build_id),
     pair('Versions', `OCR ${s.ocr_version} · PDF ${s.pdf_version} · API v${s.api_version}`),
     pair('Up for', duration(s.uptime_seconds)),
-    pair('Metering', `${s.metering.mode.replaceAll('_', ' ')}${s.metering.last_report_at ? `, last report ${time(s.metering.last_report_at)}` : ''}${s.metering.days_pending ? `, ${s.metering.days_pending} day${s.metering.days_pending === 1 ? '' : 's'} pending` : ''}`),
+    pair(
+      'Metering',
+      `${s.metering.mode.replaceAll('_', ' ')}${s.metering.last_report_at ? `, last report ${time(s.metering.last_report_at)}` : ''}${s.metering.days_pending ? `, ${s.metering.days_pending} day${s.metering.days_pending === 1 ? '' : 's'} pending` : ''}`,
+    ),
   );
 }

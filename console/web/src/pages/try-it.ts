@@ -16,7 +16,11 @@ let v3: Promise<V3Surface> | null = null;
  * means this build has no such route, anything else (401…) means it is there.
  */
 export function probeV3(): Promise<V3Surface> {
-  const answers = (path: string) => fetch(path, { method: 'POST', cache: 'no-store' }).then((r) => r.status !== 404, () => false);
+  const answers = (path: string) =>
+    fetch(path, { method: 'POST', cache: 'no-store' }).then(
+      (r) => r.status !== 404,
+      () => false,
+    );
   v3 ??= Promise.all([answers('/v3/pdf'), answers('/v3/text')]).then(([pdf, text]) => ({ pdf, text }));
   return v3;
 }
@@ -52,7 +56,12 @@ export const tryItPage: Page = async (main, ctx) => {
       { class: 'panel', 'aria-labelledby': 'preview-h' },
       h('h2', { id: 'preview-h' }, 'Preview MMD'),
       h('p', { class: 'sub' }, 'Paste Mathpix Markdown to see how the console renders it (in this browser; nothing is sent to the appliance).'),
-      h('div', { class: 'two-col' }, h('div', null, h('label', { for: 'mmd-source' }, 'MMD source'), source, h('button', { type: 'button', onclick: () => void render() }, 'Render')), h('div', null, h('p', { class: 'label' }, 'Rendered'), output)),
+      h(
+        'div',
+        { class: 'two-col' },
+        h('div', null, h('label', { for: 'mmd-source' }, 'MMD source'), source, h('button', { type: 'button', onclick: () => void render() }, 'Render')),
+        h('div', null, h('p', { class: 'label' }, 'Rendered'), output),
+      ),
     ),
   );
   void render();
@@ -62,6 +71,10 @@ export const tryItPage: Page = async (main, ctx) => {
     uploadSlot,
     surface.pdf
       ? uploadForm(ctx, surface)
-      : h('p', { class: 'note', id: 'try-unavailable' }, 'Uploading is not available in this build: the appliance does not answer /v3/pdf yet. The preview below shows how recognised MMD will be rendered.'),
+      : h(
+          'p',
+          { class: 'note', id: 'try-unavailable' },
+          'Uploading is not available in this build: the appliance does not answer /v3/pdf yet. The preview below shows how recognised MMD will be rendered.',
+        ),
   );
 };

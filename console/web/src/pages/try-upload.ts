@@ -48,7 +48,11 @@ export function uploadForm(ctx: PageContext, v3: V3Surface): HTMLElement {
       const id = json.pdf_id!;
       for (;;) {
         if (!ctx.alive) return;
-        const s = (await (await fetch(`/v3/pdf/${encodeURIComponent(id)}`, { headers: headers(), cache: 'no-store' })).json()) as { status?: string; percent_done?: number; error?: string };
+        const s = (await (await fetch(`/v3/pdf/${encodeURIComponent(id)}`, { headers: headers(), cache: 'no-store' })).json()) as {
+          status?: string;
+          percent_done?: number;
+          error?: string;
+        };
         if (s.status === 'completed') break;
         if (s.status === 'error') return fail(`Processing failed: ${s.error ?? 'error'}`);
         setText(status, `Processing ${id}: ${Math.round(s.percent_done ?? 0)} %`);
@@ -67,11 +71,14 @@ export function uploadForm(ctx: PageContext, v3: V3Surface): HTMLElement {
     null,
     h(
       'form',
-      { class: 'form-grid', onsubmit: (ev: Event) => {
-        ev.preventDefault();
-        const f = file.files?.[0];
-        if (f) run(f).catch((err: Error) => fail(`Failed: ${err.message}`));
-      } },
+      {
+        class: 'form-grid',
+        onsubmit: (ev: Event) => {
+          ev.preventDefault();
+          const f = file.files?.[0];
+          if (f) run(f).catch((err: Error) => fail(`Failed: ${err.message}`));
+        },
+      },
       h('label', { for: 'try-app-id' }, 'app_id'),
       appId,
       h('label', { for: 'try-app-key' }, 'app_key'),
@@ -81,6 +88,11 @@ export function uploadForm(ctx: PageContext, v3: V3Surface): HTMLElement {
       h('div', null, submit),
     ),
     status,
-    h('div', { class: 'two-col' }, h('div', null, h('p', { class: 'label' }, 'Source'), source), h('div', null, h('p', { class: 'label' }, 'Recognised MMD, rendered'), rendered)),
+    h(
+      'div',
+      { class: 'two-col' },
+      h('div', null, h('p', { class: 'label' }, 'Source'), source),
+      h('div', null, h('p', { class: 'label' }, 'Recognised MMD, rendered'), rendered),
+    ),
   );
 }

@@ -51,7 +51,10 @@ export class SymbolClassifier {
     const labelsFile = await loadModelFile(opts.labelsId ?? SYMBOL_LABELS_ID, { manifestPath: opts.manifestPath });
     const parsed = LabelsSchema.safeParse(JSON.parse(labelsFile.bytes.toString('utf8')));
     if (!parsed.success || parsed.data.typicalHeightEm.length !== parsed.data.classes.length) {
-      throw new EngineError('manifest_invalid', `${labelsFile.file} does not describe this classifier's inputs (${parsed.error?.message ?? 'one typical height per class'})`);
+      throw new EngineError(
+        'manifest_invalid',
+        `${labelsFile.file} does not describe this classifier's inputs (${parsed.error?.message ?? 'one typical height per class'})`,
+      );
     }
     const { session } = await createSession(model, { executionProviders: ['cpu'], intraOpThreads: opts.intraOpThreads ?? 1 });
     return new SymbolClassifier(session, parsed.data);
@@ -85,4 +88,3 @@ export class SymbolClassifier {
     });
   }
 }
-

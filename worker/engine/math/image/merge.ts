@@ -77,7 +77,9 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     if (!isDot(a) || !isDot(b)) return false;
     const size = Math.max(w(a.box), h(a.box), w(b.box), h(b.box));
     const gap = Math.max(a.box.y0, b.box.y0) - Math.min(a.box.y1, b.box.y1);
-    return overlapX(a.box, b.box) >= 0.5 * Math.min(w(a.box), w(b.box)) && gap >= 0.5 * size && gap <= 4 * size && a.area <= 2.5 * b.area && b.area <= 2.5 * a.area;
+    return (
+      overlapX(a.box, b.box) >= 0.5 * Math.min(w(a.box), w(b.box)) && gap >= 0.5 * size && gap <= 4 * size && a.area <= 2.5 * b.area && b.area <= 2.5 * a.area
+    );
   };
   /** = ≡ Ξ: flat bars of similar length stacked with their centres aligned (Ξ's serifs make its middle bar less flat). */
   const stackedBars = (a: Component, b: Component): boolean => {
@@ -171,8 +173,19 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     return span !== null && span.x1 >= cx(small.box) - stroke;
   };
   const belong = (a: Component, b: Component): boolean =>
-    dotAndStem(a, b) || dotAndStem(b, a) || twoDots(a, b) || stackedBars(a, b) || twinBars(a, b) || dotsAroundBar(a, b) || dotsAroundBar(b, a) ||
-    barAndGlyph(a, b) || barAndGlyph(b, a) || signAndVinculum(a, b) || signAndVinculum(b, a) || inside(a, b) || inside(b, a);
+    dotAndStem(a, b) ||
+    dotAndStem(b, a) ||
+    twoDots(a, b) ||
+    stackedBars(a, b) ||
+    twinBars(a, b) ||
+    dotsAroundBar(a, b) ||
+    dotsAroundBar(b, a) ||
+    barAndGlyph(a, b) ||
+    barAndGlyph(b, a) ||
+    signAndVinculum(a, b) ||
+    signAndVinculum(b, a) ||
+    inside(a, b) ||
+    inside(b, a);
 
   const root = parts.map((_, i) => i);
   const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i])));

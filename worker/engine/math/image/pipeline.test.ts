@@ -73,7 +73,10 @@ describe('connectedComponents', () => {
 describe('mergeComponents', () => {
   it('joins the two bars of = but leaves a lone minus as RULE', () => {
     const groups = groupsOf(canvas(60, 30).rect(4, 10, 22, 12).rect(4, 17, 22, 19).rect(34, 14, 52, 16).image());
-    expect(groups.map((g) => [g.parts.length, g.rule])).toEqual([[2, false], [1, true]]);
+    expect(groups.map((g) => [g.parts.length, g.rule])).toEqual([
+      [2, false],
+      [1, true],
+    ]);
   });
 
   it('joins the dot of an i with its stem, and the two dots of a colon', () => {
@@ -117,12 +120,18 @@ describe('mergeComponents', () => {
 
   it('joins a radical sign to the vinculum TeX sets beside it as a rule', () => {
     const groups = groupsOf(canvas(90, 34).line(10, 3, 4, 30).rect(13, 3, 80, 5).line(30, 12, 44, 26).line(44, 12, 30, 26).image());
-    expect(groups.map((g) => [g.parts.length, g.rule])).toEqual([[2, false], [1, false]]);
+    expect(groups.map((g) => [g.parts.length, g.rule])).toEqual([
+      [2, false],
+      [1, false],
+    ]);
   });
 
   it('keeps a minus beside an n apart, and a dot over a q apart from it', () => {
     const nMinus = canvas(30, 24).rect(4, 10, 6, 20).rect(4, 10, 12, 12).rect(10, 10, 12, 20).rect(14, 14, 24, 16).image();
-    expect(groupsOf(nMinus).map((g) => [g.parts.length, g.rule])).toEqual([[1, false], [1, true]]);
+    expect(groupsOf(nMinus).map((g) => [g.parts.length, g.rule])).toEqual([
+      [1, false],
+      [1, true],
+    ]);
     const dottedQ = canvas(24, 30).rect(4, 10, 14, 18).rect(6, 12, 12, 16, 255).rect(12, 10, 14, 26).disc(9, 6, 1.5).image();
     expect(groupsOf(dottedQ)).toHaveLength(2);
   });

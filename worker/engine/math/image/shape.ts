@@ -79,7 +79,13 @@ export function isRule(c: Component, map: ComponentMap): boolean {
   // The end columns of an anti-aliased or rounded bar are thinner; judge the inner 80 %.
   const from = Math.floor(w * 0.1);
   const to = Math.ceil(w * 0.9);
-  let n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, sc = 0, scc = 0;
+  let n = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0,
+    sc = 0,
+    scc = 0;
   for (let i = from; i < to; i++) {
     if (span[i] > count[i]) return false;
     n++;

@@ -117,7 +117,9 @@ function barCut(map: ComponentMap, group: SymbolGroup, dots: ClassifiedGroup[]):
   let bottom = top;
   while (bottom < y1 && full(bottom)) bottom++;
   if (top === y1 || bottom - top > BAR_MAX_THICKNESS * (y1 - y0)) return null;
-  const pieces = [pieceOf(map, group, { ...group.box, y1: top }, dots), pieceOf(map, group, { ...group.box, y0: bottom }, dots)].filter((piece): piece is Piece => piece !== null);
+  const pieces = [pieceOf(map, group, { ...group.box, y1: top }, dots), pieceOf(map, group, { ...group.box, y0: bottom }, dots)].filter(
+    (piece): piece is Piece => piece !== null,
+  );
   const narrower = pieces.every((piece) => piece.group.box.x1 - piece.group.box.x0 < BAR_FILL * (x1 - x0));
   if (!pieces.length || !narrower) return null;
   return { pieces, rules: [{ parts: group.parts, box: { x0, y0: top, x1, y1: bottom }, rule: true }] };
@@ -196,5 +198,10 @@ function withDots(piece: Piece): SymbolGroup {
  */
 function cropOf(map: ComponentMap, piece: Piece, emPx: number | undefined): NormalisedCrop {
   const group = withDots(piece);
-  return normaliseCrop(map, group.parts.map((part) => part.id), group.box, emPx);
+  return normaliseCrop(
+    map,
+    group.parts.map((part) => part.id),
+    group.box,
+    emPx,
+  );
 }

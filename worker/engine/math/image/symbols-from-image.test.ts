@@ -58,7 +58,13 @@ describe('symbolsFromImage', () => {
 
   it('reads upright letters as letters styled upright, italic ones without a style', async () => {
     const symbols = await symbolsFromImage(await formula('\\mathrm{H}_2\\mathrm{O} + x'), { classifier });
-    expect(symbols.map((s) => [s.latex, s.style])).toEqual([['H', 'upright'], ['2', undefined], ['O', 'upright'], ['+', undefined], ['x', undefined]]);
+    expect(symbols.map((s) => [s.latex, s.style])).toEqual([
+      ['H', 'upright'],
+      ['2', undefined],
+      ['O', 'upright'],
+      ['+', undefined],
+      ['x', undefined],
+    ]);
   });
 
   it('reads two glyphs whose ink touches as two symbols', async () => {

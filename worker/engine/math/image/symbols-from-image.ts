@@ -46,7 +46,13 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const groups = mergeComponents(map);
   const glyphs = groups.filter((g) => !g.rule);
   const classifier = opts.classifier ?? (await defaultClassifier());
-  const crops = glyphs.map((g) => normaliseCrop(map, g.parts.map((c) => c.id), g.box));
+  const crops = glyphs.map((g) =>
+    normaliseCrop(
+      map,
+      g.parts.map((c) => c.id),
+      g.box,
+    ),
+  );
   let labels = await classifier.classify(crops);
   const emPx = estimateEm(glyphs, labels, classifier);
   if (emPx !== undefined) {
@@ -54,11 +60,14 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   }
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
-  const classified = await splitTouching(map, groups.map((group) => ({ group, label: byGroup.get(group) })), classifier, emPx);
+  const classified = await splitTouching(
+    map,
+    groups.map((group) => ({ group, label: byGroup.get(group) })),
+    classifier,
+    emPx,
+  );
   const symbols = classified
-    .map(({ group, label }): MathSymbol =>
-      label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 },
-    )
+    .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
   const placed = symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s));
@@ -72,14 +81,21 @@ function isSpeck(group: SymbolGroup, emPx: number): boolean {
   const width = group.box.x1 - group.box.x0;
   const height = group.box.y1 - group.box.y0;
   const area = group.parts.reduce((sum, part) => sum + part.area, 0);
-  return group.parts.length === 1 && Math.max(width, height) <= DOT_MAX_EM * emPx && Math.max(width, height) <= Math.max(Math.min(width, height) + 1, 1.4 * Math.min(width, height)) && area >= 0.55 * width * height;
+  return (
+    group.parts.length === 1 &&
+    Math.max(width, height) <= DOT_MAX_EM * emPx &&
+    Math.max(width, height) <= Math.max(Math.min(width, height) + 1, 1.4 * Math.min(width, height)) &&
+    area >= 0.55 * width * height
+  );
 }
 
 /** The dot class on top, keeping the classifier's other readings as alternatives. */
 function asDot(label: Classification): Classification {
   if (label.latex === DOT_TOKENS.period) return label;
   const dot = label.alternatives.find((alternative) => alternative.latex === DOT_TOKENS.period)?.confidence ?? 0;
-  const others = [label, ...label.alternatives].filter((candidate) => candidate.latex !== DOT_TOKENS.period).map(({ latex, confidence }) => ({ latex, confidence }));
+  const others = [label, ...label.alternatives]
+    .filter((candidate) => candidate.latex !== DOT_TOKENS.period)
+    .map(({ latex, confidence }) => ({ latex, confidence }));
   return { latex: DOT_TOKENS.period, confidence: Math.max(dot, label.confidence), alternatives: others.slice(0, label.alternatives.length) };
 }
 

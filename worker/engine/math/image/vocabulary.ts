@@ -11,8 +11,32 @@
 const DIGITS = [...'0123456789'];
 const LATIN = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 const GREEK_LOWER = [
-  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'varepsilon', 'zeta', 'eta', 'theta', 'vartheta', 'iota', 'kappa',
-  'lambda', 'mu', 'nu', 'xi', 'pi', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'varphi', 'chi', 'psi', 'omega',
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'epsilon',
+  'varepsilon',
+  'zeta',
+  'eta',
+  'theta',
+  'vartheta',
+  'iota',
+  'kappa',
+  'lambda',
+  'mu',
+  'nu',
+  'xi',
+  'pi',
+  'rho',
+  'sigma',
+  'tau',
+  'upsilon',
+  'phi',
+  'varphi',
+  'chi',
+  'psi',
+  'omega',
 ].map((name) => `\\${name}`);
 /** Only the capitals whose glyph differs from a Latin letter. */
 const GREEK_UPPER = ['Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Pi', 'Sigma', 'Upsilon', 'Phi', 'Psi', 'Omega'].map((name) => `\\${name}`);
@@ -22,15 +46,41 @@ const DELIMITERS = ['(', ')', '[', ']', '\\{', '\\}', '|', '\\|', '\\langle', '\
 /** Rendered at text and display size; `\bigcup`/`\bigcap` are the display forms of ∪/∩ and their own tokens. */
 const BIG_OPERATORS = ['\\sum', '\\prod', '\\int', '\\oint', '\\cup', '\\cap', '\\bigcup', '\\bigcap'];
 const MISC = [
-  '\\infty', '\\partial', '\\nabla', '\\in', '\\notin', '\\subset', '\\subseteq', '\\supset', '\\forall', '\\exists',
-  '\\emptyset', '\\mathbb{R}', '\\mathbb{N}', '\\mathbb{Z}', '\\mathbb{Q}', '\\mathbb{C}', '\\ell', '\\hbar', '\\sqrt',
+  '\\infty',
+  '\\partial',
+  '\\nabla',
+  '\\in',
+  '\\notin',
+  '\\subset',
+  '\\subseteq',
+  '\\supset',
+  '\\forall',
+  '\\exists',
+  '\\emptyset',
+  '\\mathbb{R}',
+  '\\mathbb{N}',
+  '\\mathbb{Z}',
+  '\\mathbb{Q}',
+  '\\mathbb{C}',
+  '\\ell',
+  '\\hbar',
+  '\\sqrt',
 ];
 const PUNCTUATION = [',', '.', ';', ':', '!', '?', '\\prime', '/', '*', '\\%'];
 const ACCENTS = ['\\hat', '\\tilde', '\\vec'];
 
 export const SYMBOL_CLASSES: readonly string[] = [
-  ...DIGITS, ...LATIN, ...GREEK_LOWER, ...GREEK_UPPER, ...OPERATORS, ...ARROWS, ...DELIMITERS, ...BIG_OPERATORS, ...MISC,
-  ...PUNCTUATION, ...ACCENTS,
+  ...DIGITS,
+  ...LATIN,
+  ...GREEK_LOWER,
+  ...GREEK_UPPER,
+  ...OPERATORS,
+  ...ARROWS,
+  ...DELIMITERS,
+  ...BIG_OPERATORS,
+  ...MISC,
+  ...PUNCTUATION,
+  ...ACCENTS,
 ];
 
 /**
@@ -50,4 +100,3 @@ export function uprightLetter(token: string): string | null {
 
 /** Tokens the classifier never outputs because they share the shape of the class '.'. */
 export const DOT_TOKENS = { period: '.', centred: '\\cdot', accent: '\\dot' } as const;
-

@@ -4,9 +4,9 @@ import { glyphOf, height, overlap, unionBox, width, type Element, type Glyph, ty
 const ACCENTS: Record<string, string> = {
   '\\hat': '\\hat',
   '^': '\\hat',
-  'ˆ': '\\hat',
+  ˆ: '\\hat',
   '\\check': '\\check',
-  'ˇ': '\\check',
+  ˇ: '\\check',
   '\\tilde': '\\tilde',
   '~': '\\tilde',
   '˜': '\\tilde',
@@ -106,8 +106,7 @@ function spannedElements(mark: Element, pool: Element[]): Element[] {
  * narrow letters sit off centre) and at most about half its own height away.
  */
 function markedElement(mark: Element, pool: Element[]): Element | null {
-  const shares = (element: Element) =>
-    overlap(element.box.x0, element.box.x1, mark.box.x0, mark.box.x1) > 0.4 * Math.min(width(element.box), width(mark.box));
+  const shares = (element: Element) => overlap(element.box.x0, element.box.x1, mark.box.x0, mark.box.x1) > 0.4 * Math.min(width(element.box), width(mark.box));
   const below = pool
     .filter((element) => element !== mark && shares(element) && element.box.y0 >= mark.box.y0 + 0.5 * height(mark.box))
     .sort((a, b) => a.box.y0 - b.box.y0)[0];

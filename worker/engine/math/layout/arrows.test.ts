@@ -4,7 +4,13 @@ import type { MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
 
 /** A PDF-style symbol (box in pt, y down); `image` drops what only a PDF knows. */
-const pdf = (latex: string, [x0, y0, x1, y1]: number[], baseline: number, size = 10): MathSymbol => ({ latex, box: { x0, y0, x1, y1 }, confidence: 1, baseline, size });
+const pdf = (latex: string, [x0, y0, x1, y1]: number[], baseline: number, size = 10): MathSymbol => ({
+  latex,
+  box: { x0, y0, x1, y1 },
+  confidence: 1,
+  baseline,
+  size,
+});
 const image = (symbols: MathSymbol[]): MathSymbol[] => symbols.map(({ latex, box }) => ({ latex, box, confidence: 0.9 }));
 const read = (symbols: MathSymbol[]) => normaliseLatex(parseLayout(symbols).latex);
 

@@ -52,13 +52,7 @@ function labelLine(pool: Element[], arrow: Element, side: 'above' | 'below'): El
     if (element === arrow) return false;
     const b = element.box;
     const gap = side === 'above' ? a.y0 - b.y1 : b.y0 - a.y1;
-    return (
-      gap >= -0.1 * height(a) &&
-      gap <= LABEL_GAP * height(a) &&
-      height(b) <= LABEL_MAX_HEIGHT * height(a) &&
-      b.x0 >= a.x0 - slack &&
-      b.x1 <= a.x1 + slack
-    );
+    return gap >= -0.1 * height(a) && gap <= LABEL_GAP * height(a) && height(b) <= LABEL_MAX_HEIGHT * height(a) && b.x0 >= a.x0 - slack && b.x1 <= a.x1 + slack;
   });
   // A label is narrower than its arrow, which TeX stretches to fit it with room to spare.
   if (!line.length || width(unionBox(line.map((element) => element.box))) > width(a)) return [];

@@ -43,7 +43,7 @@ export function parseBaseline(elements: Element[]): Row {
   if (elements.length === 0) return { nodes: [], baseline: null, em: null };
   const settled = settle(elements).sort((a, b) => a.element.box.x0 - b.element.box.x0 || a.element.box.y0 - b.element.box.y0);
   const entries: Entry[] = [];
-  for (let i = 0; i < settled.length; ) {
+  for (let i = 0; i < settled.length;) {
     const entry: Entry = { base: settled[i++], primes: [], sub: [], sup: [] };
     while (i < settled.length) {
       const next = settled[i];
@@ -184,12 +184,14 @@ function borrowedEm(element: Element, known: Element[]): number | null {
  * base's baseline; three in a row, evenly close, are `\ldots` or `\cdots`.
  */
 function readDots(entries: Entry[]): Array<Entry | Node> {
-  const isDot = (entry: Entry) =>
-    DOT_TOKENS.has(glyphOf(entry.base.element)?.latex ?? '') && entry.sub.length + entry.sup.length + entry.primes.length === 0;
+  const isDot = (entry: Entry) => DOT_TOKENS.has(glyphOf(entry.base.element)?.latex ?? '') && entry.sub.length + entry.sup.length + entry.primes.length === 0;
   const roles = entries.map((entry, index) => {
     const glyph = glyphOf(entry.base.element);
     if (!glyph || !isDot(entry)) return null;
-    const before = entries.slice(0, index).reverse().find((other) => !isDot(other));
+    const before = entries
+      .slice(0, index)
+      .reverse()
+      .find((other) => !isDot(other));
     const line = (before ?? entries.slice(index + 1).find((other) => !isDot(other)) ?? entry).base;
     const raised = (line.baseline - centreY(glyph.box)) / line.em;
     return { glyph, latex: raised > 0.15 ? '\\cdot' : '.', em: line.em };
@@ -197,7 +199,15 @@ function readDots(entries: Entry[]): Array<Entry | Node> {
   const result: Array<Entry | Node> = [];
   for (let i = 0; i < entries.length; i++) {
     const [a, b, c] = [roles[i], roles[i + 1], roles[i + 2]];
-    if (a && b && c && a.latex === b.latex && b.latex === c.latex && b.glyph.box.x0 - a.glyph.box.x1 < 0.6 * a.em && c.glyph.box.x0 - b.glyph.box.x1 < 0.6 * a.em) {
+    if (
+      a &&
+      b &&
+      c &&
+      a.latex === b.latex &&
+      b.latex === c.latex &&
+      b.glyph.box.x0 - a.glyph.box.x1 < 0.6 * a.em &&
+      c.glyph.box.x0 - b.glyph.box.x1 < 0.6 * a.em
+    ) {
       result.push({ kind: 'merged', latex: a.latex === '.' ? '\\ldots' : '\\cdots', glyphs: [a.glyph, b.glyph, c.glyph] });
       i += 2;
     } else if (a) result.push({ kind: 'glyph', glyph: a.glyph, latex: a.latex });

@@ -57,19 +57,69 @@ describe('parseLayout: big operators', () => {
   it('reads a product with limits', () => expectParse(bigop('\\prod', 'k=1', 'n'), '\\prod_{k=1}^{n}'));
   it('reads an integral with scripts', () => expectParse(row(bigop('\\int', '0', '1', false), 'f(x)', fn('d'), 'x'), '\\int_{0}^{1}f(x)dx'));
   it('reads a contour integral', () => expectParse(row(bigop('\\oint', 'C', null, false), 'f'), '\\oint_{C}f'));
-  it('reads lim with its limit underneath', () => expectParse(row(bigop(fn('lim'), 'n\\rightarrow\\infty', null), sub('a', 'n')), '\\lim_{n\\rightarrow\\infty}a_{n}'));
+  it('reads lim with its limit underneath', () =>
+    expectParse(row(bigop(fn('lim'), 'n\\rightarrow\\infty', null), sub('a', 'n')), '\\lim_{n\\rightarrow\\infty}a_{n}'));
   it('reads a sum followed by a fraction', () => expectParse(row(bigop('\\sum', 'i=1', 'n'), frac('1', sup('i', '2'))), '\\sum_{i=1}^{n}\\frac{1}{i^{2}}'));
 });
 
 describe('parseLayout: delimiters, matrices and cases', () => {
   it('reads tall parentheses around a fraction', () => expectParse(fenced('(', frac('a', 'b'), ')'), '\\left(\\frac{a}{b}\\right)'));
   it('reads a column vector', () => expectParse(fenced('(', grid([['x'], ['y']]), ')'), '\\begin{pmatrix}x \\\\ y\\end{pmatrix}'));
-  it('reads a pmatrix', () => expectParse(fenced('(', grid([['1', '0'], ['0', '1']]), ')'), '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}'));
+  it('reads a pmatrix', () =>
+    expectParse(
+      fenced(
+        '(',
+        grid([
+          ['1', '0'],
+          ['0', '1'],
+        ]),
+        ')',
+      ),
+      '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}',
+    ));
   it('reads a bmatrix with expressions in cells', () =>
-    expectParse(fenced('[', grid([['a+b', sup('c', '2')], ['-d', '0']]), ']'), '\\begin{bmatrix}a+b & c^{2} \\\\ -d & 0\\end{bmatrix}'));
-  it('reads a determinant', () => expectParse(fenced('|', grid([['a', 'b'], ['c', 'd']]), '|'), '\\begin{vmatrix}a & b \\\\ c & d\\end{vmatrix}'));
+    expectParse(
+      fenced(
+        '[',
+        grid([
+          ['a+b', sup('c', '2')],
+          ['-d', '0'],
+        ]),
+        ']',
+      ),
+      '\\begin{bmatrix}a+b & c^{2} \\\\ -d & 0\\end{bmatrix}',
+    ));
+  it('reads a determinant', () =>
+    expectParse(
+      fenced(
+        '|',
+        grid([
+          ['a', 'b'],
+          ['c', 'd'],
+        ]),
+        '|',
+      ),
+      '\\begin{vmatrix}a & b \\\\ c & d\\end{vmatrix}',
+    ));
   it('reads cases', () =>
-    expectParse(row('f(x)=', fenced('\\{', grid([['x', row('x', '\\geq', '0')], ['-x', row('x', '<', '0')]], 'left', 1.2), '.')), 'f(x)=\\begin{cases}x & x\\geq0 \\\\ -x & x<0\\end{cases}'));
+    expectParse(
+      row(
+        'f(x)=',
+        fenced(
+          '\\{',
+          grid(
+            [
+              ['x', row('x', '\\geq', '0')],
+              ['-x', row('x', '<', '0')],
+            ],
+            'left',
+            1.2,
+          ),
+          '.',
+        ),
+      ),
+      'f(x)=\\begin{cases}x & x\\geq0 \\\\ -x & x<0\\end{cases}',
+    ));
 });
 
 describe('parseLayout: accents, words and dots', () => {
@@ -96,5 +146,16 @@ describe('parseLayout: combinations', () => {
       row(sup('f', g('\\prime')), '(x)=', bigop(fn('lim'), 'h\\rightarrow0', null), frac('f(x+h)-f(x)', 'h')),
       "f'(x)=\\lim_{h\\rightarrow0}\\frac{f(x+h)-f(x)}{h}",
     ));
-  it('reads the identity matrix', () => expectParse(fenced('(', grid([['1', '0'], ['0', '1']]), ')'), '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}'));
+  it('reads the identity matrix', () =>
+    expectParse(
+      fenced(
+        '(',
+        grid([
+          ['1', '0'],
+          ['0', '1'],
+        ]),
+        ')',
+      ),
+      '\\begin{pmatrix}1 & 0 \\\\ 0 & 1\\end{pmatrix}',
+    ));
 });

@@ -62,7 +62,7 @@ function limitLine(pool: Element[], operator: Element, op: Box, side: 'under' | 
   const near = (element: Element) => (side === 'under' ? element.box.y0 - op.y1 : op.y0 - element.box.y1) < reach;
   const line = pool.filter((element) => beyond(element) && near(element) && overlap(element.box.x0, element.box.x1, op.x0, op.x1) > 0);
   if (line.length === 0) return [];
-  for (let grown = true; grown; ) {
+  for (let grown = true; grown;) {
     grown = false;
     const band = unionBox(line.map((element) => element.box));
     for (const element of pool) {
@@ -87,7 +87,8 @@ function mergeIntegrals(elements: Element[]): Element[] {
   for (const sign of signs) {
     const run = runs[runs.length - 1];
     const last = run?.[run.length - 1];
-    const close = last && sign.box.x0 - last.box.x1 < 0.15 * height(sign.box) && overlap(sign.box.y0, sign.box.y1, last.box.y0, last.box.y1) > 0.8 * height(sign.box);
+    const close =
+      last && sign.box.x0 - last.box.x1 < 0.15 * height(sign.box) && overlap(sign.box.y0, sign.box.y1, last.box.y0, last.box.y1) > 0.8 * height(sign.box);
     if (close && run.length < MULTIPLE_INTEGRALS.length) run.push(sign);
     else runs.push([sign]);
   }

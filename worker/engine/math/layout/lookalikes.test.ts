@@ -6,9 +6,7 @@ import { g, row, sup, typeset, type Item } from './test-typesetter.js';
 /** Image-style symbols of `item` where the symbol drawn as `drawn` is relabelled as the classifier might have. */
 function relabel(item: Item, drawn: string, top: string, runnerUp: string): MathSymbol[] {
   return typeset(item, 'image', 7).map((symbol) =>
-    symbol.latex === drawn
-      ? { ...symbol, latex: top, confidence: 0.6, alternatives: [{ latex: runnerUp, confidence: 0.35 }] }
-      : symbol,
+    symbol.latex === drawn ? { ...symbol, latex: top, confidence: 0.6, alternatives: [{ latex: runnerUp, confidence: 0.35 }] } : symbol,
   );
 }
 
@@ -35,15 +33,19 @@ describe('parseLayout: case and look-alike ambiguity', () => {
   });
 
   it('reads a high comma after a base as a prime', () => {
-    const symbols = typeset(row(sup('f', g('\\prime')), '(x)'), 'image', 3).map((symbol) =>
-      symbol.latex === '\\prime' ? { ...symbol, latex: ',' } : symbol,
-    );
+    const symbols = typeset(row(sup('f', g('\\prime')), '(x)'), 'image', 3).map((symbol) => (symbol.latex === '\\prime' ? { ...symbol, latex: ',' } : symbol));
     expect(parseLayout(symbols).latex).toBe("f'(x)");
   });
 
   it('reads a prime whose foot sits 0.3 em above the line (pdflatex at 300 dpi, boxes in pixels)', () => {
     const at = (latex: string, x0: number, y0: number, x1: number, y1: number): MathSymbol => ({ latex, box: { x0, y0, x1, y1 }, confidence: 0.95 });
-    const symbols = [at('f', 275, 49, 296, 88), at('\\prime', 298, 51, 306, 66), at('(', 313, 48, 323, 89), at('x', 327, 60, 348, 80), at(')', 352, 48, 362, 89)];
+    const symbols = [
+      at('f', 275, 49, 296, 88),
+      at('\\prime', 298, 51, 306, 66),
+      at('(', 313, 48, 323, 89),
+      at('x', 327, 60, 348, 80),
+      at(')', 352, 48, 362, 89),
+    ];
     expect(parseLayout(symbols).latex).toBe("f'(x)");
   });
 

@@ -102,7 +102,9 @@ function matchingCloser(pool: Element[], open: Element, latex: string): Element 
   return (
     pool
       // About the opener's size: a small `)` inside a cell (`(\hat{a})_+`) does not close the grid.
-      .filter((element) => element !== open && glyphOf(element)?.latex === latex && element.box.x0 > open.box.x1 && height(element.box) > 0.8 * height(open.box))
+      .filter(
+        (element) => element !== open && glyphOf(element)?.latex === latex && element.box.x0 > open.box.x1 && height(element.box) > 0.8 * height(open.box),
+      )
       .filter((element) => overlap(element.box.y0, element.box.y1, open.box.y0, open.box.y1) > 0.7 * Math.min(height(element.box), height(open.box)))
       .sort((a, b) => a.box.x0 - b.box.x0)[0] ?? null
   );
@@ -118,7 +120,10 @@ function splitRows(content: Element[], em: number): Element[][] {
     if (bar.box.y0 - above < BAR_GAP_EM * em) spans.push({ y0: above, y1: bar.box.y1 });
     if (below - bar.box.y1 < BAR_GAP_EM * em) spans.push({ y0: bar.box.y0, y1: below });
   }
-  const bands = mergeIntervals(spans.map((span) => [span.y0, span.y1]), ROW_GAP_EM * em);
+  const bands = mergeIntervals(
+    spans.map((span) => [span.y0, span.y1]),
+    ROW_GAP_EM * em,
+  );
   return bands.map(([y0, y1]) => content.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1));
 }
 

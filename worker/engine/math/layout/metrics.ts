@@ -58,14 +58,35 @@ assign(CENTRED, greek('pm mp times div leq geq le ge neq ne in notin subset subs
 assign(cls(0.3, 0.2, false, 'axis'), ['\\cdot', '\\cdotp']);
 assign(THIN_CENTRED, ['=', '-', RULE]);
 assign(THIN_CENTRED, greek('approx equiv sim simeq cong rightarrow leftarrow leftrightarrow Rightarrow Leftarrow Leftrightarrow to mapsto'));
-assign(THIN_CENTRED, greek('longrightarrow longleftarrow longleftrightarrow Longrightarrow Longleftarrow Longleftrightarrow longmapsto hookrightarrow hookleftarrow nrightarrow'));
+assign(
+  THIN_CENTRED,
+  greek('longrightarrow longleftarrow longleftrightarrow Longrightarrow Longleftarrow Longleftrightarrow longmapsto hookrightarrow hookleftarrow nrightarrow'),
+);
 assign(TALL, [...'()[]|']);
 assign(TALL, greek('{ } | langle rangle lfloor rfloor lceil rceil sum prod coprod int iint iiint oint bigcup bigcap bigoplus bigotimes bigvee bigwedge'));
 assign(TALL, [RADICAL]);
 assign(LOW_PUNCTUATION, [',', ';']);
 assign(ON_BASELINE, ['.', '\\ldotp']);
 assign(COLON, [':']);
-assign(RAISED, ["'", '\\prime', '^', '\\hat', '\\tilde', '\\vec', '\\dot', '\\ddot', '\\bar', '\\check', '\\breve', '\\acute', '\\grave', '\\widehat', '\\widetilde', '"', '`']);
+assign(RAISED, [
+  "'",
+  '\\prime',
+  '^',
+  '\\hat',
+  '\\tilde',
+  '\\vec',
+  '\\dot',
+  '\\ddot',
+  '\\bar',
+  '\\check',
+  '\\breve',
+  '\\acute',
+  '\\grave',
+  '\\widehat',
+  '\\widetilde',
+  '"',
+  '`',
+]);
 
 /** Tokens without an entry (rare symbols) are treated like operators: centred, sized by their neighbours. */
 export function verticalClass(token: string): VerticalClass {

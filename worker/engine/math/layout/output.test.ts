@@ -61,17 +61,46 @@ describe('parseLayout: more constructs', () => {
   });
 
   it('reads a 3×3 matrix and a matrix of fractions', () => {
-    expect(normaliseLatex(image(fenced('[', grid([['1', '2', '3'], ['4', '5', '6'], ['7', '8', '9']]), ']')).latex)).toBe(
-      normaliseLatex('\\begin{bmatrix}1&2&3\\\\4&5&6\\\\7&8&9\\end{bmatrix}'),
-    );
-    expect(normaliseLatex(pdf(fenced('(', grid([[frac('1', '2'), '0'], ['0', frac('a', 'b')]]), ')')).latex)).toBe(
-      normaliseLatex('\\begin{pmatrix}\\frac{1}{2}&0\\\\0&\\frac{a}{b}\\end{pmatrix}'),
-    );
+    expect(
+      normaliseLatex(
+        image(
+          fenced(
+            '[',
+            grid([
+              ['1', '2', '3'],
+              ['4', '5', '6'],
+              ['7', '8', '9'],
+            ]),
+            ']',
+          ),
+        ).latex,
+      ),
+    ).toBe(normaliseLatex('\\begin{bmatrix}1&2&3\\\\4&5&6\\\\7&8&9\\end{bmatrix}'));
+    expect(
+      normaliseLatex(
+        pdf(
+          fenced(
+            '(',
+            grid([
+              [frac('1', '2'), '0'],
+              ['0', frac('a', 'b')],
+            ]),
+            ')',
+          ),
+        ).latex,
+      ),
+    ).toBe(normaliseLatex('\\begin{pmatrix}\\frac{1}{2}&0\\\\0&\\frac{a}{b}\\end{pmatrix}'));
   });
 
   it('writes the fonts a PDF reports', () => {
     const symbols = typeset(row('x', '\\in', 'R', '+', 'L'), 'pdf').map((symbol) =>
-      symbol.latex === 'x' ? { ...symbol, style: 'bold' as const } : symbol.latex === 'R' ? { ...symbol, style: 'blackboard' as const } : symbol.latex === 'L' ? { ...symbol, style: 'calligraphic' as const } : symbol,
+      symbol.latex === 'x'
+        ? { ...symbol, style: 'bold' as const }
+        : symbol.latex === 'R'
+          ? { ...symbol, style: 'blackboard' as const }
+          : symbol.latex === 'L'
+            ? { ...symbol, style: 'calligraphic' as const }
+            : symbol,
     );
     expect(parseLayout(symbols).latex).toBe('\\mathbf{x}\\in\\mathbb{R}+\\mathcal{L}');
   });

@@ -1,17 +1,5 @@
 import { RULE } from '../types.js';
-import {
-  centreX,
-  centreY,
-  glyphOf,
-  overlap,
-  referenceEm,
-  structureElement,
-  unionBox,
-  width,
-  type Element,
-  type Glyph,
-  type ParseRow,
-} from './element.js';
+import { centreX, centreY, glyphOf, overlap, referenceEm, structureElement, unionBox, width, type Element, type Glyph, type ParseRow } from './element.js';
 
 /** The first thing above or below a fraction bar may sit this far from it (display fractions leave ~0.4 em). */
 const FIRST_GAP_EM = 0.9;
@@ -134,7 +122,9 @@ function mergeEqualsSigns(elements: Element[]): Element[] {
         other.box.y0 > upper.box.y1 &&
         other.box.y0 - upper.box.y1 < 0.6 * width(upper.box) &&
         overlap(upper.box.x0, upper.box.x1, other.box.x0, other.box.x1) > 0.7 * Math.max(width(upper.box), width(other.box)) &&
-        !elements.some((e) => !ruleGlyph(e) && centreY(e.box) > upper.box.y1 && centreY(e.box) < other.box.y0 && overlap(e.box.x0, e.box.x1, upper.box.x0, upper.box.x1) > 0),
+        !elements.some(
+          (e) => !ruleGlyph(e) && centreY(e.box) > upper.box.y1 && centreY(e.box) < other.box.y0 && overlap(e.box.x0, e.box.x1, upper.box.x0, upper.box.x1) > 0,
+        ),
     );
     if (!lower) continue;
     merged.add(upper).add(lower);

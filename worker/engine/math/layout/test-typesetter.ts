@@ -46,7 +46,16 @@ export function g(token: string, upright = /^[0-9]$|^[^a-zA-Z\\]$/u.test(token))
       height: ink.top * size,
       depth: -ink.bottom * size,
       draw: (x, y, out) =>
-        out.push({ latex, x0: x + ink.x0 * size, x1: x + ink.x1 * size, top: y + ink.top * size, bottom: y + ink.bottom * size, baseline: latex === RULE ? undefined : y, size, style }),
+        out.push({
+          latex,
+          x0: x + ink.x0 * size,
+          x1: x + ink.x1 * size,
+          top: y + ink.top * size,
+          bottom: y + ink.bottom * size,
+          baseline: latex === RULE ? undefined : y,
+          size,
+          style,
+        }),
     };
   };
 }
@@ -118,7 +127,14 @@ export function frac(numerator: Item | string, denominator: Item | string): Item
       height: numShift + num.height,
       depth: denShift + den.depth,
       draw: (x, y, out) => {
-        out.push({ latex: RULE, x0: x + 0.12 * size, x1: x + barWidth - 0.12 * size, top: y + axis + (RULE_THICKNESS * size) / 2, bottom: y + axis - (RULE_THICKNESS * size) / 2, size });
+        out.push({
+          latex: RULE,
+          x0: x + 0.12 * size,
+          x1: x + barWidth - 0.12 * size,
+          top: y + axis + (RULE_THICKNESS * size) / 2,
+          bottom: y + axis - (RULE_THICKNESS * size) / 2,
+          size,
+        });
         num.draw(x + (barWidth - num.width) / 2, y + numShift, out);
         den.draw(x + (barWidth - den.width) / 2, y - denShift, out);
       },
@@ -244,7 +260,12 @@ export function accent(token: string, body: Item | string): Item {
   return (size, display) => {
     const inner = asItem(body)(size, display);
     const length = inner.width * (token === RULE ? 1 : 0.6);
-    const rule: Laid = { width: length, height: RULE_THICKNESS * size, depth: 0, draw: (x, y, out) => out.push({ latex: RULE, x0: x, x1: x + length, top: y + RULE_THICKNESS * size, bottom: y, size }) };
+    const rule: Laid = {
+      width: length,
+      height: RULE_THICKNESS * size,
+      depth: 0,
+      draw: (x, y, out) => out.push({ latex: RULE, x0: x, x1: x + length, top: y + RULE_THICKNESS * size, bottom: y, size }),
+    };
     const mark = token === RULE || token === '\\bar' ? rule : shifted(g(token)(size * (token === '\\vec' ? 0.7 : 1), false), token);
     const lift = inner.height + 0.08 * size;
     return {
@@ -299,5 +320,10 @@ export function typeset(item: Item, mode: 'pdf' | 'image', seed = 1): MathSymbol
     const jitter = (extent: number) => (next() * 2 - 1) * 0.03 * extent;
     return { latex: p.latex, box: { x0: box.x0 + jitter(w), y0: box.y0 + jitter(h), x1: box.x1 + jitter(w), y1: box.y1 + jitter(h) }, confidence: 0.95 };
   });
-  return mode === 'image' ? symbols.map((symbol) => ({ symbol, key: next() })).sort((a, b) => a.key - b.key).map(({ symbol }) => symbol) : symbols;
+  return mode === 'image'
+    ? symbols
+        .map((symbol) => ({ symbol, key: next() }))
+        .sort((a, b) => a.key - b.key)
+        .map(({ symbol }) => symbol)
+    : symbols;
 }

@@ -67,7 +67,7 @@ function readRun(run: Element[]): Element[] {
     else result.push(...upright);
     upright = [];
   };
-  for (let i = 0; i < run.length; ) {
+  for (let i = 0; i < run.length;) {
     const name = glyphs[i].style === 'italic' ? undefined : FUNCTION_NAMES.find((candidate) => matchesAt(glyphs, i, candidate));
     if (name) {
       flushUpright();

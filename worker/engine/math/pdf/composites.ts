@@ -63,7 +63,18 @@ function arrowOf(chain: string[]): string | undefined {
   return undefined;
 }
 
-const CHAIN_TOKENS = new Set<string>(['-', '=', '|', '\\rightarrow', '\\leftarrow', '\\Rightarrow', '\\Leftarrow', '\\triangleright', '\\triangleleft', ...ARROW_PIECES]);
+const CHAIN_TOKENS = new Set<string>([
+  '-',
+  '=',
+  '|',
+  '\\rightarrow',
+  '\\leftarrow',
+  '\\Rightarrow',
+  '\\Leftarrow',
+  '\\triangleright',
+  '\\triangleleft',
+  ...ARROW_PIECES,
+]);
 
 /** The symbol standing for `parts`: their joint ink, the line and size of the widest. */
 function joined(latex: string, parts: MathSymbol[]): MathSymbol {
@@ -100,12 +111,31 @@ export function joinArrows(symbols: MathSymbol[]): MathSymbol[] {
 
 /** Relations with a negated command of their own; others keep their `\not` for the parser. */
 const NEGATED: Record<string, string> = {
-  '=': '\\neq', '\\in': '\\notin', '\\leq': '\\nleq', '\\geq': '\\ngeq', '<': '\\nless', '>': '\\ngtr',
-  '\\subseteq': '\\nsubseteq', '\\supseteq': '\\nsupseteq', '\\sim': '\\nsim', '\\cong': '\\ncong', '|': '\\nmid',
-  '\\|': '\\nparallel', '\\exists': '\\nexists', '\\prec': '\\nprec', '\\succ': '\\nsucc', '\\preceq': '\\npreceq',
-  '\\succeq': '\\nsucceq', '\\vdash': '\\nvdash', '\\models': '\\nvDash', '\\rightarrow': '\\nrightarrow',
-  '\\leftarrow': '\\nleftarrow', '\\leftrightarrow': '\\nleftrightarrow', '\\Rightarrow': '\\nRightarrow',
-  '\\Leftarrow': '\\nLeftarrow', '\\Leftrightarrow': '\\nLeftrightarrow',
+  '=': '\\neq',
+  '\\in': '\\notin',
+  '\\leq': '\\nleq',
+  '\\geq': '\\ngeq',
+  '<': '\\nless',
+  '>': '\\ngtr',
+  '\\subseteq': '\\nsubseteq',
+  '\\supseteq': '\\nsupseteq',
+  '\\sim': '\\nsim',
+  '\\cong': '\\ncong',
+  '|': '\\nmid',
+  '\\|': '\\nparallel',
+  '\\exists': '\\nexists',
+  '\\prec': '\\nprec',
+  '\\succ': '\\nsucc',
+  '\\preceq': '\\npreceq',
+  '\\succeq': '\\nsucceq',
+  '\\vdash': '\\nvdash',
+  '\\models': '\\nvDash',
+  '\\rightarrow': '\\nrightarrow',
+  '\\leftarrow': '\\nleftarrow',
+  '\\leftrightarrow': '\\nleftrightarrow',
+  '\\Rightarrow': '\\nRightarrow',
+  '\\Leftarrow': '\\nLeftarrow',
+  '\\Leftrightarrow': '\\nLeftrightarrow',
 };
 
 /**
@@ -119,7 +149,14 @@ export function joinNegations(symbols: MathSymbol[]): MathSymbol[] {
     const cx = (slash.box.x0 + slash.box.x1) / 2;
     const cy = (slash.box.y0 + slash.box.y1) / 2;
     const struck = symbols.find(
-      (s) => !used.has(s) && s !== slash && NEGATED[s.latex] !== undefined && cx > s.box.x0 && cx < s.box.x1 && cy > s.box.y0 - 0.1 * sizeOf(s) && cy < s.box.y1 + 0.1 * sizeOf(s),
+      (s) =>
+        !used.has(s) &&
+        s !== slash &&
+        NEGATED[s.latex] !== undefined &&
+        cx > s.box.x0 &&
+        cx < s.box.x1 &&
+        cy > s.box.y0 - 0.1 * sizeOf(s) &&
+        cy < s.box.y1 + 0.1 * sizeOf(s),
     );
     if (!struck) continue;
     used.add(slash).add(struck);

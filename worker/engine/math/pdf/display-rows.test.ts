@@ -12,16 +12,28 @@ import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
  */
 const DISPLAYS: Array<[source: string, expected: string]> = [
   ['\\begin{align*} a &= b + c \\\\ &= d - e \\end{align*}', '\\begin{aligned}a&=b+c\\\\&=d-e\\end{aligned}'],
-  ['\\begin{align*} f(x) &= x^2 + 1 \\\\ g(x) &\\leq \\frac{1}{x} \\\\ h &= \\sum_{i=1}^{n} i \\end{align*}', '\\begin{aligned}f(x)&=x^2+1\\\\g(x)&\\leq\\frac{1}{x}\\\\h&=\\sum_{i=1}^{n}i\\end{aligned}'],
+  [
+    '\\begin{align*} f(x) &= x^2 + 1 \\\\ g(x) &\\leq \\frac{1}{x} \\\\ h &= \\sum_{i=1}^{n} i \\end{align*}',
+    '\\begin{aligned}f(x)&=x^2+1\\\\g(x)&\\leq\\frac{1}{x}\\\\h&=\\sum_{i=1}^{n}i\\end{aligned}',
+  ],
   ['\\begin{align*} x &= 1 & y &= 2 \\\\ u + v &= 3 & w &= 4 \\end{align*}', '\\begin{aligned}x&=1&y&=2\\\\u+v&=3&w&=4\\end{aligned}'],
   ['\\begin{gather*} x^2 + y = 1 \\\\ x - y = 3 \\end{gather*}', '\\begin{gathered}x^2+y=1\\\\x-y=3\\end{gathered}'],
-  ['\\begin{equation*} \\begin{split} a &= \\frac{b}{c} + d \\\\ &\\quad + e \\end{split} \\end{equation*}', '\\begin{aligned}a&=\\frac{b}{c}+d\\\\&+e\\end{aligned}'],
+  [
+    '\\begin{equation*} \\begin{split} a &= \\frac{b}{c} + d \\\\ &\\quad + e \\end{split} \\end{equation*}',
+    '\\begin{aligned}a&=\\frac{b}{c}+d\\\\&+e\\end{aligned}',
+  ],
   ['\\begin{multline*} a + b + c + d + e + f + g + h \\\\ + i + j + k = 0 \\end{multline*}', '\\begin{gathered}a+b+c+d+e+f+g+h\\\\+i+j+k=0\\end{gathered}'],
   // Stacked limit lines are one limit.
   ['\\[ \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} P(i,j) \\]', '\\sum_{\\substack{0\\leq i\\leq m\\\\0<j<n}}P(i,j)'],
-  ['\\begin{align*} S &= \\sum_{\\substack{i \\in I \\\\ i > 0}} a_i \\\\ &= \\prod_{k=1}^{n} b_k \\end{align*}', '\\begin{aligned}S&=\\sum_{\\substack{i\\in I\\\\i>0}}a_i\\\\&=\\prod_{k=1}^{n}b_k\\end{aligned}'],
+  [
+    '\\begin{align*} S &= \\sum_{\\substack{i \\in I \\\\ i > 0}} a_i \\\\ &= \\prod_{k=1}^{n} b_k \\end{align*}',
+    '\\begin{aligned}S&=\\sum_{\\substack{i\\in I\\\\i>0}}a_i\\\\&=\\prod_{k=1}^{n}b_k\\end{aligned}',
+  ],
   // cases has two columns: a wide space inside a condition does not make a third.
-  ['\\[ f(x) = \\begin{cases} x^2 & x \\geq 0, \\quad x \\in A \\\\ 0 & x < 0 \\end{cases} \\]', 'f(x)=\\begin{cases}x^2&x\\geq 0,x\\in A\\\\0&x<0\\end{cases}'],
+  [
+    '\\[ f(x) = \\begin{cases} x^2 & x \\geq 0, \\quad x \\in A \\\\ 0 & x < 0 \\end{cases} \\]',
+    'f(x)=\\begin{cases}x^2&x\\geq 0,x\\in A\\\\0&x<0\\end{cases}',
+  ],
   // A grid's closing delimiter is as tall as its opener, not a parenthesis inside a cell.
   ['\\[ \\begin{pmatrix} 0 & (\\hat{a})_+ \\\\ (\\hat{a})_- & 0 \\end{pmatrix} \\]', '\\begin{pmatrix}0&(\\hat{a})_+\\\\(\\hat{a})_-&0\\end{pmatrix}'],
   // One row stays one formula, however tall its parts.

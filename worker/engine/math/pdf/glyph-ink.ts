@@ -86,7 +86,7 @@ export function pathBounds(data: ArrayLike<number>): Box | undefined {
     }
     [cx, cy] = [x, y];
   };
-  for (let i = 0; i < data.length; ) {
+  for (let i = 0; i < data.length;) {
     const op = data[i++];
     if (op === DRAW.moveTo) {
       [cx, cy] = [data[i++], data[i++]];

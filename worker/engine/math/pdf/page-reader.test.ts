@@ -25,7 +25,14 @@ async function page(standardFontDataUrl?: string) {
   // A square is not a rule.
   p.drawRectangle({ x: 200, y: 20, width: 30, height: 30, color: rgb(0, 0, 0) });
   p.drawLine({ start: { x: 20, y: 30 }, end: { x: 80, y: 30 }, thickness: 1 });
-  const pdf = await getDocument({ data: await doc.save(), disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0, standardFontDataUrl }).promise;
+  const pdf = await getDocument({
+    data: await doc.save(),
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0,
+    standardFontDataUrl,
+  }).promise;
   return readPdfMath(await pdf.getPage(1));
 }
 
@@ -57,8 +64,7 @@ describe('readPdfMath', () => {
     expect(x.box.x1).toBeLessThanOrEqual(x.x1 + 0.5);
   });
 
-
-  it('falls back to the font\'s ascent and descent over the advance when there is no outline', async () => {
+  it("falls back to the font's ascent and descent over the advance when there is no outline", async () => {
     const [x] = (await page()).glyphs;
     expect(x.exactInk).toBe(false);
     expect(x.box.x0).toBeCloseTo(x.x0, 5);

@@ -36,7 +36,6 @@ export interface PdfPageMath {
   rules: Box[];
 }
 
-
 interface TextState {
   font?: FontObject;
   fontSize: number;
@@ -58,9 +57,17 @@ interface State {
 /** A filled or stroked shape no taller than this (in points) and at least RULE_ASPECT times as wide is a rule. */
 const RULE_MAX_THICKNESS_PT = 3;
 const RULE_ASPECT = 1.5;
-const PAINT_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+const PAINT_OPS = new Set<number>([
+  OPS.stroke,
+  OPS.closeStroke,
+  OPS.fill,
+  OPS.eoFill,
+  OPS.fillStroke,
+  OPS.eoFillStroke,
+  OPS.closeFillStroke,
+  OPS.closeEOFillStroke,
+]);
 const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-
 
 function applyMatrix(m: readonly number[], x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
@@ -84,7 +91,11 @@ export async function readPdfMath(page: PDFPageProxy, opList?: { fnArray: number
   const glyphs: PdfGlyph[] = [];
   const rules: Box[] = [];
   const stack: State[] = [];
-  let state: State = { ctm: viewport.transform as Matrix, lineWidth: 1, text: { fontSize: 0, fontDirection: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, rise: 0, leading: 0 } };
+  let state: State = {
+    ctm: viewport.transform as Matrix,
+    lineWidth: 1,
+    text: { fontSize: 0, fontDirection: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, rise: 0, leading: 0 },
+  };
   // Text matrix and line origin live between BT and ET only.
   let textMatrix: Matrix = [1, 0, 0, 1, 0, 0];
   let x = 0;
@@ -210,7 +221,17 @@ function showText(items: unknown[], state: State, textToPage: Matrix, x: number,
       const [px0, baseline] = applyMatrix(em, 0, 0);
       const [px1] = applyMatrix(em, advance, 0);
       if (box.x1 > box.x0) {
-        out.push({ unicode: g.unicode, code: g.originalCharCode, font: facts, size, baseline, x0: Math.min(px0, px1), x1: Math.max(px0, px1), box, exactInk: ink !== undefined });
+        out.push({
+          unicode: g.unicode,
+          code: g.originalCharCode,
+          font: facts,
+          size,
+          baseline,
+          x0: Math.min(px0, px1),
+          x1: Math.max(px0, px1),
+          box,
+          exactInk: ink !== undefined,
+        });
       }
     }
     pen += advance * t.fontSize + ((g.isSpace ? t.wordSpacing : 0) + t.charSpacing) * t.fontDirection;

@@ -6,7 +6,7 @@ import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
 
 /** One formula per page, so a page's symbols are exactly one formula's. */
 const PAGES = [
-  'Let $x^2+y_i$ and $\\alpha\\le\\beta$ hold for $f\'(x)$ in $\\mathbb{R}$.',
+  "Let $x^2+y_i$ and $\\alpha\\le\\beta$ hold for $f'(x)$ in $\\mathbb{R}$.",
   '\\[ \\frac{a+b}{c} \\]',
   '\\[ x=\\frac{-b\\pm\\sqrt{b^2-4ac}}{2a} \\]',
   '\\[ \\sum_{i=1}^{n} i^2 \\]',
@@ -118,12 +118,22 @@ describe('glyph extraction from a pdflatex page', () => {
     const cases = symbolsOf(7);
     const brace = only(cases, '\\{');
     expect(height(brace.box)).toBeGreaterThan(20);
-    expect(cases.filter((s) => s.style === 'upright').map((s) => s.latex).join('')).toContain('otherwise');
+    expect(
+      cases
+        .filter((s) => s.style === 'upright')
+        .map((s) => s.latex)
+        .join(''),
+    ).toContain('otherwise');
   });
 
   it('keeps accents as tokens above their letters', () => {
     const symbols = symbolsOf(8);
-    for (const [accent, letter] of [['\\hat', 'x'], ['\\bar', 'y'], ['\\vec', 'v'], ['\\tilde', 'a']]) {
+    for (const [accent, letter] of [
+      ['\\hat', 'x'],
+      ['\\bar', 'y'],
+      ['\\vec', 'v'],
+      ['\\tilde', 'a'],
+    ]) {
       const a = only(symbols, accent);
       const l = only(symbols, letter);
       expect(a.box.y1, accent).toBeLessThan(l.box.y0 + 0.5);

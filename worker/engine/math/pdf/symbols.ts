@@ -18,13 +18,27 @@ interface Piece extends MathSymbol {
 
 /** Unicode's delimiter pieces (OpenType maths fonts, and TeX names pdf.js does know). */
 const UNICODE_PIECES: Record<string, [string, Part]> = {
-  '\u239B': ['(', 'top'], '\u239C': ['(', 'extender'], '\u239D': ['(', 'bottom'],
-  '\u239E': [')', 'top'], '\u239F': [')', 'extender'], '\u23A0': [')', 'bottom'],
-  '\u23A1': ['[', 'top'], '\u23A2': ['[', 'extender'], '\u23A3': ['[', 'bottom'],
-  '\u23A4': [']', 'top'], '\u23A5': [']', 'extender'], '\u23A6': [']', 'bottom'],
-  '\u23A7': ['\\{', 'top'], '\u23A8': ['\\{', 'middle'], '\u23A9': ['\\{', 'bottom'], '\u23AA': ['\\{', 'extender'],
-  '\u23AB': ['\\}', 'top'], '\u23AC': ['\\}', 'middle'], '\u23AD': ['\\}', 'bottom'],
-  '\u23B7': [RADICAL, 'bottom'], '\u23D0': ['|', 'extender'],
+  '\u239B': ['(', 'top'],
+  '\u239C': ['(', 'extender'],
+  '\u239D': ['(', 'bottom'],
+  '\u239E': [')', 'top'],
+  '\u239F': [')', 'extender'],
+  '\u23A0': [')', 'bottom'],
+  '\u23A1': ['[', 'top'],
+  '\u23A2': ['[', 'extender'],
+  '\u23A3': ['[', 'bottom'],
+  '\u23A4': [']', 'top'],
+  '\u23A5': [']', 'extender'],
+  '\u23A6': [']', 'bottom'],
+  '\u23A7': ['\\{', 'top'],
+  '\u23A8': ['\\{', 'middle'],
+  '\u23A9': ['\\{', 'bottom'],
+  '\u23AA': ['\\{', 'extender'],
+  '\u23AB': ['\\}', 'top'],
+  '\u23AC': ['\\}', 'middle'],
+  '\u23AD': ['\\}', 'bottom'],
+  '\u23B7': [RADICAL, 'bottom'],
+  '\u23D0': ['|', 'extender'],
 };
 
 /** One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces. */

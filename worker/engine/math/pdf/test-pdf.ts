@@ -26,14 +26,26 @@ export interface CompileOptions {
 export async function compileLatex(body: string, opts: CompileOptions = {}): Promise<LatexPdf> {
   const dir = await mkdtemp(join(tmpdir(), 'folio-testpdf-'));
   for (const [name, bytes] of Object.entries(opts.files ?? {})) await writeFile(join(dir, name), bytes);
-  const tex = ['\\documentclass{article}', `\\usepackage{${opts.packages ?? 'amsmath,amssymb'}}`, '\\pagestyle{empty}', '\\begin{document}', body, '\\end{document}'].join('\n');
+  const tex = [
+    '\\documentclass{article}',
+    `\\usepackage{${opts.packages ?? 'amsmath,amssymb'}}`,
+    '\\pagestyle{empty}',
+    '\\begin{document}',
+    body,
+    '\\end{document}',
+  ].join('\n');
   await writeFile(join(dir, 'doc.tex'), tex);
   try {
     await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
   } catch (err) {
     const log = await readFile(join(dir, 'doc.log'), 'utf8').catch(() => '');
     await rm(dir, { recursive: true, force: true });
-    throw new Error(`pdflatex failed: ${(err as Error).message}\n${log.split('\n').filter((l) => l.startsWith('!')).join('\n')}`);
+    throw new Error(
+      `pdflatex failed: ${(err as Error).message}\n${log
+        .split('\n')
+        .filter((l) => l.startsWith('!'))
+        .join('\n')}`,
+    );
   }
   return { path: join(dir, 'doc.pdf'), dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

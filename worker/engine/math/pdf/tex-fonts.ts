@@ -108,12 +108,25 @@ const TEX_OVERRIDES: Record<string, string> = {
 
 /** CMEX and Unicode big-operator glyphs → the operator's token. */
 const BIG_OPERATORS: Record<string, string> = {
-  '\u2211': '\\sum', '\u220F': '\\prod', '\u2210': '\\coprod', '\u222B': '\\int', '\u222C': '\\iint',
-  '\u222D': '\\iiint', '\u222E': '\\oint', '\u22C3': '\\bigcup', '\u22C2': '\\bigcap', '\u2A01': '\\bigoplus',
-  '\u2A02': '\\bigotimes', '\u2A00': '\\bigodot', '\u22C1': '\\bigvee', '\u22C0': '\\bigwedge', '\u2A04': '\\biguplus',
+  '\u2211': '\\sum',
+  '\u220F': '\\prod',
+  '\u2210': '\\coprod',
+  '\u222B': '\\int',
+  '\u222C': '\\iint',
+  '\u222D': '\\iiint',
+  '\u222E': '\\oint',
+  '\u22C3': '\\bigcup',
+  '\u22C2': '\\bigcap',
+  '\u2A01': '\\bigoplus',
+  '\u2A02': '\\bigotimes',
+  '\u2A00': '\\bigodot',
+  '\u22C1': '\\bigvee',
+  '\u22C0': '\\bigwedge',
+  '\u2A04': '\\biguplus',
 };
 
-const GREEK_WORD = /^\\(var)?(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega)$/;
+const GREEK_WORD =
+  /^\\(var)?(alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega)$/;
 
 /** Style of a letter drawn in this family, when the family says it; symbols and digits have none. */
 function letterStyle(family: FontFamily, token: string): SymbolStyle | undefined {

@@ -12,9 +12,20 @@ import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
 
 /** Typed → the token expected, when the command is not its own token (synonyms and look-alikes). */
 const SAME_GLYPH: Array<[string, string]> = [
-  ['\\to', '\\rightarrow'], ['\\gets', '\\leftarrow'], ['\\bot', '\\perp'], ['\\mid', '|'], ['\\parallel', '\\|'],
-  ['\\ast', '*'], ['\\backslash', '\\setminus'], ['\\iff', '\\Longleftrightarrow'], ['\\implies', '\\Longrightarrow'],
-  ['\\vDash', '\\models'], ['\\leadsto', '\\rightsquigarrow'], ['\\varnothing', '\\emptyset'], ['\\lvert', '|'], ['\\rVert', '\\|'],
+  ['\\to', '\\rightarrow'],
+  ['\\gets', '\\leftarrow'],
+  ['\\bot', '\\perp'],
+  ['\\mid', '|'],
+  ['\\parallel', '\\|'],
+  ['\\ast', '*'],
+  ['\\backslash', '\\setminus'],
+  ['\\iff', '\\Longleftrightarrow'],
+  ['\\implies', '\\Longrightarrow'],
+  ['\\vDash', '\\models'],
+  ['\\leadsto', '\\rightsquigarrow'],
+  ['\\varnothing', '\\emptyset'],
+  ['\\lvert', '|'],
+  ['\\rVert', '\\|'],
 ];
 
 const ONE_GLYPH = (
@@ -41,10 +52,17 @@ const COMPOSED = (
 
 /** Tall delimiters whose extension-font codes are whitespace characters (9–13, 32) or whose pieces tell them apart. */
 const TALL: Array<[string, string]> = [
-  ['\\Bigg(', '('], ['\\bigg|', '|'], ['\\Bigg\\|', '\\|'], ['\\Big\\langle', '\\langle'], ['\\bigg\\rangle', '\\rangle'],
-  ['\\left|\\rule{0pt}{60pt}\\right.', '|'], ['\\left\\|\\rule{0pt}{60pt}\\right.', '\\|'],
-  ['\\left\\lfloor\\rule{0pt}{60pt}\\right.', '\\lfloor'], ['\\left\\lceil\\rule{0pt}{60pt}\\right.', '\\lceil'],
-  ['\\left.\\rule{0pt}{60pt}\\right\\rfloor', '\\rfloor'], ['\\left[\\rule{0pt}{60pt}\\right.', '['],
+  ['\\Bigg(', '('],
+  ['\\bigg|', '|'],
+  ['\\Bigg\\|', '\\|'],
+  ['\\Big\\langle', '\\langle'],
+  ['\\bigg\\rangle', '\\rangle'],
+  ['\\left|\\rule{0pt}{60pt}\\right.', '|'],
+  ['\\left\\|\\rule{0pt}{60pt}\\right.', '\\|'],
+  ['\\left\\lfloor\\rule{0pt}{60pt}\\right.', '\\lfloor'],
+  ['\\left\\lceil\\rule{0pt}{60pt}\\right.', '\\lceil'],
+  ['\\left.\\rule{0pt}{60pt}\\right\\rfloor', '\\rfloor'],
+  ['\\left[\\rule{0pt}{60pt}\\right.', '['],
 ];
 
 /** Neighbours that must stay apart (no ink overlap, no composite), and accents over several letters. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { glyphToken } from './tex-fonts.js';
 
 describe('glyphs pdf.js names by another character', () => {
-  it('reads the maths italic font\'s tilde-coded glyph as the vector accent, and a roman tilde as a tilde', () => {
+  it("reads the maths italic font's tilde-coded glyph as the vector accent, and a roman tilde as a tilde", () => {
     expect(glyphToken('~', 'math-italic')?.latex).toBe('\\vec');
     expect(glyphToken('~', 'roman')?.latex).toBe('\\tilde');
   });

@@ -8,7 +8,16 @@
 
 /** (least symbol confidence, observed exact rate) knots, increasing; linear between them. */
 export const RATE_KNOTS: ReadonlyArray<readonly [number, number]> = [
-  [0, 0], [0.162, 0], [0.331, 0.083], [0.431, 0.135], [0.503, 0.5], [0.558, 0.579], [0.656, 0.643], [0.74, 0.833], [0.911, 1], [1, 1],
+  [0, 0],
+  [0.162, 0],
+  [0.331, 0.083],
+  [0.431, 0.135],
+  [0.503, 0.5],
+  [0.558, 0.579],
+  [0.656, 0.643],
+  [0.74, 0.833],
+  [0.911, 1],
+  [1, 1],
 ];
 
 export function calibratedRate(symbolConfidences: readonly number[]): number {

@@ -16,7 +16,24 @@ const ALTERNATIVES = 3;
  * (x and \chi, v and \nu, o and \sigma, × and x). Every other class's probability is weighted by
  * RARE_PRIOR before renormalising, so a look-alike needs clearer evidence to win.
  */
-const COMMON = new Set([...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', '+', '=', '(', ')', '[', ']', '<', '>', '/', ',', '.', '|', '!', '\\prime', '\\sqrt']);
+const COMMON = new Set([
+  ...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  '+',
+  '=',
+  '(',
+  ')',
+  '[',
+  ']',
+  '<',
+  '>',
+  '/',
+  ',',
+  '.',
+  '|',
+  '!',
+  '\\prime',
+  '\\sqrt',
+]);
 const RARE_PRIOR = 0.35;
 
 const LabelsSchema = z.object({
@@ -56,7 +73,10 @@ export class StrokeClassifier implements StrokeSymbolReader {
     const labelsFile = await loadModelFile(STROKE_LABELS_ID, opts);
     const parsed = LabelsSchema.safeParse(JSON.parse(labelsFile.bytes.toString('utf8')));
     if (!parsed.success || parsed.data.typicalHeightEm.length !== parsed.data.classes.length) {
-      throw new EngineError('manifest_invalid', `${labelsFile.file} does not describe the strokes classifier's inputs (${parsed.error?.message ?? 'one typical height per class'})`);
+      throw new EngineError(
+        'manifest_invalid',
+        `${labelsFile.file} does not describe the strokes classifier's inputs (${parsed.error?.message ?? 'one typical height per class'})`,
+      );
     }
     const { session } = await createSession(model, { executionProviders: ['cpu'], intraOpThreads: 1 });
     return new StrokeClassifier(session, parsed.data);
@@ -79,7 +99,10 @@ export class StrokeClassifier implements StrokeSymbolReader {
     });
     const classes = this.labels.classes;
     if (output.probabilities.dims[1] !== classes.length) {
-      throw new EngineError('model_mismatch', `the strokes classifier outputs ${output.probabilities.dims[1]} classes but its label file lists ${classes.length}`);
+      throw new EngineError(
+        'model_mismatch',
+        `the strokes classifier outputs ${output.probabilities.dims[1]} classes but its label file lists ${classes.length}`,
+      );
     }
     const data = output.probabilities.data as Float32Array;
     const prior = classes.map((c) => (COMMON.has(c) ? 1 : RARE_PRIOR));

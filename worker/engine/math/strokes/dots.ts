@@ -55,11 +55,18 @@ export function joinDots(groups: number[][], strokes: readonly Stroke[], symbolH
     const width = bar.x1 - bar.x0;
     if (isDot[b] || width < 2.5 * (bar.y1 - bar.y0)) return;
     const near = (above: boolean) =>
-      boxes.findIndex((d, i) => isDot[i] && !taken.has(i) && Math.abs(cx(d) - cx(bar)) <= 0.25 * width && (above ? bar.y0 - d.y1 : d.y0 - bar.y1) >= 0 && (above ? bar.y0 - d.y1 : d.y0 - bar.y1) <= 0.7 * h);
+      boxes.findIndex(
+        (d, i) =>
+          isDot[i] &&
+          !taken.has(i) &&
+          Math.abs(cx(d) - cx(bar)) <= 0.25 * width &&
+          (above ? bar.y0 - d.y1 : d.y0 - bar.y1) >= 0 &&
+          (above ? bar.y0 - d.y1 : d.y0 - bar.y1) <= 0.7 * h,
+      );
     const over = near(true);
     const under = near(false);
     if (over < 0 || under < 0) return;
-    for (const d of [over, under]) taken.add(d), (root[find(d)] = find(b));
+    for (const d of [over, under]) (taken.add(d), (root[find(d)] = find(b)));
   });
   groups.forEach((_, dot) => {
     if (!isDot[dot] || taken.has(dot)) return;
@@ -68,7 +75,7 @@ export function joinDots(groups: number[][], strokes: readonly Stroke[], symbolH
     groups.forEach((__, other) => {
       if (other === dot) return;
       const gap = score(dot, other);
-      if (gap < bestGap) (best = other), (bestGap = gap);
+      if (gap < bestGap) ((best = other), (bestGap = gap));
     });
     if (best >= 0) root[find(dot)] = find(best);
   });

@@ -8,7 +8,10 @@ export const unionBox = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0
 
 /** The box through the outermost points (a tap gives a zero-size box). */
 export function strokeBox(stroke: Stroke): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < stroke.x.length; i++) {
     x0 = Math.min(x0, stroke.x[i]);
     x1 = Math.max(x1, stroke.x[i]);
@@ -92,7 +95,8 @@ export function isStraightBar(strokes: readonly Stroke[], symbolHeight: number):
   const n = xs.length;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxx = 0, sxy = 0;
+  let sxx = 0,
+    sxy = 0;
   for (let i = 0; i < n; i++) {
     sxx += (xs[i] - mx) ** 2;
     sxy += (xs[i] - mx) * (ys[i] - my);

@@ -17,7 +17,12 @@ const dot = (x: number, y: number): Stroke => ({ x: [x, x + 1], y: [y, y + 1] })
 
 describe('groupStrokes', () => {
   it('joins crossing strokes (+, x) and stacked bars (=) into one glyph each', () => {
-    expect(groups([...at('x', 0, 0, SIZE), ...at('+', 40, 0, SIZE), ...at('=', 80, 0, SIZE), ...at('1', 120, 0, SIZE)])).toEqual(['glyph:2', 'glyph:2', 'glyph:2', 'glyph:2']);
+    expect(groups([...at('x', 0, 0, SIZE), ...at('+', 40, 0, SIZE), ...at('=', 80, 0, SIZE), ...at('1', 120, 0, SIZE)])).toEqual([
+      'glyph:2',
+      'glyph:2',
+      'glyph:2',
+      'glyph:2',
+    ]);
   });
 
   it('gives a lone straight bar as RULE and keeps a fraction in three parts', () => {

@@ -59,8 +59,16 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   const members = new Map<number, number[]>();
   strokes.forEach((_, i) => members.set(find(i), [...(members.get(find(i)) ?? []), i]));
   const touching = joinDots([...members.values()], strokes, symbolHeight);
-  const radical = touching.map((ids) => isRadicalStroke(ids.map((i) => strokes[i]), symbolHeight));
-  const canvas = paintStrokeGroups(touching.map((ids) => ids.map((i) => strokes[i])), canvasScale);
+  const radical = touching.map((ids) =>
+    isRadicalStroke(
+      ids.map((i) => strokes[i]),
+      symbolHeight,
+    ),
+  );
+  const canvas = paintStrokeGroups(
+    touching.map((ids) => ids.map((i) => strokes[i])),
+    canvasScale,
+  );
 
   // Radical signs stay out of the multi-part rules: their box holds the radicand, which
   // mergeComponents would otherwise take for a part drawn inside them (as in % or ≠).
@@ -68,7 +76,12 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   const groups: StrokeGroup[] = mergeComponents(withoutRadicals).map((g) => {
     const ids = g.parts.map((c) => c.id);
     const strokeIds = ids.flatMap((id) => touching[id - 1]).sort((a, b) => a - b);
-    const rule = ids.length === 1 && isStraightBar(strokeIds.map((i) => strokes[i]), symbolHeight);
+    const rule =
+      ids.length === 1 &&
+      isStraightBar(
+        strokeIds.map((i) => strokes[i]),
+        symbolHeight,
+      );
     return { strokes: strokeIds, kind: rule ? 'rule' : 'glyph', componentIds: ids, canvasBox: g.box, box: canvas.toStrokeUnits(g.box) };
   });
   for (const c of canvas.map.components) {

@@ -54,7 +54,12 @@ export function paintStrokeGroups(groups: readonly (readonly Stroke[])[], scale:
     // Empty components stay listed (mergeComponents drops them as specks): normaliseCrop indexes components by id.
     map: { labels, width, height, components },
     scale,
-    toStrokeUnits: (b) => ({ x0: (b.x0 - margin) / scale + bounds.x0, y0: (b.y0 - margin) / scale + bounds.y0, x1: (b.x1 - margin) / scale + bounds.x0, y1: (b.y1 - margin) / scale + bounds.y0 }),
+    toStrokeUnits: (b) => ({
+      x0: (b.x0 - margin) / scale + bounds.x0,
+      y0: (b.y0 - margin) / scale + bounds.y0,
+      x1: (b.x1 - margin) / scale + bounds.x0,
+      y1: (b.y1 - margin) / scale + bounds.y0,
+    }),
   };
 }
 
@@ -63,7 +68,10 @@ function drawStroke(labels: Int32Array, width: number, height: number, xs: numbe
   const r = Math.max(radius, 0.5);
   const segments = xs.length === 1 ? [[0, 0]] : xs.slice(1).map((_, i) => [i, i + 1]);
   for (const [a, b] of segments) {
-    const ax = xs[a], ay = ys[a], bx = xs[b], by = ys[b];
+    const ax = xs[a],
+      ay = ys[a],
+      bx = xs[b],
+      by = ys[b];
     const dx = bx - ax;
     const dy = by - ay;
     const length2 = dx * dx + dy * dy;

@@ -58,7 +58,8 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
   const scale = (CANVAS_EM_PX * TYPICAL_SYMBOL_HEIGHT_EM) / symbolHeight;
   const classifier = opts.classifier ?? (await defaultStrokeClassifier());
   const guess = symbolHeight / TYPICAL_SYMBOL_HEIGHT_EM;
-  const byShape = (sets: readonly Stroke[][]) => classifier.classify(sets.map((set) => ({ points: trajectory(set), features: symbolFeatures(strokesBox(set), guess, false) })));
+  const byShape = (sets: readonly Stroke[][]) =>
+    classifier.classify(sets.map((set) => ({ points: trajectory(set), features: symbolFeatures(strokesBox(set), guess, false) })));
   const geometric = groupStrokes(strokes, symbolHeight, scale).groups;
   const groups = opts.regroup === false ? geometric : await regroup(geometric, strokes, byShape);
   const glyphs = groups.filter((g) => g.kind === 'glyph');

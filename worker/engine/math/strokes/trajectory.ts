@@ -31,7 +31,10 @@ export function trajectory(strokes: readonly Stroke[]): Float32Array {
   const xs = strokes.flatMap((s) => s.x);
   const ys = strokes.flatMap((s) => s.y);
   if (!xs.length) return out;
-  const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+  const minX = Math.min(...xs),
+    maxX = Math.max(...xs),
+    minY = Math.min(...ys),
+    maxY = Math.max(...ys);
   const scale = 1 / Math.max(maxX - minX, maxY - minY, 1e-9);
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
