@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsStream } from '../../../core/events.js';
 import type { PageLine } from '../../../page/model.js';
 import { authRoutes } from '../../auth/routes.js';
+import { OcrHistory } from '../../results/ocr-history.js';
 import { createApp } from '../app.js';
 import { publicResolver, v3TestApp, type V3TestApp } from './testing.js';
+import { v3ResultsRoutes } from './results-routes.js';
 import { confidences } from './text-result.js';
 import { v3TextRoutes } from './text-routes.js';
 
@@ -50,6 +52,7 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     t = await v3TestApp({ env: { FOLIO_TEXT_REQUESTS_MAX: '1' } });
     app = createApp(t.ctx, [
       authRoutes(t.ctx),
+      v3ResultsRoutes(t.ctx, new OcrHistory(t.ctx.db)),
       v3TextRoutes(t.ctx, {
         resolve: publicResolver,
         recognize: async (requestId, buf) => {
@@ -242,5 +245,26 @@ describe('POST /v3/text (in-process, fake inference)', () => {
     const mine = events.find((e) => e.eventId === `usage:text:${done.body.request_id}`);
     expect(mine.deltas).toEqual({ images_completed: 1, images_billable: 1 });
     expect(events.some((e) => e.deltas?.images_failed === 1)).toBe(true);
+  });
+
+  it('async: answers the request id at once, holds its slot while the image is read, then /v3/ocr-results?request_id= has the result', async () => {
+    let open!: () => void;
+    gate = new Promise<void>((r) => (open = r));
+    const first = await call({ headers: key.headers, json: { src: dataUrl(image), async: true } });
+    expect(first).toEqual({ status: 200, body: { request_id: expect.any(String) } });
+    const second = await call({ headers: key.headers, json: { src: dataUrl(image) } });
+    expect([second.status, second.body.error]).toEqual([429, 'http_max_requests']);
+    open();
+    gate = null;
+    const id = first.body.request_id as string;
+    let record: any;
+    for (let i = 0; i < 200 && !record; i++) {
+      const res = await app.request(`/v3/ocr-results?request_id=${id}`, { headers: key.headers });
+      record = ((await res.json()) as any).ocr_results?.[0];
+      if (!record) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(record).toMatchObject({ image_id: id, endpoint: '/v3/text', result: { request_id: id } });
+    expect(record.result.text).toContain('Hello');
+    expect(t.ctx.textRequests.inFlight).toBe(0);
   });
 });

@@ -36,7 +36,9 @@ export interface V3TextRouteOptions {
  *   when the inference pool does not answer. Parameter errors are 400 (bad_request,
  *   opts_unknown_data_option), oversized bodies sys_request_too_large.
  * - Unknown top-level options are accepted and ignored (see text-options.ts).
- * - async and callback are accepted but the answer is always given synchronously.
+ * - async: true answers {request_id} at once; the result is recorded for GET /v3/ocr-results
+ *   (request_id filter; its image_id is the request id), as the official client polls for it.
+ *   callback is accepted and not called.
  * - History (4.6): every request that reaches the image stage is recorded for GET /v3/ocr-usage;
  *   its arguments and answer are stored for GET /v3/ocr-results unless metadata.improve_* is false.
  * - Usage: every request that reaches the image stage emits one usage event (event id
@@ -51,36 +53,62 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
     const release = takeImageSlot(ctx);
     const requestId = newV3Id(ctx.now());
     const started = ctx.now();
-    let imageStage = false;
     let options: TextOptions | undefined;
     const usage = (ok: boolean) => emitImageUsage(ctx, 'text', requestId, ok);
     const remember = (result: Record<string, unknown>) =>
       recordImage(ctx, history, { requestId, auth: c.get('auth'), endpoint: '/v3/text', usageType: 'image', args: options ?? {}, startedMs: started, result });
+    /** The image stage: every request that reaches it is counted and remembered, failed or not. */
+    const answer = async (
+      parsed: TextOptions,
+      upload: Buffer | undefined,
+    ): Promise<{ body: Record<string, unknown>; status: ReturnType<typeof errorAnswer>['status'] }> => {
+      try {
+        const bytes = upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
+        const image = await prepareImage(bytes, regionOf(parsed));
+        const page = await read(requestId, image.png, { math: 'auto', ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}) });
+        const body = (await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed)) as Record<string, unknown>;
+        await usage(true);
+        remember(body);
+        return { body, status: 200 };
+      } catch (err) {
+        const failed = errorAnswer(err);
+        if (failed.apiErr.id !== 'bad_request') {
+          await usage(false);
+          remember(failed.body);
+        }
+        return failed;
+      }
+    };
+    const errorAnswer = (err: unknown) => {
+      const apiErr = toApiError(err);
+      if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'text request failed');
+      // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
+      return {
+        apiErr,
+        body: { request_id: requestId, ...apiErr.toBody() } as Record<string, unknown>,
+        status: apiErr.id === 'sys_exception' ? 200 : apiErr.status,
+      };
+    };
+    let held = true;
     try {
       const request = await readImageRequest(c.req.raw, parseTextOptions, MAX_JSON_BYTES);
       const parsed = (options = request.options);
-      imageStage = true;
-      const bytes = request.upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
-      const image = await prepareImage(bytes, regionOf(parsed));
-      const page = await read(requestId, image.png, { math: 'auto', ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}) });
-      const body = await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed);
-      await usage(true);
-      remember(body as unknown as Record<string, unknown>);
-      return c.json(body);
-    } catch (err) {
-      const apiErr = toApiError(err);
-      if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'text request failed');
-      // Parameter errors and unread bodies are not image requests; everything after is counted.
-      const body = { request_id: requestId, ...apiErr.toBody() };
-      if (imageStage && apiErr.id !== 'bad_request') {
-        await usage(false);
-        remember(body);
+      if (parsed.async) {
+        // Non-interactive: the answer is the request id now; the result is read from
+        // GET /v3/ocr-results?request_id=… once recorded (its image_id is this request id). The
+        // slot stays taken until the image is read, so async requests count against the limit too.
+        held = false;
+        void answer(parsed, request.upload).finally(release);
+        return c.json({ request_id: requestId });
       }
-      // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
-      const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
+      const { body, status } = await answer(parsed, request.upload);
+      return c.json(body, status);
+    } catch (err) {
+      // Parameter errors and unread bodies are not image requests: neither counted nor remembered.
+      const { body, status } = errorAnswer(err);
       return c.json(body, status);
     } finally {
-      release();
+      if (held) release();
     }
   });
 
