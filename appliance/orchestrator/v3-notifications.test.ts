@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headingAndParagraphsPdf } from '../../test/support/pdf-fixtures.js';
-import { type V3TestApp, v3TestApp } from '../http/v3/testing.js';
+import { type V3TestApp, v3TestApp } from '../../test/support/v3-test-app.js';
 import { getDelivery } from '../webhooks/deliveries.js';
 import { v3NotificationHandlers } from './v3-notifications.js';
 

@@ -10,7 +10,7 @@ import { v3BatchRoutes } from '../../appliance/http/v3/batch-routes.js';
 import { v3LatexRoutes } from '../../appliance/http/v3/latex-routes.js';
 import type { InferencePool } from '../../appliance/http/v3/text-inference.js';
 import { v3TextRoutes } from '../../appliance/http/v3/text-routes.js';
-import { v3TestApp } from '../../appliance/http/v3/testing.js';
+import { v3TestApp } from '../support/v3-test-app.js';
 
 const run = promisify(execFile);
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type V3TestApp, v3TestApp } from '../../appliance/http/v3/testing.js';
+import { type V3TestApp, v3TestApp } from '../../test/support/v3-test-app.js';
 import { readCounters } from '../../core/counters.js';
 import { eventsStream } from '../../core/events.js';
 import { sourceExtension } from '../../core/v3/source.js';

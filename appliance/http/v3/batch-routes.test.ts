@@ -8,7 +8,7 @@ import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import { v3BatchRoutes, type V3BatchRoutes } from './batch-routes.js';
 import type { RecognizeOptions } from './text-inference.js';
-import { v3TestApp, type V3TestApp } from './testing.js';
+import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 
 /**
  * The HTTP contract of the legacy batch, in-process with a fake recogniser that answers once

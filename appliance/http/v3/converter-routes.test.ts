@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type V3TestApp, v3TestApp } from './testing.js';
+import { type V3TestApp, v3TestApp } from '../../../test/support/v3-test-app.js';
 
 const run = promisify(execFile);
 const MATHS_MMD = '# Energy\n\nMass and energy: \\(E = mc^2\\).\n\n\\[\n\\int_0^1 x^2 \\, dx = \\frac{1}{3}\n\\]\n';

@@ -8,7 +8,7 @@ import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import { v3LatexRoutes } from './latex-routes.js';
 import type { RecognizeOptions } from './text-inference.js';
-import { v3TestApp, type V3TestApp } from './testing.js';
+import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 
 /**
  * The HTTP contract of POST /v3/latex, in-process with a fake recogniser: the assertions are about

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRACE_MS, initialLicense, licenseKey } from '../../../license/state.js';
 import { headingAndParagraphsPdf, truncatedPdf } from '../../../test/support/pdf-fixtures.js';
-import { type V3TestApp, v3TestApp } from './testing.js';
+import { type V3TestApp, v3TestApp } from '../../../test/support/v3-test-app.js';
 
 describe('/v3/pdf errors', () => {
   let t: V3TestApp;

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADING_TEXT, headingAndParagraphsPdf, pagedPdf } from '../../../test/support/pdf-fixtures.js';
-import { type V3TestApp, v3TestApp } from './testing.js';
+import { type V3TestApp, v3TestApp } from '../../../test/support/v3-test-app.js';
 
 describe('/v3/pdf happy paths', () => {
   let t: V3TestApp;

@@ -7,7 +7,7 @@ import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import type { StrokesPool } from './strokes-inference.js';
 import { v3StrokesRoutes } from './strokes-routes.js';
-import { v3TestApp, type V3TestApp } from './testing.js';
+import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 
 /**
  * Handwriting no training example came from, read exactly through POST /v3/strokes with the

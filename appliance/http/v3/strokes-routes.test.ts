@@ -8,7 +8,7 @@ import { authRoutes } from '../../auth/routes.js';
 import { createApp } from '../app.js';
 import type { StrokesPool } from './strokes-inference.js';
 import { MAX_STROKES_JSON_BYTES, v3StrokesRoutes } from './strokes-routes.js';
-import { v3TestApp, type V3TestApp } from './testing.js';
+import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 
 /** The 4.3 body shape: one inner array of coordinates per stroke. */
 const body = (strokes: Stroke[], extra: Record<string, unknown> = {}) => ({

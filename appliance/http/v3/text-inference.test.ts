@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineWorker } from '../../../core/queue/index.js';
-import { v3TestApp, type V3TestApp } from './testing.js';
+import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 import { InferencePool } from './text-inference.js';
 
 describe('InferencePool (real queue, fake inference worker)', () => {

@@ -7,7 +7,7 @@ import type { PageLine } from '../../../page/model.js';
 import { authRoutes } from '../../auth/routes.js';
 import { OcrHistory } from '../../results/ocr-history.js';
 import { createApp } from '../app.js';
-import { publicResolver, v3TestApp, type V3TestApp } from './testing.js';
+import { publicResolver, v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 import { v3ResultsRoutes } from './results-routes.js';
 import { confidences } from './text-result.js';
 import { v3TextRoutes } from './text-routes.js';
