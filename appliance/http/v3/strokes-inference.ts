@@ -1,7 +1,7 @@
-import { QueueEvents } from 'bullmq';
 import { ApiError } from '../../../core/errors.js';
 import type { Stroke, StrokesRead } from '../../../core/v3/strokes.js';
 import type { AppContext } from '../../context.js';
+import { QueueListener } from './queue-listener.js';
 
 /** Longest a /v3/strokes request waits for the inference pool before answering sys_exception. */
 export const STROKES_WAIT_MS = 30_000;
@@ -15,16 +15,17 @@ export type RecognizeStrokes = (requestId: string, strokes: Stroke[]) => Promise
  * queued when the wait ends is removed.
  */
 export class StrokesPool {
-  private events?: Promise<QueueEvents>;
-  private connection?: ReturnType<AppContext['redis']['duplicate']>;
+  private readonly listener: QueueListener;
 
   constructor(
     private readonly ctx: Pick<AppContext, 'config' | 'redis' | 'queues' | 'logger'>,
     private readonly waitMs = STROKES_WAIT_MS,
-  ) {}
+  ) {
+    this.listener = new QueueListener(ctx, 'strokes');
+  }
 
   readonly recognize: RecognizeStrokes = async (requestId, strokes) => {
-    const events = await this.queueEvents();
+    const events = await this.listener.ready();
     const task = await this.ctx.queues.enqueue('strokes', { strokes }, { jobId: `strokes-${requestId}` });
     try {
       return (await task.waitUntilFinished(events, this.waitMs)) as StrokesRead;
@@ -35,23 +36,7 @@ export class StrokesPool {
     }
   };
 
-  private queueEvents(): Promise<QueueEvents> {
-    this.events ??= (async () => {
-      const connection = (this.connection = this.ctx.redis.duplicate({ maxRetriesPerRequest: null, enableReadyCheck: false }));
-      connection.on('error', () => undefined);
-      const ev = new QueueEvents('strokes', { connection, prefix: this.ctx.config.FOLIO_QUEUE_PREFIX });
-      ev.on('error', () => undefined);
-      await ev.waitUntilReady();
-      return ev;
-    })();
-    return this.events;
-  }
-
   async close(): Promise<void> {
-    if (!this.events) return;
-    const ev = await this.events.catch(() => null);
-    this.events = undefined;
-    await ev?.close();
-    this.connection?.disconnect();
+    await this.listener.close();
   }
 }

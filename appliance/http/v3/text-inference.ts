@@ -1,8 +1,8 @@
-import { QueueEvents } from 'bullmq';
 import { ApiError } from '../../../core/errors.js';
 import { type PageOptions, PRIORITY, type PriorityName } from '../../../core/queue/index.js';
 import type { PageRecognition } from '../../../page/model.js';
 import type { AppContext } from '../../context.js';
+import { QueueListener } from './queue-listener.js';
 
 /** Longest a /v3/text request waits for the inference pool before answering sys_exception. */
 export const TEXT_WAIT_MS = 60_000;
@@ -22,17 +22,18 @@ export type Recognize = (requestId: string, png: Buffer, opts?: RecognizeOptions
  * whatever happened; a task still queued when the wait ends is removed.
  */
 export class InferencePool {
-  private events?: Promise<QueueEvents>;
-  private connection?: ReturnType<AppContext['redis']['duplicate']>;
+  private readonly listener: QueueListener;
 
   constructor(
     private readonly ctx: Pick<AppContext, 'config' | 'redis' | 'queues' | 'storage' | 'logger'>,
     private readonly waitMs = TEXT_WAIT_MS,
-  ) {}
+  ) {
+    this.listener = new QueueListener(ctx, 'pages');
+  }
 
   readonly recognize: Recognize = async (requestId, png, opts = {}) => {
     const imageKey = `scratch/text/${requestId}`;
-    const events = await this.queueEvents();
+    const events = await this.listener.ready();
     await this.ctx.storage.write(imageKey, png, 'image/png');
     try {
       const { priority = 'high', ...options } = opts;
@@ -49,24 +50,8 @@ export class InferencePool {
     }
   };
 
-  private queueEvents(): Promise<QueueEvents> {
-    this.events ??= (async () => {
-      const connection = (this.connection = this.ctx.redis.duplicate({ maxRetriesPerRequest: null, enableReadyCheck: false }));
-      connection.on('error', () => undefined);
-      const ev = new QueueEvents('pages', { connection, prefix: this.ctx.config.FOLIO_QUEUE_PREFIX });
-      ev.on('error', () => undefined);
-      await ev.waitUntilReady();
-      return ev;
-    })();
-    return this.events;
-  }
-
   async close(): Promise<void> {
-    if (!this.events) return;
-    const ev = await this.events.catch(() => null);
-    this.events = undefined;
-    await ev?.close();
-    this.connection?.disconnect();
+    await this.listener.close();
   }
 }
 
