@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnAppliance } from '../support/appliance.js';
+import { selfSignedCert } from '../support/self-signed.js';
 import { localFixtures, remoteFixtures } from './fixtures.js';
 import { summarise } from './junit.js';
 
@@ -40,30 +40,7 @@ async function writeFixtures(): Promise<void> {
 
 /** The stand-in for the public examples bucket, over HTTPS with a certificate for its name. */
 async function startExamplesServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-compat-tls-'));
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      `/CN=${EXAMPLES_HOST}`,
-      '-addext',
-      `subjectAltName=DNS:${EXAMPLES_HOST}`,
-      '-days',
-      '1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { dir, certFile: cert, keyFile: key } = selfSignedCert('folio-compat-tls-', EXAMPLES_HOST, `DNS:${EXAMPLES_HOST}`);
   const files = await remoteFixtures();
   const server = createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (req, res) => {
     const body = files[new URL(req.url ?? '/', 'https://x').pathname];

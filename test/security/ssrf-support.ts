@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { selfSignedCert } from '../support/self-signed.js';
 
 /** The address tests treat as "a public host": connections to it are carried to local servers (FOLIO_TEST_NAT). */
 export const PUBLIC_IP = '93.184.216.34';
@@ -63,30 +61,7 @@ export interface PublicHost {
  * (`/to/http://127.0.0.1:9/x` redirects to http://127.0.0.1:9/x).
  */
 export async function startPublicHost(files: { png: Buffer; pdf: Buffer }): Promise<PublicHost> {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-ssrf-tls-'));
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      '/CN=ssrf.test',
-      '-addext',
-      'subjectAltName=DNS:*.ssrf.test',
-      '-days',
-      '1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { dir, certFile, keyFile } = selfSignedCert('folio-ssrf-tls-', 'ssrf.test', 'DNS:*.ssrf.test');
   const requests: string[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);

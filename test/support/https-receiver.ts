@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { selfSignedCert } from './self-signed.js';
 
 export interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -14,30 +12,7 @@ export interface Received {
  * appliance under test trusts it through NODE_EXTRA_CA_CERTS=certFile.
  */
 export async function startHttpsReceiver(status = 200): Promise<{ url: string; certFile: string; received: Received[]; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-tls-'));
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-days',
-      '1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
+  const { dir, certFile, keyFile } = selfSignedCert('folio-tls-', 'localhost', 'DNS:localhost,IP:127.0.0.1');
   const received: Received[] = [];
   const server: Server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (req, res) => {
     let body = '';
