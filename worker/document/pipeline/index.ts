@@ -99,15 +99,19 @@ function converterFor(type: DocumentType): ((path: string, office?: OfficeOption
 
 /**
  * Resolves the input to a PDF path (converting other documents), runs `use`, then cleans up.
- * `use` also gets the formulas of an input that holds them as structure (office-maths.ts).
+ * With `readMaths`, `use` also gets the formulas of an input that holds them as structure
+ * (office-maths.ts); counting pages does not need them, so it does not run pandoc.
  */
-async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string, sourceMaths?: SourceToken[]) => Promise<T>): Promise<T> {
+async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: string, sourceMaths?: SourceToken[]) => Promise<T>, readMaths = false): Promise<T> {
   const type = await detectFileType(path);
   if (type === 'pdf') return use(path);
   if (type === 'kfx') throw kfxUnsupported();
   const convert = converterFor(type);
   if (convert) {
-    const [converted, maths] = await Promise.all([convert(path, deps.office), readSourceMaths(path, type, deps.office?.timeoutMs ?? OFFICE_TIMEOUT_MS)]);
+    const [converted, maths] = await Promise.all([
+      convert(path, deps.office),
+      readMaths ? readSourceMaths(path, type, deps.office?.timeoutMs ?? OFFICE_TIMEOUT_MS) : undefined,
+    ]);
     try {
       return await use(converted.pdfPath, maths);
     } finally {
@@ -138,44 +142,49 @@ export async function countPages(path: string, deps: PipelineDeps = {}): Promise
  * Whole-document problems throw ApiError (not retryable); page problems are recorded per page.
  */
 export async function convertDocument(path: string, opts: DocumentOptions = {}, deps: PipelineDeps = {}): Promise<DocumentResult> {
-  return withPdf(path, deps, async (pdfPath, sourceMaths) => {
-    const doc = await PdfReader.open(pdfPath);
-    try {
-      const selected = parsePageRanges(opts.pageRanges, doc.numPages);
-      const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
-      if (selected.length > maxPages) {
-        throw new ApiError(
-          'pdf_page_limit_exceeded',
-          `The document has ${selected.length} pages to process; the limit is ${maxPages}`,
-          { max_limit: maxPages },
-          false,
-        );
+  return withPdf(
+    path,
+    deps,
+    async (pdfPath, sourceMaths) => {
+      const doc = await PdfReader.open(pdfPath);
+      try {
+        const selected = parsePageRanges(opts.pageRanges, doc.numPages);
+        const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
+        if (selected.length > maxPages) {
+          throw new ApiError(
+            'pdf_page_limit_exceeded',
+            `The document has ${selected.length} pages to process; the limit is ${maxPages}`,
+            { max_limit: maxPages },
+            false,
+          );
+        }
+        await deps.onSplit?.(selected.length, doc.numPages);
+        const results: PageResult[] = [];
+        const running = new RunningLines();
+        const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
+        const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
+        const placer =
+          sourceMaths &&
+          new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
+        for (const n of selected) {
+          const result = await runPage(
+            doc,
+            n,
+            opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
+            (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout),
+            pageOpts,
+          );
+          if (placer && result.rendered) result.rendered = { ...result.rendered, ...placer.place(result.rendered, n === doc.numPages) };
+          results.push(result);
+          await deps.afterPage?.(result.outcome, result.rendered?.mmd ?? '');
+        }
+        return assemble(doc.numPages, results, opts);
+      } finally {
+        await doc.close();
       }
-      await deps.onSplit?.(selected.length, doc.numPages);
-      const results: PageResult[] = [];
-      const running = new RunningLines();
-      const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
-      const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
-      const placer =
-        sourceMaths &&
-        new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
-      for (const n of selected) {
-        const result = await runPage(
-          doc,
-          n,
-          opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
-          (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout),
-          pageOpts,
-        );
-        if (placer && result.rendered) result.rendered = { ...result.rendered, ...placer.place(result.rendered, n === doc.numPages) };
-        results.push(result);
-        await deps.afterPage?.(result.outcome, result.rendered?.mmd ?? '');
-      }
-      return assemble(doc.numPages, results, opts);
-    } finally {
-      await doc.close();
-    }
-  });
+    },
+    true,
+  );
 }
 
 function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
