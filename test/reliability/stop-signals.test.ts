@@ -117,7 +117,8 @@ describe('stopping the appliance whoever sends the signal', () => {
 
   /** A restart on the same data folder finishes the job with each page once and billed once. */
   async function restartFinishes(dir: string, dataDir: string, id: string) {
-    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1' }, { dataDir });
+    // A start on a loaded machine took over 60 s (load average 22, after the systemd case).
+    app = await spawnAppliance({ FOLIO_DOCUMENT_WORKERS: '1' }, { dataDir, startTimeoutMs: 120_000 });
     const pco = pcoClient(app.url);
     const done = await pco.settled(id, 120_000);
     expect(done.files).toMatchObject({ discovered: FILES, completed: FILES, failed: 0 });
