@@ -30,7 +30,6 @@ const FORBIDDEN: Record<string, string[]> = {
 const PENDING: Record<string, string> = {
   'appliance/http/v3/strokes-routes.test.ts': 'starts a strokes worker in-process: belongs under test/integration (issue 17)',
   'appliance/http/v3/strokes-handwriting.test.ts': 'starts a strokes worker in-process: belongs under test/integration (issue 17)',
-  'appliance/orchestrator/dry-run.ts': 'counting sample pages (LibreOffice, pdf.js) belongs in a document worker task',
 };
 
 function sources(dir: string): string[] {
