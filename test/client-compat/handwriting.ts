@@ -100,7 +100,11 @@ async function heldOutHand(seed: number): Promise<Hand | null> {
 
 function casesStrokes(hand: Hand): Stroke[] {
   const [top, bottom] = [1.1 * EM, 2.6 * EM];
-  const lhs = hand.row(['f', '(', 'x', ')', '='].map((g) => hand.glyph(g)), 0.3 * EM, (top + bottom) / 2 + 0.2 * EM);
+  const lhs = hand.row(
+    ['f', '(', 'x', ')', '='].map((g) => hand.glyph(g)),
+    0.3 * EM,
+    (top + bottom) / 2 + 0.2 * EM,
+  );
   // The brace spans both rows, drawn once and stretched, as a hand draws it tall.
   const brace = hand.drawing('\\{').strokes;
   const box = strokesBox(brace);
@@ -113,8 +117,18 @@ function casesStrokes(hand: Hand): Stroke[] {
   const second = hand.row([hand.minus(), hand.glyph('x')], valuesX, bottom);
   const conditionsX = Math.max(first.end, second.end) + 1.1 * EM;
   const conditions = [
-    hand.row(['x', '\\geq', '0'].map((g) => hand.glyph(g)), conditionsX, top, 0.2 * EM),
-    hand.row(['x', '<', '0'].map((g) => hand.glyph(g)), conditionsX, bottom, 0.2 * EM),
+    hand.row(
+      ['x', '\\geq', '0'].map((g) => hand.glyph(g)),
+      conditionsX,
+      top,
+      0.2 * EM,
+    ),
+    hand.row(
+      ['x', '<', '0'].map((g) => hand.glyph(g)),
+      conditionsX,
+      bottom,
+      0.2 * EM,
+    ),
   ];
   return [...lhs.strokes, ...braceStrokes, ...first.strokes, ...second.strokes, ...conditions.flatMap((c) => c.strokes)];
 }
