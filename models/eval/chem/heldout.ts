@@ -47,7 +47,10 @@ function gnuplotScript(kind: HeldoutKind, r: () => number): string {
   if (kind === 'gnuplot-functions') {
     const fns = ['sin(x)', 'cos(2*x)*exp(-x/5)', 'x**2/20-1', 'tanh(x-3)', 'log(1+abs(x))', '1/(1+exp(-x))'];
     const n = 1 + Math.floor(r() * 3);
-    const plots = Array.from({ length: n }, (_, i) => `(${pick(r, fns)})*${(0.5 + r()).toFixed(2)} title "${pick(r, ['NH3', 'OH-', 'model', 'fit', 'A', 'B'])}${i}" lw 2`);
+    const plots = Array.from(
+      { length: n },
+      (_, i) => `(${pick(r, fns)})*${(0.5 + r()).toFixed(2)} title "${pick(r, ['NH3', 'OH-', 'model', 'fit', 'A', 'B'])}${i}" lw 2`,
+    );
     return `${head}set xrange [0:${(5 + r() * 10).toFixed(1)}]\nplot ${plots.join(', ')}`;
   }
   if (kind === 'gnuplot-bars') {
@@ -67,7 +70,10 @@ function gnuplotScript(kind: HeldoutKind, r: () => number): string {
 function dotSource(kind: HeldoutKind, r: () => number): { engine: string; source: string } {
   if (kind === 'dot-flowchart') {
     const n = 4 + Math.floor(r() * 4);
-    const nodes = Array.from({ length: n }, (_, i) => `n${i} [label="${pick(r, WORDS)}" shape=${i === 0 || i === n - 1 ? 'ellipse' : r() < 0.3 ? 'diamond' : 'box'}];`);
+    const nodes = Array.from(
+      { length: n },
+      (_, i) => `n${i} [label="${pick(r, WORDS)}" shape=${i === 0 || i === n - 1 ? 'ellipse' : r() < 0.3 ? 'diamond' : 'box'}];`,
+    );
     const edges = Array.from({ length: n - 1 }, (_, i) => `n${i} -> n${i + 1};`);
     if (r() < 0.6) edges.push(`n${n - 2} -> n${Math.floor(r() * (n - 2))} [label="no"];`);
     return { engine: 'dot', source: `digraph G { node [fontname="Helvetica"]; ${nodes.join(' ')} ${edges.join(' ')} }` };
@@ -153,11 +159,7 @@ export async function renderHeldout(dir: string, perKind: number, dpi: number): 
         await run('pdftoppm', ['-r', String(dpi), '-png', pdf.path, join(pdf.dir, 'p')]);
         const pages = (await readdir(pdf.dir)).filter((f) => /^p-\d+\.png$/.test(f)).sort();
         for (const [j, i] of missing.entries())
-          await sharp(join(pdf.dir, pages[j]!))
-            .trim()
-            .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
-            .png()
-            .toFile(paths[i]!);
+          await sharp(join(pdf.dir, pages[j]!)).trim().extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toFile(paths[i]!);
       } finally {
         await pdf.cleanup();
       }

@@ -106,7 +106,16 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
       exact = found.filter((s) => expected.some((e) => e?.canonical === s)).length;
       console.log(`  pages: ${items.length} figures answered for ${expected.length} drawn; positions not matched`);
     }
-    return { pages, structures: expected.filter(Boolean).length, others: expected.filter((e) => !e).length, reported, truePositives, exact, cpuPerPage, heldout };
+    return {
+      pages,
+      structures: expected.filter(Boolean).length,
+      others: expected.filter((e) => !e).length,
+      reported,
+      truePositives,
+      exact,
+      cpuPerPage,
+      heldout,
+    };
   } finally {
     await pdf.cleanup();
   }

@@ -122,7 +122,13 @@ export async function renderSet(dir: string, molecules: Molecule[], distractorsP
     if (!(await exists(join(abbrevDir, 'done')))) {
       await mkdir(abbrevDir, { recursive: true });
       const list = join(dir, `${ABBREVIATED}-${dpi}.tsv`);
-      await writeFile(list, molecules.filter((m) => !m.stereo).map((m) => `${m.id}\t${m.source}\n`).join(''));
+      await writeFile(
+        list,
+        molecules
+          .filter((m) => !m.stereo)
+          .map((m) => `${m.id}\t${m.source}\n`)
+          .join(''),
+      );
       await run('/usr/bin/python3', [join(import.meta.dirname, 'render_rdkit.py'), list, abbrevDir, String(dpi), 'abbreviations']);
       await writeFile(join(abbrevDir, 'done'), '');
     }

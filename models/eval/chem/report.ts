@@ -43,7 +43,13 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 /** OSRA's CPU seconds per image, by what the image is and its resolution. */
 function cpuTable(outcomes: ImageOutcome[], resolutions: readonly number[]): string[] {
-  const out = ['', '## OSRA CPU seconds per image (read alone)', '', '| images | dpi | measured | median | 95th percentile | max |', '|---|---|---|---|---|---|'];
+  const out = [
+    '',
+    '## OSRA CPU seconds per image (read alone)',
+    '',
+    '| images | dpi | measured | median | 95th percentile | max |',
+    '|---|---|---|---|---|---|',
+  ];
   for (const [name, pick] of [
     ['structures', (o: ImageOutcome) => !!o.image.molecule],
     ['distractors', (o: ImageOutcome) => !!o.image.distractor],
@@ -53,7 +59,8 @@ function cpuTable(outcomes: ImageOutcome[], resolutions: readonly number[]): str
         .filter((o) => pick(o) && o.image.dpi === dpi && o.cpuSeconds !== null)
         .map((o) => o.cpuSeconds!)
         .sort((a, b) => a - b);
-      if (cpu.length) out.push(`| ${name} | ${dpi} | ${cpu.length} | ${quantile(cpu, 0.5).toFixed(2)} | ${quantile(cpu, 0.95).toFixed(2)} | ${cpu.at(-1)!.toFixed(2)} |`);
+      if (cpu.length)
+        out.push(`| ${name} | ${dpi} | ${cpu.length} | ${quantile(cpu, 0.5).toFixed(2)} | ${quantile(cpu, 0.95).toFixed(2)} | ${cpu.at(-1)!.toFixed(2)} |`);
     }
   return out;
 }

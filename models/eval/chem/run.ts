@@ -41,7 +41,6 @@ interface CachedRead {
   cpu: number | null;
 }
 
-
 async function main(): Promise<void> {
   const started = performance.now();
   await mkdir(cacheDir, { recursive: true });
