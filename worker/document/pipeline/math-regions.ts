@@ -2,6 +2,7 @@ import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from './columns.js';
+import { byHomeLine, lineAround, mergeIntoLine, paragraphLines } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**
@@ -102,6 +103,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const prose = new Set(lines.filter(hasProse));
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
+  const paragraph = paragraphLines(lines, prose, gutter);
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(
     lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
@@ -116,13 +118,26 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     grow(
       group,
       lines.filter((l) => !numbers.has(l)),
-      { ink, prose, structure: [...math.rules, ...tall], gutter, numbered },
+      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered },
       taken,
     );
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
   for (const g of groups) {
+    // A formula inside a paragraph's line is inline maths: its lines join that line.
+    const em = Math.max(...g.lines.map((l) => l.size));
+    const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
+    if (around.length) {
+      for (const l of around) out.splice(out.indexOf(l), 1);
+      for (const [home, parts] of byHomeLine([...around, ...g.lines], paragraph)) {
+        const merged = mergeIntoLine(home, parts, new Set(g.lines));
+        out.push(merged);
+        ink.set(merged, inkOf(lineBox(merged), byBaseline));
+        paragraph.add(merged);
+      }
+      continue;
+    }
     // Numbers level with the display are its equation numbers; a single one becomes its tag (the
     // rows of a multi-line display would each need their own, which one region cannot carry).
     const level = out.filter((l) => numbers.has(l) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1);
@@ -146,6 +161,8 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
 interface PageFacts {
   ink: Map<TextLine, Box>;
   prose: Set<TextLine>;
+  /** Prose lines at their column's edge (math-inline.ts): a formula level with one is inline, never a display's. */
+  paragraph: Set<TextLine>;
   /** Rules and extension-font glyphs. */
   structure: Box[];
   /** The x of a two-column page's gutter: nothing joins across it. */
@@ -164,7 +181,7 @@ interface Group {
   parts: Box[];
 }
 
-function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
+function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
@@ -181,7 +198,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, 
       // A line level with the group's middle (the text of a cases row) joins whatever it says.
       const cy = (box.y0 + box.y1) / 2;
       const levelWith = cy > group.box.y0 && cy < group.box.y1;
-      const level = levelWith && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
+      const level = levelWith && !paragraph.has(l) && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
       // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
       const spaced = levelWith && !prose.has(l) && hasMath(l) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
       // The next row of a multi-line display: a line without prose under (or over) the group, across
