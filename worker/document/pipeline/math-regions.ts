@@ -2,6 +2,7 @@ import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from './columns.js';
+import { byHomeLine, lineAround, mergeIntoLine, paragraphLines } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**
@@ -36,18 +37,14 @@ const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 const FUNCTION_NAME =
   /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
 
-/**
- * True when the line reads as prose: it has words (two or more letters in a text font that are not
- * an operator name), and their letters are at least as many as its maths glyphs. A row of maths
- * with a `\text{…}` word in it (`|M^{\text{viol}}|^2 = …`) stays maths.
- */
-function hasProse(line: TextLine): boolean {
+/** The letters of a line's words: runs of two or more letters in a text font that are not an operator name. */
+function wordLetters(line: TextLine): number {
   const words: Glyph[][] = [[]];
   for (const g of line.glyphs) {
     if (g.ch === ' ') words.push([]);
     else words[words.length - 1].push(g);
   }
-  const proseLetters = words
+  return words
     .map((w) =>
       w
         .filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch))
@@ -56,11 +53,23 @@ function hasProse(line: TextLine): boolean {
     )
     .filter((letters) => letters.length >= 2 && !FUNCTION_NAME.test(letters))
     .join('').length;
-  const maths = line.glyphs.filter((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch)).length;
-  return proseLetters > 0 && proseLetters >= maths;
 }
 
-const hasMath = (line: TextLine) => line.glyphs.some((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch));
+const mathGlyphs = (line: TextLine) => line.glyphs.filter((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch)).length;
+
+/** True when the line has a word of prose. */
+const hasWords = (line: TextLine) => wordLetters(line) > 0;
+
+/**
+ * True when the line reads as prose: it has words, and their letters are at least as many as its
+ * maths glyphs. A row of maths with a `\text{…}` word in it (`|M^{\text{viol}}|^2 = …`) is maths.
+ */
+function readsAsProse(line: TextLine): boolean {
+  const letters = wordLetters(line);
+  return letters > 0 && letters >= mathGlyphs(line);
+}
+
+const hasMath = (line: TextLine) => mathGlyphs(line) > 0;
 
 export interface DisplayRegion {
   box: Box;
@@ -115,9 +124,11 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
   const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), byBaseline)]));
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
-  const prose = new Set(lines.filter(hasProse));
+  const prose = new Set(lines.filter(readsAsProse));
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
+  // Any line with words at a column's edge is a paragraph's, however much inline maths it holds.
+  const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter);
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(
     lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
@@ -132,13 +143,26 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     grow(
       group,
       lines.filter((l) => !numbers.has(l)),
-      { ink, prose, structure: [...math.rules, ...tall], gutter, numbered },
+      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered },
       taken,
     );
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
   for (const g of groups) {
+    // A formula inside a paragraph's line is inline maths: its lines join that line.
+    const em = Math.max(...g.lines.map((l) => l.size));
+    const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
+    if (around.length) {
+      for (const l of around) out.splice(out.indexOf(l), 1);
+      for (const [home, parts] of byHomeLine([...around, ...g.lines], paragraph)) {
+        const merged = mergeIntoLine(home, parts, new Set(g.lines));
+        out.push(merged);
+        ink.set(merged, inkOf(lineBox(merged), byBaseline));
+        paragraph.add(merged);
+      }
+      continue;
+    }
     // Numbers level with the display are its equation numbers: a single one is its tag, several
     // are the numbers of its rows.
     const level = out
@@ -169,6 +193,8 @@ const tagText = (number: TextLine) => number.text.trim().slice(1, -1).trim();
 interface PageFacts {
   ink: Map<TextLine, Box>;
   prose: Set<TextLine>;
+  /** Prose lines at their column's edge (math-inline.ts): a formula level with one is inline, never a display's. */
+  paragraph: Set<TextLine>;
   /** Rules and extension-font glyphs. */
   structure: Box[];
   /** The x of a two-column page's gutter: nothing joins across it. */
@@ -187,7 +213,7 @@ interface Group {
   parts: Box[];
 }
 
-function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
+function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
@@ -204,7 +230,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, 
       // A line level with the group's middle (the text of a cases row) joins whatever it says.
       const cy = (box.y0 + box.y1) / 2;
       const levelWith = cy > group.box.y0 && cy < group.box.y1;
-      const level = levelWith && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
+      const level = levelWith && !paragraph.has(l) && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
       // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
       const spaced = levelWith && !prose.has(l) && hasMath(l) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
       // The next row of a multi-line display: a line without prose under (or over) the group, across
