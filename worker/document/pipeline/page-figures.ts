@@ -41,18 +41,20 @@ export interface PageFigureInput {
   chemistry?: ChemistryOptions;
   /** When (Date.now() ms) reading figures as chemistry must end; figures left then stay figures. @defaultValue none */
   chemistryDeadline?: number;
+  /** The page's clock: renders stop when it runs out. @defaultValue each render has its own limit */
+  signal?: AbortSignal;
 }
 
 /** Finds and stores the page's figures; returns them in top-to-bottom order and the lines left as text. */
 export async function extractFigures(p: PageFigureInput): Promise<{ figures: PlacedFigure[]; lines: TextLine[] }> {
-  const image = p.graphics ? undefined : await renderPage(p.pdfPath, p.page);
+  const image = p.graphics ? undefined : await renderPage(p.pdfPath, p.page, p.signal);
   const candidates = p.graphics ? bornDigitalCandidates(p.graphics, p.width, p.height, p.lines) : scannedCandidates(image!.gray, p.lines);
   const found = acceptFigures(candidates, p.lines);
   const figures: PlacedFigure[] = [];
   for (const [i, box] of found.figures.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0).entries()) {
     const name = figureName(p.sink.prefix, p.page, i + 1);
     const region = pixelRegion(box, p.width, p.height);
-    await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region));
+    await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region, { signal: p.signal }));
     const link = p.sink.link(name, region);
     // Chemistry last, so a figure it is given up on at the deadline has nothing left to do.
     const chemistry = p.chemistry;
@@ -93,5 +95,5 @@ function chemistryPixels(p: PageFigureInput, region: PixelRegion, image: PageIma
     width: Math.ceil(region.width * k),
     height: Math.ceil(region.height * k),
   };
-  return renderRegion(p.pdfPath, p.page, scaled, { png: true, dpi: CHEMISTRY_DPI });
+  return renderRegion(p.pdfPath, p.page, scaled, { png: true, dpi: CHEMISTRY_DPI, signal: p.signal });
 }

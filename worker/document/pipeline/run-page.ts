@@ -50,6 +50,8 @@ export interface PageClock {
   resume(): void;
   /** Milliseconds the page has left. */
   remainingMs(): number;
+  /** Aborted when the page's time runs out: tools the page runs (pdftoppm) are killed with it. */
+  signal: AbortSignal;
 }
 
 /**
@@ -133,6 +135,7 @@ export async function runPage(
         lines,
         graphics,
         chemistryDeadline,
+        signal: clock.signal,
       }));
     }
     if (lines.length === 0 && figures.length === 0)
@@ -169,11 +172,17 @@ export async function runPage(
 }
 
 /** A limit of `ms` running from now, calling `expired` when it runs out; paused time does not count. */
-function pageClock(ms: number, expired: () => void): PageClock {
+function pageClock(ms: number, onExpiry: () => void): PageClock {
+  const stop = new AbortController();
+  const expired = () => {
+    stop.abort();
+    onExpiry();
+  };
   let remaining = ms;
   let since = Date.now();
   let timer: NodeJS.Timeout | undefined = setTimeout(expired, remaining);
   return {
+    signal: stop.signal,
     pause() {
       if (!timer) return;
       clearTimeout(timer);
