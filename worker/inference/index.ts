@@ -6,6 +6,7 @@ import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
+import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { keepsTurn } from './math-turn.js';
 import { startStrokesWorker } from './strokes.js';
@@ -30,7 +31,11 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
   let engines: MathEngines | null = null;
   try {
     const classifier = await SymbolClassifier.load();
-    engines = { math: createMathRecognizer({ imageClassifier: classifier }), symbols: (image) => symbolsFromImage(image, { classifier }) };
+    const inkKind = await InkKindClassifier.load().catch((err: Error) => {
+      ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
+      return undefined;
+    });
+    engines = { math: createMathRecognizer({ imageClassifier: classifier }), symbols: (image) => symbolsFromImage(image, { classifier }), inkKind };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');
   }

@@ -8,6 +8,7 @@ import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
+import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import type { FormulaRead, PageLine, PageRecognition, Segment } from '../../page/model.js';
@@ -22,6 +23,8 @@ export interface MathEngines {
   math: MathRecognizer;
   /** The image front end alone, so candidates can be built from the classifier's alternatives. */
   symbols: (image: GrayImage) => Promise<MathSymbol[]>;
+  /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
+  inkKind?: InkKindClassifier;
 }
 
 /**
@@ -38,7 +41,15 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const gray = await uprightGray(png, read.rotation);
   const mask = binarise(gray);
   const bands = inkBands(mask);
-  const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
+  const handwriting = await engines.inkKind?.handwriting(gray, mask, bands);
+  const base = {
+    width: read.width,
+    height: read.height,
+    rotation: read.rotation,
+    rotationConfidence: read.rotationConfidence,
+    blank: bands.length === 0,
+    handwriting,
+  };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
   if (options.math === 'formula') {
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
