@@ -18,7 +18,11 @@ TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
 # Offline model training only (make models): Debian's torch, with the threaded OpenBLAS it is ~5x faster on.
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3:libopenblas0-pthread \
-  /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix
+  /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix \
+  /usr/bin/fc-scan:fontconfig \
+  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
+  /usr/share/fonts/truetype/freefont/FreeSerif.ttf:fonts-freefont-ttf \
+  /usr/share/fonts/opentype/urw-base35/C059-Roman.otf:fonts-urw-base35
 # The official Python client's suite (make client-compat, docs/client-compat.md): Debian's packages of what mpxpy imports.
 CLIENT_COMPAT_PACKAGES := /usr/lib/python3/dist-packages/pytest/__init__.py:python3-pytest \
   /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests \
@@ -32,8 +36,10 @@ BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texliv
 EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux pdfinfo:poppler-utils \
   /usr/share/doc/texlive-doc/latex/lineno:texlive-latex-recommended-doc /usr/share/doc/texlive-doc/latex/mhchem:texlive-science-doc \
   /usr/share/doc/texlive-doc/latex/lazylist:texlive-latex-extra-doc /usr/share/doc/texlive-doc/latex/aomart:texlive-publishers-doc
-# make eval-chem: RDKit draws the held-out molecules (and ships the NCI sample they come from).
-CHEM_EVAL_PACKAGES := /usr/lib/python3/dist-packages/rdkit/__init__.py:python3-rdkit /usr/share/RDKit/Data/NCI/first_5K.smi:rdkit-data
+# make eval-chem: RDKit draws the held-out molecules (and ships the NCI sample they come from);
+# gnuplot and Graphviz draw the held-out distractors.
+CHEM_EVAL_PACKAGES := /usr/lib/python3/dist-packages/rdkit/__init__.py:python3-rdkit /usr/share/RDKit/Data/NCI/first_5K.smi:rdkit-data \
+  gnuplot:gnuplot-nox dot:graphviz
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console eval-math eval-chem
@@ -66,7 +72,8 @@ bench: deps test-deps
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
-# pen-strokes classifier (models/math-strokes.onnx) from the real strokes in FOLIO_DATASETS; see models/training/README.md.
+# pen-strokes classifier (models/math-strokes.onnx) and the handwritten-or-printed classifier (models/ink-kind.onnx)
+# from the real strokes in FOLIO_DATASETS; see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -78,6 +85,9 @@ models: deps
 	nice -n 10 npx tsx models/training/strokes-real-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/strokes-real-train.py
 	npx tsx models/training/update-strokes-manifest.ts
+	nice -n 10 npx tsx models/training/ink-kind-generate.ts
+	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
+	npx tsx models/training/update-ink-kind-manifest.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.

@@ -120,6 +120,9 @@ const MIGRATIONS: string[] = [
    CREATE INDEX app_tokens_session ON app_tokens (strokes_session_id) WHERE strokes_session_id IS NOT NULL;`,
   // GET /files/v1/list (the Files API's older listing) filters a group's files by filename.
   `CREATE INDEX files_by_group_filename ON files (group_id, filename);`,
+  // The pages of /v3/pdf documents are image results too (GET /v3/ocr-results?pdf_id=).
+  `ALTER TABLE ocr_results ADD COLUMN pdf_id TEXT;
+   CREATE INDEX ocr_results_pdf ON ocr_results (pdf_id) WHERE pdf_id IS NOT NULL;`,
 ];
 
 /** Opens the appliance's SQLite ledger (WAL) and brings its schema up to date. */

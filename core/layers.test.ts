@@ -27,11 +27,7 @@ const FORBIDDEN: Record<string, string[]> = {
  * Files that still break a rule, each with who removes it. The list only shrinks: an entry that
  * no longer breaks the rule fails the test until it is taken off.
  */
-const PENDING: Record<string, string> = {
-  'appliance/http/v3/strokes-routes.test.ts': 'starts a strokes worker in-process: belongs under test/integration (issue 17)',
-  'appliance/http/v3/strokes-handwriting.test.ts': 'starts a strokes worker in-process: belongs under test/integration (issue 17)',
-  'appliance/orchestrator/dry-run.ts': 'counting sample pages (LibreOffice, pdf.js) belongs in a document worker task',
-};
+const PENDING: Record<string, string> = {};
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {

@@ -1,22 +1,20 @@
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { countAlive } from '../../core/heartbeat.js';
 import type { JobSpec } from '../../core/pco/job-spec.js';
 import { extensionOf, outputBaseKey } from '../../core/pco/layout.js';
 import { pcoKeys } from '../../core/pco/keys.js';
-import { openLocation } from '../../core/storage/index.js';
-import { countPages } from '../../worker/document/pipeline/index.js';
+import { TASKS } from '../../core/queue/index.js';
+import { joinUri, openLocation } from '../../core/storage/index.js';
 import type { AppContext } from '../context.js';
+import { QueueListener } from '../queue-listener.js';
 import { discover, makeFilter } from './enumerate.js';
 
 /** Documents whose page count is read to estimate a job's pages. */
 const SAMPLE_SIZE = 20;
+/** Longest a dry run waits for a document worker to count its sample. */
+const COUNT_WAIT_MS = 30_000;
 
 /**
- * Estimates a job without queueing anything: counts what enumeration would find, samples page
+ * Estimates a job without queueing any document: counts what enumeration would find, samples page
  * counts, and turns the deployment's measured page rate into GPU hours once one exists.
  */
 export async function dryRun(ctx: AppContext, spec: JobSpec) {
@@ -27,7 +25,7 @@ export async function dryRun(ctx: AppContext, spec: JobSpec) {
   let discovered = 0;
   let excluded = 0;
   let already = 0;
-  const sample: { storage: import('../../core/storage/index.js').Storage; key: string }[] = [];
+  const sample: string[] = [];
   for await (const { storage, object, relative } of discover(spec, ctx.storageSettings)) {
     if (!accept(relative)) {
       excluded++;
@@ -38,10 +36,11 @@ export async function dryRun(ctx: AppContext, spec: JobSpec) {
     byType[type] = (byType[type] ?? 0) + 1;
     if (await out.storage.exists(`${outputBaseKey(spec, object.key, inputPrefix, out.location.key)}.mmd`)) already++;
     // Reservoir sampling keeps the sample uniform over a listing of unknown length.
-    if (sample.length < SAMPLE_SIZE) sample.push({ storage, key: object.key });
-    else if (Math.random() < SAMPLE_SIZE / discovered) sample[Math.floor(Math.random() * SAMPLE_SIZE)] = { storage, key: object.key };
+    const uri = joinUri(storage.rootUri, object.key);
+    if (sample.length < SAMPLE_SIZE) sample.push(uri);
+    else if (Math.random() < SAMPLE_SIZE / discovered) sample[Math.floor(Math.random() * SAMPLE_SIZE)] = uri;
   }
-  const counts = await samplePageCounts(sample);
+  const counts = await samplePageCounts(ctx, sample);
   const avg = counts.length ? counts.reduce((a, b) => a + b, 0) / counts.length : 0;
   const toProcess = spec.output.on_existing === 'skip' ? discovered - already : discovered;
   const estimatedTotal = Math.round(avg * toProcess);
@@ -57,21 +56,28 @@ export async function dryRun(ctx: AppContext, spec: JobSpec) {
   };
 }
 
-async function samplePageCounts(sample: { storage: import('../../core/storage/index.js').Storage; key: string }[]): Promise<number[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'folio-dry-'));
+/**
+ * Page counts of the sample, read by a document worker ('count-pages' task): opening documents
+ * (LibreOffice for office files, pdf.js) is worker work. Without a live document worker, or past
+ * COUNT_WAIT_MS, the estimate goes without a sample (files_sampled 0) rather than hold the request.
+ */
+async function samplePageCounts(ctx: AppContext, sourceUris: string[]): Promise<number[]> {
+  if (!sourceUris.length) return [];
+  const prefix = ctx.config.FOLIO_QUEUE_PREFIX;
+  if (!(await countAlive(ctx.redis, prefix, 'document', ctx.config.FOLIO_HEARTBEAT_MS).catch(() => 0))) return [];
+  const listener = new QueueListener(ctx, TASKS['count-pages'].queue);
   try {
-    const counts: number[] = [];
-    for (const [i, s] of sample.entries()) {
-      const file = join(dir, `${i}.${extensionOf(s.key) || 'bin'}`);
-      try {
-        await pipeline(await s.storage.read(s.key), createWriteStream(file));
-        counts.push(await countPages(file));
-      } catch {
-        // An unreadable sample says nothing about page counts; enumeration will report it.
-      }
+    const events = await listener.ready();
+    const task = await ctx.queues.enqueue('count-pages', { sourceUris });
+    try {
+      const { counts } = (await task.waitUntilFinished(events, COUNT_WAIT_MS)) as { counts: (number | null)[] };
+      return counts.filter((n): n is number => typeof n === 'number');
+    } catch (err) {
+      await task.remove().catch(() => undefined);
+      ctx.logger.warn({ err: (err as Error).message }, 'dry run: sample pages not counted');
+      return [];
     }
-    return counts;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await listener.close();
   }
 }

@@ -6,6 +6,8 @@ import { bullmqConnection } from '../../core/redis.js';
 import { OPEN_PDF_STATUSES, PdfStore } from '../../core/v3/pdf-store.js';
 import type { AppContext } from '../context.js';
 import { filesSecretScope } from '../files/webhook-config/index.js';
+import { OcrHistory } from '../results/ocr-history.js';
+import { recordPdfPages } from '../results/pdf-pages.js';
 import { createDelivery } from '../webhooks/deliveries.js';
 import type { EventHandlers } from './events-consumer.js';
 
@@ -15,11 +17,18 @@ type Ev<T extends FolioEvent['type']> = Extract<FolioEvent, { type: T }>;
  * Turns a /v3/pdf document's end (the worker's v3.pdf fact) into the 2.12 file.completed or
  * file.error body of its callback, signed with the submitting app's secret (one per application,
  * spec 4.12). The dedupe key is the event id, so a fact consumed twice sends one notification.
+ * A completed document's pages join the image history first (GET /v3/ocr-results?pdf_id=,
+ * appliance/results/pdf-pages.ts), so a client told of the end finds them.
  */
 export function v3NotificationHandlers(ctx: AppContext, store = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX)): EventHandlers {
+  const history = new OcrHistory(ctx.db);
   return {
     'v3.pdf': async (e: Ev<'v3.pdf'>) => {
       const rec = await store.get(e.pdfId);
+      if (rec)
+        await recordPdfPages(ctx, history, rec).catch((err: Error) =>
+          ctx.logger.warn({ pdf_id: rec.pdf_id, err: err.message }, 'document pages not added to the image history'),
+        );
       const cb = rec?.callback;
       const event = e.status === 'completed' ? 'file.completed' : 'file.error';
       if (!rec || !cb || !cb.events.includes(event)) return; // deleted since, or not subscribed

@@ -6,7 +6,9 @@ import type Database from 'better-sqlite3';
  * - ocr_requests: one row per image request, whatever the improve flag says (billing and audit
  *   metadata is always retained). GET /v3/ocr-usage aggregates it.
  * - ocr_results: request arguments and the response body, only when the request's improve flag
- *   is not false; GET /v3/ocr-results reads it. Rows older than 30 days are swept.
+ *   is not false; GET /v3/ocr-results reads it. Rows older than 30 days are swept. The pages of a
+ *   /v3/pdf document are results too (the hosted service lists them), one row per page with its
+ *   pdf_id; they are not image requests, so they have no ocr_requests row.
  */
 
 export const OCR_RESULTS_RETENTION_MS = 30 * 86_400_000;
@@ -39,7 +41,7 @@ export interface ResultFilters {
   toMs: number;
   appId?: string;
   requestId?: string;
-  /** Image requests never belong to a document: a pdf_id matches no record. */
+  /** The pages of one /v3/pdf document. */
   pdfId?: string;
   /** Also results that are errors (no recognised content). */
   includeNull: boolean;
@@ -108,6 +110,9 @@ function detectionsOf(result: Record<string, unknown>): Record<Detection, boolea
   };
 }
 
+/** One page of a /v3/pdf document as an image result; `imageId` is `<pdf_id>-<page>`. */
+export type PdfPageRecord = Omit<OcrRequestRecord, 'requestId' | 'usageType'> & { imageId: string; pdfId: string };
+
 export class OcrHistory {
   constructor(private readonly db: Database.Database) {}
 
@@ -119,30 +124,46 @@ export class OcrHistory {
           'INSERT OR IGNORE INTO ocr_requests (request_id, app_id, group_id, endpoint, usage_type, request_args_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
         .run(r.requestId, r.appId, r.groupId, r.endpoint, r.usageType, requestArgsHash(r.requestArgs), created);
-      if (!r.improve) return;
-      const d = detectionsOf(r.result);
-      this.db
-        .prepare(
-          `INSERT OR IGNORE INTO ocr_results (request_id, app_id, group_id, endpoint, created_at, duration_ms, request_args, result, tags,
-             text, text_display, latex_styled, ${DETECTIONS.join(', ')})
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${DETECTIONS.map(() => '?').join(', ')})`,
-        )
-        .run(
-          r.requestId,
-          r.appId,
-          r.groupId,
-          r.endpoint,
-          created,
-          Math.round(r.durationMs),
-          JSON.stringify(r.requestArgs),
-          JSON.stringify(r.result),
-          JSON.stringify(Array.isArray(r.requestArgs.tags) ? r.requestArgs.tags.filter((t) => typeof t === 'string') : []),
-          str(r.result.text),
-          str(r.result.text_display),
-          str(r.result.latex_styled),
-          ...DETECTIONS.map((k) => (d[k] ? 1 : 0)),
-        );
+      if (r.improve) this.storeResult(r.requestId, r, null);
     })();
+  }
+
+  /** The pages of a finished document (a second call for the same pages changes nothing). */
+  recordPdfPages(pages: PdfPageRecord[]): void {
+    this.db.transaction(() => {
+      for (const p of pages) if (p.improve) this.storeResult(p.imageId, p, p.pdfId);
+    })();
+  }
+
+  /** DELETE /v3/pdf: the document's pages go with its outputs. */
+  forgetPdf(pdfId: string): void {
+    this.db.prepare('DELETE FROM ocr_results WHERE pdf_id = ?').run(pdfId);
+  }
+
+  private storeResult(imageId: string, r: Omit<OcrRequestRecord, 'requestId' | 'usageType'>, pdfId: string | null): void {
+    const d = detectionsOf(r.result);
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO ocr_results (request_id, app_id, group_id, endpoint, created_at, duration_ms, request_args, result, tags,
+           text, text_display, latex_styled, pdf_id, ${DETECTIONS.join(', ')})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${DETECTIONS.map(() => '?').join(', ')})`,
+      )
+      .run(
+        imageId,
+        r.appId,
+        r.groupId,
+        r.endpoint,
+        new Date(r.createdMs).toISOString(),
+        Math.round(r.durationMs),
+        JSON.stringify(r.requestArgs),
+        JSON.stringify(r.result),
+        JSON.stringify(Array.isArray(r.requestArgs.tags) ? r.requestArgs.tags.filter((t) => typeof t === 'string') : []),
+        str(r.result.text),
+        str(r.result.text_display),
+        str(r.result.latex_styled),
+        pdfId,
+        ...DETECTIONS.map((k) => (d[k] ? 1 : 0)),
+      );
   }
 
   /** The group's stored results, newest first (2.3). */
@@ -151,7 +172,7 @@ export class OcrHistory {
     const params: unknown[] = [groupId, isoOrEdge(f.fromMs), isoOrEdge(f.toMs)];
     if (f.appId !== undefined) (where.push('app_id = ?'), params.push(f.appId));
     if (f.requestId !== undefined) (where.push('request_id = ?'), params.push(f.requestId));
-    if (f.pdfId !== undefined) where.push('0');
+    if (f.pdfId !== undefined) (where.push('pdf_id = ?'), params.push(f.pdfId));
     if (!f.includeNull) where.push("json_extract(result, '$.error') IS NULL");
     for (const [column, value] of [
       ['text', f.text],

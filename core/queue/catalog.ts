@@ -63,6 +63,18 @@ export const TASKS = {
     backoffMs: 500,
     timeoutMs: 15_000,
   },
+  /**
+   * Count the pages of a few sample documents for a private-cloud dry run (LibreOffice and pdf.js
+   * run on a document worker, never in the appliance). The answer lists one count per URI, null
+   * where a document could not be read; the request waits for it, so no retry.
+   */
+  'count-pages': {
+    queue: 'page-counts',
+    payload: z.object({ sourceUris: z.array(z.string()).min(1).max(100) }),
+    attempts: 1,
+    backoffMs: 500,
+    timeoutMs: 0,
+  },
   /** Deliver one signed webhook notification. */
   webhook: {
     queue: 'webhooks',

@@ -7,7 +7,8 @@ import type { OcrWord, PageLine } from '../model.js';
  * CTC boxes add), so a straight line through (characters, width) fits every word of the run
  * closely; in a proportional font `ill` and `mmm` are far apart. Code reads like code when a line
  * ends in `;`, `{`, `}` or `:` after a keyword, starts with a common keyword, or holds `==`, `!=`,
- * `+=`, `->`, `::`, `()`, `#include`.
+ * `+=`, `->`, `::`, `()`, `#include`. A keyword counts when no letter follows it: the text model
+ * often drops the one-cell spaces of fixed-pitch text (`return 3 * r` reads `return3*r`).
  */
 
 /** The fit's residual, in pitches, under which a run of words is taken as monospaced. */
@@ -15,10 +16,13 @@ export const MONOSPACE_RESIDUAL = 0.2;
 /** Words (of two characters or more) a run needs before its font is judged. */
 const MIN_WORDS = 4;
 
-const CODE_SYNTAX =
-  /[;{}]\s*$|^\s*(?:def|class|return|for|while|if|elif|else|import|from|int|void|function|var|let|const|print|public|private|static|fn|struct|#include|#define)\b|==|!=|\+=|-=|->|::|\(\)|\+\+/;
+const CODE_KEYWORD =
+  /^\s*(?:def|class|return|for|while|if|elif|else|import|from|int|void|function|var|let|const|print|public|private|static|fn|struct|#include|#define)(?![A-Za-z])/;
+const CODE_SYNTAX = /[;{}]\s*$|==|!=|\+=|-=|->|::|\(\)|\+\+/;
 
-export const readsLikeCode = (text: string) => CODE_SYNTAX.test(text);
+/** A line that starts with a common programming keyword. */
+export const ledByKeyword = (text: string) => CODE_KEYWORD.test(text);
+export const readsLikeCode = (text: string) => ledByKeyword(text) || CODE_SYNTAX.test(text);
 
 /** The font's pitch in pixels when the words are monospaced, else null. */
 export function monospacePitch(words: OcrWord[]): number | null {

@@ -5,13 +5,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { strokesFromTex } from '../../models/training/strokes-render.js';
+import { handwrittenFixtures } from './handwriting.js';
 
 const run = promisify(execFile);
 
 /**
  * Stand-ins for mpxpy's test fixtures, which its repository keeps as Git LFS pointers: PDFs typeset
- * by pdflatex, images rasterised from them by pdftoppm and sharp, pen strokes traced from MathJax
- * glyphs. Built here on every run, never committed.
+ * by pdflatex, images rasterised from them by pdftoppm and sharp; the handwritten cases_hw.png and
+ * quadratic_eq.json from real pen strokes (handwriting.ts), or, when the shared data sets are
+ * absent (the run says so), typeset and traced from MathJax glyphs. Built here on every run, never
+ * committed.
  */
 
 async function pdflatex(body: string): Promise<Buffer> {
@@ -57,17 +60,20 @@ function essay(title: string, sections: number): string {
 
 const TABLE = '\\begin{tabular}{|l|r|}\\hline Item & Value \\\\ \\hline Alpha & 1 \\\\ Beta & 2 \\\\ \\hline\\end{tabular}';
 
+const tenth = (v: number) => Math.round(v * 10) / 10;
+
 /** Files the tests read from tests/files, by their path there. */
 export async function localFixtures(): Promise<Record<string, Buffer>> {
-  const cases = await pdflatex(CASES);
-  const written = await strokesFromTex('x^{2}+2x+1=0', 'tex', 48);
+  const handwritten = await handwrittenFixtures();
+  if (!handwritten) console.warn('client-compat: no pen-stroke data sets (FOLIO_DATASETS): cases_hw.png is typeset and quadratic_eq.json traced');
+  const written = handwritten?.quadratic ?? (await strokesFromTex('x^{2}+2x+1=0', 'tex', 48));
   return {
-    'images/cases_hw.png': await raster(cases, 'png'),
+    'images/cases_hw.png': handwritten?.casesPng ?? (await raster(await pdflatex(CASES), 'png')),
     'images/code_5.jpg': await raster(await pdflatex(CODE), 'jpeg'),
     'pdfs/sample.pdf': await pdflatex(`\\section{Sample}${paragraph('sample document')}\\[ x = \\frac{-b \\pm \\sqrt{b^{2}-4ac}}{2a} \\]${TABLE}`),
     'pdfs/the-internet-tidal-wave.pdf': await pdflatex(essay('The Internet Tidal Wave', 3)),
     'pdfs/theres-plenty-of-room-at-the-bottom.pdf': await pdflatex(essay('Plenty of Room at the Bottom', 4)),
-    'strokes/quadratic_eq.json': Buffer.from(JSON.stringify({ strokes: { x: written.map((w) => w.x), y: written.map((w) => w.y) } })),
+    'strokes/quadratic_eq.json': Buffer.from(JSON.stringify({ strokes: { x: written.map((w) => w.x.map(tenth)), y: written.map((w) => w.y.map(tenth)) } })),
   };
 }
 

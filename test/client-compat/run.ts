@@ -29,13 +29,21 @@ if (!existsSync(join(CLIENT, 'mpxpy', '__init__.py'))) {
   process.exit(2);
 }
 
-/** Replaces each Git LFS pointer among the client's fixtures with a file of our own. */
+/**
+ * Replaces each Git LFS pointer among the client's fixtures with a file of our own, and renews the
+ * ones an earlier run wrote (listed in tests/files/.folio-stand-ins.json); a real original stays.
+ */
 async function writeFixtures(): Promise<void> {
+  const list = join(CLIENT, 'tests', 'files', '.folio-stand-ins.json');
+  const ours = new Set<string>(existsSync(list) ? (JSON.parse(readFileSync(list, 'utf8')) as string[]) : []);
   for (const [path, bytes] of Object.entries(await localFixtures())) {
     const target = join(CLIENT, 'tests', 'files', path);
     const current = existsSync(target) ? readFileSync(target, 'utf8').slice(0, 40) : '';
-    if (!existsSync(target) || current.startsWith('version https://git-lfs')) writeFileSync(target, bytes);
+    if (existsSync(target) && !ours.has(path) && !current.startsWith('version https://git-lfs')) continue;
+    writeFileSync(target, bytes);
+    ours.add(path);
   }
+  writeFileSync(list, JSON.stringify([...ours].sort()));
 }
 
 /** The stand-in for the public examples bucket, over HTTPS with a certificate for its name. */

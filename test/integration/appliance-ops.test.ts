@@ -45,7 +45,7 @@ describe('appliance on its embedded defaults', () => {
     expect(body.api_version).toBe(1);
     expect(typeof body.ocr_version).toBe('string');
     expect(body.workers).toMatchObject({ gpu_alive: 1, gpu_expected: 1, document_alive: 1, document_expected: 1 });
-    expect(body.queue_depths).toEqual({ documents: 0, pages: 0, jobs: 0, v3_documents: 0, v3_conversions: 0, strokes: 0, webhooks: 0 });
+    expect(body.queue_depths).toEqual({ documents: 0, pages: 0, jobs: 0, v3_documents: 0, v3_conversions: 0, strokes: 0, page_counts: 0, webhooks: 0 });
     expect(body.metering).toMatchObject({ mode: 'offline', days_pending: 0 });
     expect(body.uptime_seconds).toBeGreaterThanOrEqual(0);
   });

@@ -79,6 +79,11 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(q.status, JSON.stringify(q.body)).toBe(200);
     expect(q.body.line_data.map((l: { type: string }) => l.type)).toEqual(['math']);
     expect(q.body.latex_styled).toMatch(/^x=\\frac\{-b\\pm\\sqrt\{.*\}\}\{2a\}$/);
+    // The text model reads this sum as stacked rows `n` / `Cij > aikbkj` / `k=1`, two "words" together but none in any one row.
+    const sum = await renderLatex('\\[ c_{ij}=\\sum_{k=1}^{n}a_{ik}b_{kj} \\]');
+    const m = await s.call('POST', '/v3/text', { src: dataUrl(sum), formats: ['text', 'latex_styled'] });
+    expect(m.status, JSON.stringify(m.body)).toBe(200);
+    expect(normaliseLatex(m.body.latex_styled)).toBe(normaliseLatex('c_{ij}=\\sum_{k=1}^{n}a_{ik}b_{kj}'));
   });
 
   it('keeps prose as text: no maths lines, no latex_styled', async () => {
@@ -232,5 +237,18 @@ describe('POST /v3/text with maths (real inference worker)', () => {
       if (kinds[i] === l.kind) decisions.right++;
     });
     expect(kinds, JSON.stringify(r.body.line_data.map((l: { type: string; text: string }) => [l.type, l.text]))).toEqual(MIXED.map((l) => l.kind));
+  });
+
+  it('keeps a short formula upright when the text model reads it a hair better on its side', async () => {
+    // Cropped close (6 px of white, as the held-out formula images are), this formula reads as text slightly better turned.
+    const tight = await sharp(await renderLatex('\\[ x^T A x > 0 \\]'))
+      .trim({ threshold: 10 })
+      .extend({ top: 6, bottom: 6, left: 6, right: 6, background: '#ffffff' })
+      .png()
+      .toBuffer();
+    const r = await s.call('POST', '/v3/text', { src: dataUrl(tight), formats: ['text', 'latex_styled'], auto_rotate_confidence_threshold: 0 });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.auto_rotate_degrees).toBe(0);
+    expect(normaliseLatex(r.body.latex_styled)).toBe(normaliseLatex('x^{T}Ax>0'));
   });
 });

@@ -21,6 +21,8 @@ import { openDatabase } from '../../appliance/db.js';
 import { createApp } from '../../appliance/http/app.js';
 import { v3ConverterRoutes } from '../../appliance/http/v3/converter-routes.js';
 import { v3PdfRoutes } from '../../appliance/http/v3/pdf-routes.js';
+import { v3ResultsRoutes } from '../../appliance/http/v3/results-routes.js';
+import { OcrHistory } from '../../appliance/results/ocr-history.js';
 
 /** DNS for tests: every name resolves to one public address, so url checks pass offline. */
 export const publicResolver: Resolver = async () => ['93.184.216.34'];
@@ -57,6 +59,7 @@ export async function v3TestApp(opts: { env?: Record<string, string>; maxUploadB
     authRoutes(ctx),
     v3PdfRoutes(ctx, { maxUploadBytes: opts.maxUploadBytes, resolve: opts.resolve ?? publicResolver }),
     v3ConverterRoutes(ctx),
+    v3ResultsRoutes(ctx, new OcrHistory(ctx.db)),
   ]);
   const workerCtx: WorkerContext = { config, logger, redis, queueConnection, queues, storage, storageSettings: {}, workerId: 'test' };
   const pdfs = new PdfStore(redis, config.FOLIO_QUEUE_PREFIX, ctx.now);

@@ -6,7 +6,9 @@ import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
+import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
+import { keepsTurn } from './math-turn.js';
 import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from '../../page/model.js';
 
@@ -29,7 +31,11 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
   let engines: MathEngines | null = null;
   try {
     const classifier = await SymbolClassifier.load();
-    engines = { math: createMathRecognizer({ imageClassifier: classifier }), symbols: (image) => symbolsFromImage(image, { classifier }) };
+    const inkKind = await InkKindClassifier.load().catch((err: Error) => {
+      ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
+      return undefined;
+    });
+    engines = { math: createMathRecognizer({ imageClassifier: classifier }), symbols: (image) => symbolsFromImage(image, { classifier }), inkKind };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');
   }
@@ -39,7 +45,9 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     async ({ imageKey, options }): Promise<PageRecognition> => {
       const png = await ctx.storage.readBuffer(imageKey);
       // A formula reads poorly as text upright and about as poorly turned: maths turns only on clear evidence.
-      const r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
+      let r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
+      // A turn of an image read for maths stands only on the evidence of text or of maths (math-turn.ts).
+      if (options.math && engines && !(await keepsTurn(png, r, engines))) r = await recognizer.recognize(png, { minTurnMargin: Infinity });
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       const read = options.math ? await addMath(png, r, options, engines!) : text;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MathRead } from '../../page/model.js';
+import { ledByKeyword } from '../../page/processors/code-lines.js';
 import { countWords, isWordy } from '../../page/processors/words.js';
 import { chooseKind, hasMathStructure } from './line-kind.js';
 
@@ -45,5 +46,14 @@ describe('line kind', () => {
     expect(chooseKind('In', read('I_{n}', 0.6))).toBe('text');
     expect(chooseKind('careful', read('\\text{care}^{f}\\text{ul}', 0.95))).toBe('text');
     expect(chooseKind('Let us', read('L_{e}t^{us}', 0.95))).toBe('text');
+  });
+
+  it('keeps a line of code as text, even with its spaces dropped, unless its text read holds maths characters', () => {
+    expect(chooseKind('import sys', read('\text{im}p^{o}rt sys', 0.7))).toBe('text');
+    expect(chooseKind('while(k):', read('w^{h}\text{il}e(k):', 0.7))).toBe('text');
+    expect(chooseKind('return7*k*k', read('\text{ret}=n7*k*k', 0.7))).toBe('text'); // `return 7 * k * k` with its spaces lost
+    expect(chooseKind('int main()', read('\int m_{a}in()', 0.7))).toBe('text');
+    expect(chooseKind('var(X)=E[X2]-μ2', read('\operatorname{var}(X)=E[X^{2}]-\mu^{2}', 0.7))).toBe('math'); // a formula led by a keyword's letters
+    expect([ledByKeyword('return7*k*k'), ledByKeyword('for_each(x)'), ledByKeyword('format(k)'), ledByKeyword('interval')]).toEqual([true, true, false, false]);
   });
 });

@@ -1,5 +1,6 @@
 import { calibratedConfidence } from '../engine/math/image/calibration.js';
 import type { MathRead } from '../../page/model.js';
+import { ledByKeyword } from '../../page/processors/code-lines.js';
 import { isProse, isWordy } from '../../page/processors/words.js';
 
 /**
@@ -17,7 +18,13 @@ import { isProse, isWordy } from '../../page/processors/words.js';
  * 2. otherwise, a line the text model read nothing of is maths if the maths parse found symbols
  *    with a per-symbol confidence of at least MIN_MATH_RATE (ink neither model reads surely — a
  *    line cut by the image's edge, a speck, a rule — is left out, as the text model leaves it);
- * 3. otherwise it is maths when the maths parse has structure and either its per-symbol confidence
+ * 3. a line of code is text: its text read starts with a programming keyword (`def`, `return`,
+ *    `print`, ... code-lines.ts) and holds no maths characters. The maths parser turns code into
+ *    symbol soup (`def area(r):` → `\text{de}^{f}ax\text{ea}(r):`) whose per-symbol confidence can
+ *    still pass MIN_MATH_RATE. Runs of monospaced code are kept as text before this (math-page.ts);
+ *    this takes a code line whose font could not be judged (too few words, spaces the text model
+ *    dropped);
+ * 4. otherwise it is maths when the maths parse has structure and either its per-symbol confidence
  *    is at least MIN_MATH_RATE or the text read itself holds maths characters (operators,
  *    superscript digits, Greek letters: the text model saw maths too); text when not.
  */
@@ -51,5 +58,6 @@ export function chooseKind(text: string, math: MathRead | undefined): 'text' | '
   if (!math || !math.latex) return 'text';
   if (isWordy(text)) return !isProse(text) && sureMath(math) ? 'math' : 'text';
   if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
+  if (ledByKeyword(text) && !MATH_CHARS.test(text)) return 'text';
   return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text)) ? 'math' : 'text';
 }

@@ -8,7 +8,8 @@ import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
-import { isProse, isWordy } from '../../page/processors/words.js';
+import type { InkKindClassifier } from './ink-kind.js';
+import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import type { FormulaRead, PageLine, PageRecognition, Segment } from '../../page/model.js';
 
@@ -22,6 +23,8 @@ export interface MathEngines {
   math: MathRecognizer;
   /** The image front end alone, so candidates can be built from the classifier's alternatives. */
   symbols: (image: GrayImage) => Promise<MathSymbol[]>;
+  /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
+  inkKind?: InkKindClassifier;
 }
 
 /**
@@ -38,7 +41,15 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const gray = await uprightGray(png, read.rotation);
   const mask = binarise(gray);
   const bands = inkBands(mask);
-  const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
+  const handwriting = await engines.inkKind?.handwriting(gray, mask, bands);
+  const base = {
+    width: read.width,
+    height: read.height,
+    rotation: read.rotation,
+    rotationConfidence: read.rotationConfidence,
+    blank: bands.length === 0,
+    handwriting,
+  };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
   if (options.math === 'formula') {
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
@@ -62,9 +73,13 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
         continue;
       }
       const text = mine.map((l) => l.text).join(' ');
-      // Two words are prose; one word may be a formula the text model half read, so the maths read decides (line-kind.ts).
-      const math = isProse(text) ? undefined : await readFormula(crop(gray, band), engines);
-      const kind = math ? chooseKind(text, math) : 'text';
+      // A line of two words is prose; one word may be a formula the text model half read, so the maths
+      // read decides (line-kind.ts). The words of lines stacked in one band (a numerator over a
+      // denominator, a sum's limits, subscripts the text model read as letters) are no line of
+      // prose together: stacked lines are weighed one by one, by the wordiest.
+      const evidence = stackedRows(mine, toUpright) ? wordiest(mine.map((l) => l.text)) : text;
+      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines);
+      const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
         page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
@@ -82,6 +97,17 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+/** Whether two of the lines stand one above the other (their boxes share no row). */
+function stackedRows(lines: PageLine[], toUpright: (b: Box) => Box): boolean {
+  const boxes = lines.map((l) => toUpright(l.box));
+  return boxes.some((a, i) => boxes.slice(i + 1).some((b) => a.y + a.height <= b.y || b.y + b.height <= a.y));
+}
+
+/** The text holding the most words (the first of equals). */
+function wordiest(texts: string[]): string {
+  return texts.reduce((a, b) => (countWords(b).words > countWords(a).words ? b : a), '');
 }
 
 /** Text lines this many line heights apart in one band are in different columns. */
@@ -161,7 +187,8 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
   return out;
 }
 
-async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
+/** The image read as one formula by the maths engine (n-best candidates when asked). */
+export async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
   const symbols = await engines.symbols(image);
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
@@ -194,7 +221,8 @@ export function perSymbol(confidences: number[]): number {
   return Math.exp(confidences.reduce((s, c) => s + Math.log(Math.max(c, 1e-12)), 0) / confidences.length);
 }
 
-async function uprightGray(png: Buffer, rotation: Rotation): Promise<GrayImage> {
+/** The image turned upright by `rotation`, in grey levels. */
+export async function uprightGray(png: Buffer, rotation: Rotation): Promise<GrayImage> {
   const { data, info } = await sharp(png).rotate(rotation).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }

@@ -66,7 +66,7 @@ export function opsRoutes(ctx: AppContext): Hono {
       deployment_id: config.FOLIO_DEPLOYMENT_ID,
       uptime_seconds: Math.floor((ctx.now() - ctx.startedAt) / 1000),
       // The spec's three, then Folio's other queues (the hosted-style API's documents and
-      // conversions, /v3/strokes reads, webhook deliveries), so one call shows every backlog.
+      // conversions, /v3/strokes reads, dry runs' page counts, webhook deliveries), so one call shows every backlog.
       queue_depths: {
         documents: q.documents ?? 0,
         pages: q.pages ?? 0,
@@ -74,6 +74,7 @@ export function opsRoutes(ctx: AppContext): Hono {
         v3_documents: q['v3-documents'] ?? 0,
         v3_conversions: q['v3-conversions'] ?? 0,
         strokes: q.strokes ?? 0,
+        page_counts: q['page-counts'] ?? 0,
         webhooks: q.webhooks ?? 0,
       },
       workers: {

@@ -9,6 +9,7 @@ import { sourceExtension } from '../../../core/v3/source.js';
 import { requireLicense } from '../../../license/gate.js';
 import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
+import { OcrHistory } from '../../results/ocr-history.js';
 import { readJson } from '../read-json.js';
 import { DOCUMENT_BASE_FORMATS, resolveDownload, sendObject } from './downloads.js';
 import { receiveMultipart } from './multipart.js';
@@ -34,14 +35,16 @@ export interface V3PdfRouteOptions {
  * - GET    /v3/pdf/{id}           status (2.5); a failed document is status error with HTTP 200
  * - GET    /v3/pdf/{id}.{ext}     mmd, md, lines.json, lines.mmd.json and requested formats
  * - GET    /v3/pdf/{id}/stream    page results as server-sent events (see pdf-stream.ts)
- * - DELETE /v3/pdf/{id}           removes source and outputs at once → {pdf_id, status: 'deleted'};
- *   a document still being processed is deleted too (its worker stops and cleans up after itself)
+ * - DELETE /v3/pdf/{id}           removes source and outputs at once, and its pages' records in
+ *   GET /v3/ocr-results → {pdf_id, status: 'deleted'}; a document still being processed is
+ *   deleted too (its worker stops and cleans up after itself)
  * - GET    /v3/pdf-results        the calling app's records (or app_id's, of the same group), newest
  *                                  first (2.4); pdf_id narrows to one; unknown filters are 400
  */
 export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono {
   const app = new Hono<AuthEnv>();
   const store = new PdfStore(ctx.redis, ctx.config.FOLIO_QUEUE_PREFIX, ctx.now);
+  const history = new OcrHistory(ctx.db);
   const pdfResultsQuery = resultsQuery.extend({ pdf_id: z.string().optional() });
   const withKey = requireAppKey(ctx, { appIdRequired: true });
   const maxUpload = opts.maxUploadBytes ?? MAX_DOCUMENT_BYTES;
@@ -120,6 +123,7 @@ export function v3PdfRoutes(ctx: AppContext, opts: V3PdfRouteOptions = {}): Hono
     const rec = await load(c.req.param('name'), c.get('auth'));
     await store.delete(rec.pdf_id);
     await deleteFolder(ctx.storage, pdfFolder(rec.pdf_id));
+    history.forgetPdf(rec.pdf_id);
     return c.json({ pdf_id: rec.pdf_id, status: 'deleted' });
   });
 

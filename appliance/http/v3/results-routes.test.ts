@@ -123,7 +123,7 @@ describe('GET /v3/ocr-results and /v3/ocr-usage (in-process, real Redis and SQLi
     const one = await call('GET', `/v3/ocr-results?request_id=${made.body.request_id}`, { app_key: bob.app_key });
     expect(one.body.ocr_results.map((r: any) => r.image_id)).toEqual([made.body.request_id]);
     expect((await call('GET', '/v3/ocr-results?request_id=2025_01_01_00000000000000000000', { app_key: alice.app_key })).body.ocr_results).toEqual([]);
-    // Image requests never belong to a document.
+    // No document has this id: pdf_id picks nothing, never the whole history.
     expect((await call('GET', '/v3/ocr-results?pdf_id=2025_01_01_00000000000000000000', { app_key: alice.app_key })).body.ocr_results).toEqual([]);
     expect((await call('GET', '/v3/ocr-results?is_printed=True', { app_key: alice.app_key })).body.ocr_results.length).toBeGreaterThan(0);
     expect((await call('GET', '/v3/ocr-results?is_printed=False', { app_key: alice.app_key })).body.ocr_results).toEqual([]);

@@ -34,9 +34,10 @@ const usageQuery = z.object({
  * The image history of 4.6, scoped to the caller's group (every app of the account):
  * - GET /v3/ocr-results (app_key only): stored results newest first, 2.3 records. Filters of 4.6;
  *   `tags` may repeat and a record must carry every tag given; text, text_display and
- *   latex_styled are substring matches; request_id picks one request. pdf_id (the official
- *   client's filter) matches nothing: this history holds image requests only, never a document's
- *   pages. Results that are errors (no recognised content) are left out unless
+ *   latex_styled are substring matches; request_id picks one request. The pages of completed
+ *   /v3/pdf documents are listed too (endpoint /v3/pdf, image_id <pdf_id>-<page>;
+ *   appliance/results/pdf-pages.ts), and pdf_id (the official client's filter) picks one
+ *   document's. Results that are errors (no recognised content) are left out unless
  *   include_null_results is true. Booleans read true/false in any case. An unknown filter is 400.
  *   Requests whose metadata set improve_* false are absent.
  * - GET /v3/ocr-usage (app_id + app_key): the spec does not show its shape. Folio answers what

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../core/errors.js';
 import type { Stroke, StrokesRead } from '../../../core/v3/strokes.js';
 import type { AppContext } from '../../context.js';
-import { QueueListener } from './queue-listener.js';
+import { QueueListener } from '../../queue-listener.js';
 
 /** Longest a /v3/strokes request waits for the inference pool before answering sys_exception. */
 export const STROKES_WAIT_MS = 30_000;

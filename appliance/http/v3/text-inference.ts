@@ -2,7 +2,7 @@ import { ApiError } from '../../../core/errors.js';
 import { type PageOptions, PRIORITY, type PriorityName } from '../../../core/queue/index.js';
 import type { PageRecognition } from '../../../page/model.js';
 import type { AppContext } from '../../context.js';
-import { QueueListener } from './queue-listener.js';
+import { QueueListener } from '../../queue-listener.js';
 
 /** Longest a /v3/text request waits for the inference pool before answering sys_exception. */
 export const TEXT_WAIT_MS = 60_000;

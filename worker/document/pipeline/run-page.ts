@@ -48,7 +48,19 @@ export const SCANNED_PAGE_MESSAGE = 'scanned page: OCR engine not available in t
 export interface PageClock {
   pause(): void;
   resume(): void;
+  /** Milliseconds the page has left. */
+  remainingMs(): number;
+  /** Aborted when the page's time runs out: tools the page runs (pdftoppm) are killed with it. */
+  signal: AbortSignal;
 }
+
+/**
+ * Share of a page's time kept back from reading its figures as chemistry (at least
+ * FIGURE_RESERVE_MIN_MS): OSRA on a slow figure is stopped at the page's deadline less this, so
+ * the figure stays a figure and the page completes instead of timing out.
+ */
+const FIGURE_RESERVE_SHARE = 0.2;
+const FIGURE_RESERVE_MIN_MS = 1_000;
 
 /**
  * Reads a scanned page: the recognition of its image (text lines, maths regions, inline maths),
@@ -114,7 +126,17 @@ export async function runPage(
     let figures: PlacedFigure[] = [];
     if (opts.figures) {
       const graphics = kind === 'text' ? content.graphics : undefined;
-      ({ figures, lines } = await extractFigures({ ...opts.figures, page: n, width: content.width, height: content.height, lines, graphics }));
+      const chemistryDeadline = Date.now() + clock.remainingMs() - Math.max(FIGURE_RESERVE_MIN_MS, FIGURE_RESERVE_SHARE * timeoutMs);
+      ({ figures, lines } = await extractFigures({
+        ...opts.figures,
+        page: n,
+        width: content.width,
+        height: content.height,
+        lines,
+        graphics,
+        chemistryDeadline,
+        signal: clock.signal,
+      }));
     }
     if (lines.length === 0 && figures.length === 0)
       return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
@@ -150,11 +172,17 @@ export async function runPage(
 }
 
 /** A limit of `ms` running from now, calling `expired` when it runs out; paused time does not count. */
-function pageClock(ms: number, expired: () => void): PageClock {
+function pageClock(ms: number, onExpiry: () => void): PageClock {
+  const stop = new AbortController();
+  const expired = () => {
+    stop.abort();
+    onExpiry();
+  };
   let remaining = ms;
   let since = Date.now();
   let timer: NodeJS.Timeout | undefined = setTimeout(expired, remaining);
   return {
+    signal: stop.signal,
     pause() {
       if (!timer) return;
       clearTimeout(timer);
@@ -166,5 +194,6 @@ function pageClock(ms: number, expired: () => void): PageClock {
       since = Date.now();
       timer = setTimeout(expired, Math.max(0, remaining));
     },
+    remainingMs: () => (timer ? remaining - (Date.now() - since) : remaining),
   };
 }

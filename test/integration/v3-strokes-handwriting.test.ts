@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Stroke } from '../../../core/v3/strokes.js';
+import type { Stroke } from '../../core/v3/strokes.js';
 // The test plays the inference worker's part too: its 'strokes' reader runs in this process.
-import { startStrokesWorker } from '../../../worker/inference/strokes.js';
-import { at, bar, radical } from '../../../worker/engine/math/strokes/test-pen.js';
-import { authRoutes } from '../../auth/routes.js';
-import { createApp } from '../app.js';
-import type { StrokesPool } from './strokes-inference.js';
-import { v3StrokesRoutes } from './strokes-routes.js';
-import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
+import { startStrokesWorker } from '../../worker/inference/strokes.js';
+import { at, bar, radical } from '../../worker/engine/math/strokes/test-pen.js';
+import { authRoutes } from '../../appliance/auth/routes.js';
+import { createApp } from '../../appliance/http/app.js';
+import type { StrokesPool } from '../../appliance/http/v3/strokes-inference.js';
+import { v3StrokesRoutes } from '../../appliance/http/v3/strokes-routes.js';
+import { v3TestApp, type V3TestApp } from '../support/v3-test-app.js';
 
 /**
  * Handwriting no training example came from, read exactly through POST /v3/strokes with the
@@ -44,6 +44,7 @@ describe('POST /v3/strokes reads handwriting at default options', () => {
   };
 
   it.each([
+    ['2', () => at('2', 0, 0, 40)],
     ['a+1', () => [...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)]],
     ['a=b', () => [...at('a', 0, 0, 40), ...at('=', 38, 0, 40), ...at('b', 80, 0, 40)]],
     ['\\frac{a}{b}', () => [...at('a', 8, 0, 40), bar(0, 44, 50), ...at('b', 8, 58, 40)]],

@@ -1,5 +1,5 @@
 import { QueueEvents } from 'bullmq';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from './context.js';
 
 /**
  * One QueueEvents listener on a queue, opened on first use and shared by every request of a pool:

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsStream } from '../../../core/events.js';
-import type { Stroke } from '../../../core/v3/strokes.js';
+import { eventsStream } from '../../core/events.js';
+import type { Stroke } from '../../core/v3/strokes.js';
 // The test plays the inference worker's part too: its 'strokes' reader runs in this process.
-import { startStrokesWorker } from '../../../worker/inference/strokes.js';
-import { at } from '../../../worker/engine/math/strokes/test-pen.js';
-import { authRoutes } from '../../auth/routes.js';
-import { createApp } from '../app.js';
-import type { StrokesPool } from './strokes-inference.js';
-import { MAX_STROKES_JSON_BYTES, v3StrokesRoutes } from './strokes-routes.js';
-import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
+import { startStrokesWorker } from '../../worker/inference/strokes.js';
+import { at } from '../../worker/engine/math/strokes/test-pen.js';
+import { authRoutes } from '../../appliance/auth/routes.js';
+import { createApp } from '../../appliance/http/app.js';
+import type { StrokesPool } from '../../appliance/http/v3/strokes-inference.js';
+import { MAX_STROKES_JSON_BYTES, v3StrokesRoutes } from '../../appliance/http/v3/strokes-routes.js';
+import { v3TestApp, type V3TestApp } from '../support/v3-test-app.js';
 
 /** The 4.3 body shape: one inner array of coordinates per stroke. */
 const body = (strokes: Stroke[], extra: Record<string, unknown> = {}) => ({
