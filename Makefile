@@ -66,7 +66,8 @@ bench: deps test-deps
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
-# pen-strokes classifier (models/math-strokes.onnx) from the real strokes in FOLIO_DATASETS; see models/training/README.md.
+# pen-strokes classifier (models/math-strokes.onnx) and the handwriting image classifier
+# (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS; see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -78,6 +79,9 @@ models: deps
 	nice -n 10 npx tsx models/training/strokes-real-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/strokes-real-train.py
 	npx tsx models/training/update-strokes-manifest.ts
+	nice -n 10 npx tsx models/training/handwriting-symbols-generate.ts
+	nice -n 10 /usr/bin/python3 models/training/train_handwriting_symbols.py
+	npx tsx models/training/update-handwriting-manifest.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.

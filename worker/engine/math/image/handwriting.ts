@@ -1,0 +1,55 @@
+import type { GrayImage, MathSymbol } from '../types.js';
+import { CONFIDENCE_EXPONENT } from './calibration.js';
+import { SymbolClassifier } from './classifier.js';
+import { symbolsFromImage } from './symbols-from-image.js';
+
+/**
+ * Pictures of handwriting. The typeset classifier (math-symbols) has only seen fonts; a hand's
+ * symbols come out of it as soup. The handwriting classifier (math-handwriting: the same network
+ * and inputs, trained on real pen strokes of Detexify and UNIPEN drawn as ink,
+ * models/training/train_handwriting_symbols.py) reads them instead, behind the same pipeline.
+ */
+
+export const HANDWRITING_MODEL_ID = 'math-handwriting';
+export const HANDWRITING_LABELS_ID = 'math-handwriting-labels';
+
+/**
+ * Calibration exponent of the handwriting classifier's probabilities (calibration.ts explains the
+ * scheme): fitted on one half of the held-out writers' composed expression images so that the
+ * default threshold 0.75 keeps most exact reads, and reported on the other half
+ * (models/eval/handwriting-image-calibrate.ts, models/eval/HANDWRITING-IMAGE.md).
+ */
+export const HANDWRITING_CONFIDENCE_EXPONENT = 1;
+
+export function loadHandwritingClassifier(manifestPath?: string): Promise<SymbolClassifier> {
+  return SymbolClassifier.load({ modelId: HANDWRITING_MODEL_ID, labelsId: HANDWRITING_LABELS_ID, manifestPath });
+}
+
+export interface ImageClassifiers {
+  printed: SymbolClassifier;
+  /** Absent where the handwriting model is not installed: every image is read as print. */
+  handwritten?: SymbolClassifier;
+}
+
+export interface HandRead {
+  symbols: MathSymbol[];
+  handwritten: boolean;
+}
+
+/** Geometric mean of the symbols' calibrated confidences: the confidence_rate the read would report. */
+export function calibratedRate(symbols: readonly MathSymbol[]): number {
+  if (!symbols.length) return 0;
+  const logs = symbols.reduce((sum, s) => sum + Math.log(Math.max(s.confidence, 1e-12)) * (s.confidenceExponent ?? 1), 0);
+  return Math.exp(logs / symbols.length);
+}
+
+/**
+ * An image whose hand is unknown, read with both classifiers; the read with the higher calibrated
+ * confidence_rate is kept, print on a tie. `handwritten` says which one won: evidence, not proof.
+ */
+export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers): Promise<HandRead> {
+  const printed = await symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
+  if (!classifiers.handwritten) return { symbols: printed, handwritten: false };
+  const written = await symbolsFromImage(image, { classifier: classifiers.handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT });
+  return calibratedRate(written) > calibratedRate(printed) ? { symbols: written, handwritten: true } : { symbols: printed, handwritten: false };
+}
