@@ -32,8 +32,10 @@ BENCH_PACKAGES := /usr/share/doc/texlive-doc/fonts/txfonts/txfontsdoc.pdf:texliv
 EVAL_PACKAGES := pdflatex:texlive-latex-base pdftoppm:poppler-utils taskset:util-linux pdfinfo:poppler-utils \
   /usr/share/doc/texlive-doc/latex/lineno:texlive-latex-recommended-doc /usr/share/doc/texlive-doc/latex/mhchem:texlive-science-doc \
   /usr/share/doc/texlive-doc/latex/lazylist:texlive-latex-extra-doc /usr/share/doc/texlive-doc/latex/aomart:texlive-publishers-doc
-# make eval-chem: RDKit draws the held-out molecules (and ships the NCI sample they come from).
-CHEM_EVAL_PACKAGES := /usr/lib/python3/dist-packages/rdkit/__init__.py:python3-rdkit /usr/share/RDKit/Data/NCI/first_5K.smi:rdkit-data
+# make eval-chem: RDKit draws the held-out molecules (and ships the NCI sample they come from);
+# gnuplot and Graphviz draw the held-out distractors.
+CHEM_EVAL_PACKAGES := /usr/lib/python3/dist-packages/rdkit/__init__.py:python3-rdkit /usr/share/RDKit/Data/NCI/first_5K.smi:rdkit-data \
+  gnuplot:gnuplot-nox dot:graphviz
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test test-unit test-integration test-reliability test-e2e deps test-deps bench lint clean console eval-math eval-chem

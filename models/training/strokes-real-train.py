@@ -126,7 +126,7 @@ def main():
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--data", default="strokes-real", help="prefix under models/training/data")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "2")))
     os.makedirs(OUT, exist_ok=True)
     meta, points, feats, labels = load(os.path.join(DATA, args.data))
     started = time.time()

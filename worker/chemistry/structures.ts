@@ -1,4 +1,5 @@
 import type { ChemicalStructure } from '../../core/chemistry.js';
+import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
 import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
 
@@ -64,16 +65,28 @@ export function structureConfidence(score: number): number {
   return Math.round(Math.max(0, Math.min(1, (score - MIN_OSRA_SCORE) / (SURE_OSRA_SCORE - MIN_OSRA_SCORE))) * 1000) / 1000;
 }
 
+/**
+ * The structures among OSRA's readings: the plausible ones (plausibleStructure), nitro groups
+ * written one way (nitro.ts), canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
+ */
+export async function acceptStructures(readings: OsraStructure[], inchi = false): Promise<ChemicalStructure[]> {
+  const structures: ChemicalStructure[] = [];
+  for (const s of readings.filter(plausibleStructure)) {
+    const molecule = await canonicalize(normalizeNitro(s.smiles));
+    if (!molecule) continue;
+    structures.push({
+      smiles: molecule.smiles,
+      ...(inchi ? { inchi: molecule.inchi, inchikey: molecule.inchikey } : {}),
+      confidence: structureConfidence(s.score),
+      box: s.box,
+    });
+  }
+  return structures;
+}
+
 /** The structure diagrams of one PNG, canonicalised by Open Babel; OSRA's limits as given. */
 export async function readStructures(png: Buffer, opts: ReadStructuresOptions = {}): Promise<StructuresRead> {
   const run = await runOsra(png, opts);
   if (run.stopped) return { structures: [], stopped: run.message };
-  const structures: ChemicalStructure[] = [];
-  for (const s of run.structures.filter(plausibleStructure)) {
-    const molecule = await canonicalize(s.smiles);
-    if (!molecule) continue;
-    const { inchi, inchikey } = molecule;
-    structures.push({ smiles: molecule.smiles, ...(opts.inchi ? { inchi, inchikey } : {}), confidence: structureConfidence(s.score), box: s.box });
-  }
-  return { structures };
+  return { structures: await acceptStructures(run.structures, opts.inchi) };
 }

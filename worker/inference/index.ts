@@ -7,6 +7,7 @@ import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
 import { addMath, type MathEngines } from './math-page.js';
+import { keepsTurn } from './math-turn.js';
 import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from '../../page/model.js';
 
@@ -44,7 +45,9 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     async ({ imageKey, options }): Promise<PageRecognition> => {
       const png = await ctx.storage.readBuffer(imageKey);
       // A formula reads poorly as text upright and about as poorly turned: maths turns only on clear evidence.
-      const r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
+      let r = await recognizer.recognize(png, options.math ? { minTurnMargin: MATH_MIN_TURN_MARGIN } : {});
+      // A turn of an image read for maths stands only on the evidence of text or of maths (math-turn.ts).
+      if (options.math && engines && !(await keepsTurn(png, r, engines))) r = await recognizer.recognize(png, { minTurnMargin: Infinity });
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       const read = options.math ? await addMath(png, r, options, engines!) : text;

@@ -161,7 +161,8 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
   return out;
 }
 
-async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
+/** The image read as one formula by the maths engine (n-best candidates when asked). */
+export async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
   const symbols = await engines.symbols(image);
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
@@ -194,7 +195,8 @@ export function perSymbol(confidences: number[]): number {
   return Math.exp(confidences.reduce((s, c) => s + Math.log(Math.max(c, 1e-12)), 0) / confidences.length);
 }
 
-async function uprightGray(png: Buffer, rotation: Rotation): Promise<GrayImage> {
+/** The image turned upright by `rotation`, in grey levels. */
+export async function uprightGray(png: Buffer, rotation: Rotation): Promise<GrayImage> {
   const { data, info } = await sharp(png).rotate(rotation).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }

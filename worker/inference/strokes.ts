@@ -19,7 +19,9 @@ export async function startStrokesWorker(ctx: Pick<WorkerContext, 'config' | 'lo
     async ({ strokes }): Promise<StrokesRead> => {
       const read = await recognizeStrokes(strokes);
       const boxes = read.boxes.map((b) => ({ confidence: b.confidence }));
-      return { latex: read.latex, confidence: read.confidence, boxes, confidenceRate: calibratedRate(boxes.map((b) => b.confidence)) };
+      const confidenceRate = calibratedRate(boxes.map((b) => b.confidence));
+      // The chance the whole read is right is no more than the calibrated chance that it is exact.
+      return { latex: read.latex, confidence: Math.min(read.confidence, confidenceRate), boxes, confidenceRate };
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX },
   );

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -5,6 +6,7 @@ import { SMILES_ELEMENT } from '../../../core/chemistry.js';
 import { compileLatex } from '../../../worker/engine/math/pdf/test-pdf.js';
 import { convertDocument } from '../../../worker/document/pipeline/index.js';
 import { DISTRACTOR_KINDS } from './distractors.js';
+import { HELDOUT_KINDS } from './heldout.js';
 import type { Molecule } from './render.js';
 
 /**
@@ -25,6 +27,10 @@ export interface PagesOutcome {
   truePositives: number;
   /** Of the true positives, how many have the exact canonical SMILES. */
   exact: number;
+  /** CPU seconds per page: the pipeline's own (this process) and its programs' (OSRA, Open Babel, pdftoppm, ...). */
+  cpuPerPage: { own: number; programs: number };
+  /** The other figures were the held-out distractors (heldout.ts). */
+  heldout: boolean;
 }
 
 /** As /v3/pdf's page limit, and more: a loaded evaluation machine must not fail pages on time. */
@@ -36,7 +42,17 @@ const PROSE =
 /** One figure item of the MMD, in order: a smiles element or an image. */
 const FIGURE_ITEM = /<smiles(?:\s[^>]*)?>([^<]*)<\/smiles>|!\[[^\]]*\]\([^)]*\)/g;
 
-export async function evaluatePages(cacheDir: string, molecules: Molecule[], pages: number): Promise<PagesOutcome> {
+/** CPU seconds (user and system) of this process's reaped children, from /proc/self/stat (clock ticks of 1/100 s). */
+export function childCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17 of proc(5), cutime and cstime; the slice starts at field 3.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** With `heldout`, the other figures are the held-out distractors (heldout.ts, already rendered at 300 dpi). */
+export async function evaluatePages(cacheDir: string, molecules: Molecule[], pages: number, heldout = false): Promise<PagesOutcome> {
+  const kinds: readonly string[] = heldout ? HELDOUT_KINDS : DISTRACTOR_KINDS;
   const files: Record<string, Buffer> = {};
   const expected: (Molecule | null)[] = [];
   let body = '';
@@ -44,14 +60,17 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
     const items: (Molecule | string)[] = [
       molecules[(2 * p) % molecules.length]!,
       molecules[(2 * p + 1) % molecules.length]!,
-      DISTRACTOR_KINDS[(2 * p) % DISTRACTOR_KINDS.length]!,
-      DISTRACTOR_KINDS[(2 * p + 1) % DISTRACTOR_KINDS.length]!,
+      kinds[(2 * p) % kinds.length]!,
+      kinds[(2 * p + 1) % kinds.length]!,
     ];
     const order = [p % 4, (p + 2) % 4, (p + 1) % 4, (p + 3) % 4];
     body += `\\section*{Results ${p + 1}}\n${PROSE}\n\n`;
     for (const i of order) {
       const item = items[i]!;
-      const path = typeof item === 'string' ? join(cacheDir, 'distractors-300', `${item}-${p % 10}.png`) : join(cacheDir, 'rdkit-300', `${item.id}.png`);
+      const path =
+        typeof item === 'string'
+          ? join(cacheDir, heldout ? 'heldout-300' : 'distractors-300', `${item}-${p % (heldout ? 8 : 10)}.png`)
+          : join(cacheDir, 'rdkit-300', `${item.id}.png`);
       const png = await readFile(path);
       const { width = 1 } = await sharp(png).metadata();
       const name = `f${p}-${i}.png`;
@@ -64,7 +83,10 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
   const pdf = await compileLatex(body, { packages: 'graphicx', files });
   try {
     const sink = { prefix: 'eval', save: async () => undefined, link: (name: string) => `${name}.jpg` };
+    const [ownBefore, programsBefore] = [process.cpuUsage(), childCpuSeconds()];
     const result = await convertDocument(pdf.path, { chemistry: { smiles: true }, pageTimeoutMs: PAGE_TIMEOUT_MS }, { figures: sink });
+    const own = process.cpuUsage(ownBefore);
+    const cpuPerPage = { own: (own.user + own.system) / 1e6 / pages, programs: (childCpuSeconds() - programsBefore) / pages };
     const failed = result.pages.filter((p) => p.status !== 'completed');
     if (failed.length) console.log(`  pages: ${failed.length} failed (${failed.map((p) => p.error_id).join(', ')})`);
     const items = [...result.mmd.matchAll(FIGURE_ITEM)];
@@ -84,7 +106,16 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
       exact = found.filter((s) => expected.some((e) => e?.canonical === s)).length;
       console.log(`  pages: ${items.length} figures answered for ${expected.length} drawn; positions not matched`);
     }
-    return { pages, structures: expected.filter(Boolean).length, others: expected.filter((e) => !e).length, reported, truePositives, exact };
+    return {
+      pages,
+      structures: expected.filter(Boolean).length,
+      others: expected.filter((e) => !e).length,
+      reported,
+      truePositives,
+      exact,
+      cpuPerPage,
+      heldout,
+    };
   } finally {
     await pdf.cleanup();
   }

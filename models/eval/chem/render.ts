@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { canonicalize } from '../../../worker/chemistry/open-babel.js';
 import { heavyAtoms } from '../../../worker/chemistry/structures.js';
 import { DISTRACTOR_KINDS, type DistractorKind, distractorSvg } from './distractors.js';
+import { type HeldoutKind, renderHeldout } from './heldout.js';
 
 /**
  * The evaluation's images: molecules from the NCI sample RDKit ships (rdkit-data,
@@ -17,7 +18,9 @@ const run = promisify(execFile);
 export const NCI_SMILES = '/usr/share/RDKit/Data/NCI/first_5K.smi';
 export const RESOLUTIONS = [150, 300] as const;
 export const RENDERERS = ['rdkit', 'openbabel'] as const;
-export type Renderer = (typeof RENDERERS)[number];
+/** RDKit with its default abbreviations condensed into labels (Et, tBu, CO2Et, OMe, NO2, CF3, ...). */
+export const ABBREVIATED = 'rdkit-abbreviated';
+export type Renderer = (typeof RENDERERS)[number] | typeof ABBREVIATED;
 /** Bond length of the drawings: 0.2 inch, about the ACS document style's. */
 const BOND_INCH = 0.2;
 
@@ -27,33 +30,66 @@ export interface Molecule {
   source: string;
   /** Open Babel's canonical SMILES: the answer. */
   canonical: string;
+  /** Its standard InChI, for the comparison that forgives how charges and tautomers are drawn. */
+  inchi?: string;
+  /** Given stereo by RDKit (the NCI sample has none): drawn with wedges, hashes and E/Z geometry. */
+  stereo?: boolean;
 }
 
 export interface EvalImage {
   path: string;
   dpi: number;
-  /** A molecule (renderer and molecule) or a distractor (its kind). */
+  /** A molecule (renderer and molecule), a distractor or a held-out distractor (its kind). */
   molecule?: Molecule;
   renderer?: Renderer;
   distractor?: DistractorKind;
+  heldout?: HeldoutKind;
 }
 
 /**
  * `count` molecules taken at an even stride through the NCI list: one component, 5 to 35 heavy
  * atoms (drawings of a single compound, the size papers show), and parsed by Open Babel.
  */
-export async function pickMolecules(count: number): Promise<Molecule[]> {
+async function usableRows(): Promise<string[][]> {
   const rows = (await readFile(NCI_SMILES, 'utf8'))
     .split('\n')
     .map((l) => l.split('\t'))
     .filter((r) => r[0]);
-  const usable = rows.filter(([s]) => !s!.includes('.') && heavyAtoms(s!).length >= 5 && heavyAtoms(s!).length <= 35);
+  return rows.filter(([s]) => !s!.includes('.') && heavyAtoms(s!).length >= 5 && heavyAtoms(s!).length <= 35);
+}
+
+export async function pickMolecules(count: number): Promise<Molecule[]> {
+  const usable = await usableRows();
   const stride = Math.max(1, Math.floor(usable.length / count));
   const out: Molecule[] = [];
   for (let i = 0; i < usable.length && out.length < count; i += stride) {
     const [source, id] = usable[i]!;
     const c = await canonicalize(source!);
-    if (c) out.push({ id: `nci-${id}`, source: source!, canonical: c.smiles });
+    if (c) out.push({ id: `nci-${id}`, source: source!, canonical: c.smiles, inchi: c.inchi });
+  }
+  return out;
+}
+
+/**
+ * `count` molecules with stereo: NCI molecules (from the other half of each stride) with unassigned
+ * stereocentres or double bonds, given one stereoisomer by RDKit, kept when Open Babel's canonical
+ * SMILES still holds it.
+ */
+export async function pickStereoMolecules(dir: string, count: number): Promise<Molecule[]> {
+  if (count <= 0) return [];
+  const usable = await usableRows();
+  const stride = Math.max(1, Math.floor(usable.length / (8 * count)));
+  const candidates = [];
+  for (let i = Math.floor(stride / 2); i < usable.length; i += stride) candidates.push(usable[i]!);
+  const list = join(dir, 'stereo-candidates.tsv');
+  await writeFile(list, candidates.map(([s, id]) => `${id}\t${s}\n`).join(''));
+  const { stdout } = await run('/usr/bin/python3', [join(import.meta.dirname, 'render_rdkit.py'), 'stereo', list], { maxBuffer: 16 * 1024 * 1024 });
+  const out: Molecule[] = [];
+  for (const row of stdout.split('\n').filter(Boolean)) {
+    const [id, source] = row.split('\t');
+    const c = await canonicalize(source!);
+    if (c && /[@/\\]/.test(c.smiles)) out.push({ id: `nci-${id}-stereo`, source: source!, canonical: c.smiles, inchi: c.inchi, stereo: true });
+    if (out.length === count) break;
   }
   return out;
 }
@@ -65,8 +101,8 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Renders every image not yet in `dir`; returns the whole set. */
-export async function renderSet(dir: string, molecules: Molecule[], distractorsPerKind: number): Promise<EvalImage[]> {
+/** Renders every image not yet in `dir`; returns the whole set, the held-out distractors last. */
+export async function renderSet(dir: string, molecules: Molecule[], distractorsPerKind: number, heldoutPerKind: number): Promise<EvalImage[]> {
   const images: EvalImage[] = [];
   for (const dpi of RESOLUTIONS) {
     const bondPx = BOND_INCH * dpi;
@@ -80,6 +116,25 @@ export async function renderSet(dir: string, molecules: Molecule[], distractorsP
       const list = join(dir, `rdkit-${dpi}.tsv`);
       await writeFile(list, missing.map((m) => `${m.id}\t${m.source}\n`).join(''));
       await run('/usr/bin/python3', [join(import.meta.dirname, 'render_rdkit.py'), list, rdkitDir, String(dpi)]);
+    }
+    // Abbreviated drawings exist only for molecules RDKit condensed a group of: drawn once, listed if there.
+    const abbrevDir = join(dir, `${ABBREVIATED}-${dpi}`);
+    if (!(await exists(join(abbrevDir, 'done')))) {
+      await mkdir(abbrevDir, { recursive: true });
+      const list = join(dir, `${ABBREVIATED}-${dpi}.tsv`);
+      await writeFile(
+        list,
+        molecules
+          .filter((m) => !m.stereo)
+          .map((m) => `${m.id}\t${m.source}\n`)
+          .join(''),
+      );
+      await run('/usr/bin/python3', [join(import.meta.dirname, 'render_rdkit.py'), list, abbrevDir, String(dpi), 'abbreviations']);
+      await writeFile(join(abbrevDir, 'done'), '');
+    }
+    for (const m of molecules) {
+      const path = join(abbrevDir, `${m.id}.png`);
+      if (!m.stereo && (await exists(path))) images.push({ path, dpi, molecule: m, renderer: ABBREVIATED });
     }
     for (const m of molecules) {
       images.push({ path: join(rdkitDir, `${m.id}.png`), dpi, molecule: m, renderer: 'rdkit' });
@@ -102,5 +157,6 @@ export async function renderSet(dir: string, molecules: Molecule[], distractorsP
       }
     }
   }
+  for (const dpi of RESOLUTIONS) for (const { path, kind } of await renderHeldout(dir, heldoutPerKind, dpi)) images.push({ path, dpi, heldout: kind });
   return images;
 }

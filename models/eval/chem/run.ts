@@ -1,11 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { canonicalize } from '../../../worker/chemistry/open-babel.js';
 import { type OsraStructure, runOsra } from '../../../worker/chemistry/osra.js';
-import { plausibleStructure } from '../../../worker/chemistry/structures.js';
+import { acceptStructures } from '../../../worker/chemistry/structures.js';
 import { DISTRACTOR_KINDS } from './distractors.js';
-import { evaluatePages } from './pages.js';
-import { type EvalImage, pickMolecules, RENDERERS, renderSet, RESOLUTIONS } from './render.js';
+import { childCpuSeconds, evaluatePages } from './pages.js';
+import { type EvalImage, pickMolecules, pickStereoMolecules, RENDERERS, renderSet, RESOLUTIONS } from './render.js';
 import { imageTables, type ImageOutcome } from './report.js';
 
 /**
@@ -15,11 +14,13 @@ import { imageTables, type ImageOutcome } from './report.js';
  * resolution, what fails by molecule feature, false positives by distractor kind, and the
  * detection precision and recall on PDF pages that mix structures with other figures.
  *
- * Usage: npx tsx models/eval/chem/run.ts [--molecules N] [--distractors N] [--pages N] [--budget-minutes M]
- * With a budget, images OSRA has not read when it runs out are left out of the tables (the
- * report says how many), so a loaded machine still gives numbers for what it read.
- * OSRA's raw answers are cached per image (models/eval/.cache/chem/osra.json), so changing the
- * acceptance rule re-scores in seconds.
+ * Usage: npx tsx models/eval/chem/run.ts [--molecules N] [--stereo N] [--distractors N] [--heldout N] [--pages N]
+ *   [--concurrency C] [--osra-cpu S] [--budget-minutes M]
+ * OSRA reads one image at a time by default (then each image's CPU seconds are measured), under
+ * EVAL_OSRA_CPU_SECONDS. Its raw answers are cached per image (models/eval/.cache/chem/osra.json,
+ * saved every 10 images), so an interrupted run resumes where it stopped and changing the
+ * acceptance rule re-scores in seconds. With a budget, images not read when it runs out are left
+ * out of the tables and the report says how many.
  */
 
 const arg = (name: string, fallback: number) => {
@@ -28,38 +29,59 @@ const arg = (name: string, fallback: number) => {
 };
 const here = (...p: string[]) => join(import.meta.dirname, ...p);
 const cacheDir = here('..', '.cache', 'chem');
+/**
+ * OSRA's CPU allowance here: far above the product's (OSRA_CPU_SECONDS), so a loaded machine or a
+ * slow image is measured rather than cut off. `--osra-cpu S` changes it.
+ */
+const EVAL_OSRA_CPU_SECONDS = 60;
+
+/** One image's cached OSRA answer: its structures or why it was stopped, and the CPU seconds it took (null when not measured alone). */
+interface CachedRead {
+  read: OsraStructure[] | string;
+  cpu: number | null;
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
   await mkdir(cacheDir, { recursive: true });
-  const molecules = await pickMolecules(arg('molecules', 150));
-  const images = await renderSet(cacheDir, molecules, arg('distractors', 10));
+  const molecules = [...(await pickMolecules(arg('molecules', 150))), ...(await pickStereoMolecules(cacheDir, arg('stereo', 20)))];
+  const images = await renderSet(cacheDir, molecules, arg('distractors', 10), arg('heldout', 8));
   console.log(`${molecules.length} molecules, ${images.length} images rendered (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   const rawPath = join(cacheDir, 'osra.json');
-  const raw: Record<string, OsraStructure[] | string> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
-  let osraSeconds = 0;
-  let fresh = 0;
+  const raw: Record<string, CachedRead> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
+  const todo = images.filter((img) => raw[img.path] === undefined);
   const budgetEnds = started + arg('budget-minutes', Infinity) * 60_000;
-  for (const img of images) {
-    if (raw[img.path] !== undefined) continue;
-    if (performance.now() > budgetEnds) break;
-    const t = performance.now();
-    const r = await runOsra(await readFile(img.path));
-    osraSeconds += (performance.now() - t) / 1000;
-    raw[img.path] = r.stopped ? r.message : r.structures;
-    if (++fresh % 50 === 0) {
-      console.log(`  OSRA: ${fresh} images read`);
+  const cpuSeconds = arg('osra-cpu', EVAL_OSRA_CPU_SECONDS);
+  const concurrency = Math.max(1, arg('concurrency', 1));
+  console.log(`OSRA: ${todo.length} images to read (${images.length - todo.length} cached), ${concurrency} at a time, ${cpuSeconds} CPU s each at most`);
+  let fresh = 0;
+  const readOne = async (img: EvalImage) => {
+    const cpuBefore = childCpuSeconds();
+    const r = await runOsra(await readFile(img.path), { cpuSeconds });
+    // Children's CPU is credited when they are reaped: exact per image only when one runs at a time.
+    raw[img.path] = { read: r.stopped ? r.message : r.structures, cpu: concurrency === 1 ? childCpuSeconds() - cpuBefore : null };
+    if (++fresh % 10 === 0) {
       await writeFile(rawPath, JSON.stringify(raw));
+      if (fresh % 50 === 0) console.log(`  OSRA: ${fresh} of ${todo.length} read`);
     }
-  }
+  };
+  const cpuAtStart = childCpuSeconds();
+  const queue = [...todo];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let img = queue.shift(); img && performance.now() < budgetEnds; img = queue.shift()) await readOne(img);
+    }),
+  );
+  const osraCpu = childCpuSeconds() - cpuAtStart;
   await writeFile(rawPath, JSON.stringify(raw));
   const outcomes: ImageOutcome[] = [];
   for (const img of images) if (raw[img.path] !== undefined) outcomes.push(await score(img, raw[img.path]!));
   const unread = images.length - outcomes.length;
-  const pages = await evaluatePages(cacheDir, molecules, arg('pages', 12));
+  const pageCount = arg('pages', 12);
+  const pages = pageCount > 0 ? [await evaluatePages(cacheDir, molecules, pageCount), await evaluatePages(cacheDir, molecules, pageCount, true)] : [];
   const tables = imageTables(outcomes, RENDERERS, RESOLUTIONS, DISTRACTOR_KINDS, pages);
   console.log(`\n${tables}`);
-  const facts = `${molecules.length} NCI molecules, ${arg('distractors', 10)} distractors of each kind, ${pages.pages} pages${unread ? `; ${unread} images not read within the budget and left out` : ''}; OSRA ${fresh ? `${(osraSeconds / fresh).toFixed(2)} s an image` : 'answers from cache'}; total ${((performance.now() - started) / 1000).toFixed(0)} s`;
+  const facts = `${molecules.length} NCI molecules (${arg('stereo', 20)} of them given stereo), ${arg('distractors', 10)} distractors and ${arg('heldout', 8)} held-out distractors of each kind, ${pageCount} pages (twice: with the distractors, with the held-out ones)${unread ? `; ${unread} images not read within the budget and left out` : ''}; OSRA ${fresh ? `${(osraCpu / fresh).toFixed(2)} CPU s an image over ${fresh} fresh reads` : 'answers from cache'}; total ${((performance.now() - started) / 1000).toFixed(0)} s`;
   await writeFile(
     here('RESULTS.md'),
     `# Chemistry evaluation (\`make eval-chem\`)\n\nGenerated by models/eval/chem/run.ts; see README.md for the method. ${facts}.\n\n${tables}\n`,
@@ -68,14 +90,9 @@ async function main(): Promise<void> {
 }
 
 /** What the product would answer for one image: the accepted, canonicalised structures. */
-async function score(img: EvalImage, raw: OsraStructure[] | string): Promise<ImageOutcome> {
-  const accepted: string[] = [];
-  if (typeof raw !== 'string')
-    for (const s of raw.filter(plausibleStructure)) {
-      const c = await canonicalize(s.smiles);
-      if (c) accepted.push(c.smiles);
-    }
-  return { image: img, found: accepted, stopped: typeof raw === 'string' };
+async function score(img: EvalImage, cached: CachedRead): Promise<ImageOutcome> {
+  const found = typeof cached.read === 'string' ? [] : await acceptStructures(cached.read, true);
+  return { image: img, found, stopped: typeof cached.read === 'string', cpuSeconds: cached.cpu };
 }
 
 await main();

@@ -1,11 +1,10 @@
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
-import { BULLETS } from '../../engine/math/unicode-latex.js';
 import { CAPTION } from './figure-regions.js';
 import { pageFurniture, RunningLines } from './furniture.js';
 import { isDisplayLine } from './math-regions.js';
 import { isTableLine } from './tables.js';
-import { dominantSize, type TextLine } from './text-layer.js';
+import { dominantSize, isBullet, type TextLine } from './text-layer.js';
 
 /** Lines of one page → blocks: headings, paragraphs, list items, display maths, and page info set aside. */
 
@@ -31,6 +30,9 @@ export interface PageLayout {
 }
 
 const NUMBERED = /^(\d{1,3})[.)]\s/;
+/** Lines whose ink is this close (in ems) are one paragraph's even when their baselines are far apart. */
+const TOUCHING_EM = 0.35;
+const SENTENCE_END = /[.!?:]["'\u201d\u2019)]?$/u;
 
 export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
@@ -38,7 +40,7 @@ export function bodySizeOf(lines: TextLine[]): number {
 
 function listMarker(line: TextLine): string | undefined {
   const first = line.glyphs[0]?.ch ?? '';
-  if (BULLETS.has(first) && line.glyphs[1]?.ch === ' ') return '- ';
+  if (isBullet(first) && line.glyphs[1]?.ch === ' ') return '- ';
   const m = NUMBERED.exec(line.text);
   return m ? `${m[1]}. ` : undefined;
 }
@@ -53,10 +55,10 @@ function headingLevel(line: TextLine, body: number, next: TextLine | undefined, 
   return undefined;
 }
 
-function median(xs: number[]): number | undefined {
+function quantile(xs: number[], q: number): number | undefined {
   if (!xs.length) return undefined;
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length * q)];
 }
 
 /** Lays out one page. `width`/`height` are the viewport's, in points. */
@@ -72,25 +74,31 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const p = s.lines[i - 1];
       if (p && !s.columnStarts.has(i) && Math.abs(p.size - l.size) < 0.5 && l.base > p.base) deltas.push(l.base - p.base);
     });
-  const leading = median(deltas);
+  // The lower quartile: where paragraphs are set apart by space (word processors), short
+  // paragraphs can make most steps on a page paragraph gaps, and a median would take one for the leading.
+  const leading = quantile(deltas, 0.25);
   // Indents of the open list's levels; a list item further right opens a deeper level.
   let listIndents: number[] = [];
   const blocks: Block[] = [];
   for (const section of sections) {
     const twoColumn = sections.some((s) => s.columnStarts.size > 0);
-    let [colLeft, colRight] = [0, width];
+    let [colLeft, colRight, textRight] = [0, width, width];
     let prev: TextLine | undefined;
     section.lines.forEach((line, i) => {
       const newColumn = section.columnStarts.has(i);
-      if (i === 0 || newColumn) [colLeft, colRight] = columnBounds(section.lines, section.columnStarts, i, twoColumn ? undefined : width);
+      if (i === 0 || newColumn) {
+        [colLeft, colRight] = columnBounds(section.lines, section.columnStarts, i, twoColumn ? undefined : width);
+        textRight = columnBounds(section.lines, section.columnStarts, i, undefined)[1];
+      }
       const next = section.lines[i + 1];
       const last = blocks[blocks.length - 1];
       const level = headingLevel(line, body, next, bodyBold);
       const marker = listMarker(line);
+      // Lines of one paragraph: a leading apart, or closer in ink (a tall inline formula spreads its lines).
       const close =
         prev !== undefined &&
         !newColumn &&
-        line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 &&
+        (line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 || line.top - prev.bottom <= TOUCHING_EM * line.size) &&
         Math.abs(line.size - prev.size) < 0.15 * line.size;
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred =
@@ -110,7 +118,10 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
         blocks.push({ kind: 'list_item', marker, depth: listIndents.length - 1, lines: [line] });
       } else if (last?.kind === 'list_item' && close && line.x0 > last.lines[0].x0 + 0.5 * line.size) {
         last.lines.push(line);
-      } else if (last?.kind === 'paragraph' && ((close && !indented(line, prev!, colLeft) && !captionEnds(last, line)) || carries)) {
+      } else if (
+        last?.kind === 'paragraph' &&
+        ((close && !indented(line, prev!, colLeft) && !captionEnds(last, line) && !endedShort(prev!, line, colLeft, textRight)) || carries)
+      ) {
         last.lines.push(line);
       } else {
         blocks.push({ kind: 'paragraph', lines: [line] });
@@ -147,6 +158,18 @@ function captionEnds(block: Block, line: TextLine): boolean {
   const prev = lines[lines.length - 1]!;
   const spacing = lines.length > 1 ? (prev.base - lines[0]!.base) / (lines.length - 1) : 1.2 * prev.size;
   return line.base - prev.base > 1.25 * spacing;
+}
+
+/**
+ * The previous line ended its paragraph: a left-aligned line ending a sentence that stops short of
+ * the text's right edge by more than this line's first word (and a space), which would have fitted there.
+ */
+function endedShort(prev: TextLine, line: TextLine, colLeft: number, textRight: number): boolean {
+  // Centred or indented lines (titles, verse) end where they end; a line without a full stop goes on.
+  if (prev.x0 > colLeft + 2 * prev.size || !SENTENCE_END.test(prev.text)) return false;
+  const space = line.glyphs.findIndex((g) => g.ch === ' ');
+  const word = space < 0 ? line.x1 - line.x0 : line.glyphs[space]!.x - line.x0;
+  return textRight - prev.x1 > word + 0.5 * line.size;
 }
 
 /** A first-line indent: this line starts well right of the column edge while the previous did not. */

@@ -1,6 +1,6 @@
 import { symbolsInRegion, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import { glyphSymbol, inside } from '../../engine/math/pdf/symbols.js';
-import { type Box, type MathResult, type MathSymbol, RADICAL } from '../../engine/math/types.js';
+import { type Box, type MathResult, type MathSymbol, RADICAL, type RowSpan } from '../../engine/math/types.js';
 import type { RegionLatex } from './inline.js';
 import { isDisplayLine } from './math-regions.js';
 import type { TextLine } from './text-layer.js';
@@ -21,17 +21,19 @@ export interface PageMathLatex {
  */
 export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: boolean): PageMathLatex {
   const radicals = radicalOfVinculum(math);
-  const read = (box: Box): string | undefined => {
+  const parseRegion = (box: Box): MathResult | undefined => {
     // A vinculum belongs with its radical sign: the root of the line below must not underline this region.
     const rules = math.rules.filter((r) => !radicals.has(r) || inside(radicals.get(r)!, box));
     const symbols = symbolsInRegion({ ...math, rules }, box);
     if (symbols.length === 0) return undefined;
     try {
-      return parse(symbols).latex || undefined;
+      const result = parse(symbols);
+      return result.latex ? result : undefined;
     } catch {
       return undefined;
     }
   };
+  const read = (box: Box): string | undefined => parseRegion(box)?.latex;
   // Pieces set apart by a wide space are read one by one: the parser sees no spaces.
   const readPieces = (pieces: Box[] | undefined): string | undefined => {
     const latex = pieces?.map(read);
@@ -41,9 +43,12 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
     inlineLatex: read,
     displayLatex: (line) => {
       if (!isDisplayLine(line)) return undefined;
-      const latex = readPieces(line.display.pieces) ?? read(line.display.box);
-      if (latex && includeTags && line.display.tag) return `${latex} \\tag{${line.display.tag}}`;
-      return latex;
+      const { pieces, rowTags, tag } = line.display;
+      const whole = pieces ? undefined : parseRegion(line.display.box);
+      const latex = pieces ? (readPieces(pieces) ?? read(line.display.box)) : whole?.latex;
+      if (!latex || !includeTags) return latex;
+      if (rowTags) return tagRows(latex, whole?.rows, rowTags);
+      return tag ? `${latex} \\tag{${tag}}` : latex;
     },
   };
 }
@@ -58,4 +63,46 @@ function radicalOfVinculum(math: PdfPageMath): Map<Box, Box> {
     if (rule) owners.set(rule, g.box);
   }
   return owners;
+}
+
+/** amsmath environments whose rows take a `\tag` each, for the inner environments the parser writes. */
+const TAGGED_ENVIRONMENT: Record<string, string> = { aligned: 'align*', gathered: 'gather*' };
+
+/**
+ * A multi-line display with an equation number on several rows: each number goes to the row it is
+ * level with, as `\tag{n}` at the row's end, in `align*`/`gather*` (the environments that number
+ * rows). When the rows cannot be matched, the numbers are one tag for the display.
+ */
+export function tagRows(latex: string, spans: RowSpan[] | undefined, tags: Array<{ tag: string; y: number }>): string {
+  const match = /^\\begin\{(aligned|gathered)\}([\s\S]*)\\end\{\1\}$/.exec(latex);
+  const rows = match ? topLevelRows(match[2]!) : [];
+  if (!match || !spans || rows.length !== spans.length) return `${latex} \\tag{${tags.map((t) => t.tag).join(', ')}}`;
+  const nearest = (y: number) =>
+    spans.reduce((best, span, i) => (Math.abs(y - (span.y0 + span.y1) / 2) < Math.abs(y - (spans[best]!.y0 + spans[best]!.y1) / 2) ? i : best), 0);
+  const byRow = new Map<number, string[]>();
+  for (const { tag, y } of tags) byRow.set(nearest(y), [...(byRow.get(nearest(y)) ?? []), tag]);
+  const tagged = rows.map((row, i) => (byRow.has(i) ? `${row} \\tag{${byRow.get(i)!.join(', ')}}` : row));
+  const environment = TAGGED_ENVIRONMENT[match[1]!]!;
+  return `\\begin{${environment}}${tagged.join(' \\\\ ')}\\end{${environment}}`;
+}
+
+/** The rows of an environment's body: split at `\\` outside braces and nested environments. */
+function topLevelRows(body: string): string[] {
+  const rows: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const rest = body.slice(i);
+    if (body[i] === '{') depth++;
+    else if (body[i] === '}') depth--;
+    else if (rest.startsWith('\\begin{')) depth++;
+    else if (rest.startsWith('\\end{')) depth--;
+    else if (depth === 0 && rest.startsWith('\\\\')) {
+      rows.push(body.slice(start, i).trim());
+      start = i + 2;
+      i++;
+    } else if (body[i] === '\\') i++;
+  }
+  rows.push(body.slice(start).trim());
+  return rows;
 }

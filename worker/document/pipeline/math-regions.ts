@@ -2,6 +2,7 @@ import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from './columns.js';
+import { byHomeLine, lineAround, mergeIntoLine, paragraphLines } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**
@@ -19,6 +20,12 @@ const JOIN_GAP_EM = 0.45;
  * separate displays are parted by two display skips, over 2 em). The parser splits them again.
  */
 const ROW_GAP_EM = 1.15;
+/**
+ * Rows that each carry an equation number are the rows of one numbered align, gather or eqnarray
+ * when this close (ink to ink): amsmath opens rows up by \jot, leaving about 0.4–0.6 em of white,
+ * while two numbered equations in a row are parted by the display skips (1 em and more).
+ */
+const NUMBERED_ROW_GAP_EM = 0.8;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -30,28 +37,46 @@ const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 const FUNCTION_NAME =
   /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
 
-/** True when the line has a word of prose: two or more letters in a text font that are not an operator name. */
-function hasProse(line: TextLine): boolean {
+/** The letters of a line's words: runs of two or more letters in a text font that are not an operator name. */
+function wordLetters(line: TextLine): number {
   const words: Glyph[][] = [[]];
   for (const g of line.glyphs) {
     if (g.ch === ' ') words.push([]);
     else words[words.length - 1].push(g);
   }
-  return words.some((w) => {
-    const letters = w
-      .filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch))
-      .map((g) => g.ch)
-      .join('');
-    return letters.length >= 2 && !FUNCTION_NAME.test(letters);
-  });
+  return words
+    .map((w) =>
+      w
+        .filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch))
+        .map((g) => g.ch)
+        .join(''),
+    )
+    .filter((letters) => letters.length >= 2 && !FUNCTION_NAME.test(letters))
+    .join('').length;
 }
 
-const hasMath = (line: TextLine) => line.glyphs.some((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch));
+const mathGlyphs = (line: TextLine) => line.glyphs.filter((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch)).length;
+
+/** True when the line has a word of prose. */
+const hasWords = (line: TextLine) => wordLetters(line) > 0;
+
+/**
+ * True when the line reads as prose: it has words, and their letters are at least as many as its
+ * maths glyphs. A row of maths with a `\text{…}` word in it (`|M^{\text{viol}}|^2 = …`) is maths.
+ */
+function readsAsProse(line: TextLine): boolean {
+  const letters = wordLetters(line);
+  return letters > 0 && letters >= mathGlyphs(line);
+}
+
+const hasMath = (line: TextLine) => mathGlyphs(line) > 0;
 
 export interface DisplayRegion {
   box: Box;
   /** The equation number without its parentheses, when one stands at the right of the display. */
   tag?: string;
+  /** A multi-line display's equation numbers, top to bottom, each with the y of its middle (the row it numbers). */
+  rowTags?: Array<{ tag: string; y: number }>;
   /** Built from several text lines or around rules and tall glyphs: 2-D, so a display whatever its position. */
   stacked: boolean;
   /** Left to right, the parts of a display set apart by a wide space (\qquad); absent when it is one piece. */
@@ -99,9 +124,11 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
   const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), byBaseline)]));
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
-  const prose = new Set(lines.filter(hasProse));
+  const prose = new Set(lines.filter(readsAsProse));
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
+  // Any line with words at a column's edge is a paragraph's, however much inline maths it holds.
+  const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter);
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(
     lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
@@ -116,18 +143,34 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     grow(
       group,
       lines.filter((l) => !numbers.has(l)),
-      { ink, prose, structure: [...math.rules, ...tall], gutter, numbered },
+      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered },
       taken,
     );
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
   for (const g of groups) {
-    // Numbers level with the display are its equation numbers; a single one becomes its tag (the
-    // rows of a multi-line display would each need their own, which one region cannot carry).
-    const level = out.filter((l) => numbers.has(l) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1);
+    // A formula inside a paragraph's line is inline maths: its lines join that line.
+    const em = Math.max(...g.lines.map((l) => l.size));
+    const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
+    if (around.length) {
+      for (const l of around) out.splice(out.indexOf(l), 1);
+      for (const [home, parts] of byHomeLine([...around, ...g.lines], paragraph)) {
+        const merged = mergeIntoLine(home, parts, new Set(g.lines));
+        out.push(merged);
+        ink.set(merged, inkOf(lineBox(merged), byBaseline));
+        paragraph.add(merged);
+      }
+      continue;
+    }
+    // Numbers level with the display are its equation numbers: a single one is its tag, several
+    // are the numbers of its rows.
+    const level = out
+      .filter((l) => numbers.has(l) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1)
+      .sort((a, b) => a.top - b.top);
     for (const n of level) out.splice(out.indexOf(n), 1);
     const number = level.length === 1 ? level[0] : undefined;
+    const rowTags = level.length > 1 ? level.map((n) => ({ tag: tagText(n), y: (n.top + n.bottom) / 2 })) : undefined;
     const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || tall.some((b) => contains(g.box, b));
     const pieces = spacedPieces(g);
     out.push(
@@ -135,22 +178,28 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
         box: g.box,
         stacked,
         ...(pieces.length > 1 ? { pieces } : {}),
-        ...(number ? { tag: number.text.trim().slice(1, -1).trim() } : {}),
+        ...(number ? { tag: tagText(number) } : {}),
+        ...(rowTags ? { rowTags } : {}),
       }),
     );
   }
   return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
+/** An equation number's text without its parentheses. */
+const tagText = (number: TextLine) => number.text.trim().slice(1, -1).trim();
+
 /** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
 interface PageFacts {
   ink: Map<TextLine, Box>;
   prose: Set<TextLine>;
+  /** Prose lines at their column's edge (math-inline.ts): a formula level with one is inline, never a display's. */
+  paragraph: Set<TextLine>;
   /** Rules and extension-font glyphs. */
   structure: Box[];
   /** The x of a two-column page's gutter: nothing joins across it. */
   gutter?: number;
-  /** Lines with their own equation number: two of them are two displays, not rows of one. */
+  /** Lines with their own equation number: two of them are two displays unless set as close as rows. */
   numbered: Set<TextLine>;
 }
 
@@ -164,7 +213,7 @@ interface Group {
   parts: Box[];
 }
 
-function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
+function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
@@ -181,13 +230,13 @@ function grow(group: Group, lines: TextLine[], { ink, prose, structure, gutter, 
       // A line level with the group's middle (the text of a cases row) joins whatever it says.
       const cy = (box.y0 + box.y1) / 2;
       const levelWith = cy > group.box.y0 && cy < group.box.y1;
-      const level = levelWith && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
+      const level = levelWith && !paragraph.has(l) && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
       // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
       const spaced = levelWith && !prose.has(l) && hasMath(l) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
       // The next row of a multi-line display: a line without prose under (or over) the group, across
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
-      const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g));
+      const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em;
       const row =
         !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
       if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {

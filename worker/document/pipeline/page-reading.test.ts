@@ -11,7 +11,8 @@ import { convertDocument, type DocumentResult } from './index.js';
 /**
  * A pdflatex page read the way a person reads it: a display split by \qquad stays one display,
  * inline sums and fractions stay in their text line, the page number is furniture, a tabular is
- * a table, and each row of an align is a display with its own tag.
+ * a table, a numbered align is one display whose numbered rows each get their tag, and two
+ * numbered equations in a row stay two displays.
  */
 
 const PAGE = String.raw`\thispagestyle{plain}
@@ -32,8 +33,12 @@ Mode & Decay time & Error \\ \hline
 The rows of an alignment:
 \begin{align}
 x + y &= 1 \\
-x - y &= 3
+x - y &= 3 \nonumber \\
+2x &= 4
 \end{align}
+and two equations in a row:
+\begin{equation} a = b \end{equation}
+\begin{equation} c = d \end{equation}
 end the page.`;
 
 let pdf: LatexPdf;
@@ -102,10 +107,12 @@ describe('reading a born-digital page', () => {
     expect(tagged.mmd.trimEnd().endsWith('\n\n1')).toBe(true);
   });
 
-  it('writes each row of a numbered align as its own display with its own tag', () => {
-    const rows = displays(tagged.mmd).slice(1);
-    expect(rows.map((r) => normaliseLatex(r.replace(/ \\tag\{\d\}$/, '')))).toEqual(['x+y=1', 'x-y=3'].map(normaliseLatex));
-    expect(rows.map((r) => r.match(/\\tag\{(\d)\}$/)?.[1])).toEqual(['1', '2']);
-    expect(displays(plain.mmd).slice(1).join(' ')).not.toContain('\\tag');
+  it('reads a numbered align as one display, each numbered row with its own tag, and two numbered equations as two', () => {
+    const [align, ...equations] = displays(tagged.mmd).slice(1);
+    expect(align).toBe(String.raw`\begin{align*}x+y & =1 \tag{1} \\ x-y & =3 \\ 2x & =4 \tag{2}\end{align*}`);
+    expect(equations).toEqual([String.raw`a=b \tag{3}`, String.raw`c=d \tag{4}`]);
+    const plainDisplays = displays(plain.mmd).slice(1);
+    expect(plainDisplays.map(normaliseLatex)).toEqual([String.raw`\begin{aligned}x+y&=1\\x-y&=3\\2x&=4\end{aligned}`, 'a=b', 'c=d'].map(normaliseLatex));
+    expect(plain.mmd).not.toMatch(/\\tag|\([1-4]\)/);
   });
 });

@@ -6,6 +6,7 @@
 import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
 import { gutterStrip } from './gutter-strip.js';
 import { multiplyMatrix } from '../../engine/math/pdf/matrix.js';
+import { BULLETS } from '../../engine/math/unicode-latex.js';
 
 export { dominantSize };
 
@@ -55,6 +56,24 @@ const FRAGMENT_GAP_EM = 1.2;
 const GUTTER_GAP_EM = 0.6;
 /** A gap wider than this many ems between glyphs that carry no space becomes a space. */
 const SPACE_GAP_EM = 0.2;
+/** A list's bullet or number keeps the text this many ems after it (a word processor tabs to the item's indent). */
+const MARKER_GAP_EM = 2.5;
+/** A glyph with no readable character: a symbol font's bullet without a Unicode map (pdfTeX's Type 3 bullet, Wingdings). */
+const UNREADABLE = /^[\u0000-\u001f\u007f-\u009f\ufffd\p{Co}]$/u;
+
+/** A list item's bullet: a bullet character, or a lone unreadable glyph where one stands. */
+export function isBullet(ch: string): boolean {
+  return BULLETS.has(ch) || UNREADABLE.test(ch);
+}
+
+/** A row's first fragment that is a list marker set apart from its text: a bullet (not a dash or star, which stand alone in tables) or a number. */
+function isMarkerFragment(frag: Glyph[]): boolean {
+  const text = frag
+    .filter((g) => !isSpace(g))
+    .map((g) => g.ch)
+    .join('');
+  return (isBullet(text) && !/^[-*\u2013]$/.test(text)) || /^\d{1,3}[.)]$/.test(text);
+}
 
 /** PDF matrix product (pdf.js's Util.transform): one implementation, the PDF maths front end's. */
 export const multiply = multiplyMatrix;
@@ -111,8 +130,10 @@ function splitFragments(row: Glyph[], gutter: number | undefined): Glyph[][] {
       frag.push(g);
       continue;
     }
+    const marker = out.length === 0 && g.x - lastEnd <= MARKER_GAP_EM * g.size && isMarkerFragment(frag);
     if (
       frag.length &&
+      !marker &&
       (g.x - lastEnd > FRAGMENT_GAP_EM * g.size || (gutter !== undefined && lastEnd <= gutter && g.x >= gutter && g.x - lastEnd > GUTTER_GAP_EM * g.size))
     ) {
       out.push(frag);

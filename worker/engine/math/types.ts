@@ -79,6 +79,16 @@ export interface MathResult {
   confidence: number;
   /** The symbols the LaTeX was built from, in reading order. */
   boxes: Array<{ latex: string; box: Box; confidence: number }>;
+  /**
+   * A multi-line display (`aligned`/`gathered` at the top level): each row's vertical extent, top
+   * to bottom, so the page can give each row its own equation number.
+   */
+  rows?: RowSpan[];
+}
+
+export interface RowSpan {
+  y0: number;
+  y1: number;
 }
 
 /** The one interface the engine calls: `recognize(region) → {latex, confidence, boxes}`. */

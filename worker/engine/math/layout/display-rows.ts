@@ -1,4 +1,4 @@
-import { RULE } from '../types.js';
+import { RULE, type RowSpan } from '../types.js';
 import { centreX, centreY, glyphOf, referenceEm, type Element, type Node, type ParseRow } from './element.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
@@ -32,15 +32,16 @@ const RELATIONS = new Set(
 /** A continuation row (`&+ c`) starts with one of these at the alignment point. */
 const CONTINUATIONS = new Set(['+', '-', RULE, '\\pm', '\\mp', '\\times', '\\cdot']);
 
-/** The display's rows as a `rows` node when it has two or more, else null (a one-line formula). */
-export function groupDisplayRows(elements: Element[], parseRow: ParseRow): Node | null {
+/** The display's rows as a `rows` node, with each row's vertical extent, when it has two or more; else null (a one-line formula). */
+export function groupDisplayRows(elements: Element[], parseRow: ParseRow): { node: Node; spans: RowSpan[] } | null {
   if (elements.length < 2) return null;
   const em = referenceEm(elements);
   const rows = splitDisplayRows(elements, em);
   if (rows.length < 2) return null;
   const points = alignmentPoints(rows, em);
   const cells = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell).nodes));
-  return { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells };
+  const spans = rows.map((row) => ({ y0: Math.min(...row.map((e) => e.box.y0)), y1: Math.max(...row.map((e) => e.box.y1)) }));
+  return { node: { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells }, spans };
 }
 
 /** Elements banded by gaps in their vertical projection; bars and big operators bridge to their parts. */

@@ -59,6 +59,10 @@ describe('parseLayout: big operators', () => {
   it('reads a contour integral', () => expectParse(row(bigop('\\oint', 'C', null, false), 'f'), '\\oint_{C}f'));
   it('reads lim with its limit underneath', () =>
     expectParse(row(bigop(fn('lim'), 'n\\rightarrow\\infty', null), sub('a', 'n')), '\\lim_{n\\rightarrow\\infty}a_{n}'));
+  it('keeps the limits of side-by-side operators apart', () => {
+    expectParse(row(bigop('\\sum', 'n=0', '\\infty'), bigop('\\sum', 'm=-n', 'n'), 'f'), '\\sum_{n=0}^{\\infty}\\sum_{m=-n}^{n}f');
+    expectParse(row(bigop('\\sum', 'l=0', 'n'), bigop('\\prod', 'i\\in I', null), 'b'), '\\sum_{l=0}^{n}\\prod_{i\\in I}b');
+  });
   it('reads a sum followed by a fraction', () => expectParse(row(bigop('\\sum', 'i=1', 'n'), frac('1', sup('i', '2'))), '\\sum_{i=1}^{n}\\frac{1}{i^{2}}'));
 });
 

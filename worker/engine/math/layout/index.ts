@@ -19,7 +19,7 @@ export function parseLayout(symbols: MathSymbol[]): MathResult {
   const elements = glyphs.map((glyph, index) => glyphElement(glyph, symbols[index]));
   // A display of several rows (align, gather …) is read row by row; one line is one row.
   const rows = groupDisplayRows(elements, parseRow);
-  const { latex, boxes } = emitLatex(rows ? [rows] : parseRow(elements).nodes);
+  const { latex, boxes } = emitLatex(rows ? [rows.node] : parseRow(elements).nodes);
   const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
-  return { latex, confidence, boxes };
+  return { latex, confidence, boxes, ...(rows ? { rows: rows.spans } : {}) };
 }

@@ -1,5 +1,5 @@
 import type { Box } from '../types.js';
-import { glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type Node, type ParseRow } from './element.js';
+import { centreX, glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type Node, type ParseRow } from './element.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
 /** Limits start within this distance (em) of their operator. */
@@ -24,8 +24,11 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
   const operators = elements.filter((element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? ''));
   for (const operator of operators) {
     const em = operator.em ?? referenceEm(pool);
-    const under = limitLines(pool, operator, 'under', em);
-    const over = limitLines(pool, operator, 'over', em).reverse();
+    // Limits are centred on their operator: what sits nearer a neighbouring operator is that one's (`\sum_{i}\sum_{j}`).
+    const rivals = operators.filter((other) => other !== operator && overlap(other.box.y0, other.box.y1, operator.box.y0, operator.box.y1) > 0);
+    const own = pool.filter((element) => rivals.every((other) => Math.abs(centreX(element.box) - centreX(operator.box)) <= Math.abs(centreX(element.box) - centreX(other.box))));
+    const under = limitLines(own, operator, 'under', em);
+    const over = limitLines(own, operator, 'over', em).reverse();
     if (under.length === 0 && over.length === 0) continue;
     const claimed = new Set([...under.flat(), ...over.flat()]);
     pool = pool.filter((element) => element !== operator && !claimed.has(element));

@@ -156,6 +156,11 @@ const YHCMEX_SIZES: Array<[number, number, string]> = [
 ];
 for (const [first, last, latex] of YHCMEX_SIZES) for (let code = first; code <= last; code++) TABLE.set(code, w(latex));
 
-export function cmexGlyph(code: number): CmexGlyph | undefined {
+/** yhmath's fonts, whose codes above 127 are YHCMEX_SIZES; other CMEX-like fonts (newtx's txexs) put their own glyphs there. */
+const YHMATH_FONT = /yhcmex|yrcmex/i;
+
+/** The glyph of an extension font by its code; `fontName` tells whether codes above 127 are yhmath's. */
+export function cmexGlyph(code: number, fontName: string): CmexGlyph | undefined {
+  if (code > 127 && !YHMATH_FONT.test(fontName)) return undefined;
   return TABLE.get(code);
 }

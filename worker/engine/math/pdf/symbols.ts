@@ -44,7 +44,7 @@ const UNICODE_PIECES: Record<string, [string, Part]> = {
 /** One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces. */
 export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   const common = { box: g.box, confidence: 1, baseline: g.baseline, size: g.size };
-  const cmex = g.font.family === 'extension' ? cmexGlyph(g.code) : undefined;
+  const cmex = g.font.family === 'extension' ? cmexGlyph(g.code, g.font.name) : undefined;
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
   const piece = UNICODE_PIECES[g.unicode];
   if (piece) return { ...common, latex: piece[0], part: piece[1] };

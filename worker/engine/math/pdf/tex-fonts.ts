@@ -27,6 +27,10 @@ export type FontFamily =
 
 const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/CMEX|LMMathExtension|LMEX|EUEX/i, 'extension'],
+  // newtx/newpx (and txfonts/pxfonts): the extension font keeps CMEX's layout, the symbols CMSY's.
+  [/^[tp]xb?exs?$/i, 'extension'],
+  [/^[tp]xb?sys$/i, 'symbols'],
+  [/^New[TP]XB?MI|^zsfmi/i, 'math-italic'],
   [/CMBSY|LMMathSymbols.*Bold/i, 'symbols'],
   [/CMSY|LMMathSymbols|LMSY/i, 'symbols'],
   [/CMMIB|LMMathItalic.*Bold/i, 'math-italic'],
@@ -174,9 +178,12 @@ export function tokenByCode(family: FontFamily, code: number): string | undefine
   return code < 0x5e ? '\\widehat' : '\\widetilde';
 }
 
+const VARIATION_SELECTORS = /[\uFE00-\uFE0F]/gu;
+
 /** One glyph's LaTeX token and style. Returns undefined for glyphs with no maths meaning (spaces). */
 export function glyphToken(unicode: string, family: FontFamily): GlyphToken | undefined {
-  const ch = unicode.normalize('NFC');
+  // A variation selector names a larger size of the same symbol (newtx's `(︁`, `∑︁`): the glyph's box says how large.
+  const ch = unicode.replace(VARIATION_SELECTORS, '').normalize('NFC');
   if (ch.trim() === '') return undefined;
   const cp = ch.codePointAt(0) ?? 0;
   const big = BIG_OPERATORS[ch];

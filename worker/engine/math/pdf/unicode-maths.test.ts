@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glyphToken } from './tex-fonts.js';
+import { classifyFont, glyphToken } from './tex-fonts.js';
 
 describe('glyphs pdf.js names by another character', () => {
   it("reads the maths italic font's tilde-coded glyph as the vector accent, and a roman tilde as a tilde", () => {
@@ -16,5 +16,26 @@ describe('Unicode maths alphanumerics (unicode-math fonts)', () => {
     expect(glyphToken('𝜕', 'unicode-math')?.latex).toBe('\\partial');
     expect(glyphToken('ℎ', 'unicode-math')).toEqual({ latex: 'h', style: 'italic' });
     expect(glyphToken('𝑥', 'unicode-math')).toEqual({ latex: 'x', style: 'italic' });
+  });
+});
+
+describe('newtx and newpx fonts', () => {
+  it('classifies their extension, symbol and maths italic fonts as the TeX families they copy', () => {
+    expect(['AWCBGV+txexs', 'pxbexs', 'EXGHJM+txsys', 'HSHCBP+NewTXMI', 'GBYKCD+NewTXMI7', 'NewPXBMI'].map(classifyFont)).toEqual([
+      'extension',
+      'extension',
+      'symbols',
+      'math-italic',
+      'math-italic',
+      'math-italic',
+    ]);
+    // txexas holds newtx's own additions, not CMEX's layout.
+    expect(classifyFont('RBHSNX+txexas')).toBe('other');
+  });
+
+  it('reads a symbol named with a variation selector (a larger size) as the symbol', () => {
+    expect(glyphToken('∑\uFE01', 'extension')?.latex).toBe('\\sum');
+    expect(glyphToken('(\uFE03', 'extension')?.latex).toBe('(');
+    expect(glyphToken('∏\uFE01', 'other')?.latex).toBe('\\prod');
   });
 });

@@ -1,0 +1,87 @@
+import type { Box } from '../../engine/math/types.js';
+import { makeLine, type TextLine } from './text-layer.js';
+
+/**
+ * Inline formulas the text layer cut out of their line. A tall inline formula (`\dfrac`, a
+ * `\displaystyle` sum with limits, `\binom`, an inline matrix) leaves its numerator, limits or rows
+ * as lines of their own, which look like the rows of a display. What tells them apart is the prose
+ * around them: a display stands on its own rows, while an inline formula sits between words of a
+ * paragraph line — a line that starts at its column's left edge (or a paragraph indent from it) or
+ * runs to its right edge, level with the formula's middle.
+ */
+
+/** A paragraph's line starts within this many ems of its column's left edge (a first-line indent is 1–1.5 em)… */
+const INDENT_EM = 2;
+/** …or ends within this many ems of its right edge (a justified or full line). */
+const RAGGED_EM = 0.5;
+/** Words beside a formula within this many ems belong to its line: the text layer cuts lines at 1.2 em. */
+const BESIDE_EM = 1.5;
+
+const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
+
+/** The prose lines that reach their column's edge: lines of a paragraph, never part of a display. */
+export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: number | undefined): Set<TextLine> {
+  const rightColumn = (l: TextLine) => gutter !== undefined && l.x0 >= gutter;
+  const edges = [false, true].map((right) => {
+    const column = lines.filter((l) => rightColumn(l) === right && (right || gutter === undefined || l.x1 <= gutter));
+    return column.length ? { left: Math.min(...column.map((l) => l.x0)), right: Math.max(...column.map((l) => l.x1)) } : undefined;
+  });
+  return new Set(
+    [...prose].filter((l) => {
+      const edge = edges[rightColumn(l) ? 1 : 0];
+      return edge !== undefined && (l.x0 <= edge.left + INDENT_EM * l.size || l.x1 >= edge.right - RAGGED_EM * l.size);
+    }),
+  );
+}
+
+/**
+ * The lines level with the middle of `box` and beside it, chained sideways (the words on both
+ * sides of a formula, which the text layer may have cut into two lines); empty when none of them
+ * is one of `paragraph` — then the formula is not inside a paragraph's line.
+ */
+export function lineAround(box: Box, em: number, lines: TextLine[], ink: (l: TextLine) => Box, paragraph: Set<TextLine>): TextLine[] {
+  const around: TextLine[] = [];
+  let reach = box;
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const l of lines) {
+      if (around.includes(l)) continue;
+      const b = ink(l);
+      const middle = (b.y0 + b.y1) / 2;
+      if (middle <= box.y0 || middle >= box.y1 || sideGap(b, reach) > BESIDE_EM * em) continue;
+      around.push(l);
+      reach = { ...reach, x0: Math.min(reach.x0, b.x0), x1: Math.max(reach.x1, b.x1) };
+      grown = true;
+    }
+  }
+  return around.some((l) => paragraph.has(l)) ? around : [];
+}
+
+/**
+ * `lines` (formulas and the words around them) by the paragraph line each belongs to: the one whose
+ * maths axis is nearest its middle. A formula between two lines of a paragraph (its limits close
+ * to the next line's) has parts of each.
+ */
+export function byHomeLine(lines: TextLine[], paragraph: Set<TextLine>): Map<TextLine, TextLine[]> {
+  const axis = (l: TextLine) => l.base - 0.25 * l.size;
+  // The words left and right of a formula are two lines of the text layer on one baseline: one home.
+  const homes = lines.filter((l, i) => paragraph.has(l) && !lines.slice(0, i).some((h) => paragraph.has(h) && Math.abs(h.base - l.base) < 0.3 * l.size));
+  const out = new Map(homes.map((h) => [h, [] as TextLine[]]));
+  for (const l of lines) {
+    const middle = (l.top + l.bottom) / 2;
+    const home = homes.reduce((a, b) => (Math.abs(axis(b) - middle) < Math.abs(axis(a) - middle) ? b : a));
+    out.get(home)!.push(l);
+  }
+  return out;
+}
+
+/**
+ * One line of the formula's lines and the words around it, left to right. It keeps the baseline
+ * and size of the prose (`home`). The glyphs of `formula` lines are marked as maths (an upright
+ * `+` of a numerator included), so the inline renderer reads them as one run from its region.
+ */
+export function mergeIntoLine(home: TextLine, lines: TextLine[], formula: Set<TextLine>): TextLine {
+  const glyphs = lines.flatMap((l) => (formula.has(l) ? l.glyphs.map((g) => ({ ...g, mathFont: true })) : l.glyphs)).sort((a, b) => a.x - b.x);
+  const merged = makeLine(glyphs) ?? home;
+  return { ...merged, base: home.base, size: home.size, bold: home.bold };
+}
