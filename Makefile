@@ -18,7 +18,11 @@ TEST_PACKAGES := promtool:prometheus unzip:unzip openssl:openssl dvipng:dvipng \
 # Offline model training only (make models): Debian's torch, with the threaded OpenBLAS it is ~5x faster on.
 MODEL_PACKAGES := /usr/lib/python3/dist-packages/torch/__init__.py:python3-torch \
   /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3:libopenblas0-pthread \
-  /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix
+  /usr/share/fonts/opentype/stix/STIXGeneral-Regular.otf:fonts-stix \
+  /usr/bin/fc-scan:fontconfig \
+  /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:fonts-dejavu-core \
+  /usr/share/fonts/truetype/freefont/FreeSerif.ttf:fonts-freefont-ttf \
+  /usr/share/fonts/opentype/urw-base35/C059-Roman.otf:fonts-urw-base35
 # The official Python client's suite (make client-compat, docs/client-compat.md): Debian's packages of what mpxpy imports.
 CLIENT_COMPAT_PACKAGES := /usr/lib/python3/dist-packages/pytest/__init__.py:python3-pytest \
   /usr/lib/python3/dist-packages/requests/__init__.py:python3-requests \
@@ -68,8 +72,9 @@ bench: deps test-deps
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
-# pen-strokes classifier (models/math-strokes.onnx) and the handwriting image classifier
-# (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS; see models/training/README.md.
+# pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
+# and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS;
+# see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -81,6 +86,9 @@ models: deps
 	nice -n 10 npx tsx models/training/strokes-real-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/strokes-real-train.py
 	npx tsx models/training/update-strokes-manifest.ts
+	nice -n 10 npx tsx models/training/ink-kind-generate.ts
+	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
+	npx tsx models/training/update-ink-kind-manifest.ts
 	nice -n 10 npx tsx models/training/handwriting-symbols-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/train_handwriting_symbols.py
 	npx tsx models/training/update-handwriting-manifest.ts

@@ -77,4 +77,6 @@ export interface PageRecognition extends OcrPageResult {
   formula?: FormulaRead;
   /** No ink at all after binarisation. */
   blank?: boolean;
+  /** Probability that the ink is handwriting (worker/inference/ink-kind.ts); absent when no ink-kind model read it. */
+  handwriting?: number;
 }

@@ -8,6 +8,9 @@ import { symbolsFromImage } from '../../worker/engine/math/image/symbols-from-im
 import { parseLayout } from '../../worker/engine/math/layout/index.js';
 import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
 import type { GrayImage, MathSymbol } from '../../worker/engine/math/types.js';
+import { binarise } from '../../worker/engine/math/image/binarise.js';
+import { inkBands } from '../../worker/inference/bands.js';
+import { InkKindClassifier } from '../../worker/inference/ink-kind.js';
 import { datasetsPresent } from '../training/strokes-real.js';
 import { readCorpus } from './corpus.js';
 import { handwrittenImages } from './handwriting-image-set.js';
@@ -16,15 +19,16 @@ import { renderCorpus } from './render.js';
 
 /**
  * Pictures of handwriting through the image engine (handwriting-image-set.ts: held-out writers),
- * read three ways: the typeset classifier alone (before), the handwriting classifier alone, and
- * both with the likelier read kept (what /v3/text does, image/handwriting.ts). Exact match, edit
+ * read four ways: the typeset classifier alone (before), the handwriting classifier alone, both with
+ * the likelier read kept, and as /v3/text reads them: the ink-kind classifier's answer picks one
+ * classifier, both when it is unsure (image/handwriting.ts). Exact match, edit
  * distance, and what the default confidence_rate_threshold 0.75 answers.
  *
  * Calibration: the handwriting classifier's raw rates on the odd rows fit its exponent (the largest
  * that keeps KEEP of their exact reads at 0.75, as calibrate-confidence.ts does for print); the
  * reliability table is on the even rows, with the shipped HANDWRITING_CONFIDENCE_EXPONENT.
  * Typeset check: the first --typeset formulas of formulas.tsv at 150 dpi, typeset classifier
- * alone against both classifiers, and the time each takes.
+ * alone against both classifiers and against the shipped route, and the time each takes.
  *
  * Usage: npx tsx models/eval/handwriting-image-run.ts [--count 300] [--typeset 120]   (writes HANDWRITING-IMAGE.md)
  */
@@ -59,20 +63,34 @@ function scored(symbols: MathSymbol[], expected: string): Read {
 
 const printed = await SymbolClassifier.load();
 const handwritten = await loadHandwritingClassifier();
+const inkKind = await InkKindClassifier.load();
+const handwriting = async (image: GrayImage) => {
+  const mask = binarise(image);
+  return inkKind.handwriting(image, mask, inkBands(mask));
+};
+const SHIPPED = 'ink kind picks, both when unsure (shipped)';
+const BOTH = 'both, likelier kept';
 const ways = {
   'typeset classifier (before)': (image: GrayImage) => symbolsFromImage(image, { classifier: printed }),
   'handwriting classifier': (image: GrayImage) => symbolsFromImage(image, { classifier: handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT }),
-  'both, likelier kept (shipped)': async (image: GrayImage) => (await symbolsFromEitherHand(image, { printed, handwritten })).symbols,
+  [BOTH]: async (image: GrayImage) => (await symbolsFromEitherHand(image, { printed, handwritten })).symbols,
+  [SHIPPED]: async (image: GrayImage) => (await symbolsFromEitherHand(image, { printed, handwritten }, await handwriting(image))).symbols,
 };
 
 const images = await handwrittenImages(Number(values.count ?? 300));
 const reads = new Map<string, Read[]>(Object.keys(ways).map((w) => [w, []]));
 const raw: Read[] = [];
+const handTime = new Map<string, number>();
 const failures: string[] = [];
 for (const item of images) {
-  for (const [name, read] of Object.entries(ways)) reads.get(name)!.push(scored(await read(item.image), item.latex));
+  for (const [name, read] of Object.entries(ways)) {
+    const started = performance.now();
+    const symbols = await read(item.image);
+    handTime.set(name, (handTime.get(name) ?? 0) + performance.now() - started);
+    reads.get(name)!.push(scored(symbols, item.latex));
+  }
   raw.push(scored(await symbolsFromImage(item.image, { classifier: handwritten, rawConfidence: true }), item.latex));
-  const shipped = reads.get('both, likelier kept (shipped)')!.at(-1)!;
+  const shipped = reads.get(SHIPPED)!.at(-1)!;
   if (!shipped.exact && failures.length < 25) failures.push(`| ${item.id} | \`${same(item.latex)}\` | \`${shipped.got}\` | ${shipped.rate.toFixed(3)} |`);
 }
 
@@ -88,8 +106,8 @@ const summary = (rows: Read[]) => {
   ];
 };
 const main = markdownTable(
-  ['read with', 'exact', 'edit distance', 'exact and answered at 0.75', 'answered', 'answered that are exact'],
-  [...reads].map(([name, rows]) => [name, ...summary(rows)]),
+  ['read with', 'exact', 'edit distance', 'exact and answered at 0.75', 'answered', 'answered that are exact', 'symbols time'],
+  [...reads].map(([name, rows]) => [name, ...summary(rows), `${((handTime.get(name) ?? 0) / rows.length).toFixed(0)} ms`]),
 );
 
 const odd = raw.filter((_, i) => i % 2 === 1);
@@ -116,13 +134,13 @@ const corpus = await readCorpus(here('formulas.tsv'));
 const rendered = await renderCorpus(corpus.formulas, here('.cache'));
 const typesetRows: string[][] = [];
 const timing: Record<string, number> = {};
-for (const name of ['typeset classifier (before)', 'both, likelier kept (shipped)'] as const) {
+for (const name of ['typeset classifier (before)', BOTH, SHIPPED]) {
   let exact = 0;
   const items = rendered.formulas.slice(0, Number(values.typeset ?? 120));
   const started = performance.now();
-  for (const item of items) exact += Number(scored(await ways[name](await readPgm(item.crops[150].path)), item.formula.latex).exact);
+  for (const item of items) exact += Number(scored(await ways[name as keyof typeof ways](await readPgm(item.crops[150].path)), item.formula.latex).exact);
   timing[name] = (performance.now() - started) / items.length;
-  typesetRows.push([name, String(items.length), percent(exact / items.length), `${timing[name].toFixed(0)} ms`]);
+  typesetRows.push([name, String(items.length), percent(exact / items.length), `${timing[name]!.toFixed(0)} ms`]);
 }
 
 const report = `# Handwritten formula images

@@ -60,7 +60,6 @@ class Writer {
 }
 
 const shift = (strokes: Stroke[], dx: number, dy: number): Stroke[] => strokes.map((s) => ({ x: s.x.map((v) => v + dx), y: s.y.map((v) => v + dy) }));
-const scale = (strokes: Stroke[], k: number): Stroke[] => strokes.map((s) => ({ x: s.x.map((v) => v * k), y: s.y.map((v) => v * k) }));
 
 /** A wobbly horizontal line from x0 to x1 at height y (a minus sign or a fraction bar). */
 function line(w: Writer, x0: number, x1: number, y: number, random: Random): Stroke {
@@ -175,9 +174,15 @@ function expression(w: Writer, random: Random): Piece | undefined {
   return row([left, symbol(w, pick(RELATIONS), 1, random), sum(1, 0, 2)], w, 0.25);
 }
 
-/** The composed held-out set: `count` expressions, the same for the same seed (calibration uses another). */
-export async function composedExpressions(count: number, seed = SEED): Promise<ComposedExpression[]> {
-  const held = await readRealSamples({ folds: (f) => f === HELD_OUT_FOLD });
+/** Writers who drew digits and letters both (UNIPEN), with the drawings of each, and every drawing of `folds` by class. */
+export interface WriterPool {
+  byWriter: Map<string, Map<string, RealSample[]>>;
+  shared: Map<string, RealSample[]>;
+  writers: string[];
+}
+
+export async function writerPool(folds: (fold: number) => boolean = (f) => f === HELD_OUT_FOLD, samples?: readonly RealSample[]): Promise<WriterPool> {
+  const held = samples ? samples.filter((s) => folds(s.fold)) : await readRealSamples({ folds });
   const byWriter = new Map<string, Map<string, RealSample[]>>();
   const shared = new Map<string, RealSample[]>();
   for (const s of held) {
@@ -188,24 +193,62 @@ export async function composedExpressions(count: number, seed = SEED): Promise<C
     mine.set(label, [...(mine.get(label) ?? []), s]);
     byWriter.set(s.writer, mine);
   }
-  // Writers who drew digits and letters both.
   const writers = [...byWriter.entries()]
     .filter(([, m]) => DIGITS.filter((d) => m.has(d)).length >= 5 && LETTERS.filter((l) => m.has(l)).length >= 10)
     .map(([id]) => id)
     .sort();
+  return { byWriter, shared, writers };
+}
+
+/** A baseline that slopes a little, as on paper without lines; the ink moved clear of the origin. */
+function onPaper(piece: Piece, random: Random): Stroke[] {
+  const angle = (random() * 2 - 1) * 0.04;
+  const strokes = piece.strokes.map((s) => ({
+    x: s.x.map((x, i) => x * Math.cos(angle) - s.y[i] * Math.sin(angle)),
+    y: s.y.map((y, i) => s.x[i] * Math.sin(angle) + y * Math.cos(angle)),
+  }));
+  return shift(strokes, 10, 200);
+}
+
+/** The composed held-out set: `count` expressions, the same for the same seed (calibration uses another). */
+export async function composedExpressions(count: number, seed = SEED, pool?: WriterPool): Promise<ComposedExpression[]> {
+  const { byWriter, shared, writers } = pool ?? (await writerPool());
   const random = seededRandom(seed);
   const out: ComposedExpression[] = [];
   for (let k = 0; out.length < count && k < count * 3; k++) {
     const writer = new Writer(byWriter.get(writers[k % writers.length])!, shared, random, 0.6 + random() * 0.8);
     const piece = expression(writer, random);
     if (!piece) continue;
-    // A baseline that slopes a little, as on paper without lines.
-    const angle = (random() * 2 - 1) * 0.04;
-    const strokes = piece.strokes.map((s) => ({
-      x: s.x.map((x, i) => x * Math.cos(angle) - s.y[i] * Math.sin(angle)),
-      y: s.y.map((y, i) => s.x[i] * Math.sin(angle) + y * Math.cos(angle)),
-    }));
-    out.push({ id: `hw-${String(out.length + 1).padStart(3, '0')}`, latex: piece.latex, strokes: scale(shift(strokes, 10, 200), 1) });
+    out.push({ id: `hw-${String(out.length + 1).padStart(3, '0')}`, latex: piece.latex, strokes: onPaper(piece, random) });
+  }
+  return out;
+}
+
+/**
+ * Lines of handwritten prose: `words` spelt out, a few at a time, in one writer's letters and
+ * digits (the pool's drawing of the same letter when the writer has none), letters close together,
+ * words a space apart. `latex` holds the words as written.
+ */
+export function composedWordLines(count: number, words: readonly string[], seed: number, pool: WriterPool): ComposedExpression[] {
+  const { byWriter, shared, writers } = pool;
+  const random = seededRandom(seed);
+  const out: ComposedExpression[] = [];
+  for (let k = 0; out.length < count && k < count * 3; k++) {
+    const writer = new Writer(byWriter.get(writers[k % writers.length])!, shared, random, 0.6 + random() * 0.8);
+    const chosen = Array.from({ length: 2 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]);
+    if (!chosen.every((w) => [...w].every((c) => writer.drawing(c)))) continue;
+    const line = row(
+      chosen.map((w) =>
+        row(
+          [...w].map((c) => symbol(writer, c, 1, random)),
+          writer,
+          0.06,
+        ),
+      ),
+      writer,
+      0.45,
+    );
+    out.push({ id: `words-${String(out.length + 1).padStart(3, '0')}`, latex: chosen.join(' '), strokes: onPaper(line, random) });
   }
   return out;
 }

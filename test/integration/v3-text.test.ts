@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { at } from '../../worker/engine/math/strokes/test-pen.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
+import { handwrittenLinePng } from '../support/ink-fixtures.js';
 import { HEADING_TEXT, PARAGRAPH_ONE, headingAndParagraphsPdf } from '../support/pdf-fixtures.js';
 
 const run = promisify(execFile);
@@ -100,6 +101,15 @@ describe('POST /v3/text against a real appliance', () => {
     expect([r.body.image_width, r.body.image_height]).toEqual([meta.width, meta.height]);
     expect(r.body.auto_rotate_degrees).toBe(0);
     expect(r.body.line_data.map((l: { text: string }) => l.text)).toEqual((r.body.text as string).split('\n').filter(Boolean));
+    expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false });
+  });
+
+  it("says an image of real pen ink is handwritten (the worker's ink-kind model; the typeset paragraph above is printed)", async () => {
+    // Held-out Detexify drawings (no training sample came from their writers); the threshold is
+    // lifted so the answer is given whatever the maths recogniser makes of the symbols.
+    const pen = await text({ src: dataUrl(await handwrittenLinePng()), confidence_rate_threshold: 0 });
+    expect(pen.status, pen.text).toBe(200);
+    expect(pen.body).toMatchObject({ is_handwritten: true, is_printed: false });
   });
 
   it('reads a multipart upload', async () => {

@@ -30,6 +30,15 @@ if (unavailable) console.warn(`[multi-host] skipped: ${unavailable}; it needs ro
 
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
 
+interface FileView {
+  document_id: string;
+  status: string;
+  attempts: number;
+  started_at: string | null;
+}
+const files = async (pco: ReturnType<typeof pcoClient>, jobId: string) =>
+  (await pco.call('GET', `/pco/v1/jobs/${jobId}/files?limit=100`)).body.files as FileView[];
+
 // "Scale out by pointing more workers at the same Redis", across hosts: two document workers on a
 // second host (a network namespace with its own address, 10.77.x.2, reaching this host's
 // 10.77.x.1 over a veth pair) join the appliance's Redis over TCP beside its own worker. Storage is
@@ -116,6 +125,7 @@ describe.skipIf(unavailable)('workers on another host losing their network mid-j
     await waitFor(async () => (await pco.job(id)).body.files.processing >= 1 + REMOTE_WORKERS, 60_000, 20);
     const cutAt = Date.now();
     ip('link', 'set', hostEnd, 'down');
+    const heldAtCut = new Set((await files(pco, id)).filter((f) => f.status === 'processing').map((f) => f.document_id));
     const goneMs = await waitFor(async () => (await health()).document_workers_alive === 1 && Date.now() - cutAt, 60_000, 200);
     const done = await pco.settled(id, 240_000);
     const settledMs = Date.now() - cutAt;
@@ -135,5 +145,15 @@ describe.skipIf(unavailable)('workers on another host losing their network mid-j
     expect(done.pages).toEqual({ completed: FILES * PAGES, failed: 0 });
     for (let i = 0; i < FILES; i++) expect(await pageCounts(join(root, 'in', `doc-${i}.mmd`), PAGES)).toEqual(Array(PAGES).fill(1));
     expect(usage.pages_billable).toBe(FILES * PAGES);
+    // Taken over: the remote workers' files were claimed a second time, and only once their locks
+    // ran out (renewed every LOCK_MS / 2, so no sooner than that after the cut).
+    const retaken = (await files(pco, id)).filter((f) => f.attempts > 1);
+    console.log(`[multi-host] taken over ${retaken.map((f) => `${f.document_id} at +${Date.parse(f.started_at!) - cutAt} ms`).join(', ')}`);
+    expect(retaken).toHaveLength(REMOTE_WORKERS);
+    for (const f of retaken) {
+      expect(heldAtCut.has(f.document_id)).toBe(true);
+      expect(f.attempts).toBe(2);
+      expect(Date.parse(f.started_at!) - cutAt).toBeGreaterThanOrEqual(LOCK_MS / 2);
+    }
   }, 300_000);
 });

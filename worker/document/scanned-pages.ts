@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,8 +33,8 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
     const dir = await mkdtemp(join(tmpdir(), 'folio-scan-'));
     const imageKey = `scratch/pages/${runId}/${page}.png`;
     try {
-      const { png, scale } = await pageImage(pdfPath, page, widthPt, heightPt, dir);
-      await ctx.storage.write(imageKey, png, 'image/png');
+      const { path, scale } = await pageImage(pdfPath, page, widthPt, heightPt, dir, clock?.signal);
+      await ctx.storage.write(imageKey, createReadStream(path), 'image/png');
       // Read as /v3/text reads an image: text, maths regions and inline maths.
       const task = await ctx.queues.enqueue('page', { imageKey, page, options: { math: 'auto' } }, { jobId: `page-${runId}-${page}` });
       // The page's limit is for reading it: it stops while the page waits behind others.
@@ -50,24 +51,35 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
 }
 
 /**
- * The page's image as the inference worker reads it. A scan is one picture covering the page: its
- * own pixels are read as they are (no resampling, at the scanner's resolution), exactly the image a
- * user would send to /v3/text. Any other page is rendered by pdftoppm at SCAN_DPI.
+ * The page's image as the inference worker reads it, as a file in `dir` (stored from there, never
+ * held in memory). A scan is one picture covering the page: its own pixels are read as they are
+ * (no resampling, at the scanner's resolution), exactly the image a user would send to /v3/text.
+ * Any other page is rendered by pdftoppm at SCAN_DPI. The tools stop with the page's clock.
  */
-async function pageImage(pdfPath: string, page: number, widthPt: number, heightPt: number, dir: string): Promise<{ png: Buffer; scale: number }> {
+async function pageImage(
+  pdfPath: string,
+  page: number,
+  widthPt: number,
+  heightPt: number,
+  dir: string,
+  signal?: AbortSignal,
+): Promise<{ path: string; scale: number }> {
   const range = ['-f', String(page), '-l', String(page)];
-  const { stdout } = await run('pdfimages', ['-list', ...range, pdfPath], { timeout: 60_000 });
+  const limit = signal ? { signal } : { timeout: 60_000 };
+  const { stdout } = await run('pdfimages', ['-list', ...range, pdfPath], limit);
   if (stdout.trim().split('\n').length === 3) {
-    await run('pdfimages', ['-png', ...range, pdfPath, join(dir, 'img')], { timeout: 60_000 });
-    const png = await readFile(join(dir, 'img-000.png')).catch(() => null);
-    const meta = png && (await sharp(png).metadata());
+    await run('pdfimages', ['-png', ...range, pdfPath, join(dir, 'img')], limit);
+    const path = join(dir, 'img-000.png');
+    const meta = await sharp(path)
+      .metadata()
+      .catch(() => null);
     // Only a picture that fills the page upright (its aspect the page's) is the page.
-    if (png && meta?.width && meta.height && Math.abs(meta.width / meta.height - widthPt / heightPt) < 0.01 * (widthPt / heightPt)) {
-      return { png, scale: widthPt / meta.width };
+    if (meta?.width && meta.height && Math.abs(meta.width / meta.height - widthPt / heightPt) < 0.01 * (widthPt / heightPt)) {
+      return { path, scale: widthPt / meta.width };
     }
   }
-  await run('pdftoppm', ['-r', String(SCAN_DPI), ...range, '-png', '-singlefile', pdfPath, join(dir, 'page')], { timeout: 60_000 });
-  return { png: await readFile(join(dir, 'page.png')), scale: 72 / SCAN_DPI };
+  await run('pdftoppm', ['-r', String(SCAN_DPI), ...range, '-png', '-singlefile', pdfPath, join(dir, 'page')], limit);
+  return { path: join(dir, 'page.png'), scale: 72 / SCAN_DPI };
 }
 
 /** Longest a scanned page waits in the queue for an inference worker to take it. */

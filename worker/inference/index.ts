@@ -6,6 +6,7 @@ import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
+import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { keepsTurn } from './math-turn.js';
 import { startStrokesWorker } from './strokes.js';
@@ -32,9 +33,14 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     const classifier = await SymbolClassifier.load();
     const handwritten = await loadHandwritingClassifier();
     const classifiers = { printed: classifier, handwritten };
+    const inkKind = await InkKindClassifier.load().catch((err: Error) => {
+      ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
+      return undefined;
+    });
     engines = {
       math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
-      symbols: async (image) => (await symbolsFromEitherHand(image, classifiers)).symbols,
+      symbols: async (image, handwriting) => (await symbolsFromEitherHand(image, classifiers, handwriting)).symbols,
+      inkKind,
     };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');

@@ -8,7 +8,8 @@ import { type Band, inkBands } from './bands.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
-import { isProse, isWordy } from '../../page/processors/words.js';
+import type { InkKindClassifier } from './ink-kind.js';
+import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import type { FormulaRead, PageLine, PageRecognition, Segment } from '../../page/model.js';
 
@@ -20,8 +21,14 @@ const BAND_MARGIN_PX = 4;
 
 export interface MathEngines {
   math: MathRecognizer;
-  /** The image front end alone, so candidates can be built from the classifier's alternatives. */
-  symbols: (image: GrayImage) => Promise<MathSymbol[]>;
+  /**
+   * The image front end alone, so candidates can be built from the classifier's alternatives.
+   * `handwriting`: the page's probability of being handwritten (inkKind), which picks the symbol
+   * classifier (image/handwriting.ts); unknown, both are tried.
+   */
+  symbols: (image: GrayImage, handwriting?: number) => Promise<MathSymbol[]>;
+  /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
+  inkKind?: InkKindClassifier;
 }
 
 /**
@@ -34,11 +41,21 @@ export interface MathEngines {
  *   text model read as a monospaced run that reads like code, code-lines.ts) stays text as read:
  *   `x = x + 1;` is not maths.
  */
-export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, engines: MathEngines): Promise<PageRecognition> {
+export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, allEngines: MathEngines): Promise<PageRecognition> {
   const gray = await uprightGray(png, read.rotation);
   const mask = binarise(gray);
   const bands = inkBands(mask);
-  const base = { width: read.width, height: read.height, rotation: read.rotation, rotationConfidence: read.rotationConfidence, blank: bands.length === 0 };
+  const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
+  // The page's ink kind picks the symbol classifier every formula on it is read with.
+  const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
+  const base = {
+    width: read.width,
+    height: read.height,
+    rotation: read.rotation,
+    rotationConfidence: read.rotationConfidence,
+    blank: bands.length === 0,
+    handwriting,
+  };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
   if (options.math === 'formula') {
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
@@ -62,9 +79,13 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
         continue;
       }
       const text = mine.map((l) => l.text).join(' ');
-      // Two words are prose; one word may be a formula the text model half read, so the maths read decides (line-kind.ts).
-      const math = isProse(text) ? undefined : await readFormula(crop(gray, band), engines);
-      const kind = math ? chooseKind(text, math) : 'text';
+      // A line of two words is prose; one word may be a formula the text model half read, so the maths
+      // read decides (line-kind.ts). The words of lines stacked in one band (a numerator over a
+      // denominator, a sum's limits, subscripts the text model read as letters) are no line of
+      // prose together: stacked lines are weighed one by one, by the wordiest.
+      const evidence = stackedRows(mine, toUpright) ? wordiest(mine.map((l) => l.text)) : text;
+      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines);
+      const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
         page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
@@ -82,6 +103,17 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+/** Whether two of the lines stand one above the other (their boxes share no row). */
+function stackedRows(lines: PageLine[], toUpright: (b: Box) => Box): boolean {
+  const boxes = lines.map((l) => toUpright(l.box));
+  return boxes.some((a, i) => boxes.slice(i + 1).some((b) => a.y + a.height <= b.y || b.y + b.height <= a.y));
+}
+
+/** The text holding the most words (the first of equals). */
+function wordiest(texts: string[]): string {
+  return texts.reduce((a, b) => (countWords(b).words > countWords(a).words ? b : a), '');
 }
 
 /** Text lines this many line heights apart in one band are in different columns. */

@@ -37,6 +37,18 @@ describe('joinStacks', () => {
     expect(rows(m)).toEqual([[5, 50]]);
   });
 
+  it('joins a short denominator standing further off the bar than its own height (a_c = v^2 over r)', () => {
+    // a_c = on the bar's rows; v² (17 px) above, r (9 px, x-height) 10 blank rows below the bar.
+    const m = mask(90, 60, [
+      [6, 28, 30, 41],
+      [32, 29, 46, 35],
+      [56, 6, 74, 23],
+      [55, 32, 76, 33],
+      [61, 43, 70, 52],
+    ]);
+    expect(rows(m)).toEqual([[6, 52]]);
+  });
+
   it('joins two fractions side by side: numerators on one row, bars and denominators on the next', () => {
     const m = mask(240, 80, [
       [20, 5, 40, 20],

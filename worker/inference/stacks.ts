@@ -28,7 +28,7 @@ const MAX_RULE_THICKNESS = 1 / 6;
 export const BAR_END_SLACK = 0.15;
 /** Columns beyond a bar's ends still searched for its operands. */
 const EDGE_PX = 3;
-/** An operand in a neighbouring row is at most this many of its own heights above or below the bar. */
+/** An operand in a neighbouring row is at most this many heights of the taller operand above or below the bar. */
 export const OPERAND_GAP = 1;
 
 const height = (b: Band) => b.y1 - b.y0;
@@ -100,18 +100,20 @@ function heldByBar(mask: InkMask, bands: Band[], i: number): number[] | null {
     // Operands are looked for in the bar's columns and a little beyond (glyph side bearings); ink
     // running on past that margin belongs to something beside the fraction, not over it.
     const [x0, x1] = [rule.x0 - EDGE_PX, rule.x1 + EDGE_PX];
-    const operand = (side: -1 | 1): { box: Band; neighbour: boolean } | null => {
+    const operand = (side: -1 | 1): { box: Band; neighbour: boolean; gap: number } | null => {
       const own = side < 0 ? inkBox(mask, band.y0, rule.y0, x0, x1) : inkBox(mask, rule.y1, band.y1, x0, x1);
-      if (own) return { box: own, neighbour: false };
+      if (own) return { box: own, neighbour: false, gap: 0 };
       const n = bands[i + side];
       if (!n) return null;
       const box = inkBox(mask, n.y0, n.y1, x0, x1);
       if (!box || inkBox(mask, n.y0, n.y1, x0 - 1, x0) || inkBox(mask, n.y0, n.y1, x1, x1 + 1)) return null;
-      const gap = side < 0 ? rule.y0 - box.y1 : box.y0 - rule.y1;
-      return gap <= OPERAND_GAP * height(box) ? { box, neighbour: true } : null;
+      return { box, neighbour: true, gap: side < 0 ? rule.y0 - box.y1 : box.y0 - rule.y1 };
     };
     const [up, down] = [operand(-1), operand(1)];
     if (!up || !down || !(up.neighbour || down.neighbour)) continue;
+    // Measured against the taller operand: a short one (`r`, `n`: x-height letters) stands as far off as a tall one.
+    const reach = OPERAND_GAP * Math.max(height(up.box), height(down.box));
+    if (up.gap > reach || down.gap > reach) continue;
     // A table's rows: a rule of the bar's length closing the row on its far side, or cells a column gap apart.
     const closed = (box: Band, side: -1 | 1) =>
       rulesIn(mask, box).some((r) => Math.abs(r.x0 - rule.x0) <= 1 && Math.abs(r.x1 - rule.x1) <= 1 && (side < 0 ? r.y0 <= box.y0 + 1 : r.y1 >= box.y1 - 1));

@@ -7,7 +7,7 @@ import { detectedAlphabets } from '../../../page/processors/alphabets.js';
 import { latexFormats, wolframFromAsciimath } from '../../../page/render/latex-formats.js';
 import type { LatexFormat, LatexParams } from './latex-options.js';
 import { mmdData } from './mmd-render.js';
-import { DEFAULT_AUTO_ROTATE_THRESHOLD } from './text-result.js';
+import { DEFAULT_AUTO_ROTATE_THRESHOLD, inkKind } from './text-result.js';
 import type { Region } from './text-options.js';
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -29,8 +29,8 @@ export function latexOfPage(r: PageRecognition): { latex: string; confidence: nu
 
 /**
  * detection_map (2.2) from what the engine observed, each 0 or 1: is_blank (no ink), is_inverted
- * (light ink on a dark ground: mean grey under half), is_printed (ink read by the printed-text and
- * maths models, the only kind Folio reads), is_not_math (the text read is prose), contains_table
+ * (light ink on a dark ground: mean grey under half), is_printed (ink that the worker's ink-kind model
+ * did not judge handwritten: text-result.ts inkKind), is_not_math (the text read is prose), contains_table
  * (an array or tabular in the LaTeX). Folio has no chart, diagram or graph detector: those read 0.
  */
 export async function detections(r: PageRecognition, png: Buffer, latex: string): Promise<Record<string, number>> {
@@ -48,7 +48,7 @@ export async function detections(r: PageRecognition, png: Buffer, latex: string)
     is_blank: blank ? 1 : 0,
     is_inverted: channels[0]!.mean < 128 ? 1 : 0,
     is_not_math: !blank && isWordy(text) ? 1 : 0,
-    is_printed: blank ? 0 : 1,
+    is_printed: !blank && inkKind(r).is_printed ? 1 : 0,
   };
 }
 

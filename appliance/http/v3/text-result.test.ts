@@ -126,3 +126,15 @@ describe('chemistry in /v3/text answers', () => {
     expect(alone).toMatchObject({ text: '<smiles>OC(=O)c1ccccc1O</smiles>', confidence: 0.6, confidence_rate: 0.6 });
   });
 });
+
+describe('is_handwritten and is_printed in /v3/text answers', () => {
+  const read = (more: object) => ({ lines: [text('Hello')], width: 10, height: 10, ...more });
+
+  it("follow the worker's probability of handwriting: one or the other, neither without ink", async () => {
+    expect(await buildTextResult('id', read({ handwriting: 0.8 }), {})).toMatchObject({ is_handwritten: true, is_printed: false });
+    expect(await buildTextResult('id', read({ handwriting: 0.2 }), {})).toMatchObject({ is_handwritten: false, is_printed: true });
+    // A worker without the ink-kind model: no evidence of handwriting, the ink counts as printed.
+    expect(await buildTextResult('id', read({}), {})).toMatchObject({ is_handwritten: false, is_printed: true });
+    expect(await buildTextResult('id', { lines: [], width: 10, height: 10, blank: true }, {})).toMatchObject({ is_handwritten: false, is_printed: false });
+  });
+});

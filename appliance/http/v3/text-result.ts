@@ -33,6 +33,20 @@ export function checkConfidence(opts: TextOptions, c: { confidence: number; conf
   }
 }
 
+/** At this probability of handwriting (the worker's ink-kind model) or more, the image is handwritten. */
+export const HANDWRITING_THRESHOLD = 0.5;
+
+/**
+ * 2.1's is_handwritten and is_printed from the worker's ink-kind model: one or the other, by its
+ * probability that the ink is handwriting. An image without ink is neither; a worker without the
+ * model gives no evidence of handwriting, and the image counts as printed as long as it has ink.
+ */
+export function inkKind(r: PageRecognition): { is_printed: boolean; is_handwritten: boolean } {
+  if (r.blank) return { is_printed: false, is_handwritten: false };
+  const handwritten = (r.handwriting ?? 0) >= HANDWRITING_THRESHOLD;
+  return { is_printed: !handwritten, is_handwritten: handwritten };
+}
+
 /** 4.2: auto_rotate_confidence_threshold default; 1 disables rotation reporting. */
 export const DEFAULT_AUTO_ROTATE_THRESHOLD = 0.99;
 
@@ -104,8 +118,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   Object.assign(out, {
     confidence,
     confidence_rate,
-    is_printed: true,
-    is_handwritten: false,
+    ...inkKind(r),
     auto_rotate_degrees: degrees,
     auto_rotate_confidence: rotateConfidence,
     image_width: r.width,

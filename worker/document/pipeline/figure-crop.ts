@@ -19,7 +19,15 @@ const SCALE = FIGURE_DPI / 72;
 /** White margin kept around a figure's ink, in points. */
 const MARGIN_PT = 2;
 const JPEG_QUALITY = 85;
+/** A render's own limit when it runs outside a page's clock. */
 const RENDER_TIMEOUT_MS = 30_000;
+
+/**
+ * Under a page's clock (`signal`) pdftoppm is killed when the page's time runs out, and has no
+ * shorter limit of its own: a render slowed by a busy machine must not fail a page that is still
+ * within per_page_timeout_seconds.
+ */
+const limit = (signal: AbortSignal | undefined) => (signal ? { signal } : { timeout: RENDER_TIMEOUT_MS });
 
 /** The figure's box (points), padded and clipped to the page, in pixels at FIGURE_DPI. */
 export function pixelRegion(box: Box, pageWidth: number, pageHeight: number): PixelRegion {
@@ -40,13 +48,13 @@ async function inTempDir<T>(use: (dir: string) => Promise<T>): Promise<T> {
 }
 
 /** Renders one region of a page of `pdfPath` to JPEG, or to a gray PNG at another resolution (`r` in its pixels) for a reader. */
-export function renderRegion(pdfPath: string, page: number, r: PixelRegion, as: { png: true; dpi: number } | undefined = undefined): Promise<Buffer> {
+export function renderRegion(pdfPath: string, page: number, r: PixelRegion, as: { png?: true; dpi?: number; signal?: AbortSignal } = {}): Promise<Buffer> {
   return inTempDir(async (dir) => {
     const area = ['-x', String(r.top_left_x), '-y', String(r.top_left_y), '-W', String(r.width), '-H', String(r.height)];
-    const format = as ? ['-png', '-gray'] : ['-jpeg', '-jpegopt', `quality=${JPEG_QUALITY}`];
-    const args = ['-r', String(as?.dpi ?? FIGURE_DPI), '-f', String(page), '-l', String(page), ...area, ...format, '-singlefile', pdfPath, join(dir, 'fig')];
-    await run('pdftoppm', args, { timeout: RENDER_TIMEOUT_MS });
-    return readFile(join(dir, as ? 'fig.png' : 'fig.jpg'));
+    const format = as.png ? ['-png', '-gray'] : ['-jpeg', '-jpegopt', `quality=${JPEG_QUALITY}`];
+    const args = ['-r', String(as.dpi ?? FIGURE_DPI), '-f', String(page), '-l', String(page), ...area, ...format, '-singlefile', pdfPath, join(dir, 'fig')];
+    await run('pdftoppm', args, limit(as.signal));
+    return readFile(join(dir, as.png ? 'fig.png' : 'fig.jpg'));
   });
 }
 
@@ -56,11 +64,9 @@ export interface PageImage {
   gray: GrayImage;
 }
 
-export function renderPage(pdfPath: string, page: number): Promise<PageImage> {
+export function renderPage(pdfPath: string, page: number, signal?: AbortSignal): Promise<PageImage> {
   return inTempDir(async (dir) => {
-    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], {
-      timeout: RENDER_TIMEOUT_MS,
-    });
+    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], limit(signal));
     const png = await readFile(join(dir, 'page.png'));
     const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     return { png, gray: { data, width: info.width, height: info.height, scale: SCALE } };

@@ -39,11 +39,13 @@ export interface PageFigureInput {
   sink: FigureSink;
   /** Structure diagrams among the figures are written as SMILES (include_smiles). @defaultValue not looked for */
   chemistry?: ChemistryOptions;
+  /** The page's clock: renders stop when it runs out. @defaultValue each render has its own limit */
+  signal?: AbortSignal;
 }
 
 /** Finds and stores the page's figures; returns them in top-to-bottom order and the lines left as text. */
 export async function extractFigures(p: PageFigureInput): Promise<{ figures: PlacedFigure[]; lines: TextLine[] }> {
-  const image = p.graphics ? undefined : await renderPage(p.pdfPath, p.page);
+  const image = p.graphics ? undefined : await renderPage(p.pdfPath, p.page, p.signal);
   const candidates = p.graphics ? bornDigitalCandidates(p.graphics, p.width, p.height, p.lines) : scannedCandidates(image!.gray, p.lines);
   const found = acceptFigures(candidates, p.lines);
   const figures: PlacedFigure[] = [];
@@ -51,7 +53,7 @@ export async function extractFigures(p: PageFigureInput): Promise<{ figures: Pla
     const name = figureName(p.sink.prefix, p.page, i + 1);
     const region = pixelRegion(box, p.width, p.height);
     const structures = p.chemistry?.smiles ? await figureStructures(await chemistryPixels(p, region, image), p.chemistry) : [];
-    await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region));
+    await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region, { signal: p.signal }));
     const link = p.sink.link(name, region);
     figures.push({ name, box, mmd: structures.length ? structuresMmd(structures, p.chemistry!, link) : `![](${link})` });
   }
@@ -68,5 +70,5 @@ function chemistryPixels(p: PageFigureInput, region: PixelRegion, image: PageIma
     width: Math.ceil(region.width * k),
     height: Math.ceil(region.height * k),
   };
-  return renderRegion(p.pdfPath, p.page, scaled, { png: true, dpi: CHEMISTRY_DPI });
+  return renderRegion(p.pdfPath, p.page, scaled, { png: true, dpi: CHEMISTRY_DPI, signal: p.signal });
 }

@@ -3,17 +3,20 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ApiError, type ErrorId } from '../../../core/errors.js';
+import { NO_SOURCE_MAPS } from '../../../core/runtime.js';
 import type { PageContent } from './pdf.js';
 import type { ThreadReply, ThreadRequest } from './pdf-thread.js';
 
 const THREAD = new URL('./pdf-thread.ts', import.meta.url);
 /**
  * A worker thread does not inherit the process's TypeScript loader (Node 20): the thread's first
- * module registers tsx's, then loads the thread's TypeScript entry.
+ * module registers tsx's, turns source maps off as every Folio process does (tsx turns them on in
+ * the thread too, and Node would keep pdf.js's maps: about 90 MiB more at the thread's first
+ * document), then loads the thread's TypeScript entry.
  */
 const TSX_API = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'));
 const BOOT = new URL(
-  `data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(TSX_API.href)}; register(); await import(${JSON.stringify(THREAD.href)});`)}`,
+  `data:text/javascript,${encodeURIComponent(`import { register } from ${JSON.stringify(TSX_API.href)}; register(); await import(${JSON.stringify(NO_SOURCE_MAPS)}); await import(${JSON.stringify(THREAD.href)});`)}`,
 );
 /** A hostile page cannot take the worker's memory: its thread dies (the page fails) past this heap. */
 const THREAD_HEAP_MB = 1024;

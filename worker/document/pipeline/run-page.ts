@@ -48,6 +48,8 @@ export const SCANNED_PAGE_MESSAGE = 'scanned page: OCR engine not available in t
 export interface PageClock {
   pause(): void;
   resume(): void;
+  /** Aborted when the page's time runs out: tools the page runs (pdftoppm) are killed with it. */
+  signal: AbortSignal;
 }
 
 /**
@@ -114,7 +116,15 @@ export async function runPage(
     let figures: PlacedFigure[] = [];
     if (opts.figures) {
       const graphics = kind === 'text' ? content.graphics : undefined;
-      ({ figures, lines } = await extractFigures({ ...opts.figures, page: n, width: content.width, height: content.height, lines, graphics }));
+      ({ figures, lines } = await extractFigures({
+        ...opts.figures,
+        page: n,
+        width: content.width,
+        height: content.height,
+        lines,
+        graphics,
+        signal: clock.signal,
+      }));
     }
     if (lines.length === 0 && figures.length === 0)
       return { size, outcome: { page: n, status: 'completed', kind: kind === 'scanned' ? 'scanned' : 'blank', seconds: seconds() } };
@@ -150,11 +160,17 @@ export async function runPage(
 }
 
 /** A limit of `ms` running from now, calling `expired` when it runs out; paused time does not count. */
-function pageClock(ms: number, expired: () => void): PageClock {
+function pageClock(ms: number, onExpiry: () => void): PageClock {
+  const stop = new AbortController();
+  const expired = () => {
+    stop.abort();
+    onExpiry();
+  };
   let remaining = ms;
   let since = Date.now();
   let timer: NodeJS.Timeout | undefined = setTimeout(expired, remaining);
   return {
+    signal: stop.signal,
     pause() {
       if (!timer) return;
       clearTimeout(timer);

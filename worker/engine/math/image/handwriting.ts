@@ -44,12 +44,23 @@ export function calibratedRate(symbols: readonly MathSymbol[]): number {
 }
 
 /**
- * An image whose hand is unknown, read with both classifiers; the read with the higher calibrated
- * confidence_rate is kept, print on a tie. `handwritten` says which one won: evidence, not proof.
+ * Ink-kind probabilities (worker/inference/ink-kind.ts: the image is handwriting) beyond which one
+ * classifier alone reads the image; between them, or with no ink-kind answer, both read it.
  */
-export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers): Promise<HandRead> {
-  const printed = await symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
-  if (!classifiers.handwritten) return { symbols: printed, handwritten: false };
-  const written = await symbolsFromImage(image, { classifier: classifiers.handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT });
+export const SURELY_HANDWRITTEN = 0.9;
+export const SURELY_PRINTED = 0.1;
+
+/**
+ * The symbols of an image with the classifier of its hand. `handwriting` is the ink-kind
+ * classifier's probability that the image is handwritten: a clear answer picks one classifier;
+ * otherwise (unsure, or not known) the image is read with both and the read with the higher
+ * calibrated confidence_rate kept, print on a tie. `handwritten` says which classifier read it.
+ */
+export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
+  const asPrint = () => symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
+  if (!classifiers.handwritten || (handwriting !== undefined && handwriting <= SURELY_PRINTED)) return { symbols: await asPrint(), handwritten: false };
+  const asHandwriting = () => symbolsFromImage(image, { classifier: classifiers.handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT });
+  if (handwriting !== undefined && handwriting >= SURELY_HANDWRITTEN) return { symbols: await asHandwriting(), handwritten: true };
+  const [printed, written] = [await asPrint(), await asHandwriting()];
   return calibratedRate(written) > calibratedRate(printed) ? { symbols: written, handwritten: true } : { symbols: printed, handwritten: false };
 }

@@ -88,8 +88,9 @@ function alignmentPoints(rows: Element[][], em: number): number[] {
     const anchored = rows.filter((row) => row.some((e) => startsAt(e) && (RELATIONS.has(latexOf(e)) || CONTINUATIONS.has(latexOf(e)))));
     const crossed = rows.some((row) => row.some((e) => e.box.x0 < x - tolerance && e.box.x1 > x + tolerance));
     const leftOf = rows.some((row) => row.some((e) => e.box.x1 <= x + tolerance));
-    // One relation row and rows that all start to its right are a split's continuation (`&\quad + e`).
-    const continued = anchored.length === 1 && rows.every((row) => anchored.includes(row) || Math.min(...row.map((e) => e.box.x0)) > x + tolerance);
+    // One relation row and rows that all start to its right with an operator are a split's
+    // continuation (`&\quad + e`); gather's rows that happen to start right of a relation are not.
+    const continued = anchored.length === 1 && rows.every((row) => anchored.includes(row) || continuesAfter(row, x + tolerance));
     if ((anchored.length >= 2 || continued) && !crossed && leftOf) points.push(x);
   }
   const withPairs = [...points];
@@ -98,6 +99,12 @@ function alignmentPoints(rows: Element[][], em: number): number[] {
     if (gap && gap[1] - gap[0] >= PAIR_GAP_EM * em) withPairs.push((gap[0] + gap[1]) / 2);
   }
   return withPairs.sort((a, b) => a - b);
+}
+
+/** A row that starts right of `x` with a binary operator (`+ e`, `\times f`): the continuation of the row above. */
+function continuesAfter(row: Element[], x: number): boolean {
+  const first = row.reduce((a, b) => (b.box.x0 < a.box.x0 ? b : a));
+  return first.box.x0 > x && CONTINUATIONS.has(latexOf(first));
 }
 
 /** The widest x interval between `from` and `to` that no row has ink in, if any. */

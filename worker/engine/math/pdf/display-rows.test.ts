@@ -18,6 +18,8 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
   ],
   ['\\begin{align*} x &= 1 & y &= 2 \\\\ u + v &= 3 & w &= 4 \\end{align*}', '\\begin{aligned}x&=1&y&=2\\\\u+v&=3&w&=4\\end{aligned}'],
   ['\\begin{gather*} x^2 + y = 1 \\\\ x - y = 3 \\end{gather*}', '\\begin{gathered}x^2+y=1\\\\x-y=3\\end{gathered}'],
+  // A gather row that starts just right of another row's relation is no split continuation.
+  ['\\begin{gather*} E = mc^2, \\\\ E^2 = p^2c^2 + m_0^2c^4. \\end{gather*}', '\\begin{gathered}E=mc^2,\\\\E^2=p^2c^2+m_0^2c^4.\\end{gathered}'],
   [
     '\\begin{equation*} \\begin{split} a &= \\frac{b}{c} + d \\\\ &\\quad + e \\end{split} \\end{equation*}',
     '\\begin{aligned}a&=\\frac{b}{c}+d\\\\&+e\\end{aligned}',

@@ -17,6 +17,21 @@ describe('Unicode maths alphanumerics (unicode-math fonts)', () => {
     expect(glyphToken('ℎ', 'unicode-math')).toEqual({ latex: 'h', style: 'italic' });
     expect(glyphToken('𝑥', 'unicode-math')).toEqual({ latex: 'x', style: 'italic' });
   });
+
+  it('reads the combining marks unicode-math fonts draw accents with as the accents', () => {
+    const marks = ['\u0302', '\u0303', '\u0304', '\u0307', '\u0308', '\u030C', '\u0301', '\u0300', '\u0306'];
+    expect(marks.map((mark) => glyphToken(mark, 'unicode-math')?.latex)).toEqual([
+      '\\hat',
+      '\\tilde',
+      '\\bar',
+      '\\dot',
+      '\\ddot',
+      '\\check',
+      '\\acute',
+      '\\grave',
+      '\\breve',
+    ]);
+  });
 });
 
 describe('newtx and newpx fonts', () => {
