@@ -95,8 +95,10 @@ models: deps
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.
-# make bench-large: PDFs of 0.3, 1 and 2 GB through /v3/pdf and the Files API, the document
-# worker's peak RSS for each (bench/large-documents.bench.ts); needs about 2 GB free in /tmp.
+# make bench-large: PDFs of 0.3, 1 and 2 GB through /v3/pdf and the Files API, and one of 4.3 GB
+# (over pdf.js's 2^32-1 bytes) through the Files API, the document worker's peak RSS for each
+# (bench/large-documents.bench.ts, table in bench/LARGE-DOCUMENTS.md); needs about 13 GB free in
+# /tmp (the file, its stored upload and the worker's copy) and about an hour on an idle machine.
 .PHONY: bench-large
 bench-large: deps test-deps
 	npx tsx bench/large-documents.bench.ts

@@ -42,12 +42,21 @@ const clipTo = (b: Box, to: Box): Box => {
   return { x, y, width: Math.max(0, Math.min(b.x + b.width, to.x + to.width) - x), height: Math.max(0, Math.min(b.y + b.height, to.y + to.height) - y) };
 };
 
-/** The structures a figure's PNG shows, left to right and top to bottom; [] when it is no structure diagram. */
-export async function figureStructures(png: Buffer, opts: ChemistryOptions): Promise<ChemicalStructure[]> {
+/** Less time than this before a deadline is not worth starting OSRA for. */
+export const MIN_OSRA_WALL_MS = 500;
+
+/**
+ * The structures a figure's PNG shows, left to right and top to bottom; [] when it is no structure
+ * diagram, or when OSRA did not finish by `deadline` (Date.now() ms: the page's time) or within
+ * its own limits.
+ */
+export async function figureStructures(png: Buffer, opts: ChemistryOptions, deadline?: number): Promise<ChemicalStructure[]> {
   const found = await inkBox(png);
   if (!found || found.pixels > MAX_INK_SHARE * area(found.box)) return [];
   const ink = found.box;
-  const { structures } = await readStructures(png, { inchi: opts.inchi, cpuSeconds: opts.cpuSeconds });
+  const wallMs = deadline === undefined ? undefined : deadline - Date.now();
+  if (wallMs !== undefined && wallMs < MIN_OSRA_WALL_MS) return [];
+  const { structures } = await readStructures(png, { inchi: opts.inchi, cpuSeconds: opts.cpuSeconds, wallMs });
   if (!structures.length) return [];
   const covered = structures.reduce((s, st) => s + area(clipTo(st.box, ink)), 0);
   if (covered < MIN_INK_COVER * area(ink)) return [];

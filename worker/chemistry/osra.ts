@@ -10,7 +10,7 @@ import { join } from 'node:path';
  * OSRA is native code fed with user pixels, so every run is bounded: `prlimit` caps its address
  * space (an allocation past the cap fails inside OSRA, which exits) and its CPU time (the kernel
  * stops it with SIGXCPU, then SIGKILL a second later), and a wall-clock timer SIGKILLs a run that
- * sleeps instead of computing. CPU time rather than wall time is the main bound so a busy machine
+ * sleeps instead of computing, or outlasts the wall time its caller has left (`wallMs`: a page's). CPU time rather than wall time is the main bound so a busy machine
  * does not cut off honest reads. Either way the caller gets `{ stopped }` instead of structures and
  * the page goes on without chemistry.
  */
@@ -40,6 +40,8 @@ export interface OsraLimits {
   cpuSeconds?: number;
   /** @defaultValue OSRA_MEMORY_BYTES */
   memoryBytes?: number;
+  /** Wall-clock milliseconds the caller can wait (a page's remaining time), when shorter than the backstop. */
+  wallMs?: number;
 }
 
 /** OSRA's exit status when SIGXCPU reaches it (its handler exits with the signal's number). */
@@ -66,7 +68,7 @@ export async function runOsra(png: Buffer, limits: OsraLimits = {}): Promise<Osr
     const image = join(dir, 'in.png');
     await writeFile(image, png);
     const cpu = Math.max(1, Math.ceil(limits.cpuSeconds ?? OSRA_CPU_SECONDS));
-    const timeoutMs = cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS;
+    const timeoutMs = Math.max(1, Math.round(Math.min(cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS, limits.wallMs ?? Infinity)));
     const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', image];
     const result = await new Promise<{ stdout: string; error?: ExecFileException }>((resolve) => {
       execFile('prlimit', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir }, (error, stdout) =>

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     }),
   );
   const osraCpu = childCpuSeconds() - cpuAtStart;
-  await writeFile(rawPath, JSON.stringify(raw));
+  if (fresh) await writeFile(rawPath, JSON.stringify(raw));
   const outcomes: ImageOutcome[] = [];
   for (const img of images) if (raw[img.path] !== undefined) outcomes.push(await score(img, raw[img.path]!));
   const unread = images.length - outcomes.length;

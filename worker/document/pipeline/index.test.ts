@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { ApiError } from '../../../core/errors.js';
 import * as fx from '../../../test/support/pdf-fixtures.js';
 import { type OcrPage, convertDocument, countPages, PAGE_BREAK_MARKER, type DocumentOptions, type DocumentResult } from './index.js';
 import type { MmdLineEntry, PageLines } from '../../../page/render/lines-json.js';
+import { MAX_PDF_BYTES } from './pdf.js';
 
 let dir: string;
 const files: Record<string, string> = {};
@@ -202,6 +203,23 @@ describe('whole-document errors (never retried)', () => {
     expect(err.id).toBe(id);
     expect(err.retryable).toBe(false);
     expect(err.message.length).toBeGreaterThan(10);
+  });
+
+  // A 4 GiB upload (the Files API admits 15 GB) is one byte more than pdf.js can address: it is
+  // refused by its size before a byte of it is read. The file is sparse: made at once, no disk used.
+  it('a PDF over MAX_PDF_BYTES fails content_too_large before it is read, in counting and converting', async () => {
+    const path = join(dir, 'four-gib.pdf');
+    await writeFile(path, '%PDF-1.4\n');
+    await truncate(path, MAX_PDF_BYTES + 1);
+    await Promise.all([countPages(files.paged), convert('paged')]); // pdf.js loaded in both places first
+    const rss = process.memoryUsage().rss;
+    for (const p of [countPages(path), convertDocument(path)]) {
+      const err = await rejection(p);
+      expect(err.id).toBe('content_too_large');
+      expect(err.retryable).toBe(false);
+    }
+    expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 2 ** 20);
+    await rm(path);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Box } from '../../engine/math/types.js';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
-import { CHEMISTRY_DPI, figureStructures, structuresMmd } from '../../chemistry/figure-structures.js';
+import { CHEMISTRY_DPI, figureStructures, MIN_OSRA_WALL_MS, structuresMmd } from '../../chemistry/figure-structures.js';
 import { cropPage, type PageImage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
 import { FIGURE_DPI, figureName, type PixelRegion } from '../../../page/figure-links.js';
 import { acceptFigures, bornDigitalCandidates } from './figure-regions.js';
@@ -39,6 +39,8 @@ export interface PageFigureInput {
   sink: FigureSink;
   /** Structure diagrams among the figures are written as SMILES (include_smiles). @defaultValue not looked for */
   chemistry?: ChemistryOptions;
+  /** When (Date.now() ms) reading figures as chemistry must end; figures left then stay figures. @defaultValue none */
+  chemistryDeadline?: number;
   /** The page's clock: renders stop when it runs out. @defaultValue each render has its own limit */
   signal?: AbortSignal;
 }
@@ -52,12 +54,35 @@ export async function extractFigures(p: PageFigureInput): Promise<{ figures: Pla
   for (const [i, box] of found.figures.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0).entries()) {
     const name = figureName(p.sink.prefix, p.page, i + 1);
     const region = pixelRegion(box, p.width, p.height);
-    const structures = p.chemistry?.smiles ? await figureStructures(await chemistryPixels(p, region, image), p.chemistry) : [];
     await p.sink.save(name, image ? await cropPage(image, region) : await renderRegion(p.pdfPath, p.page, region, { signal: p.signal }));
     const link = p.sink.link(name, region);
+    // Chemistry last, so a figure it is given up on at the deadline has nothing left to do.
+    const chemistry = p.chemistry;
+    const structures = chemistry?.smiles
+      ? await beforeDeadline(p.chemistryDeadline, async () => figureStructures(await chemistryPixels(p, region, image), chemistry, p.chemistryDeadline))
+      : [];
     figures.push({ name, box, mmd: structures.length ? structuresMmd(structures, p.chemistry!, link) : `![](${link})` });
   }
   return { figures, lines: found.lines };
+}
+
+/**
+ * What `work` finds, or nothing when the deadline comes first: the page goes on at once, and the
+ * work (rendering the figure again, then OSRA) finds the deadline passed and starts nothing more.
+ */
+async function beforeDeadline<T>(deadline: number | undefined, work: () => Promise<T[]>): Promise<T[]> {
+  if (deadline === undefined) return work();
+  const left = deadline - Date.now();
+  if (left < MIN_OSRA_WALL_MS) return [];
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T[]>((resolve) => (timer = setTimeout(() => resolve([]), left)));
+  const found = work();
+  found.catch(() => undefined);
+  try {
+    return await Promise.race([found, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A figure's pixels for OSRA: a born-digital region rendered again at CHEMISTRY_DPI, a scanned one cut from its page. */

@@ -48,9 +48,19 @@ export const SCANNED_PAGE_MESSAGE = 'scanned page: OCR engine not available in t
 export interface PageClock {
   pause(): void;
   resume(): void;
+  /** Milliseconds the page has left. */
+  remainingMs(): number;
   /** Aborted when the page's time runs out: tools the page runs (pdftoppm) are killed with it. */
   signal: AbortSignal;
 }
+
+/**
+ * Share of a page's time kept back from reading its figures as chemistry (at least
+ * FIGURE_RESERVE_MIN_MS): OSRA on a slow figure is stopped at the page's deadline less this, so
+ * the figure stays a figure and the page completes instead of timing out.
+ */
+const FIGURE_RESERVE_SHARE = 0.2;
+const FIGURE_RESERVE_MIN_MS = 1_000;
 
 /**
  * Reads a scanned page: the recognition of its image (text lines, maths regions, inline maths),
@@ -116,6 +126,7 @@ export async function runPage(
     let figures: PlacedFigure[] = [];
     if (opts.figures) {
       const graphics = kind === 'text' ? content.graphics : undefined;
+      const chemistryDeadline = Date.now() + clock.remainingMs() - Math.max(FIGURE_RESERVE_MIN_MS, FIGURE_RESERVE_SHARE * timeoutMs);
       ({ figures, lines } = await extractFigures({
         ...opts.figures,
         page: n,
@@ -123,6 +134,7 @@ export async function runPage(
         height: content.height,
         lines,
         graphics,
+        chemistryDeadline,
         signal: clock.signal,
       }));
     }
@@ -182,5 +194,6 @@ function pageClock(ms: number, onExpiry: () => void): PageClock {
       since = Date.now();
       timer = setTimeout(expired, Math.max(0, remaining));
     },
+    remainingMs: () => (timer ? remaining - (Date.now() - since) : remaining),
   };
 }
