@@ -1,5 +1,5 @@
 import type ort from 'onnxruntime-node';
-import { createSession, loadModelFile, type ModelFileOptions, type SessionOptions } from '../models.js';
+import { createSession, loadModelFile, readManifest, usableProviders, type ModelFileOptions, type SessionOptions } from '../models.js';
 import type { ScoredBox } from './boxes.js';
 import { ctcCharset, hasEastAsianForms, latinClasses } from './ctc.js';
 import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './deskew.js';
@@ -74,6 +74,19 @@ function eastAsianShare(reads: { text: string }[]): number {
   return chars.length ? chars.filter((c) => isEastAsian(c)).length / chars.length : 0;
 }
 
+/**
+ * The recogniser made for CPUs from 'text-recognition' (models/training/quantize_text_rec.py:
+ * the same network with its scalar affine blocks folded into its convolutions and its
+ * convolutions in int8), used when no GPU provider is; a GPU runs the source model.
+ */
+export const CPU_RECOGNITION_MODEL = 'text-recognition-cpu';
+
+async function recognitionModelId(opts: TextRecognizerOptions): Promise<string> {
+  const cpuOnly = usableProviders(opts.executionProviders ?? ['cuda', 'cpu']).every((p) => p === 'cpu');
+  const listed = (await readManifest(opts.manifestPath)).some((e) => e.id === CPU_RECOGNITION_MODEL);
+  return cpuOnly && listed ? CPU_RECOGNITION_MODEL : 'text-recognition';
+}
+
 export class TextRecognizer {
   private constructor(
     private readonly detector: ort.InferenceSession,
@@ -84,18 +97,29 @@ export class TextRecognizer {
     private readonly minLineConfidence: number,
     /** The execution providers in use, after filtering and CPU fallback. */
     readonly executionProviders: string[],
+    /** The manifest id of the recognition model in use. */
+    readonly recognitionModel: string,
   ) {}
 
-  /** Verifies the models against the manifest and creates one session per model. */
+  /** Verifies the models against the manifest and creates one session per model; CPU alone reads with CPU_RECOGNITION_MODEL when the manifest lists it. */
   static async load(opts: TextRecognizerOptions = {}): Promise<TextRecognizer> {
-    const [det, rec, dict] = await Promise.all(['text-detection', 'text-recognition', 'text-dictionary'].map((id) => loadModelFile(id, opts)));
+    const recId = await recognitionModelId(opts);
+    const [det, rec, dict] = await Promise.all(['text-detection', recId, 'text-dictionary'].map((id) => loadModelFile(id, opts)));
     const detector = await createSession(det, opts);
     const recognizer = await createSession({ ...rec, bytes: fuseHardSwish(rec.bytes) }, opts);
     const charset = ctcCharset(dict.bytes.toString('utf8'));
     const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
     const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
     const lines = new RecognitionBatcher(recognizer.session, charset, batchSize);
-    return new TextRecognizer(detector.session, recognizer.session, lines, latinClasses(charset), opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
+    return new TextRecognizer(
+      detector.session,
+      recognizer.session,
+      lines,
+      latinClasses(charset),
+      opts.minLineConfidence ?? 0.5,
+      recognizer.executionProviders,
+      recId,
+    );
   }
 
   /** Line crops per recognition run: above one, pages read at once share their runs (rec-batcher.ts). */
