@@ -1,7 +1,7 @@
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { CAPTION } from './figure-regions.js';
-import { pageFurniture, RunningLines } from './furniture.js';
+import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import { isDisplayLine } from './math-regions.js';
 import { isTableLine } from './tables.js';
 import { dominantSize, isBullet, type TextLine } from './text-layer.js';
