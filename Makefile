@@ -72,8 +72,9 @@ bench: deps test-deps
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
-# pen-strokes classifier (models/math-strokes.onnx) and the handwritten-or-printed classifier (models/ink-kind.onnx)
-# from the real strokes in FOLIO_DATASETS; see models/training/README.md.
+# pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
+# and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS;
+# see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -88,6 +89,9 @@ models: deps
 	nice -n 10 npx tsx models/training/ink-kind-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
 	npx tsx models/training/update-ink-kind-manifest.ts
+	nice -n 10 npx tsx models/training/handwriting-symbols-generate.ts
+	nice -n 10 /usr/bin/python3 models/training/train_handwriting_symbols.py
+	npx tsx models/training/update-handwriting-manifest.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.

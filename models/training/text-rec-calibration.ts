@@ -16,7 +16,7 @@ import { renderBenchPages } from '../../bench/scanned-renders.js';
 import { createSession, loadModelFile } from '../../worker/engine/models.js';
 import { measureSkew, MIN_CORRECTED_SKEW, turnImage } from '../../worker/engine/text/deskew.js';
 import { detectLines } from '../../worker/engine/text/detect.js';
-import { decodeImage, readingScale, scaleImage } from '../../worker/engine/text/image.js';
+import { decodeImage, readingScale } from '../../worker/engine/text/image.js';
 import { cropLine } from '../../worker/engine/text/recognize.js';
 
 const DOCS = '/usr/share/doc/texlive-doc';
@@ -37,11 +37,10 @@ try {
   for (const page of await renderBenchPages(dir, CALIBRATION_PAGES)) {
     for (const image of [page.clean, page.noisy]) {
       const decoded = await decodeImage(image);
-      const scaled = await scaleImage(decoded, readingScale(decoded));
-      const skew = await measureSkew(scaled);
-      const img = await turnImage(scaled, Math.abs(skew) >= MIN_CORRECTED_SKEW ? skew : 0);
+      const skew = await measureSkew(decoded);
+      const img = await turnImage(decoded, Math.abs(skew) >= MIN_CORRECTED_SKEW ? skew : 0);
       for (const box of await detectLines(detector, img)) {
-        const crop = await cropLine(img, box);
+        const crop = await cropLine(img, box, readingScale(decoded));
         const width = Buffer.alloc(4);
         width.writeUInt32LE(crop.width);
         parts.push(width, crop.pixels);

@@ -138,3 +138,24 @@ tangent, whose values follow from the two exponentials in the same way for every
     expect(displays(result.mmd).map(normaliseLatex)).toEqual([normaliseLatex('a=b+c')]);
   });
 });
+
+describe('displays whose operator names are set in the text font', () => {
+  const PAGE_WITH_NAMES = String.raw`In the limit of a large system the entropy follows from the grand potential as
+\begin{equation} S = -kT \ln \Xi \end{equation}
+where the sum runs over all states of the system. Compute the derivative of the following function:
+\begin{equation*} f(x) = \sin((\sin x)^2) \end{equation*}
+The solution is on page 4.`;
+  let names: LatexPdf;
+  let result: DocumentResult;
+
+  beforeAll(async () => {
+    names = await compileLatex(PAGE_WITH_NAMES);
+    result = await convertDocument(names.path);
+  }, 60_000);
+
+  afterAll(() => names?.cleanup());
+
+  it('reads them as displays through the parser, `sin((sin` being two operator names and no word', () => {
+    expect(displays(result.mmd).map(normaliseLatex)).toEqual([String.raw`S=-kT\ln\Xi`, String.raw`f(x)=\sin((\sin x)^{2})`].map(normaliseLatex));
+  });
+});
