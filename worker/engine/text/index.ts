@@ -77,9 +77,10 @@ function eastAsianShare(reads: { text: string }[]): number {
 }
 
 /**
- * The recogniser made for CPUs from 'text-recognition' (models/training/quantize_text_rec.py:
- * the same network with its scalar affine blocks folded into its convolutions and its
- * convolutions in int8), used when no GPU provider is; a GPU runs the source model.
+ * The recogniser made for CPUs from 'text-recognition' (models/training/text_rec_cpu.py: the
+ * same network with hard-swish as one op, its scalar affine blocks folded into its convolutions
+ * and its 1×1 convolutions in int8; models/README.md), used when no GPU provider is; a GPU runs
+ * the source model.
  */
 export const CPU_RECOGNITION_MODEL = 'text-recognition-cpu';
 
