@@ -3,7 +3,7 @@ import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from './columns.js';
 import { FUNCTION_NAME } from './inline.js';
-import { byHomeLine, lineAround, mergeIntoLine, paragraphLines } from './math-inline.js';
+import { byHomeLine, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**
@@ -202,7 +202,6 @@ interface PageFacts {
   numbered: Set<TextLine>;
 }
 
-const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
 const acrossGutter = (a: Box, b: Box, gutter: number | undefined) => gutter !== undefined && Math.min(a.x1, b.x1) <= gutter && Math.max(a.x0, b.x0) >= gutter;
 
 interface Group {
