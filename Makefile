@@ -72,8 +72,9 @@ bench: deps test-deps
 	npx tsx bench/run.ts
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
-# pen-strokes classifier (models/math-strokes.onnx) and the handwritten-or-printed classifier (models/ink-kind.onnx)
-# from the real strokes in FOLIO_DATASETS; see models/training/README.md.
+# pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
+# and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS;
+# see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -88,11 +89,16 @@ models: deps
 	nice -n 10 npx tsx models/training/ink-kind-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
 	npx tsx models/training/update-ink-kind-manifest.ts
+	nice -n 10 npx tsx models/training/handwriting-symbols-generate.ts
+	nice -n 10 /usr/bin/python3 models/training/train_handwriting_symbols.py
+	npx tsx models/training/update-handwriting-manifest.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.
-# make bench-large: PDFs of 0.3, 1 and 2 GB through /v3/pdf and the Files API, the document
-# worker's peak RSS for each (bench/large-documents.bench.ts); needs about 2 GB free in /tmp.
+# make bench-large: PDFs of 0.3, 1 and 2 GB through /v3/pdf and the Files API, and one of 4.3 GB
+# (over pdf.js's 2^32-1 bytes) through the Files API, the document worker's peak RSS for each
+# (bench/large-documents.bench.ts, table in bench/LARGE-DOCUMENTS.md); needs about 13 GB free in
+# /tmp (the file, its stored upload and the worker's copy) and about an hour on an idle machine.
 .PHONY: bench-large
 bench-large: deps test-deps
 	npx tsx bench/large-documents.bench.ts

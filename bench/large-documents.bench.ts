@@ -10,10 +10,11 @@
  *   (default 0.3 1 2 through both surfaces and files:4.3, just over what pdf.js can address;
  *   GB are 10^9 bytes; needs the largest size free in /tmp, twice: the upload and the worker's copy)
  */
+import { execFileSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { spawnAppliance } from '../test/support/appliance.js';
@@ -85,6 +86,33 @@ function multipart(path: string, name: string): { body: ReadableStream; type: st
     yield tail;
   }
   return { body: Readable.toWeb(Readable.from(parts())) as ReadableStream, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+const TABLE = new URL('./LARGE-DOCUMENTS.md', import.meta.url);
+
+/** bench/LARGE-DOCUMENTS.md: this run's rows, with the machine's load and the commit. */
+function writeTable(idle: Record<string, number>, rows: Record<string, unknown>[]): void {
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const failed = (r: Record<string, unknown>) =>
+    ((r.page_errors as { page: number; error_id: string }[] | undefined) ?? []).map((e) => `page ${e.page} ${e.error_id}`).join(', ');
+  const lines = [
+    '# Document worker memory against document size (`make bench-large`)',
+    '',
+    `Run of commit ${commit}, ${new Date().toISOString().slice(0, 16)} UTC, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; one document worker, no inference worker.`,
+    `Idle RSS: ${idle.cold_mib} MiB once started (cold), ${idle.warm_mib} MiB after a one-page document through each surface (warm).`,
+    'Peak RSS is the kernel high-water mark (VmHWM) of the worker process, reset before each document; pdftoppm and OSRA run as their own processes.',
+    '',
+    '| Surface | Size (10^9 B) | Pages | Result | Seconds | Peak RSS MiB | Above warm idle | Above cold idle |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.surface} | ${(Number(r.bytes) / 1e9).toFixed(2)} | ${r.pages} | ${r.status}${r.pages_completed !== undefined ? `, ${r.pages_completed} pages` : ''}${r.error ? ` (${String(r.error)})` : ''}${failed(r) ? `; ${failed(r)}` : ''} | ${Math.round(Number(r.seconds))} | ${r.peak_rss_mib} | ${r.above_warm_idle_mib} | ${r.above_cold_idle_mib} |`,
+    ),
+    '',
+  ];
+  writeFileSync(TABLE, lines.join('\n'));
 }
 
 /** Resets the kernel's peak-RSS mark of `pid` (Linux ≥ 4.0), so VmHWM then holds the peak of what follows, every allocation counted. */
@@ -167,6 +195,7 @@ export async function benchLargeDocuments(sizesGb: number[], filesOnlyGb: number
         const row = { surface, gb, bytes: size, pages, ...result, above_warm_idle_mib: peak - idle.warm_mib!, above_cold_idle_mib: peak - idle.cold_mib! };
         console.log(JSON.stringify(row));
         rows.push(row);
+        writeTable(idle, rows); // after each row: a run cut short keeps what it measured
       }
       await rm(path, { force: true });
     }

@@ -174,13 +174,14 @@ function expression(w: Writer, random: Random): Piece | undefined {
   return row([left, symbol(w, pick(RELATIONS), 1, random), sum(1, 0, 2)], w, 0.25);
 }
 
-/** Writers who drew digits and letters both (UNIPEN), with the drawings of each, and every drawing of `folds` by class. */
+/** Writers who drew digits and letters both (UNIPEN), with the drawings of each, and every drawing by class. */
 export interface WriterPool {
   byWriter: Map<string, Map<string, RealSample[]>>;
   shared: Map<string, RealSample[]>;
   writers: string[];
 }
 
+/** The writer pool of the drawings of `folds` (held-out writers unless told), from `samples` when they are already read. */
 export async function writerPool(folds: (fold: number) => boolean = (f) => f === HELD_OUT_FOLD, samples?: readonly RealSample[]): Promise<WriterPool> {
   const held = samples ? samples.filter((s) => folds(s.fold)) : await readRealSamples({ folds });
   const byWriter = new Map<string, Map<string, RealSample[]>>();

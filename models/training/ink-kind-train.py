@@ -19,6 +19,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from fit import fit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
@@ -64,29 +66,15 @@ def as_float(windows, idx):
 def train(windows, labels, epochs, seed):
     torch.manual_seed(seed)
     net = InkKindNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    batch = 64
-    steps = epochs * ((len(labels) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.2)
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(len(labels))
-        started, seen, correct = time.time(), 0, 0
-        for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            # A few pixels' shift up or down: bands are not cut at exactly the same rows every time.
-            x = torch.roll(as_float(windows, idx), int(torch.randint(-2, 3, ())), 2)
-            logits = net(x)
-            loss = F.binary_cross_entropy_with_logits(logits, labels[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            seen += len(idx)
-            correct += ((logits > 0).float() == labels[idx]).sum().item()
-        print(f"  epoch {epoch + 1}/{epochs}: train accuracy {correct / seen:.4f}, {time.time() - started:.0f} s", flush=True)
-    net.eval()
-    return net
+
+    def step(idx):
+        # A few pixels' shift up or down: bands are not cut at exactly the same rows every time.
+        x = torch.roll(as_float(windows, idx), int(torch.randint(-2, 3, ())), 2)
+        logits = net(x)
+        loss = F.binary_cross_entropy_with_logits(logits, labels[idx])
+        return loss, ((logits > 0).float() == labels[idx]).sum().item()
+
+    return fit(net, len(labels), epochs, 64, step)
 
 
 @torch.no_grad()

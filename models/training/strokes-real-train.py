@@ -18,6 +18,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from fit import fit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
@@ -64,27 +66,13 @@ class Exported(nn.Module):
 def train(points, feats, labels, classes, epochs, seed):
     torch.manual_seed(seed)
     net = TrajectoryNet(classes, points.shape[2], points.shape[1], feats.shape[1])
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    batch = 256
-    steps = epochs * ((len(labels) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.2)
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(len(labels))
-        started, seen, correct = time.time(), 0, 0
-        for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            logits = net(points[idx], feats[idx])
-            loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            seen += len(idx)
-            correct += (logits.argmax(1) == labels[idx]).sum().item()
-        print(f"  epoch {epoch + 1}/{epochs}: train accuracy {correct / seen:.4f}, {time.time() - started:.0f} s", flush=True)
-    net.eval()
-    return net
+
+    def step(idx):
+        logits = net(points[idx], feats[idx])
+        loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
+        return loss, (logits.argmax(1) == labels[idx]).sum().item()
+
+    return fit(net, len(labels), epochs, 256, step)
 
 
 @torch.no_grad()

@@ -17,6 +17,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from fit import fit
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
@@ -80,35 +82,21 @@ def without_size(features):
 def train(crops, feats, labels, classes, epochs, seed):
     torch.manual_seed(seed)
     net = SymbolNet(classes, feats.shape[1])
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    batch = 256
-    steps = epochs * ((len(labels) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.2)
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(len(labels))
-        started, seen, correct = time.time(), 0, 0
-        for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            x = crops[idx].float() / 255
-            f = feats[idx].clone()
-            # Half the time the size is hidden, so the model also works before the em is estimated.
-            hide = torch.rand(len(idx)) < 0.5
-            f[hide, 1:] = 0
-            # A pixel of shift either way: real crops are not centred as exactly as renders.
-            dx, dy = np.random.randint(-1, 2, 2)
-            x = torch.roll(x, shifts=(int(dy), int(dx)), dims=(2, 3))
-            logits = net(x, f)
-            loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            seen += len(idx)
-            correct += (logits.argmax(1) == labels[idx]).sum().item()
-        print(f"  epoch {epoch + 1}/{epochs}: train accuracy {correct / seen:.4f}, {time.time() - started:.0f} s", flush=True)
-    net.eval()
-    return net
+
+    def step(idx):
+        x = crops[idx].float() / 255
+        f = feats[idx].clone()
+        # Half the time the size is hidden, so the model also works before the em is estimated.
+        hide = torch.rand(len(idx)) < 0.5
+        f[hide, 1:] = 0
+        # A pixel of shift either way: real crops are not centred as exactly as renders.
+        dx, dy = np.random.randint(-1, 2, 2)
+        x = torch.roll(x, shifts=(int(dy), int(dx)), dims=(2, 3))
+        logits = net(x, f)
+        loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
+        return loss, (logits.argmax(1) == labels[idx]).sum().item()
+
+    return fit(net, len(labels), epochs, 256, step)
 
 
 @torch.no_grad()

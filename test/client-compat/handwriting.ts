@@ -3,6 +3,7 @@ import { seededRandom } from '../../models/training/augment.js';
 import { scaleToEm } from '../../models/training/strokes-real-samples.js';
 import { datasetsPresent, DATASETS_DIR, HELD_OUT_FOLD, readRealSamples, type RealSample } from '../../models/training/strokes-real.js';
 import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
+import { strokesSvg } from '../../models/training/ink-render.js';
 import { strokesBox } from '../../worker/engine/math/strokes/geometry.js';
 import type { Stroke } from '../../worker/engine/math/types.js';
 
@@ -152,17 +153,11 @@ export async function handwrittenFixtures(seed = 20_261_127): Promise<Handwritte
 
 /** The strokes with a round pen, black on white, with a margin. */
 async function draw(strokes: Stroke[]): Promise<Buffer> {
-  const all = strokesBox(strokes);
-  const margin = 0.5 * EM;
-  const width = Math.ceil(all.x1 - all.x0 + 2 * margin);
-  const height = Math.ceil(all.y1 - all.y0 + 2 * margin);
-  const path = strokes
-    .map((s) => {
-      const pts = s.x.map((x, i) => `${(x - all.x0 + margin).toFixed(1)},${(s.y[i]! - all.y0 + margin).toFixed(1)}`);
-      // A dot is a tap: a pen still leaves a round mark.
-      return `M${pts[0]} ${pts.length > 1 ? `L${pts.slice(1).join(' ')}` : `l0.1,0`}`;
-    })
-    .join(' ');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/><path d="${path}" fill="none" stroke="#1a1a2e" stroke-width="${PEN.toFixed(1)}" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
+  // strokesSvg leaves two pen widths around the ink; half an em in all.
+  const margin = Math.round(0.5 * EM - 2 * PEN);
+  return sharp(Buffer.from(strokesSvg(strokes, 1, PEN)))
+    .extend({ top: margin, bottom: margin, left: margin, right: margin, background: '#ffffff' })
+    .flatten({ background: '#ffffff' })
+    .png()
+    .toBuffer();
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../../core/errors.js';
 import { defineWorker } from '../../core/queue/index.js';
 import { createMathRecognizer } from '../engine/math/index.js';
 import { SymbolClassifier } from '../engine/math/image/classifier.js';
-import { symbolsFromImage } from '../engine/math/image/symbols-from-image.js';
+import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
@@ -31,15 +31,21 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
   let engines: MathEngines | null = null;
   try {
     const classifier = await SymbolClassifier.load();
+    const handwritten = await loadHandwritingClassifier();
+    const classifiers = { printed: classifier, handwritten };
     const inkKind = await InkKindClassifier.load().catch((err: Error) => {
       ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
       return undefined;
     });
-    engines = { math: createMathRecognizer({ imageClassifier: classifier }), symbols: (image) => symbolsFromImage(image, { classifier }), inkKind };
+    engines = {
+      math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
+      symbols: async (image, handwriting) => (await symbolsFromEitherHand(image, classifiers, handwriting)).symbols,
+      inkKind,
+    };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');
   }
-  ctx.logger.info({ providers: recognizer.executionProviders, maths: engines !== null }, 'models loaded');
+  ctx.logger.info({ providers: recognizer.executionProviders, textModel: recognizer.recognitionModel, maths: engines !== null }, 'models loaded');
   const worker = defineWorker(
     'page',
     async ({ imageKey, options }): Promise<PageRecognition> => {

@@ -21,8 +21,12 @@ const BAND_MARGIN_PX = 4;
 
 export interface MathEngines {
   math: MathRecognizer;
-  /** The image front end alone, so candidates can be built from the classifier's alternatives. */
-  symbols: (image: GrayImage) => Promise<MathSymbol[]>;
+  /**
+   * The image front end alone, so candidates can be built from the classifier's alternatives.
+   * `handwriting`: the page's probability of being handwritten (inkKind), which picks the symbol
+   * classifier (image/handwriting.ts); unknown, both are tried.
+   */
+  symbols: (image: GrayImage, handwriting?: number) => Promise<MathSymbol[]>;
   /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
   inkKind?: InkKindClassifier;
 }
@@ -37,11 +41,13 @@ export interface MathEngines {
  *   text model read as a monospaced run that reads like code, code-lines.ts) stays text as read:
  *   `x = x + 1;` is not maths.
  */
-export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, engines: MathEngines): Promise<PageRecognition> {
+export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, allEngines: MathEngines): Promise<PageRecognition> {
   const gray = await uprightGray(png, read.rotation);
   const mask = binarise(gray);
   const bands = inkBands(mask);
-  const handwriting = await engines.inkKind?.handwriting(gray, mask, bands);
+  const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
+  // The page's ink kind picks the symbol classifier every formula on it is read with.
+  const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
   const base = {
     width: read.width,
     height: read.height,

@@ -1,4 +1,4 @@
-import { normaliseLatex } from '../../../worker/engine/math/latex-normalise.js';
+import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-normalise.js';
 
 /**
  * The display-level normal form of the real-document evaluation, applied to the source display
@@ -117,25 +117,6 @@ function resolveDots(body: string): string {
     .replace(/\\dots[bmi]\b/gu, '\\cdots ')
     .replace(/\\dotsc\b/gu, '\\ldots ')
     .replace(/\\dots\b(?=\s*(?:[-+=<>]|\\(?:cdot|times|pm|mp|leq?|geq?|neq?|equiv|approx|sim|cup|cap|oplus|otimes|wedge|vee)\b))/gu, '\\cdots ');
-}
-
-/** Top-level rows: split at each `\\` outside braces and nested environments. */
-function splitRows(text: string): string[] {
-  const rows: string[] = [];
-  let depth = 0;
-  let start = 0;
-  const tokens = /\\begin\{[^}]*\}|\\end\{[^}]*\}|\\\\(\s*\[[^\]]*\])?|\\.|[{}]/gu;
-  for (const match of text.matchAll(tokens)) {
-    const token = match[0];
-    if (token === '{' || token.startsWith('\\begin')) depth++;
-    else if (token === '}' || token.startsWith('\\end')) depth--;
-    else if (token.startsWith('\\\\') && depth === 0) {
-      rows.push(text.slice(start, match.index));
-      start = match.index + token.length;
-    }
-  }
-  rows.push(text.slice(start));
-  return rows.map((row) => row.trim());
 }
 
 /** The displays of an MMD document: each `\[ … \]` block (default display delimiters) with its LaTeX. */

@@ -1,7 +1,7 @@
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { CAPTION } from './figure-regions.js';
-import { pageFurniture, RunningLines } from './furniture.js';
+import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import { isDisplayLine } from './math-regions.js';
 import { isTableLine } from './tables.js';
 import { dominantSize, isBullet, type TextLine } from './text-layer.js';
@@ -132,18 +132,37 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
   return { blocks, pageInfo, bodySize: body };
 }
 
+/** Justified lines end within this many points of each other: the text block's right edge. */
+const JUSTIFIED_TOLERANCE_PT = 0.5;
+/** Lines that must share a right edge for the page to be read as justified. */
+const JUSTIFIED_LINES = 3;
+
 /**
- * Left and right edges of the column starting at line `from`. A single-column page is taken as
- * centred on the page (symmetric margins) so that centred display maths is recognised even when
- * the text lines are ragged.
+ * Left and right edges of the column starting at line `from`. A single-column page's right edge
+ * is where its justified lines end (a twoside book or a wide left margin sets the text block off
+ * centre); with ragged lines the page is taken as centred (symmetric margins), so that centred
+ * display maths is recognised all the same.
  */
 function columnBounds(lines: TextLine[], starts: Set<number>, from: number, pageWidth: number | undefined): [number, number] {
   let to = from + 1;
   while (to < lines.length && !starts.has(to)) to++;
   const col = lines.slice(from, to);
   const left = Math.min(...col.map((l) => l.x0));
-  if (pageWidth !== undefined) return [Math.min(left, pageWidth / 2), pageWidth - Math.min(left, pageWidth / 2)];
-  return [left, Math.max(...col.map((l) => l.x1))];
+  if (pageWidth === undefined) return [left, Math.max(...col.map((l) => l.x1))];
+  const right = Math.max(...col.map((l) => l.x1));
+  // Where justified lines end, unless that is well inside the page's text (table cells ending together).
+  const justified = justifiedEdge(col);
+  if (justified !== undefined && justified > left && right - justified <= 0.1 * (right - left)) return [left, justified];
+  return [Math.min(left, pageWidth / 2), pageWidth - Math.min(left, pageWidth / 2)];
+}
+
+/** The rightmost x where at least JUSTIFIED_LINES lines end together, if any. */
+function justifiedEdge(lines: TextLine[]): number | undefined {
+  const ends = lines.map((l) => l.x1).sort((a, b) => b - a);
+  for (let i = 0; i + JUSTIFIED_LINES - 1 < ends.length; i++) {
+    if (ends[i]! - ends[i + JUSTIFIED_LINES - 1]! <= JUSTIFIED_TOLERANCE_PT) return ends[i];
+  }
+  return undefined;
 }
 
 /**

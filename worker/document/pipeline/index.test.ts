@@ -213,8 +213,8 @@ describe('whole-document errors (never retried)', () => {
     await truncate(path, MAX_PDF_BYTES + 1);
     await Promise.all([countPages(files.paged), convert('paged')]); // pdf.js loaded in both places first
     const rss = process.memoryUsage().rss;
-    for (const p of [countPages(path), convertDocument(path)]) {
-      const err = await rejection(p);
+    for (const run of [() => countPages(path), () => convertDocument(path)]) {
+      const err = await rejection(run());
       expect(err.id).toBe('content_too_large');
       expect(err.retryable).toBe(false);
     }

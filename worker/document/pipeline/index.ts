@@ -20,7 +20,7 @@ import { readSourceMaths, type SourceToken } from './office-maths.js';
 import { SourceMathsPlacer } from './office-maths-place.js';
 import type { FigureSink } from './page-figures.js';
 import { parseLayout } from '../../engine/math/layout/index.js';
-import { renderScannedPage } from './scanned-page.js';
+import { PageInfo, renderScannedPage } from './scanned-page.js';
 import { runPage, type OcrPage, type PageContentLines, type PageOutcome, type PageResult } from './run-page.js';
 
 export { detectType, parsePageRanges };
@@ -194,7 +194,7 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
       math_display_delimiters: opts.mathDisplayDelimiters,
       include_equation_tags: opts.includeEquationTags,
     };
-    return renderScannedPage(content.scanned, render, content.figures);
+    return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running));
   }
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.

@@ -32,6 +32,16 @@ interface Token {
 
 const ASCII_OPERATOR = /^[=+\-<>/*|]$/;
 const MATHISH = /^([A-Za-z]|\d+([.,]\d+)?|[=+\-<>/*|()])[.,;:]?$/;
+/** Upright operator names TeX sets in the text font inside maths: not words of prose. */
+export const FUNCTION_NAME =
+  /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
+
+/** A token of operator names and brackets (`ln`, `sin((sin`): maths set in the text font. */
+const isFunctionRun = (text: string) => {
+  const rest = text.replace(/[A-Za-z]+/g, (word) => (FUNCTION_NAME.test(word) ? '' : word));
+  return rest !== text && /^[()[\],.;:]*$/.test(rest);
+};
+
 const TRAILING_PUNCT = /^[.,;:]$/;
 
 function role(g: Glyph, line: TextLine): Role {
@@ -62,7 +72,7 @@ function tokenize(line: TextLine, links: LinkArea[]): Token[] {
           /^\\(leq|geq|neq|approx|equiv|sim|in|notin|subset|subseteq|supset|cup|cap|pm|mp|times|cdot|div|sum|prod|int|rightarrow|leftarrow|Rightarrow|Leftrightarrow|propto|to)$/.test(
             glyphToLatex(text),
           )));
-    tokens.push({ glyphs, text, math, mathish: MATHISH.test(text), operator, href: hrefOf(glyphs, links) });
+    tokens.push({ glyphs, text, math, mathish: MATHISH.test(text) || isFunctionRun(text), operator, href: hrefOf(glyphs, links) });
     glyphs = [];
   };
   for (const g of line.glyphs) {

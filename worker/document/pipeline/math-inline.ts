@@ -17,7 +17,8 @@ const RAGGED_EM = 0.5;
 /** Words beside a formula within this many ems belong to its line: the text layer cuts lines at 1.2 em. */
 const BESIDE_EM = 1.5;
 
-const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
+/** The white between two boxes side by side (0 when they overlap in x). */
+export const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
 
 /** The prose lines that reach their column's edge: lines of a paragraph, never part of a display. */
 export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: number | undefined): Set<TextLine> {

@@ -1,6 +1,7 @@
 import { symbolsInRegion, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import { glyphSymbol, inside } from '../../engine/math/pdf/symbols.js';
 import { type Box, type MathResult, type MathSymbol, RADICAL, type RowSpan } from '../../engine/math/types.js';
+import { splitRows } from '../../engine/math/latex-normalise.js';
 import type { RegionLatex } from './inline.js';
 import { isDisplayLine } from './math-regions.js';
 import type { TextLine } from './text-layer.js';
@@ -75,34 +76,16 @@ const TAGGED_ENVIRONMENT: Record<string, string> = { aligned: 'align*', gathered
  */
 export function tagRows(latex: string, spans: RowSpan[] | undefined, tags: Array<{ tag: string; y: number }>): string {
   const match = /^\\begin\{(aligned|gathered)\}([\s\S]*)\\end\{\1\}$/.exec(latex);
-  const rows = match ? topLevelRows(match[2]!) : [];
+  const rows = match ? splitRows(match[2]!) : [];
   if (!match || !spans || rows.length !== spans.length) return `${latex} \\tag{${tags.map((t) => t.tag).join(', ')}}`;
-  const nearest = (y: number) =>
-    spans.reduce((best, span, i) => (Math.abs(y - (span.y0 + span.y1) / 2) < Math.abs(y - (spans[best]!.y0 + spans[best]!.y1) / 2) ? i : best), 0);
+  const middle = (span: RowSpan) => (span.y0 + span.y1) / 2;
+  const nearest = (y: number) => spans.reduce((best, span, i) => (Math.abs(y - middle(span)) < Math.abs(y - middle(spans[best]!)) ? i : best), 0);
   const byRow = new Map<number, string[]>();
-  for (const { tag, y } of tags) byRow.set(nearest(y), [...(byRow.get(nearest(y)) ?? []), tag]);
+  for (const { tag, y } of tags) {
+    const row = nearest(y);
+    byRow.set(row, [...(byRow.get(row) ?? []), tag]);
+  }
   const tagged = rows.map((row, i) => (byRow.has(i) ? `${row} \\tag{${byRow.get(i)!.join(', ')}}` : row));
   const environment = TAGGED_ENVIRONMENT[match[1]!]!;
   return `\\begin{${environment}}${tagged.join(' \\\\ ')}\\end{${environment}}`;
-}
-
-/** The rows of an environment's body: split at `\\` outside braces and nested environments. */
-function topLevelRows(body: string): string[] {
-  const rows: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    const rest = body.slice(i);
-    if (body[i] === '{') depth++;
-    else if (body[i] === '}') depth--;
-    else if (rest.startsWith('\\begin{')) depth++;
-    else if (rest.startsWith('\\end{')) depth--;
-    else if (depth === 0 && rest.startsWith('\\\\')) {
-      rows.push(body.slice(start, i).trim());
-      start = i + 2;
-      i++;
-    } else if (body[i] === '\\') i++;
-  }
-  rows.push(body.slice(start).trim());
-  return rows;
 }

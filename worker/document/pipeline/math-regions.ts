@@ -2,7 +2,8 @@ import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from './columns.js';
-import { byHomeLine, lineAround, mergeIntoLine, paragraphLines } from './math-inline.js';
+import { FUNCTION_NAME } from './inline.js';
+import { byHomeLine, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
 /**
@@ -33,9 +34,6 @@ const SPACED_GAP_EM = 3.5;
 /** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's). */
 const MAX_DISPLAY_SHARE = 0.85;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
-/** Upright operator names TeX sets in the text font inside maths: not words of prose. */
-const FUNCTION_NAME =
-  /^(sin|cos|tan|cot|sec|csc|sinh|cosh|tanh|coth|arcsin|arccos|arctan|log|ln|lg|exp|lim|liminf|limsup|max|min|sup|inf|det|arg|gcd|deg|dim|ker|hom|Pr|mod)$/;
 
 /** The letters of a line's words: runs of two or more letters in a text font that are not an operator name. */
 function wordLetters(line: TextLine): number {
@@ -44,12 +42,13 @@ function wordLetters(line: TextLine): number {
     if (g.ch === ' ') words.push([]);
     else words[words.length - 1].push(g);
   }
+  // Runs of text-font letters: `sin((sin` is two operator names, not a word.
   return words
-    .map((w) =>
+    .flatMap((w) =>
       w
-        .filter((g) => !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch))
-        .map((g) => g.ch)
-        .join(''),
+        .map((g) => (!g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch) ? g.ch : ' '))
+        .join('')
+        .split(' '),
     )
     .filter((letters) => letters.length >= 2 && !FUNCTION_NAME.test(letters))
     .join('').length;
@@ -203,7 +202,6 @@ interface PageFacts {
   numbered: Set<TextLine>;
 }
 
-const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
 const acrossGutter = (a: Box, b: Box, gutter: number | undefined) => gutter !== undefined && Math.min(a.x1, b.x1) <= gutter && Math.max(a.x0, b.x0) >= gutter;
 
 interface Group {

@@ -116,3 +116,46 @@ describe('reading a born-digital page', () => {
     expect(plain.mmd).not.toMatch(/\\tag|\([1-4]\)/);
   });
 });
+
+describe('a page whose text block is off centre (a wide left margin)', () => {
+  const OFF_CENTRE = String.raw`\newgeometry{left=6cm,right=1.5cm}\pagestyle{empty}
+The hyperbolic sine has no built-in function here, so the program computes it from two exponentials
+and returns the value of this formula for every dimensionless argument it is given, as follows:
+\[ a = b + c \]
+which holds for every real argument; the same is done for the hyperbolic cosine and for the
+tangent, whose values follow from the two exponentials in the same way for every real number.`;
+  let offCentre: LatexPdf;
+  let result: DocumentResult;
+
+  beforeAll(async () => {
+    offCentre = await compileLatex(OFF_CENTRE, { packages: 'amsmath,amssymb,geometry' });
+    result = await convertDocument(offCentre.path);
+  }, 60_000);
+
+  afterAll(() => offCentre?.cleanup());
+
+  it('finds a one-line display centred on the justified text block, not on the page', () => {
+    expect(displays(result.mmd).map(normaliseLatex)).toEqual([normaliseLatex('a=b+c')]);
+  });
+});
+
+describe('displays whose operator names are set in the text font', () => {
+  const PAGE_WITH_NAMES = String.raw`In the limit of a large system the entropy follows from the grand potential as
+\begin{equation} S = -kT \ln \Xi \end{equation}
+where the sum runs over all states of the system. Compute the derivative of the following function:
+\begin{equation*} f(x) = \sin((\sin x)^2) \end{equation*}
+The solution is on page 4.`;
+  let names: LatexPdf;
+  let result: DocumentResult;
+
+  beforeAll(async () => {
+    names = await compileLatex(PAGE_WITH_NAMES);
+    result = await convertDocument(names.path);
+  }, 60_000);
+
+  afterAll(() => names?.cleanup());
+
+  it('reads them as displays through the parser, `sin((sin` being two operator names and no word', () => {
+    expect(displays(result.mmd).map(normaliseLatex)).toEqual([String.raw`S=-kT\ln\Xi`, String.raw`f(x)=\sin((\sin x)^{2})`].map(normaliseLatex));
+  });
+});

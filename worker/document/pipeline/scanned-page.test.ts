@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../../../page/model.js';
 import { imagePage } from '../../../page/render/image-page.js';
-import { renderScannedPage } from './scanned-page.js';
+import { PageInfo, renderScannedPage } from './scanned-page.js';
 
 const box = (y: number) => ({ x: 10, y, width: 200, height: 20 });
 const text = (t: string, y: number): PageLine => ({ text: t, confidence: 0.99, box: box(y), kind: 'text' });
@@ -25,6 +25,23 @@ describe('renderScannedPage', () => {
     for (const l of page.lines) expect(page.mmd.slice(l.start, l.end)).toBe(l.mmd);
     expect(page.lines.map((l) => l.type)).toEqual(['text', 'math', 'text']);
     expect(page.lines[1]).toMatchObject({ line: { x0: 5, top: 20 } });
+  });
+
+  it('leaves out running heads and page numbers as a born-digital page does, lists them as page info, keeps them when asked', () => {
+    const body = [text('The heat equation reads', 200), math('\\frac{\\partial u}{\\partial t}=u', 230), text('for every time.', 260)];
+    const read = { width: 400, height: 1000, lines: [text('Journal of Tests 12', 20), ...body, text('7', 960)] };
+    const info = new PageInfo();
+    const page = renderScannedPage({ read, scale: 0.5 }, {}, [], info);
+    expect(page.mmd).toBe(imagePage({ ...read, lines: body }, {}).mmd);
+    expect(page.pageInfo.map((l) => [l.text, l.top])).toEqual([
+      ['Journal of Tests 12', 10],
+      ['7', 480],
+    ]);
+    for (const l of page.lines) expect(page.mmd.slice(l.start, l.end)).toBe(l.mmd);
+    // The next page's running head sits close to its body: it is known by repetition (digits folded).
+    const next = { ...read, lines: [text('Journal of Tests 13', 50), text('More prose of the body follows here.', 75), text('8', 960)] };
+    expect(renderScannedPage({ read: next, scale: 0.5 }, {}, [], info).mmd).toBe('More prose of the body follows here.');
+    expect(renderScannedPage({ read, scale: 0.5 }, {}, [], new PageInfo(true)).mmd).toBe(imagePage(read, {}).mmd);
   });
 
   it('gives a page that is one equation its MMD on its one line', () => {

@@ -1,4 +1,6 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
+import { boxToUpright } from '../../../page/geometry.js';
+import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import { type Block, lineTypes } from '../../../page/processors/blocks.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
@@ -63,8 +65,10 @@ function blockLines(b: Block): PageLine[] {
  * Each figure is written before the first block below its top that shares its columns, as on a
  * born-digital page (page-mmd.ts), so a caption under a figure follows it.
  */
-export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = []): RenderedPage {
-  const { read, blocks, single, upright, mmd: whole } = imagePage(page.read, opts);
+export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = [], furniture = new PageInfo()): RenderedPage {
+  const info = furniture.of(page);
+  const body = info.length ? { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } } : page;
+  const { read, blocks, single, upright, mmd: whole } = imagePage(body.read, opts);
   const s = page.scale;
   const pieces = single
     ? [{ mmd: whole, top: 0, x0: 0, x1: Infinity }]
@@ -110,5 +114,36 @@ export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figure
     rendered.push({ line: lines[i]!, type: LINE_TYPES[types.get(l) ?? (l.math ? 'math' : 'text')] ?? 'text', mmd: mmd.slice(start, end), start, end });
   });
   rendered.sort((a, b) => a.start - b.start);
-  return { mmd, lines: rendered, pageInfo: [], figures: before.flat().map((f) => f.name) };
+  return { mmd, lines: rendered, pageInfo: scannedLines({ ...page, read: { ...page.read, lines: info } }), figures: before.flat().map((f) => f.name) };
+}
+
+/**
+ * The running headers, footers and page numbers of a document's scanned pages, told as on
+ * born-digital pages (page/processors/furniture.ts) from the lines' upright boxes, in pixels:
+ * a text line's box height stands for the body size. Lines seen in a page's bands are remembered
+ * for the pages after. With `keep` (include_page_info) nothing is furniture.
+ */
+export class PageInfo {
+  constructor(
+    private readonly keep = false,
+    private readonly running = new RunningLines(),
+  ) {}
+
+  of(page: ScannedPage): PageLine[] {
+    const read = page.read;
+    if (read.lines.length < 2) return [];
+    const rotation = read.rotation ?? 0;
+    const [width, height] = Math.abs(rotation) === 90 ? [read.height, read.width] : [read.width, read.height];
+    const lines = read.lines.map((line) => {
+      const box = boxToUpright(line.box, rotation, width, height);
+      // A page number the text model missed is still read by the maths engine.
+      return { line, top: box.y, bottom: box.y + box.height, height: box.height, text: line.text || (line.math?.latex ?? '') };
+    });
+    const heights = lines
+      .filter((l) => l.line.kind !== 'math')
+      .map((l) => l.height)
+      .sort((a, b) => a - b);
+    const body = heights[Math.floor(heights.length / 2)] ?? 0;
+    return pageFurniture(lines, height, body, this.running, this.keep).map((l) => l.line);
+  }
 }

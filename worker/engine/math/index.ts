@@ -1,6 +1,7 @@
 import { parseLayout } from './layout/index.js';
 import { symbolsFromImage } from './image/symbols-from-image.js';
 import type { SymbolClassifier } from './image/classifier.js';
+import { symbolsFromEitherHand } from './image/handwriting.js';
 import type { MathRecognizer, MathRegion, MathResult, MathSymbol, Stroke } from './types.js';
 
 export type { MathRecognizer, MathRegion, MathResult } from './types.js';
@@ -8,6 +9,8 @@ export type { MathRecognizer, MathRegion, MathResult } from './types.js';
 export interface MathRecognizerOptions {
   /** Image symbol classifier; default: the shipped models/math-symbols.onnx, loaded on first use. */
   imageClassifier?: SymbolClassifier;
+  /** Handwriting image classifier (image/handwriting.ts); with it every image is also read as handwriting and the likelier read kept. */
+  handwritingClassifier?: SymbolClassifier;
   /** The strokes front end; absent until one is configured, strokes regions are refused. */
   strokes?: (strokes: Stroke[]) => Promise<MathResult>;
 }
@@ -16,7 +19,8 @@ export interface MathRecognizerOptions {
  * The maths recogniser behind one interface: `recognize(region) → {latex, confidence, boxes}`.
  * Every front end ends in the same layout parser; only the way symbols are found differs:
  * - symbols: already labelled (a born-digital PDF's glyphs and rules) → parser;
- * - image: binarise, components, CNN classifier (worker/engine/math/image) → parser;
+ * - image: binarise, components, CNN classifier (worker/engine/math/image; typeset, or
+ *   handwriting when that read is the likelier) → parser;
  * - strokes: stroke grouping and classification (worker/engine/math/strokes), which also merges
  *   several expressions into one array, so it returns a finished result.
  */
@@ -27,7 +31,10 @@ export function createMathRecognizer(opts: MathRecognizerOptions = {}): MathReco
         case 'symbols':
           return parseLayout(region.symbols);
         case 'image': {
-          const symbols: MathSymbol[] = await symbolsFromImage(region.image, { classifier: opts.imageClassifier });
+          const symbols: MathSymbol[] =
+            opts.imageClassifier && opts.handwritingClassifier
+              ? (await symbolsFromEitherHand(region.image, { printed: opts.imageClassifier, handwritten: opts.handwritingClassifier })).symbols
+              : await symbolsFromImage(region.image, { classifier: opts.imageClassifier });
           return parseLayout(symbols);
         }
         case 'strokes':

@@ -19,6 +19,6 @@ export function calibratedConfidence(probability: number): number {
 }
 
 /** The symbol marked with the exponent its reported confidence takes (applied by parseLayout). */
-export function calibrateSymbol(symbol: MathSymbol): MathSymbol {
-  return { ...symbol, confidenceExponent: CONFIDENCE_EXPONENT };
+export function calibrateSymbol(symbol: MathSymbol, exponent = CONFIDENCE_EXPONENT): MathSymbol {
+  return { ...symbol, confidenceExponent: exponent };
 }

@@ -13,6 +13,8 @@ export interface SymbolsFromImageOptions {
   classifier?: SymbolClassifier;
   /** Report the classifier's own probabilities instead of calibrated confidences (calibration.ts); for fitting. @default false */
   rawConfidence?: boolean;
+  /** The calibration exponent of `classifier`'s probabilities. @default CONFIDENCE_EXPONENT (the typeset classifier's) */
+  confidenceExponent?: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
   const placed = symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
-  return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s));
+  return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
 }
 
 /** Largest side of a dot (full stop, `\cdot`, `\dot`) in em: a 150 dpi `\cdot` is a 2×2 blob the CNN cannot read. */

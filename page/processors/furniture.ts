@@ -1,9 +1,16 @@
-import type { TextLine } from './text-layer.js';
-
 /**
  * Page furniture: running headers, running footers and page numbers. Hosted MMD leaves them out
- * (include_page_info false); lines.json still lists them as page_info.
+ * (include_page_info false); lines.json still lists them as page_info. One rule for every page:
+ * born-digital lines (worker/document/pipeline/blocks.ts) and scanned ones
+ * (worker/document/pipeline/scanned-page.ts) alike, in whatever unit their page measures.
  */
+
+/** What furniture is told by: a line's text and where its ink starts and ends down the page. */
+export interface FurnitureLine {
+  top: number;
+  bottom: number;
+  text: string;
+}
 
 /** Header and footer bands, as a fraction of the page height. */
 const PAGE_INFO_BAND = 0.08;
@@ -24,13 +31,13 @@ const MAX_FURNITURE_WORDS = 12;
  */
 export class RunningLines {
   private readonly seen = new Set<string>();
-  has(line: TextLine): boolean {
+  has(line: FurnitureLine): boolean {
     return this.seen.has(RunningLines.key(line));
   }
-  add(line: TextLine): void {
+  add(line: FurnitureLine): void {
     this.seen.add(RunningLines.key(line));
   }
-  private static key(line: TextLine): string {
+  private static key(line: FurnitureLine): string {
     return line.text.replace(/\d+/g, '#').toLowerCase();
   }
 }
@@ -39,16 +46,16 @@ export class RunningLines {
  * The page's furniture lines, and the page's band lines remembered in `running` for the pages after.
  * @param keep include_page_info: nothing is furniture, but band lines are still remembered
  */
-export function pageFurniture(lines: TextLine[], height: number, body: number, running: RunningLines, keep: boolean): TextLine[] {
+export function pageFurniture<L extends FurnitureLine>(lines: L[], height: number, body: number, running: RunningLines, keep: boolean): L[] {
   const found = keep ? [] : lines.filter((l) => inBandFurniture(l, lines, height, body, running) || isLonePageNumber(l, lines, height, body));
   for (const l of lines) if (isBand(l, height)) running.add(l);
   return found;
 }
 
-const isBand = (l: TextLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);
+const isBand = (l: FurnitureLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);
 
 /** A line in the top or bottom band that is a page number, repeats from an earlier page, or stands apart from the body. */
-function inBandFurniture(line: TextLine, lines: TextLine[], height: number, body: number, running: RunningLines): boolean {
+function inBandFurniture(line: FurnitureLine, lines: FurnitureLine[], height: number, body: number, running: RunningLines): boolean {
   const inTop = line.bottom < height * PAGE_INFO_BAND;
   const inBottom = line.top > height * (1 - PAGE_INFO_BAND);
   if (!inTop && !inBottom) return false;
@@ -61,7 +68,7 @@ function inBandFurniture(line: TextLine, lines: TextLine[], height: number, body
  * A page number outside the narrow bands: in the outer part of the page, with no line beyond it
  * and a clear gap to the body (a table's last row of numbers has its rows close above it).
  */
-function isLonePageNumber(line: TextLine, lines: TextLine[], height: number, body: number): boolean {
+function isLonePageNumber(line: FurnitureLine, lines: FurnitureLine[], height: number, body: number): boolean {
   if (!PAGE_NUMBER.test(line.text.trim())) return false;
   const atFoot = line.top > height * (1 - PAGE_NUMBER_ZONE);
   const atHead = line.bottom < height * PAGE_NUMBER_ZONE;

@@ -1,0 +1,69 @@
+import type { GrayImage, MathSymbol } from '../types.js';
+import { CONFIDENCE_EXPONENT } from './calibration.js';
+import { SymbolClassifier } from './classifier.js';
+import { symbolsFromImage } from './symbols-from-image.js';
+
+/**
+ * Pictures of handwriting. The typeset classifier (math-symbols) has only seen fonts; a hand's
+ * symbols come out of it as soup. The handwriting classifier (math-handwriting: the same network
+ * and inputs, trained on real pen strokes of Detexify and UNIPEN drawn as ink,
+ * models/training/train_handwriting_symbols.py) reads them instead, behind the same pipeline.
+ */
+
+export const HANDWRITING_MODEL_ID = 'math-handwriting';
+export const HANDWRITING_LABELS_ID = 'math-handwriting-labels';
+
+/**
+ * Calibration exponent of the handwriting classifier's probabilities (calibration.ts explains the
+ * scheme), checked on the held-out writers' composed expression images
+ * (models/eval/handwriting-image-run.ts, report in models/eval/HANDWRITING-IMAGE.md): print's
+ * fitting rule (keep 90 % of exact reads at 0.75) on one half gives 0.45, but from only five exact
+ * reads, and on the other half it would answer the 0.50–0.75 bin, where 7 % of reads are exact.
+ * The raw probabilities already sit right at the threshold there (0.75–0.90: 67 % exact; below
+ * 0.75: under 7 %), so they are reported as they are.
+ */
+export const HANDWRITING_CONFIDENCE_EXPONENT = 1;
+
+export function loadHandwritingClassifier(manifestPath?: string): Promise<SymbolClassifier> {
+  return SymbolClassifier.load({ modelId: HANDWRITING_MODEL_ID, labelsId: HANDWRITING_LABELS_ID, manifestPath });
+}
+
+export interface ImageClassifiers {
+  printed: SymbolClassifier;
+  /** Absent where the handwriting model is not installed: every image is read as print. */
+  handwritten?: SymbolClassifier;
+}
+
+export interface HandRead {
+  symbols: MathSymbol[];
+  handwritten: boolean;
+}
+
+/** Geometric mean of the symbols' calibrated confidences: the confidence_rate the read would report. */
+export function calibratedRate(symbols: readonly MathSymbol[]): number {
+  if (!symbols.length) return 0;
+  const logs = symbols.reduce((sum, s) => sum + Math.log(Math.max(s.confidence, 1e-12)) * (s.confidenceExponent ?? 1), 0);
+  return Math.exp(logs / symbols.length);
+}
+
+/**
+ * Ink-kind probabilities (worker/inference/ink-kind.ts: the image is handwriting) beyond which one
+ * classifier alone reads the image; between them, or with no ink-kind answer, both read it.
+ */
+export const SURELY_HANDWRITTEN = 0.9;
+export const SURELY_PRINTED = 0.1;
+
+/**
+ * The symbols of an image with the classifier of its hand. `handwriting` is the ink-kind
+ * classifier's probability that the image is handwritten: a clear answer picks one classifier;
+ * otherwise (unsure, or not known) the image is read with both and the read with the higher
+ * calibrated confidence_rate kept, print on a tie. `handwritten` says which classifier read it.
+ */
+export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
+  const asPrint = () => symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
+  if (!classifiers.handwritten || (handwriting !== undefined && handwriting <= SURELY_PRINTED)) return { symbols: await asPrint(), handwritten: false };
+  const asHandwriting = () => symbolsFromImage(image, { classifier: classifiers.handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT });
+  if (handwriting !== undefined && handwriting >= SURELY_HANDWRITTEN) return { symbols: await asHandwriting(), handwritten: true };
+  const [printed, written] = [await asPrint(), await asHandwriting()];
+  return calibratedRate(written) > calibratedRate(printed) ? { symbols: written, handwritten: true } : { symbols: printed, handwritten: false };
+}
