@@ -122,7 +122,11 @@ const reliability = markdownTable(
   ['confidence_rate', 'reads', 'exact'],
   BINS.slice(0, -1).map((low, i) => {
     const inBin = even.filter((r) => r.rate >= low && r.rate < BINS[i + 1]!);
-    return [`${low.toFixed(2)}–${Math.min(1, BINS[i + 1]!).toFixed(2)}`, String(inBin.length), inBin.length ? percent(inBin.filter((r) => r.exact).length / inBin.length) : '–'];
+    return [
+      `${low.toFixed(2)}–${Math.min(1, BINS[i + 1]!).toFixed(2)}`,
+      String(inBin.length),
+      inBin.length ? percent(inBin.filter((r) => r.exact).length / inBin.length) : '–',
+    ];
   }),
 );
 const evenExact = even.filter((r) => r.exact);

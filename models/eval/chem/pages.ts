@@ -69,7 +69,7 @@ export async function evaluatePages(cacheDir: string, molecules: Molecule[], pag
       const item = items[i]!;
       const path =
         typeof item === 'string'
-          ? join(cacheDir, heldout ? 'heldout-300' : 'distractors-300', `${item}-${p % (heldout ? 8 : 10)}.png`)
+          ? join(cacheDir, heldout ? 'heldout-300' : 'distractors-300', `${item}-${p % (heldout ? 5 : 10)}.png`)
           : join(cacheDir, 'rdkit-300', `${item.id}.png`);
       const png = await readFile(path);
       const { width = 1 } = await sharp(png).metadata();

@@ -26,7 +26,9 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
     const em = operator.em ?? referenceEm(pool);
     // Limits are centred on their operator: what sits nearer a neighbouring operator is that one's (`\sum_{i}\sum_{j}`).
     const rivals = operators.filter((other) => other !== operator && overlap(other.box.y0, other.box.y1, operator.box.y0, operator.box.y1) > 0);
-    const own = pool.filter((element) => rivals.every((other) => Math.abs(centreX(element.box) - centreX(operator.box)) <= Math.abs(centreX(element.box) - centreX(other.box))));
+    const own = pool.filter((element) =>
+      rivals.every((other) => Math.abs(centreX(element.box) - centreX(operator.box)) <= Math.abs(centreX(element.box) - centreX(other.box))),
+    );
     const under = limitLines(own, operator, 'under', em);
     const over = limitLines(own, operator, 'over', em).reverse();
     if (under.length === 0 && over.length === 0) continue;
