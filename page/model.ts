@@ -80,3 +80,9 @@ export interface PageRecognition extends OcrPageResult {
   /** Probability that the ink is handwriting (worker/inference/ink-kind.ts); absent when no ink-kind model read it. */
   handwriting?: number;
 }
+
+/**
+ * At this probability of handwriting (the worker's ink-kind model) or more, an image is handwritten:
+ * /v3/text reports is_handwritten, and the worker reads its maths with the handwriting classifier.
+ */
+export const HANDWRITING_THRESHOLD = 0.5;

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import type { PageLine, PageRecognition } from '../../../page/model.js';
+import { HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
 import { detectedAlphabets, excludedAlphabets } from '../../../page/processors/alphabets.js';
 import { lineTypes } from '../../../page/processors/blocks.js';
 import { imagePage } from '../../../page/render/image-page.js';
@@ -32,9 +32,6 @@ export function checkConfidence(opts: TextOptions, c: { confidence: number; conf
     });
   }
 }
-
-/** At this probability of handwriting (the worker's ink-kind model) or more, the image is handwritten. */
-export const HANDWRITING_THRESHOLD = 0.5;
 
 /**
  * 2.1's is_handwritten and is_printed from the worker's ink-kind model: one or the other, by its

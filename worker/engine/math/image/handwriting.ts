@@ -1,3 +1,4 @@
+import { HANDWRITING_THRESHOLD } from '../../../../page/model.js';
 import type { GrayImage, MathSymbol } from '../types.js';
 import { CONFIDENCE_EXPONENT } from './calibration.js';
 import { SymbolClassifier } from './classifier.js';
@@ -47,23 +48,28 @@ export function calibratedRate(symbols: readonly MathSymbol[]): number {
 }
 
 /**
- * Ink-kind probabilities (worker/inference/ink-kind.ts: the image is handwriting) beyond which one
- * classifier alone reads the image; between them, or with no ink-kind answer, both read it.
- */
-export const SURELY_HANDWRITTEN = 0.9;
-export const SURELY_PRINTED = 0.1;
-
-/**
  * The symbols of an image with the classifier of its hand. `handwriting` is the ink-kind
- * classifier's probability that the image is handwritten: a clear answer picks one classifier;
- * otherwise (unsure, or not known) the image is read with both and the read with the higher
- * calibrated confidence_rate kept, print on a tie. `handwritten` says which classifier read it.
+ * classifier's probability that the image is handwritten: at HANDWRITING_THRESHOLD or more the
+ * handwriting classifier reads it, below it the typeset one, so the read agrees with the
+ * is_handwritten /v3/text reports. Only where that is not known (no ink-kind model) is the image
+ * read with both and the read whose symbols its classifier found likelier kept (print on a tie).
+ * An unsure band read with both was tried: on a typeset page's prose line the handwriting
+ * classifier's confident soup won and turned the line into a display (v3-text.test.ts).
+ * `handwritten` says which classifier read it.
  */
 export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
   const asPrint = () => symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
-  if (!classifiers.handwritten || (handwriting !== undefined && handwriting <= SURELY_PRINTED)) return { symbols: await asPrint(), handwritten: false };
+  if (!classifiers.handwritten) return { symbols: await asPrint(), handwritten: false };
   const asHandwriting = () => symbolsFromImage(image, { classifier: classifiers.handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT });
-  if (handwriting !== undefined && handwriting >= SURELY_HANDWRITTEN) return { symbols: await asHandwriting(), handwritten: true };
+  if (handwriting !== undefined) {
+    return handwriting >= HANDWRITING_THRESHOLD ? { symbols: await asHandwriting(), handwritten: true } : { symbols: await asPrint(), handwritten: false };
+  }
   const [printed, written] = [await asPrint(), await asHandwriting()];
-  return calibratedRate(written) > calibratedRate(printed) ? { symbols: written, handwritten: true } : { symbols: printed, handwritten: false };
+  return rawRate(written) > rawRate(printed) ? { symbols: written, handwritten: true } : { symbols: printed, handwritten: false };
+}
+
+/** Geometric mean of the symbols' probabilities as their classifier gave them (the two classifiers' calibrations differ). */
+function rawRate(symbols: readonly MathSymbol[]): number {
+  if (!symbols.length) return 0;
+  return Math.exp(symbols.reduce((sum, s) => sum + Math.log(Math.max(s.confidence, 1e-12)), 0) / symbols.length);
 }
