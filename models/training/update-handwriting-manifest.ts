@@ -4,34 +4,25 @@
  * 'math-handwriting-labels', added when absent):
  * `npx tsx models/training/update-handwriting-manifest.ts` (after train_handwriting_symbols.py).
  */
-import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { type ManifestEntry, pct, readJson, sha256Of, writeManifestEntries } from './manifest-update.js';
 import { STROKES_DATA_NOTICES } from './data-notices.js';
 
-const MANIFEST = 'models/manifest.json';
 const VERSION = '1.0.0';
 
-type Entry = Record<string, unknown> & { id: string };
-const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { models: Entry[] } & Record<string, unknown>;
-const metrics = JSON.parse(await readFile('models/training/out/handwriting-metrics.json', 'utf8')) as {
+const metrics = await readJson<{
   training_crops: number;
   epochs: number;
   held_out_writers: { size_known: number; size_unknown: number; count: number };
-};
-const sha256 = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex');
-const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
+}>('models/training/out/handwriting-metrics.json');
 const held = metrics.held_out_writers;
 
-const entries: Entry[] = [
+const entries: ManifestEntry[] = [
   {
     id: 'math-handwriting',
     name: 'Folio handwriting image symbol classifier (CNN, 32×32 crop + aspect/size features; the typeset classifier’s network and inputs)',
     version: VERSION,
     path: 'math-handwriting.onnx',
-    sha256: await sha256('models/math-handwriting.onnx'),
+    sha256: await sha256Of('models/math-handwriting.onnx'),
     licence:
       'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 (commercial training permitted with acknowledgement) pen strokes drawn as ink; see notices',
     notices: STROKES_DATA_NOTICES,
@@ -44,10 +35,8 @@ const entries: Entry[] = [
     name: 'Class list (LaTeX tokens) and typical heights in em of the handwriting image symbol classifier',
     version: VERSION,
     path: 'math-handwriting.labels.json',
-    sha256: await sha256('models/math-handwriting.labels.json'),
+    sha256: await sha256Of('models/math-handwriting.labels.json'),
     licence: 'trained in this repository',
   },
 ];
-manifest.models = [...manifest.models.filter((e) => !entries.some((n) => n.id === e.id)), ...entries];
-await writeFile(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`updated ${MANIFEST}: ${entries.map((e) => `${e.id} ${String(e.sha256).slice(0, 12)}`).join(', ')}`);
+await writeManifestEntries(entries);

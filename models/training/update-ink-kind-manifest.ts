@@ -3,30 +3,23 @@
  * into models/manifest.json (entry 'ink-kind'): `npx tsx models/training/update-ink-kind-manifest.ts`
  * (after ink-kind-train.py).
  */
-import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { type ManifestEntry, pct, readJson, sha256Of, writeManifestEntries } from './manifest-update.js';
 import { STROKES_DATA_NOTICES } from './data-notices.js';
 
-const MANIFEST = 'models/manifest.json';
 const MODEL = 'models/ink-kind.onnx';
 
-type Entry = Record<string, unknown> & { id: string };
-const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { models: Entry[] } & Record<string, unknown>;
-const metrics = JSON.parse(await readFile('models/training/out/ink-kind-metrics.json', 'utf8')) as {
+const metrics = await readJson<{
   training_images: number;
   epochs: number;
   held_out: { accuracy: number; images: number; by_source: Record<string, { accuracy: number; images: number }> };
-};
-const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
+}>('models/training/out/ink-kind-metrics.json');
 const held = metrics.held_out;
-const entry: Entry = {
+const entry: ManifestEntry = {
   id: 'ink-kind',
   name: 'Folio handwritten-or-printed classifier (CNN over 48×192 windows of the ink rows; /v3/text is_handwritten, is_printed)',
   version: '1.0.0',
   path: 'ink-kind.onnx',
-  sha256: createHash('sha256')
-    .update(await readFile(MODEL))
-    .digest('hex'),
+  sha256: await sha256Of(MODEL),
   licence:
     'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 pen strokes drawn as ink, and MathJax (Apache-2.0) and system-font renders; see notices',
   notices: STROKES_DATA_NOTICES,
@@ -36,8 +29,4 @@ const entry: Entry = {
     .map(([s, v]) => `${s} ${pct(v.accuracy)}`)
     .join(', ')}); ${metrics.training_images} training images, ${metrics.epochs} epochs`,
 };
-const at = manifest.models.findIndex((e) => e.id === entry.id);
-if (at >= 0) manifest.models[at] = entry;
-else manifest.models.push(entry);
-await writeFile(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`updated ${MANIFEST}: ink-kind ${String(entry.sha256).slice(0, 12)}`);
+await writeManifestEntries([entry]);

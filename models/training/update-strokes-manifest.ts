@@ -3,34 +3,25 @@
  * classifier into models/manifest.json (entries 'math-strokes' and 'math-strokes-labels'):
  * `npx tsx models/training/update-strokes-manifest.ts` (after strokes-real-train.py).
  */
-import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { type ManifestEntry, pct, readJson, sha256Of, writeManifestEntries } from './manifest-update.js';
 import { STROKES_DATA_NOTICES } from './data-notices.js';
 
-const MANIFEST = 'models/manifest.json';
 const VERSION = '2.0.0';
 
-type Entry = Record<string, unknown> & { id: string };
-const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { models: Entry[] } & Record<string, unknown>;
-const metrics = JSON.parse(await readFile('models/training/out/strokes-metrics.json', 'utf8')) as {
+const metrics = await readJson<{
   training_samples: number;
   epochs: number;
   held_out_writers: { size_known: number; size_unknown: number; count: number };
-};
-const sha256 = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex');
-const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
+}>('models/training/out/strokes-metrics.json');
 const held = metrics.held_out_writers;
 
-const entries: Entry[] = [
+const entries: ManifestEntry[] = [
   {
     id: 'math-strokes',
     name: 'Folio pen-strokes symbol classifier (1-D CNN over the pen trajectory: 32 resampled points with position, direction and pen-up, plus aspect/size features)',
     version: VERSION,
     path: 'math-strokes.onnx',
-    sha256: await sha256('models/math-strokes.onnx'),
+    sha256: await sha256Of('models/math-strokes.onnx'),
     licence:
       'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 (commercial training permitted with acknowledgement) pen strokes; see notices',
     notices: STROKES_DATA_NOTICES,
@@ -43,10 +34,8 @@ const entries: Entry[] = [
     name: 'Class list (LaTeX tokens), input shape and typical heights in em of the pen-strokes symbol classifier',
     version: VERSION,
     path: 'math-strokes.labels.json',
-    sha256: await sha256('models/math-strokes.labels.json'),
+    sha256: await sha256Of('models/math-strokes.labels.json'),
     licence: 'trained in this repository',
   },
 ];
-manifest.models = manifest.models.map((e) => entries.find((n) => n.id === e.id) ?? e);
-await writeFile(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
-console.log(`updated ${MANIFEST}: ${entries.map((e) => `${e.id} ${String(e.sha256).slice(0, 12)}`).join(', ')}`);
+await writeManifestEntries(entries);
