@@ -1,6 +1,7 @@
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Box } from '../../engine/math/types.js';
-import { multiply } from './text-layer.js';
+import { multiplyMatrix, transformBox } from '../../engine/math/pdf/matrix.js';
+import { PAINT_OPS, STROKE_OPS } from '../../engine/math/pdf/page-reader.js';
 
 /**
  * Where a born-digital page paints pictures and vector shapes. The operator list is replayed for
@@ -30,28 +31,6 @@ export interface OperatorList {
 export const THIN_PT = 3;
 
 const IMAGE_OPS = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject]);
-const PAINT_OPS = new Set<number>([
-  OPS.stroke,
-  OPS.closeStroke,
-  OPS.fill,
-  OPS.eoFill,
-  OPS.fillStroke,
-  OPS.eoFillStroke,
-  OPS.closeFillStroke,
-  OPS.closeEOFillStroke,
-]);
-const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-
-function apply(m: readonly number[], x: number, y: number): [number, number] {
-  return [m[0]! * x + m[2]! * y + m[4]!, m[1]! * x + m[3]! * y + m[5]!];
-}
-
-function transformBox(m: readonly number[], x0: number, y0: number, x1: number, y1: number): Box {
-  const pts = [apply(m, x0, y0), apply(m, x1, y0), apply(m, x0, y1), apply(m, x1, y1)];
-  const xs = pts.map((p) => p[0]);
-  const ys = pts.map((p) => p[1]);
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-}
 
 /** Replays `ops` from the viewport transform and records the boxes of images and painted paths. */
 export function readPageGraphics(ops: OperatorList, viewportTransform: number[]): PageGraphics {
@@ -65,11 +44,11 @@ export function readPageGraphics(ops: OperatorList, viewportTransform: number[])
     const args = ops.argsArray[i] as unknown[];
     if (fn === OPS.save) stack.push({ ctm, lineWidth });
     else if (fn === OPS.restore) ({ ctm, lineWidth } = stack.pop() ?? { ctm, lineWidth });
-    else if (fn === OPS.transform) ctm = multiply(ctm, args as number[]);
+    else if (fn === OPS.transform) ctm = multiplyMatrix(ctm, args as number[]);
     else if (fn === OPS.setLineWidth) lineWidth = args[0] as number;
     else if (fn === OPS.paintFormXObjectBegin) {
       stack.push({ ctm, lineWidth });
-      if (args[0]) ctm = multiply(ctm, Array.from(args[0] as ArrayLike<number>));
+      if (args[0]) ctm = multiplyMatrix(ctm, Array.from(args[0] as ArrayLike<number>));
     } else if (fn === OPS.paintFormXObjectEnd) ({ ctm, lineWidth } = stack.pop() ?? { ctm, lineWidth });
     else if (IMAGE_OPS.has(fn)) images.push(transformBox(ctm, 0, 0, 1, 1));
     else if (fn === OPS.constructPath) {

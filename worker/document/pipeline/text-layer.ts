@@ -75,9 +75,6 @@ function isMarkerFragment(frag: Glyph[]): boolean {
   return (isBullet(text) && !/^[-*\u2013]$/.test(text)) || /^\d{1,3}[.)]$/.test(text);
 }
 
-/** PDF matrix product (pdf.js's Util.transform): one implementation, the PDF maths front end's. */
-export const multiply = multiplyMatrix;
-
 /**
  * Splits items into glyphs spread evenly over each item's width (pdf.js gives no per-glyph advance).
  * Text that is not horizontal in the viewport (margin stamps, rotated labels) is left out.
@@ -87,7 +84,7 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
   for (const item of items) {
     const chars = Array.from(item.str);
     if (chars.length === 0) continue;
-    const m = multiply(viewportTransform, item.transform);
+    const m = multiplyMatrix(viewportTransform, item.transform);
     if (Math.abs(m[1]) > 1e-3 * Math.abs(m[0]) || m[0] <= 0) continue;
     const size = Math.hypot(m[2], m[3]);
     if (size <= 0) continue;

@@ -1,7 +1,7 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Box } from '../types.js';
 import { fontFacts, glyphInk, type FontObject, type FontFacts } from './glyph-ink.js';
-import { type Matrix, multiplyMatrix } from './matrix.js';
+import { applyMatrix, type Matrix, multiplyMatrix, transformBox } from './matrix.js';
 
 /**
  * Replays a page's pdf.js operator list the way pdf.js's canvas renderer does — graphics state,
@@ -57,7 +57,8 @@ interface State {
 /** A filled or stroked shape no taller than this (in points) and at least RULE_ASPECT times as wide is a rule. */
 const RULE_MAX_THICKNESS_PT = 3;
 const RULE_ASPECT = 1.5;
-const PAINT_OPS = new Set<number>([
+/** pdf.js operators that paint the current path; the STROKE_OPS among them also stroke it. */
+export const PAINT_OPS = new Set<number>([
   OPS.stroke,
   OPS.closeStroke,
   OPS.fill,
@@ -67,19 +68,7 @@ const PAINT_OPS = new Set<number>([
   OPS.closeFillStroke,
   OPS.closeEOFillStroke,
 ]);
-const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-
-function applyMatrix(m: readonly number[], x: number, y: number): [number, number] {
-  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-}
-
-/** The axis-aligned box of a rectangle after a transform. */
-function transformBox(m: readonly number[], x0: number, y0: number, x1: number, y1: number): Box {
-  const pts = [applyMatrix(m, x0, y0), applyMatrix(m, x1, y0), applyMatrix(m, x0, y1), applyMatrix(m, x1, y1)];
-  const xs = pts.map((p) => p[0]);
-  const ys = pts.map((p) => p[1]);
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-}
+export const STROKE_OPS = new Set<number>([OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
 /**
  * Reads the glyphs and rules of one page. Pass the operator list when the caller already has it;
