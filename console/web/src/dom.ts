@@ -22,6 +22,19 @@ function append(el: Node, children: Child[]): void {
   }
 }
 
+/** A table's head: one row of column headers. */
+export function tableHead(columns: readonly string[]): HTMLTableSectionElement {
+  return h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      columns.map((c) => h('th', { scope: 'col' }, c)),
+    ),
+  );
+}
+
 /** Replaces an element's children. */
 export function fill(el: Element, ...children: Child[]): void {
   el.replaceChildren();

@@ -1,5 +1,5 @@
 import { api, type FileDetail } from '../api.js';
-import { badge, fill, h, setText } from '../dom.js';
+import { badge, fill, h, setText, tableHead } from '../dom.js';
 import { num, time } from '../format.js';
 import { jobHref } from '../job-progress.js';
 import { renderMmd } from '../mmd.js';
@@ -70,15 +70,7 @@ function view(f: FileDetail, jobId: string, preview: HTMLElement | null): (Node 
             h(
               'table',
               null,
-              h(
-                'thead',
-                null,
-                h(
-                  'tr',
-                  null,
-                  ['Page', 'Error id', 'Message'].map((c) => h('th', { scope: 'col' }, c)),
-                ),
-              ),
+              tableHead(['Page', 'Error id', 'Message']),
               h(
                 'tbody',
                 null,
@@ -100,15 +92,7 @@ function view(f: FileDetail, jobId: string, preview: HTMLElement | null): (Node 
             h(
               'table',
               null,
-              h(
-                'thead',
-                null,
-                h(
-                  'tr',
-                  null,
-                  ['Format', 'Status', 'Error id'].map((c) => h('th', { scope: 'col' }, c)),
-                ),
-              ),
+              tableHead(['Format', 'Status', 'Error id']),
               h(
                 'tbody',
                 null,

@@ -1,5 +1,5 @@
 import { api, FILE_STATUSES, type JobFile } from '../api.js';
-import { badge, fill, h, syncRows } from '../dom.js';
+import { badge, fill, h, syncRows, tableHead } from '../dom.js';
 import { num, shortTime } from '../format.js';
 import { fileHref } from '../job-progress.js';
 import { errorNote } from '../page.js';
@@ -71,24 +71,7 @@ export function filesPanel(jobId: string) {
     { class: 'panel', 'aria-labelledby': 'files-h' },
     h('h2', { id: 'files-h' }, 'Files'),
     h('div', { class: 'toolbar' }, h('label', { for: 'file-status' }, 'Status'), select),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        null,
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            ['File', 'Status', 'Pages', 'Pages failed', 'Error', 'Finished'].map((c) => h('th', { scope: 'col' }, c)),
-          ),
-        ),
-        tbody,
-      ),
-    ),
+    h('div', { class: 'table-wrap' }, h('table', null, tableHead(['File', 'Status', 'Pages', 'Pages failed', 'Error', 'Finished']), tbody)),
     note,
     h('div', { class: 'toolbar' }, prev, next),
   );

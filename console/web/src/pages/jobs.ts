@@ -1,5 +1,5 @@
 import { api, JOB_STATUSES, type Job } from '../api.js';
-import { badge, fill, h, progressBar, setText, syncRows } from '../dom.js';
+import { badge, fill, h, progressBar, setText, syncRows, tableHead } from '../dom.js';
 import { duration, num, shortTime } from '../format.js';
 import { jobHref, jobPercent } from '../job-progress.js';
 import { errorNote, type Page } from '../page.js';
@@ -57,15 +57,7 @@ export const jobsPage: Page = (main, ctx) => {
         'table',
         { class: 'jobs' },
         h('caption', { class: 'visually-hidden' }, 'Jobs, newest first, refreshed every 2 seconds'),
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            ['Job', 'Status', 'Progress', 'Files done', 'Failed', 'Pages', 'Pages/min', 'ETA', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
-          ),
-        ),
+        tableHead(['Job', 'Status', 'Progress', 'Files done', 'Failed', 'Pages', 'Pages/min', 'ETA', 'Created']),
         tbody,
       ),
     ),

@@ -1,6 +1,6 @@
 import { api, type UsageExport } from '../api.js';
 import { barChart } from '../chart.js';
-import { fill, h } from '../dom.js';
+import { fill, h, tableHead } from '../dom.js';
 import { addDays, num, utcDay } from '../format.js';
 import { errorNote, type Page } from '../page.js';
 import { csvName, usageCsv } from '../usage-csv.js';
@@ -109,15 +109,7 @@ export const usagePage: Page = (main, ctx) => {
         'table',
         { class: 'usage' },
         h('caption', { class: 'visually-hidden' }, `Usage by day from ${x.from} to ${x.to}`),
-        h(
-          'thead',
-          null,
-          h(
-            'tr',
-            null,
-            cols.map((c) => h('th', { scope: 'col' }, c)),
-          ),
-        ),
+        tableHead(cols),
         h(
           'tbody',
           null,
