@@ -15,7 +15,7 @@ import { RedisServerSupervisor } from './supervisor/redis-server.js';
 import { WorkerSupervisor } from './supervisor/workers.js';
 import { startOrchestrator } from './orchestrator/index.js';
 import { PcoStore } from '../core/pco/store.js';
-import { LicenseChecker } from '../license/checker.js';
+import { LicenseChecker, licenseCheckerConfig } from '../license/checker.js';
 import { loadLicenseAtStart } from '../license/start.js';
 import { UsageReporter } from './metering/reporter.js';
 import { usageLicenseRoutes } from './http/ops/usage-license.js';
@@ -208,14 +208,7 @@ export async function startAppliance(
 
     const license = new LicenseChecker({
       redis,
-      prefix: config.FOLIO_QUEUE_PREFIX,
-      mode: config.FOLIO_LICENSE_MODE,
-      deploymentId: config.FOLIO_DEPLOYMENT_ID,
-      url: config.FOLIO_LICENSE_URL,
-      licenseKey: config.FOLIO_LICENSE_KEY,
-      intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
-      buildId: config.FOLIO_BUILD_ID,
-      customer: config.FOLIO_CUSTOMER,
+      ...licenseCheckerConfig(config),
       logger,
     });
     await license.start();

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logging.js';
 import { GRACE_MS, type LicenseMode, type LicenseRecord, type StoredLicense, deriveStatus, initialLicense, readLicense, writeLicense } from './state.js';
 
@@ -41,6 +42,32 @@ export interface LicenseCheckerOptions {
   /** @default Date.now */
   now?: () => number;
   logger?: Logger;
+}
+
+/** The checker's settings from the appliance's configuration (FOLIO_LICENSE_*, FOLIO_DEPLOYMENT_ID, ...). */
+export function licenseCheckerConfig(
+  config: Pick<
+    Config,
+    | 'FOLIO_QUEUE_PREFIX'
+    | 'FOLIO_LICENSE_MODE'
+    | 'FOLIO_DEPLOYMENT_ID'
+    | 'FOLIO_LICENSE_URL'
+    | 'FOLIO_LICENSE_KEY'
+    | 'FOLIO_LICENSE_CHECK_SECONDS'
+    | 'FOLIO_BUILD_ID'
+    | 'FOLIO_CUSTOMER'
+  >,
+): Omit<LicenseCheckerOptions, 'redis' | 'fetch' | 'now' | 'logger'> {
+  return {
+    prefix: config.FOLIO_QUEUE_PREFIX,
+    mode: config.FOLIO_LICENSE_MODE,
+    deploymentId: config.FOLIO_DEPLOYMENT_ID,
+    url: config.FOLIO_LICENSE_URL,
+    licenseKey: config.FOLIO_LICENSE_KEY,
+    intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
+    buildId: config.FOLIO_BUILD_ID,
+    customer: config.FOLIO_CUSTOMER,
+  };
 }
 
 type Outcome = { ok: true; expiresAt: string | null } | { ok: false; error: string };

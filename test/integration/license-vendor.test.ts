@@ -14,7 +14,7 @@ import { UsageReporter } from '../../appliance/metering/reporter.js';
 import { type Config, loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logging.js';
 import { createRedis, waitReady } from '../../core/redis.js';
-import { LicenseChecker } from '../../license/checker.js';
+import { LicenseChecker, licenseCheckerConfig } from '../../license/checker.js';
 import type { LicenseFile } from '../../license/file.js';
 import { requireLicense } from '../../license/gate.js';
 import { type VendorApp, createVendorApp } from '../../license/server/app.js';
@@ -119,18 +119,11 @@ describe('licence and usage against the vendor service', () => {
     return loadLicenseAtStart(loadConfig(env), { now: () => now }).config;
   }
 
-  /** A LicenseChecker built from the config exactly as appliance/appliance.ts builds it, on a movable clock. */
+  /** A LicenseChecker built from the config as appliance/appliance.ts builds it (licenseCheckerConfig), on a movable clock. */
   function applianceSide(config: Config, clock: { now: number }) {
     const checker = new LicenseChecker({
       redis,
-      prefix: config.FOLIO_QUEUE_PREFIX,
-      mode: config.FOLIO_LICENSE_MODE,
-      deploymentId: config.FOLIO_DEPLOYMENT_ID,
-      url: config.FOLIO_LICENSE_URL,
-      licenseKey: config.FOLIO_LICENSE_KEY,
-      intervalMs: config.FOLIO_LICENSE_CHECK_SECONDS * 1000,
-      buildId: config.FOLIO_BUILD_ID,
-      customer: config.FOLIO_CUSTOMER,
+      ...licenseCheckerConfig(config),
       now: () => clock.now,
     });
     cleanups.push(() => checker.stop());
