@@ -40,13 +40,6 @@ export interface HandRead {
   handwritten: boolean;
 }
 
-/** Geometric mean of the symbols' calibrated confidences: the confidence_rate the read would report. */
-export function calibratedRate(symbols: readonly MathSymbol[]): number {
-  if (!symbols.length) return 0;
-  const logs = symbols.reduce((sum, s) => sum + Math.log(Math.max(s.confidence, 1e-12)) * (s.confidenceExponent ?? 1), 0);
-  return Math.exp(logs / symbols.length);
-}
-
 /**
  * The symbols of an image with the classifier of its hand. `handwriting` is the ink-kind
  * classifier's probability that the image is handwritten: at HANDWRITING_THRESHOLD or more the
