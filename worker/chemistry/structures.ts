@@ -16,11 +16,12 @@ import { type Box, textBoxes } from './text-boxes.js';
  * - its box is no longer than its atoms can reach: n atoms joined by bonds of length L span at
  *   most (n - 1) L, MAX_SPAN_PER_BOND allowing for labels (a rounded flow-chart box OSRA reads as
  *   a benzene ring is four times wider than a ring's bonds allow);
- * - with the image at hand, its box holds no writing enclosed by a closed outline (text-boxes.ts):
- *   fewer than MAX_TEXT_BOXES such boxes, covering less than MAX_TEXT_BOX_SHARE of its box. A
- *   flow-chart box OSRA reads as a ring is itself one; a labelled graph of circled letters holds
- *   several; a structure diagram none (its labels sit at the ends of bonds, not inside rings),
- *   or at most one small one where a hydrogen label falls inside a bridged ring.
+ * - with the image at hand, it lies in no closed outline with writing inside (text-boxes.ts: OSRA
+ *   reads letters as bonds) and holds fewer than MAX_TEXT_BOXES of them, covering less than
+ *   MAX_TEXT_BOX_SHARE of its box. A flow-chart box OSRA reads as a ring is itself one; a
+ *   labelled graph of circled letters holds several; a structure diagram none (its labels sit at
+ *   the ends of bonds, not inside rings), or at most one small one where a hydrogen label falls
+ *   inside a bridged ring.
  * The thresholds come from the evaluation in models/eval/chem (RDKit and Open Babel renders at 150
  * and 300 dpi against plots, geometry, tables and circuits drawn in SVG); see its README.
  */
@@ -73,8 +74,12 @@ const area = (b: Box) => b.width * b.height;
 const overlap = (a: Box, b: Box) =>
   Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 
-/** Whether closed outlines with writing inside (text-boxes.ts) fill the reading's box: a diagram of words, no molecule. */
+/**
+ * Whether closed outlines with writing inside (text-boxes.ts) fill the reading's box (a diagram of
+ * words), or hold it (OSRA read the letters of a word in a box as bonds): no molecule either way.
+ */
 export function enclosesText(reading: Box, boxes: Box[]): boolean {
+  if (boxes.some((b) => overlap(b, reading) >= 0.5 * area(reading))) return true;
   const inside = boxes.filter((b) => overlap(b, reading) >= 0.5 * area(b));
   return inside.length >= MAX_TEXT_BOXES || inside.reduce((sum, b) => sum + area(b), 0) >= MAX_TEXT_BOX_SHARE * area(reading);
 }

@@ -25,6 +25,9 @@ describe('text boxes (closed outlines around writing)', () => {
     // One box OSRA reads as a ring fills the reading's box.
     const [first] = boxes.sort((a, b) => a.y - b.y);
     expect(enclosesText({ x: first!.x - 5, y: first!.y - 5, width: first!.width + 10, height: first!.height + 10 }, boxes)).toBe(true);
+    // Letters of a word inside a box read as bonds.
+    expect(enclosesText({ x: first!.x + 20, y: first!.y + 5, width: 30, height: 20 }, boxes)).toBe(true);
+    expect(enclosesText({ x: 500, y: 0, width: 100, height: 100 }, boxes)).toBe(false);
   });
 
   it('finds none in drawn molecules: rings with double bonds, fused and bridged rings, labels at ring atoms', async () => {
