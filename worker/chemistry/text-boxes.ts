@@ -94,9 +94,8 @@ export function textBoxesOfGrey(data: Uint8Array | Buffer, width: number, height
   const inkLabels = label(mask, width, height, 1, true);
   const bg = label(mask, width, height, 0, false);
   const holes = Array.from({ length: bg.count }, () => ({ x0: width, y0: height, x1: -1, y1: -1, edge: false }));
-  const shapes: Shape[] = Array.from({ length: inkLabels.count }, () => ({
-    x0: width, y0: height, x1: -1, y1: -1, n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, around: -1, leftX: width, // prettier-ignore
-  }));
+  const empty = { x0: width, y0: height, x1: -1, y1: -1, n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, around: -1, leftX: width };
+  const shapes: Shape[] = Array.from({ length: inkLabels.count }, () => ({ ...empty }));
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;

@@ -19,7 +19,24 @@ export type DevKind = (typeof DEV_KINDS)[number];
 
 const run = promisify(execFile);
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const STEPS = ['Weigh sample', 'Add NaOH', 'pH < 7?', 'Extract', 'Dissolve in EtOH', 'Centrifuge', 'Report', 'Purify', 'HPLC', 'NMR', 'Store at 4 C', 'Titrate', 'Reflux 2 h', 'Done', 'Begin', 'OK?'];
+const STEPS = [
+  'Weigh sample',
+  'Add NaOH',
+  'pH < 7?',
+  'Extract',
+  'Dissolve in EtOH',
+  'Centrifuge',
+  'Report',
+  'Purify',
+  'HPLC',
+  'NMR',
+  'Store at 4 C',
+  'Titrate',
+  'Reflux 2 h',
+  'Done',
+  'Begin',
+  'OK?',
+];
 const NAMES = ['Client', 'Server', 'Order', 'Invoice', 'Sensor', 'Database', 'Cache', 'Queue', 'Parser', 'Router', 'User', 'Admin'];
 
 function picSource(kind: DevKind, r: () => number): string {
@@ -43,7 +60,8 @@ function picSource(kind: DevKind, r: () => number): string {
   const n = 4 + Math.floor(r() * 5);
   let body = '';
   const pts = Array.from({ length: n }, () => [r() * 3, r() * 2] as const);
-  for (const [i, [x, y]] of pts.entries()) body += `V${i}: circle rad 0.15 "${pick(r, ['A', 'B', 'C', 'N', 'O', 'u', 'v', 'x', '1', '2'])}" at (${x.toFixed(2)},${y.toFixed(2)})\n`;
+  for (const [i, [x, y]] of pts.entries())
+    body += `V${i}: circle rad 0.15 "${pick(r, ['A', 'B', 'C', 'N', 'O', 'u', 'v', 'x', '1', '2'])}" at (${x.toFixed(2)},${y.toFixed(2)})\n`;
   for (let i = 1; i < n; i++) body += `line from V${Math.floor(r() * i)} to V${i} chop\n`;
   return body;
 }
@@ -66,8 +84,16 @@ function devSvg(kind: DevKind, r: () => number): string {
       const [x, y] = [20 + i * 150, 20 + r() * 60];
       const fields = 2 + Math.floor(r() * 3);
       const h = 30 + fields * 16 + 20;
-      body += box(x, y, 120, h, 0, sw) + path(`M${x} ${y + 26}H${x + 120}M${x} ${y + 30 + fields * 16}H${x + 120}`, sw) + words(x + 60, y + 18, pick(r, NAMES), 13);
-      for (let f = 0; f < fields; f++) body += words(x + 6, y + 44 + f * 16, `${pick(r, ['+', '-', '#'])} ${pick(r, ['id', 'name', 'total', 'n', 'next'])}: ${pick(r, ['int', 'str', 'Node'])}`, 11, 'start');
+      body +=
+        box(x, y, 120, h, 0, sw) + path(`M${x} ${y + 26}H${x + 120}M${x} ${y + 30 + fields * 16}H${x + 120}`, sw) + words(x + 60, y + 18, pick(r, NAMES), 13);
+      for (let f = 0; f < fields; f++)
+        body += words(
+          x + 6,
+          y + 44 + f * 16,
+          `${pick(r, ['+', '-', '#'])} ${pick(r, ['id', 'name', 'total', 'n', 'next'])}: ${pick(r, ['int', 'str', 'Node'])}`,
+          11,
+          'start',
+        );
       if (i > 0) body += path(`M${x - 30} ${y + 40}H${x}`, sw);
     }
     return svg(body, 40 + n * 150, 240, font);
@@ -79,7 +105,8 @@ function devSvg(kind: DevKind, r: () => number): string {
     for (let i = 0; i < n; i++) {
       const a = (2 * Math.PI * i) / n + r() * 0.4;
       const [x, y] = [cx + Math.cos(a) * 150, cy + Math.sin(a) * 100];
-      body += path(`M${cx + Math.cos(a) * 60} ${cy + Math.sin(a) * 28}L${x} ${y}`, sw) + box(x - 45, y - 14, 90, 28, 10, sw) + words(x, y + 5, pick(r, STEPS), 12);
+      body +=
+        path(`M${cx + Math.cos(a) * 60} ${cy + Math.sin(a) * 28}L${x} ${y}`, sw) + box(x - 45, y - 14, 90, 28, 10, sw) + words(x, y + 5, pick(r, STEPS), 12);
     }
     return svg(body, 440, 300, font);
   }
@@ -102,7 +129,8 @@ function devSvg(kind: DevKind, r: () => number): string {
     const [a, b] = [pts[Math.floor(r() * i)]!, pts[i]!];
     body += path(`M${a[0]} ${a[1]}L${b[0]} ${b[1]}`, sw);
   }
-  for (const [x, y] of pts) body += `<rect x="${x - 32}" y="${y - 12}" width="64" height="24" fill="white" stroke="black" stroke-width="${sw}"/>` + words(x, y + 5, pick(r, NAMES), 11);
+  for (const [x, y] of pts)
+    body += `<rect x="${x - 32}" y="${y - 12}" width="64" height="24" fill="white" stroke="black" stroke-width="${sw}"/>` + words(x, y + 5, pick(r, NAMES), 11);
   return svg(body, 420, 290, font);
 }
 
