@@ -20,6 +20,7 @@ import { tableRuns } from './tables.js';
 
 export type Block =
   | { kind: 'lines'; lines: PageLine[] }
+  | { kind: 'heading'; level: number; lines: PageLine[] }
   | { kind: 'list'; items: PageLine[][] }
   | { kind: 'code'; lines: PageLine[]; pitch: number }
   | { kind: 'table'; grid: Grid<PageLine> };
@@ -85,13 +86,14 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
 }
 
 /** What each line is part of, by its block: the type line_data and lines_json report. */
-export type LineType = 'text' | 'math' | 'table' | 'code' | 'list_item' | 'chemistry';
+export type LineType = 'text' | 'math' | 'table' | 'code' | 'list_item' | 'section_header' | 'chemistry';
 
 export function lineTypes(blocks: Block[]): Map<PageLine, LineType> {
   const types = new Map<PageLine, LineType>();
   for (const b of blocks) {
     if (b.kind === 'table') for (const row of b.grid.rows) for (const cell of row) if (cell) types.set(cell, 'table');
     if (b.kind === 'code') for (const l of b.lines) types.set(l, 'code');
+    if (b.kind === 'heading') for (const l of b.lines) types.set(l, 'section_header');
     if (b.kind === 'list') for (const item of b.items) for (const l of item) types.set(l, 'list_item');
   }
   return types;

@@ -67,6 +67,7 @@ export function linesToMmd(
   return blocks
     .map((block) => {
       if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
+      if (block.kind === 'heading') return `${'#'.repeat(block.level)} ${block.lines.map((l) => lineMmd(l, opts)).join(' ')}`;
       if (block.kind === 'table') return tableToMmd(block.grid, (l) => lineMmd(l, opts));
       if (block.kind === 'code') {
         // As read, never with maths: rule 2 keeps maths inside code plain.
