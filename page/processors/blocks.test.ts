@@ -162,8 +162,8 @@ describe('textBlocks', () => {
     const sized = (text: string, x: number, y: number, height: number, width = 300): PageLine => ({ ...line(text, x, y), box: { x, y, width, height } });
     const body = (y: number) => [line('The body of the section runs on', 10, y), line('over a few lines of ordinary', 10, y + 24), line('prose set at the body size.', 10, y + 48)];
 
-    it('makes a short line standing alone and set larger than the body a heading, at the born-digital size ratios', () => {
-      expect(shape([sized('A Study of Heat', 10, 0, 34), ...body(60), sized('Introduction', 10, 150, 27), ...body(200)])).toEqual([
+    it('makes a short line standing alone and set larger than the body a heading, level 1 or 2 by its size', () => {
+      expect(shape([sized('A Study of Heat', 10, 0, 34), ...body(60), sized('Introduction', 10, 150, 23.5), ...body(200)])).toEqual([
         { h1: 'A Study of Heat' },
         ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
         { h2: 'Introduction' },

@@ -9,15 +9,20 @@ import { wordCount } from './line-measures.js';
  * and the line below by more than the page's usual space between lines, unless that line is a
  * heading of the same size (a title on two lines) — is short, ends without a sentence's
  * punctuation, and either
- * - is set larger than the body: level 1, 2 or 3 at the born-digital page's size ratios; or
+ * - is set larger than the body: level 1 or 2 by HEADING_RATIOS; or
  * - starts with a section number (`2`, `2.1`, `2.1.` or `1.` before a capital): level 2 for a
  *   section, 3 below it, as LaTeX's \section and \subsection come out of a born-digital page.
  *   A single number with a full stop (`1. Introduction`) is also how a numbered list item
  *   starts: it is a heading only where the lines either side do not start with numbers too.
  */
 
-/** Size ratios (row height to body line height) of heading levels 1, 2 and 3. */
-export const HEADING_RATIOS = [1.6, 1.3, 1.15];
+/**
+ * Box-height ratios (row to body line) of heading levels 1 and 2. The text model's boxes carry
+ * a margin that grows less than the type: a 20 pt heading over 11 pt text (1.8 times, level 1 on
+ * a born-digital page) gives boxes 1.27 times as tall, and body lines of one size vary by up to
+ * 1.15 times (ascenders, brackets), so a third level cannot be told by size.
+ */
+export const HEADING_RATIOS = [1.2, 1.16];
 /** A heading holds at most this many words. */
 export const HEADING_MAX_WORDS = 12;
 /** Space around a heading beyond the usual space between lines, in body line heights. */
