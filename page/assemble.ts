@@ -79,7 +79,8 @@ export function pageBlocks(page: AssembledPage): Block[] {
   return page.layout.blocks.map((b): Block => {
     if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.map(line)) };
     // JSON writes an empty cell (undefined) as null.
-    if (b.kind === 'table') return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c == null ? undefined : line(c)))) } };
+    if (b.kind === 'table')
+      return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c == null ? undefined : line(c)))) } };
     return { ...b, lines: b.lines.map(line) };
   });
 }

@@ -42,9 +42,11 @@ async function pages(path: string, first: number, last: number): Promise<Buffer>
 const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 300_000 });
 try {
   const post = (path: string, json?: unknown) =>
-    fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) }).then(
-      (r) => r.json() as Promise<any>,
-    );
+    fetch(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    }).then((r) => r.json() as Promise<any>);
   const made = await post('/pco/v1/apps', { name: `headings-${Date.now()}` });
   const key = await post(`/pco/v1/apps/${made.app_id}/keys`);
   const auth = { app_id: made.app_id, app_key: key.app_key };

@@ -160,7 +160,11 @@ describe('textBlocks', () => {
 
   describe('headings', () => {
     const sized = (text: string, x: number, y: number, height: number, width = 300): PageLine => ({ ...line(text, x, y), box: { x, y, width, height } });
-    const body = (y: number) => [line('The body of the section runs on', 10, y), line('over a few lines of ordinary', 10, y + 24), line('prose set at the body size.', 10, y + 48)];
+    const body = (y: number) => [
+      line('The body of the section runs on', 10, y),
+      line('over a few lines of ordinary', 10, y + 24),
+      line('prose set at the body size.', 10, y + 48),
+    ];
 
     it('makes a short line standing alone and set larger than the body a heading, level 1 or 2 by its size', () => {
       expect(shape([sized('A Study of Heat', 10, 0, 34), ...body(60), sized('Introduction', 10, 150, 23.5), ...body(200)])).toEqual([
@@ -175,7 +179,12 @@ describe('textBlocks', () => {
     });
 
     it('keeps a section number and its title read side by side as one heading, at the level of its depth', () => {
-      const lines = [...body(0), { ...line('2.1', 10, 100), box: { x: 10, y: 100, width: 30, height: 20 } }, { ...line('General Information', 60, 101), box: { x: 60, y: 101, width: 200, height: 20 } }, ...body(140)];
+      const lines = [
+        ...body(0),
+        { ...line('2.1', 10, 100), box: { x: 10, y: 100, width: 30, height: 20 } },
+        { ...line('General Information', 60, 101), box: { x: 60, y: 101, width: 200, height: 20 } },
+        ...body(140),
+      ];
       expect(shape(lines)).toEqual([
         ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
         { h3: '2.1 General Information' },
@@ -191,4 +200,3 @@ describe('textBlocks', () => {
     });
   });
 });
-

@@ -53,9 +53,13 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
     const [a, b] = [boxes[i - 1]!, boxes[i]!];
     const centres = Math.abs(a.y + a.height / 2 - (b.y + b.height / 2));
     const space = b.x - (a.x + a.width);
-    return centres < 0.35 * Math.max(a.height, b.height) && space > -0.2 * lineHeight && (space < lineHeight || SECTION_NUMBER_ONLY.test(lines[i - 1]!.text.trim()));
+    return (
+      centres < 0.35 * Math.max(a.height, b.height) && space > -0.2 * lineHeight && (space < lineHeight || SECTION_NUMBER_ONLY.test(lines[i - 1]!.text.trim()))
+    );
   };
-  const steps = lines.flatMap((l, i) => (i > 0 && l.kind !== 'math' && lines[i - 1]!.kind !== 'math' && !sameRow(i) && Math.abs(gap(i)) < lineHeight ? [gap(i)] : []));
+  const steps = lines.flatMap((l, i) =>
+    i > 0 && l.kind !== 'math' && lines[i - 1]!.kind !== 'math' && !sameRow(i) && Math.abs(gap(i)) < lineHeight ? [gap(i)] : [],
+  );
   const lineGap = upperMedian(steps);
   const rowEnd = (i: number) => {
     let end = i + 1;

@@ -52,7 +52,14 @@ export function keepLines(page: ScannedPage, kept: TextLine[]): ScannedPage {
   return { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => keep.has(l)) } };
 }
 
-const LINE_TYPES: Record<string, LineType> = { math: 'math', table: 'table', list_item: 'list_item', section_header: 'section_header', code: 'text', text: 'text' };
+const LINE_TYPES: Record<string, LineType> = {
+  math: 'math',
+  table: 'table',
+  list_item: 'list_item',
+  section_header: 'section_header',
+  code: 'text',
+  text: 'text',
+};
 
 /** Every line a block holds. */
 function blockLines(b: Block): PageLine[] {
