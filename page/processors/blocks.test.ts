@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../model.js';
+import { linesToMmd } from '../render/mmd.js';
 import { textBlocks } from './blocks.js';
 
 /** A text line of height 20 at (x, y). */
@@ -191,6 +192,13 @@ describe('textBlocks', () => {
         ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
       ]);
       expect(shape([...body(0), line('3 Results', 10, 100), ...body(140)])[1]).toEqual({ h2: '3 Results' });
+      // The number's box reaching into its title's, and the number read by the maths engine.
+      const number: PageLine = { ...line('', 10, 100, 'math'), box: { x: 10, y: 102, width: 30, height: 16 } };
+      number.math = { latex: '3', confidence: 0.9, confidenceRate: 0.9, symbolCount: 1 };
+      const title = { ...line('Boundary conditions', 30, 99), box: { x: 30, y: 99, width: 200, height: 21 } };
+      const lines2 = [...body(0), number, title, ...body(140)];
+      expect(textBlocks(lines2, (l) => l.box)[1]).toMatchObject({ kind: 'heading', level: 2, lines: [number, title] });
+      expect(linesToMmd(lines2, {}, false)).toContain('\n\n## 3 Boundary conditions\n\n');
     });
 
     it('leaves numbered list items, sentences and long lines as text', () => {

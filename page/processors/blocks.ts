@@ -35,6 +35,8 @@ export const INDENT = 0.7;
 export const LIST_GAP = 2;
 const BULLET = /^[•·●◦▪‣∙○■□–*-](?=\s|[A-Za-z])/;
 const SECTION_NUMBER_ONLY = /^\d{1,2}(?:\.\d{1,2})*\.?$/;
+/** A line that is only a section number (`3`, `2.1.`); the maths engine may have read it. */
+export const isSectionNumber = (l: PageLine) => SECTION_NUMBER_ONLY.test((l.kind === 'math' ? (l.math?.latex ?? '') : l.text).trim());
 
 export const isBulleted = (l: PageLine) => l.kind !== 'math' && BULLET.test(l.text);
 /** A bulleted line's text without its bullet. */
@@ -47,20 +49,21 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const texts = boxes.filter((_, i) => lines[i]!.kind !== 'math');
   const lineHeight = upperMedian(texts.map((b) => b.height)) || 1;
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
-  /** Line i sits on line i - 1's row, right of it, and continues it. */
+  /** Line i sits on line i - 1's row, right of it, and continues it (a section number read as maths included). */
   const sameRow = (i: number) => {
-    if (i <= 0 || i >= lines.length || lines[i]!.kind === 'math' || lines[i - 1]!.kind === 'math') return false;
+    if (i <= 0 || i >= lines.length || lines[i]!.kind === 'math' || (lines[i - 1]!.kind === 'math' && !isSectionNumber(lines[i - 1]!))) return false;
     const [a, b] = [boxes[i - 1]!, boxes[i]!];
     const centres = Math.abs(a.y + a.height / 2 - (b.y + b.height / 2));
+    // The text model's boxes carry a margin: a number's box may reach into its title's.
     const space = b.x - (a.x + a.width);
-    return (
-      centres < 0.35 * Math.max(a.height, b.height) && space > -0.2 * lineHeight && (space < lineHeight || SECTION_NUMBER_ONLY.test(lines[i - 1]!.text.trim()))
-    );
+    return centres < 0.35 * Math.max(a.height, b.height) && b.x > a.x + a.width / 2 && (space < lineHeight || isSectionNumber(lines[i - 1]!));
   };
-  const steps = lines.flatMap((l, i) =>
-    i > 0 && l.kind !== 'math' && lines[i - 1]!.kind !== 'math' && !sameRow(i) && Math.abs(gap(i)) < lineHeight ? [gap(i)] : [],
-  );
-  const lineGap = upperMedian(steps);
+  // The usual space between a paragraph's lines: the lower quartile of the steps (a sparse page has
+  // more steps between blocks than inside them), never more than a third of a line.
+  const steps = lines
+    .flatMap((l, i) => (i > 0 && l.kind !== 'math' && lines[i - 1]!.kind !== 'math' && !sameRow(i) && Math.abs(gap(i)) < lineHeight ? [gap(i)] : []))
+    .sort((a, b) => a - b);
+  const lineGap = Math.min(steps[Math.floor(steps.length / 4)] ?? 0, lineHeight / 3);
   const rowEnd = (i: number) => {
     let end = i + 1;
     while (sameRow(end)) end++;

@@ -5,7 +5,7 @@ import { wordCount } from './line-measures.js';
  * Headings of a recognised page image, as a born-digital page finds them from font sizes
  * (worker/document/pipeline/blocks.ts). A scan has no fonts: a line's box height stands for its
  * size, against the body's line height. A heading is a row of text (a section number and its
- * title may be read as two lines side by side) that stands alone — set apart from the line above
+ * title may be read as two lines side by side, the number even by the maths engine) that stands alone — set apart from the line above
  * and the line below by more than the page's usual space between lines, unless that line is a
  * heading of the same size (a title on two lines) — is short, ends without a sentence's
  * punctuation, and either
@@ -52,10 +52,15 @@ export interface HeadingContext {
   textLines: number;
 }
 
+/** A heading line's words: a section number the maths engine read is written as read, without delimiters. */
+export const headingText = (l: PageLine) => (l.kind === 'math' ? (l.math?.latex ?? l.text) : l.text).trim();
+
 /** The heading level of a row of lines, or undefined when it is no heading. */
 export function headingLevel(c: HeadingContext): number | undefined {
-  if (c.row.some((l) => l.kind === 'math' || l.chemistry || l.segments?.some((s) => s.kind === 'math'))) return undefined;
-  const text = c.row.map((l) => l.text.trim()).join(' ');
+  const [first, ...rest] = c.row;
+  const numberRead = first!.kind === 'math' && rest.length > 0;
+  if ((numberRead ? rest : c.row).some((l) => l.kind === 'math' || l.chemistry || l.segments?.some((s) => s.kind === 'math'))) return undefined;
+  const text = c.row.map((l) => headingText(l)).join(' ');
   if (!text || wordCount(text) > HEADING_MAX_WORDS || SENTENCE_END.test(text)) return undefined;
   const ratio = Math.max(...c.boxes.map((b) => b.height)) / c.lineHeight;
   const bySize = HEADING_RATIOS.findIndex((r) => ratio >= r);
