@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { buildTextResult } from '../../appliance/http/v3/text-result.js';
+import { assemblyOf, buildTextResult } from '../../appliance/http/v3/text-result.js';
+import { assemblePage } from '../../page/assemble.js';
 import { parseTextOptions } from '../../appliance/http/v3/text-options.js';
 import { prepareImage } from '../../appliance/http/v3/text-image.js';
 import { SymbolClassifier } from '../../worker/engine/math/image/classifier.js';
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
       let r = await recognizer.recognize(image.png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
       if (!(await keepsTurn(image.png, r, engines))) r = await recognizer.recognize(image.png, { minTurnMargin: Infinity });
       const page = await addMath(image.png, r, { math: 'auto' }, engines);
-      const answer = await buildTextResult('calibration', { ...page, width: image.width, height: image.height }, options);
+      const answer = await buildTextResult('calibration', assemblePage({ ...page, width: image.width, height: image.height }, assemblyOf(options)), options);
       const expected = normaliseLatex(item.formula.latex);
       let got = '';
       try {
