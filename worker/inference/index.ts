@@ -6,11 +6,13 @@ import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
+import { judge, loadFormulaConfidence } from './formula-confidence.js';
 import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { keepsTurn } from './math-turn.js';
 import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from '../../page/model.js';
+import { assemblePage } from '../../page/assemble.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
@@ -37,10 +39,18 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
       return undefined;
     });
+    const formulaConfidence = await loadFormulaConfidence().then(
+      (model) => (features: readonly number[]) => judge(model, features),
+      (err: Error) => {
+        ctx.logger.error({ err: err.message }, 'formula-confidence model not loaded: formulas report their per-symbol rate');
+        return undefined;
+      },
+    );
     engines = {
       math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
       symbols: async (image, handwriting) => (await symbolsFromEitherHand(image, classifiers, handwriting)).symbols,
       inkKind,
+      formulaConfidence,
     };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');
@@ -57,7 +67,9 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       const read = options.math ? await addMath(png, r, options, engines!) : text;
-      return options.smiles ? addStructures(png, read, { inchi: options.inchi, cpuSeconds: ctx.config.FOLIO_OSRA_CPU_SECONDS }) : read;
+      const found = options.smiles ? await addStructures(png, read, { inchi: options.inchi, cpuSeconds: ctx.config.FOLIO_OSRA_CPU_SECONDS }) : read;
+      // Page assembly runs here, beside recognition: the appliance only renders the assembled page.
+      return options.assemble ? assemblePage(found, options.assemble) : found;
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
-import { HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
-import { detectedAlphabets, excludedAlphabets } from '../../../page/processors/alphabets.js';
+import { type AssemblyOptions, isAssembled } from '../../../page/assemble.js';
+import { formulaRate, HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
 import { lineTypes } from '../../../page/processors/blocks.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineData, linesJson, round, wordData } from '../../../page/render/line-data.js';
@@ -51,10 +51,13 @@ export const DEFAULT_AUTO_ROTATE_THRESHOLD = 0.99;
  * confidence: the product of the line confidences — the chance that every line is right if lines
  * err independently, which is what 2.1 calls "probability that the output is entirely correct".
  * A text line's confidence is the text model's mean per-character max probability (with inline
- * maths, times each formula's product); a maths line's is the product of its symbol probabilities.
+ * maths, times each formula's product); a maths line's is its calibrated chance of being exact
+ * (worker/inference/formula-confidence.ts), or the product of its symbol probabilities where the
+ * worker had no calibration for it (handwriting).
  * confidence_rate: overall quality per unit read — the mean of the per-character (text) and
- * per-symbol (maths: geometric mean) confidences, weighted by characters and symbols; a line
- * with inline maths counts its words' characters and its formulas' symbols apart.
+ * per-symbol (maths: the calibrated chance, else the geometric mean) confidences, weighted by
+ * characters and symbols; a line with inline maths counts its words' characters and its
+ * formulas' symbols apart.
  * An image without text gets 0 for both.
  */
 export function confidences(lines: PageLine[]): { confidence: number; confidence_rate: number } {
@@ -70,27 +73,34 @@ export function confidences(lines: PageLine[]): { confidence: number; confidence
 /** A line's parts with their per-unit quality and how many units (characters, symbols) each holds. */
 function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
   if (l.chemistry) return [];
-  if (l.math) return [{ rate: l.math.confidenceRate, weight: Math.max(1, l.math.symbolCount) }];
+  if (l.math) return [{ rate: formulaRate(l.math), weight: Math.max(1, l.math.symbolCount) }];
   if (!l.segments) return [{ rate: l.confidence, weight: Math.max(1, l.text.length) }];
   return l.segments.flatMap((s) =>
     s.kind === 'math'
-      ? [{ rate: s.math.confidenceRate, weight: Math.max(1, s.math.symbolCount) }]
+      ? [{ rate: formulaRate(s.math), weight: Math.max(1, s.math.symbolCount) }]
       : s.words.map((w) => ({ rate: w.confidence, weight: Math.max(1, w.text.length) })),
   );
 }
 
+/** What the inference worker is asked to assemble a /v3/text image with (page/assemble.ts). */
+export function assemblyOf(opts: TextOptions): AssemblyOptions {
+  return { alphabetsAllowed: opts.alphabets_allowed as Record<string, boolean> | undefined, fullwidthPunctuation: opts.fullwidth_punctuation };
+}
+
 /**
- * The 2.1 result of one recognised image: text holds the recognised lines as MMD, assembled by
- * page/render/image-page.ts as a scanned page of a document is;
+ * The 2.1 result of one recognised image, which the inference worker read and assembled
+ * (page/assemble.ts, asked for with assemblyOf): text is the page rendered as MMD by
+ * page/render/image-page.ts, as a scanned page of a document is;
  * html and data are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths
  * element and table the text holds gets the data_options formats. When the whole image is one
  * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence as
  * checkConfidence says.
  */
-export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
+export async function buildTextResult(requestId: string, r: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
+  // A worker older than page assembly in the workers answers recognised lines only.
+  if (!isAssembled(r)) throw new ApiError('sys_exception', 'The inference worker did not assemble the page; update the workers');
   const formats = wantedFormats(opts);
-  const page = imagePage(read, opts, excludedAlphabets(opts.alphabets_allowed));
-  const r = page.read;
+  const page = imagePage(r, opts);
   const { confidence, confidence_rate } = confidences(r.lines);
   checkConfidence(
     opts,
@@ -105,7 +115,8 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const rotateConfidence = turned ? round(Math.min(1, r.rotationConfidence ?? 0)) : 0;
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
-  const { single, blocks, mmd: text } = page;
+  const { blocks, mmd: text } = page;
+  const { single } = r.layout;
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);
@@ -121,7 +132,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
     image_width: r.width,
     image_height: r.height,
   });
-  if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines);
+  if (opts.include_detected_alphabets) out.detected_alphabets = r.layout.alphabets;
   const types = lineTypes(blocks);
   const typeOf = (l: PageLine) => types.get(l) ?? (l.math ? 'math' : l.chemistry ? 'chemistry' : 'text');
   if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts, typeOf(l)));
