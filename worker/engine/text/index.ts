@@ -8,7 +8,7 @@ import { fuseHardSwish } from './fuse-hardswish.js';
 import { boxToInput, decodeImage, readingScale, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { isEastAsian } from '../../../page/processors/fullwidth.js';
 import { readingOrder } from './order.js';
-import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
+import { largestBoxes, orientationScore, turnsToTry } from './orientation.js';
 import { RecognitionBatcher } from './rec-batcher.js';
 import { cropLine, type LineRead, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
 import { lineWords, type OcrWord } from './words.js';
@@ -133,7 +133,8 @@ export class TextRecognizer {
   /**
    * `minTurnMargin`: a turn is taken only when its reading scores this much above the upright
    * one. Maths is no text, so an upright formula reads poorly and a turn may score a hair better
-   * by chance: callers reading maths ask for a clear margin.
+   * by chance: callers reading maths ask for a clear margin. It does not hold back a page whose
+   * lines run down it (orientation.ts), except Infinity, which reads the image as it is.
    */
   async recognize(image: Buffer, opts: { minTurnMargin?: number } = {}): Promise<OcrResult> {
     const decoded = await decodeImage(image);
@@ -144,11 +145,14 @@ export class TextRecognizer {
     const upright = await this.trial(input, 0, enlarge);
     let best = upright;
     let rotationConfidence = upright.score;
-    if (uprightLooksPoor(upright.boxes, upright.score)) {
+    const { turns, uprightStays } = turnsToTry(upright.boxes, upright.score);
+    if (turns.length && opts.minTurnMargin !== Infinity) {
       const trials = [upright];
-      for (const rotation of ROTATION_CANDIDATES) trials.push(await this.trial(input, rotation, enlarge));
+      for (const rotation of turns) trials.push(await this.trial(input, rotation, enlarge));
       trials.sort((a, b) => b.score - a.score);
-      best = trials[0]!.score - upright.score >= (opts.minTurnMargin ?? 0) ? trials[0]! : upright;
+      // Lines that run down the page are read turned, whatever the upright read scored (orientation.ts).
+      const turned = trials.find((t) => t !== upright)!;
+      best = !uprightStays || turned.score - upright.score >= (opts.minTurnMargin ?? 0) ? turned : upright;
       rotationConfidence = best === trials[0] ? best.score - trials[1]!.score : 0;
     }
     // Without East Asian script among the sample lines the page is read without it: its sample
