@@ -18,7 +18,7 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000;
 export async function benchMathFormulas(): Promise<Record<string, unknown>> {
   const corpus = await readCorpus(evalFile('formulas.tsv'));
   const rendered = await renderCorpus(corpus.formulas, evalFile('.cache'));
-  const evaluations = await evaluateFrontEnds(rendered, corpus.formulas, corpus.formulas, evalFile('.cache'));
+  const evaluations = await evaluateFrontEnds(rendered, corpus.formulas);
   const reference = evaluations.find((e) => e.frontEnd === 'PDF glyphs');
   const referenceRate = reference && !reference.unavailable ? summarise(reference.rows, CATEGORIES).exactRate : Number.NaN;
   return {

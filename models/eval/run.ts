@@ -51,7 +51,7 @@ async function main(): Promise<number> {
     `rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`,
   );
 
-  const evaluations = await evaluateFrontEnds(rendered, formulas, corpus.formulas, here('.cache'));
+  const evaluations = await evaluateFrontEnds(rendered, formulas);
   // Product rows: the same images through a running appliance (product.ts), unless --engine-only.
   const parts = await loadParts();
   if (!values['engine-only'] && parts.core.ok) evaluations.push(...(await evaluateProduct(rendered, formulas, parts.core.value)));
@@ -75,7 +75,7 @@ async function main(): Promise<number> {
   console.log(`\nwrote models/eval/RESULTS.md and models/eval/failures.md in ${facts.totalSeconds.toFixed(1)} s (CPUs ${facts.affinity})`);
 
   const errors = evaluations.reduce((n, e) => n + e.rows.filter((r) => r.error !== undefined).length, 0);
-  const missing = evaluations.filter((e) => e.unavailable && e.frontEnd !== 'strokes');
+  const missing = evaluations.filter((e) => e.unavailable);
   if (errors > 0) console.error(`FAILED: ${errors} recognitions threw (listed above and in failures.md)`);
   if (missing.length > 0) console.error(`FAILED: not available: ${missing.map((e) => `${e.frontEnd} (${e.unavailable})`).join('; ')}`);
   return errors > 0 || missing.length > 0 ? 1 : 0;

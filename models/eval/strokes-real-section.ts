@@ -4,8 +4,8 @@ import { DATASETS_DIR, datasetsPresent } from '../training/strokes-real.js';
 import { evaluateRealStrokes, realStrokesMarkdown } from './strokes-real-evaluate.js';
 
 /**
- * The RESULTS.md section on real handwriting of held-out writers, beside the synthetic strokes
- * row above it. Without the shared data sets (a clean clone) it says so instead of a number.
+ * The RESULTS.md section on real handwriting of held-out writers: the strokes rows of `make
+ * eval-math`. Without the shared data sets (a clean clone) it says so instead of a number.
  */
 export async function realStrokesSection(): Promise<string> {
   const heading = '## Strokes on real handwriting (held-out writers)\n\n';

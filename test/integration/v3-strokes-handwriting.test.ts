@@ -49,6 +49,13 @@ describe('POST /v3/strokes reads handwriting at default options', () => {
     ['a=b', () => [...at('a', 0, 0, 40), ...at('=', 38, 0, 40), ...at('b', 80, 0, 40)]],
     ['\\frac{a}{b}', () => [...at('a', 8, 0, 40), bar(0, 44, 50), ...at('b', 8, 58, 40)]],
     ['\\sqrt{a}', () => [radical(0, 0, 50, 64), ...at('a', 30, 8, 40)]],
+    // The two bars of = drawn shifted and unequal, one with a flick at its end.
+    ['a=b', () => [...at('a', 0, 0, 40), bar(40, 64, 14), { x: [46, 56, 66, 69], y: [26, 27, 27, 31] }, ...at('b', 80, 0, 40)]],
+    // Read only since issue 17's second round: a radical drawn as a check mark, without a
+    // vinculum, with the radicand tucked into it, and a fraction in a numerator (once merged with
+    // its bars as Ξ).
+    ['\\sqrt{a}', () => [{ x: [0, 8, 22, 90], y: [36, 30, 60, 0] }, ...at('a', 20, 14, 40)]],
+    ['\\frac{\\frac{1}{2}}{b}', () => [...at('1', 24, 0, 20), bar(8, 52, 26), ...at('2', 20, 31, 24), bar(0, 60, 60), ...at('b', 14, 68, 40)]],
   ])('%s', async (latex, strokes) => {
     expect(await read(strokes())).toBe(latex);
   });

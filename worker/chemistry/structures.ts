@@ -2,6 +2,7 @@ import type { ChemicalStructure } from '../../core/chemistry.js';
 import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
 import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
+import { type Box, textBoxes } from './text-boxes.js';
 
 /**
  * Which things OSRA reports are chemical structures. OSRA is eager: it turns an axis and its tick
@@ -14,7 +15,13 @@ import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
  * - its bond length is plausible for a drawing of this size (bonds of at least MIN_BOND_PX pixels);
  * - its box is no longer than its atoms can reach: n atoms joined by bonds of length L span at
  *   most (n - 1) L, MAX_SPAN_PER_BOND allowing for labels (a rounded flow-chart box OSRA reads as
- *   a benzene ring is four times wider than a ring's bonds allow).
+ *   a benzene ring is four times wider than a ring's bonds allow);
+ * - with the image at hand, it lies in no closed outline with writing inside (text-boxes.ts: OSRA
+ *   reads letters as bonds) and holds fewer than MAX_TEXT_BOXES of them, covering less than
+ *   MAX_TEXT_BOX_SHARE of its box. A flow-chart box OSRA reads as a ring is itself one; a
+ *   labelled graph of circled letters holds several; a structure diagram none (its labels sit at
+ *   the ends of bonds, not inside rings), or at most one small one where a hydrogen label falls
+ *   inside a bridged ring.
  * The thresholds come from the evaluation in models/eval/chem (RDKit and Open Babel renders at 150
  * and 300 dpi against plots, geometry, tables and circuits drawn in SVG); see its README.
  */
@@ -25,6 +32,9 @@ export const MIN_CARBON_ONLY_ATOMS = 6;
 export const MIN_BOND_PX = 8;
 /** Largest box side per bond of the longest possible chain; the evaluation's molecules reach 1.06. */
 export const MAX_SPAN_PER_BOND = 1.1;
+/** Text boxes inside a reading that make it a diagram of words, by count and by share of its box. */
+export const MAX_TEXT_BOXES = 2;
+export const MAX_TEXT_BOX_SHARE = 0.25;
 /** The score at which confidence reaches 1: OSRA scores a clean drawing about 2 and more. */
 const SURE_OSRA_SCORE = 3;
 
@@ -60,18 +70,35 @@ export function plausibleStructure(s: OsraStructure): boolean {
   return hetero || (/\d/.test(s.smiles.replace(/\[[^\]]*\]/g, '')) && atoms.length >= MIN_CARBON_ONLY_ATOMS);
 }
 
+const area = (b: Box) => b.width * b.height;
+const overlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+
+/**
+ * Whether closed outlines with writing inside (text-boxes.ts) fill the reading's box (a diagram of
+ * words), or hold it (OSRA read the letters of a word in a box as bonds): no molecule either way.
+ */
+export function enclosesText(reading: Box, boxes: Box[]): boolean {
+  if (boxes.some((b) => overlap(b, reading) >= 0.5 * area(reading))) return true;
+  const inside = boxes.filter((b) => overlap(b, reading) >= 0.5 * area(b));
+  return inside.length >= MAX_TEXT_BOXES || inside.reduce((sum, b) => sum + area(b), 0) >= MAX_TEXT_BOX_SHARE * area(reading);
+}
+
 /** OSRA's score as a confidence in [0,1]: 0 at the acceptance threshold, 1 at SURE_OSRA_SCORE. */
 export function structureConfidence(score: number): number {
   return Math.round(Math.max(0, Math.min(1, (score - MIN_OSRA_SCORE) / (SURE_OSRA_SCORE - MIN_OSRA_SCORE))) * 1000) / 1000;
 }
 
 /**
- * The structures among OSRA's readings: the plausible ones (plausibleStructure), nitro groups
- * written one way (nitro.ts), canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
+ * The structures among OSRA's readings: the plausible ones (plausibleStructure) that, given the
+ * image OSRA read, enclose no writing (enclosesText), nitro groups written one way (nitro.ts),
+ * canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
  */
-export async function acceptStructures(readings: OsraStructure[], inchi = false): Promise<ChemicalStructure[]> {
+export async function acceptStructures(readings: OsraStructure[], inchi = false, image?: Buffer): Promise<ChemicalStructure[]> {
   const structures: ChemicalStructure[] = [];
-  for (const s of readings.filter(plausibleStructure)) {
+  const plausible = readings.filter(plausibleStructure);
+  const boxes = image && plausible.length ? await textBoxes(image) : [];
+  for (const s of plausible.filter((p) => !enclosesText(p.box, boxes))) {
     const molecule = await canonicalize(normalizeNitro(s.smiles));
     if (!molecule) continue;
     structures.push({
@@ -88,5 +115,5 @@ export async function acceptStructures(readings: OsraStructure[], inchi = false)
 export async function readStructures(png: Buffer, opts: ReadStructuresOptions = {}): Promise<StructuresRead> {
   const run = await runOsra(png, opts);
   if (run.stopped) return { structures: [], stopped: run.message };
-  return { structures: await acceptStructures(run.structures, opts.inchi) };
+  return { structures: await acceptStructures(run.structures, opts.inchi, png) };
 }

@@ -115,7 +115,7 @@ async function pagesOutcomes(molecules: Molecule[], count: number): Promise<Page
 
 /** What the product would answer for one image: the accepted, canonicalised structures. */
 async function score(img: EvalImage, cached: CachedRead): Promise<ImageOutcome> {
-  const found = typeof cached.read === 'string' ? [] : await acceptStructures(cached.read, true);
+  const found = typeof cached.read === 'string' ? [] : await acceptStructures(cached.read, true, await readFile(img.path));
   return { image: img, found, stopped: typeof cached.read === 'string', cpuSeconds: cached.cpu };
 }
 

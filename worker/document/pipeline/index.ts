@@ -14,7 +14,6 @@ import { groupDisplayMath } from './math-regions.js';
 import { findTables } from './tables.js';
 import { renderPage } from './page-mmd.js';
 import { parsePageRanges } from './page-ranges.js';
-import { openPdf } from './pdf.js';
 import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
 import { SourceMathsPlacer } from './office-maths-place.js';
@@ -125,15 +124,16 @@ async function withPdf<T>(path: string, deps: PipelineDeps, use: (pdfPath: strin
   throw new ApiError('unsupported_format', 'Input type not supported (expected PDF, DOCX, DOC, PPTX, ODT, RTF, WPD, EPUB, MOBI, AZW, AZW3 or DJVU)', {}, false);
 }
 
-/** Page count of a document, for dry-run sampling. Office documents are converted first (slow). */
+/**
+ * Page count of a document, for dry-run sampling. Office documents are converted first (slow).
+ * pdf.js opens it in a page thread, as for a conversion: the worker's main thread never loads pdf.js.
+ */
 export async function countPages(path: string, deps: PipelineDeps = {}): Promise<number> {
   return withPdf(path, deps, async (pdfPath) => {
-    const doc = await openPdf(pdfPath);
-    try {
-      return doc.numPages;
-    } finally {
-      await doc.destroy();
-    }
+    const doc = await PdfReader.open(pdfPath);
+    const pages = doc.numPages;
+    await doc.close();
+    return pages;
   });
 }
 

@@ -20,8 +20,15 @@ const BESIDE_EM = 1.5;
 /** The white between two boxes side by side (0 when they overlap in x). */
 export const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
 
-/** The prose lines that reach their column's edge: lines of a paragraph, never part of a display. */
-export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: number | undefined): Set<TextLine> {
+/** A line whose middle is this many ems from its column's is centred in it. */
+const CENTRED_EM = 1;
+
+/**
+ * The prose lines that reach their column's edge: lines of a paragraph, never part of a display.
+ * Of `formulas` (maths set in a text font), a line centred in its column short of its right edge
+ * is a display's, however near the left edge a long one starts.
+ */
+export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: number | undefined, formulas = new Set<TextLine>()): Set<TextLine> {
   const rightColumn = (l: TextLine) => gutter !== undefined && l.x0 >= gutter;
   const edges = [false, true].map((right) => {
     const column = lines.filter((l) => rightColumn(l) === right && (right || gutter === undefined || l.x1 <= gutter));
@@ -30,7 +37,10 @@ export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: 
   return new Set(
     [...prose].filter((l) => {
       const edge = edges[rightColumn(l) ? 1 : 0];
-      return edge !== undefined && (l.x0 <= edge.left + INDENT_EM * l.size || l.x1 >= edge.right - RAGGED_EM * l.size);
+      if (edge === undefined) return false;
+      const short = l.x1 < edge.right - RAGGED_EM * l.size;
+      if (formulas.has(l) && short && Math.abs(l.x0 + l.x1 - edge.left - edge.right) / 2 < CENTRED_EM * l.size) return false;
+      return l.x0 <= edge.left + INDENT_EM * l.size || !short;
     }),
   );
 }

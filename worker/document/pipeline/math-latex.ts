@@ -1,5 +1,5 @@
-import { symbolsInRegion, type PdfPageMath } from '../../engine/math/pdf/index.js';
-import { glyphSymbol, inside } from '../../engine/math/pdf/symbols.js';
+import type { PdfPageMath } from '../../engine/math/pdf/index.js';
+import { glyphSymbol, inside, symbolsInRegion } from '../../engine/math/pdf/symbols.js';
 import { type Box, type MathResult, type MathSymbol, RADICAL, type RowSpan } from '../../engine/math/types.js';
 import { splitRows } from '../../engine/math/latex-normalise.js';
 import type { RegionLatex } from './inline.js';

@@ -70,6 +70,38 @@ function readsAsProse(line: TextLine): boolean {
 
 const hasMath = (line: TextLine) => mathGlyphs(line) > 0;
 
+/** A relation or operator that makes a line of text-font letters a formula (a maths font's symbols are maths anyway). */
+const TEXT_OPERATOR = /^[=<>+]$/;
+/** The other characters of a formula set in a text font: digits, brackets, punctuation, a minus or a slash. */
+const TEXT_FORMULA_CHAR = /^[0-9()[\]{}|,.;:'/*!\-]$/;
+const isLetter = (g: Glyph) => /\p{L}/u.test(g.ch);
+
+/**
+ * A line of maths set in a text font: its letters italic (a text italic, as a document setting its
+ * maths in the text font prints them, or a maths font), an upright word only an operator name, the
+ * rest digits, brackets, operators and maths symbols. 'formula' when it holds a relation or an
+ * operator; 'operand' when not (the left side of a multi-row display, on a row of its own).
+ * Italic prose (emphasis, a theorem) has upright punctuation words or no operator, and stands at
+ * its column's edge: the caller keeps such lines prose.
+ */
+function textFontMaths(line: TextLine): 'formula' | 'operand' | undefined {
+  let italic = false;
+  let operator = false;
+  for (const g of line.glyphs) {
+    if (g.ch === ' ') continue;
+    if (isLetter(g)) italic ||= Boolean(g.italic) || g.mathFont || isMathChar(g.ch);
+    else if (TEXT_OPERATOR.test(g.ch) || g.mathFont || isMathChar(g.ch)) operator = true;
+    else if (!TEXT_FORMULA_CHAR.test(g.ch)) return undefined;
+  }
+  const uprightWords = line.glyphs
+    .map((g) => (isLetter(g) && !g.italic && !g.mathFont && !isMathChar(g.ch) ? g.ch : ' '))
+    .join('')
+    .split(' ')
+    .filter((word) => word && !FUNCTION_NAME.test(word));
+  if (!italic || uprightWords.length) return undefined;
+  return operator ? 'formula' : 'operand';
+}
+
 export interface DisplayRegion {
   box: Box;
   /** The equation number without its parentheses, when one stands at the right of the display. */
@@ -123,16 +155,28 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
   const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), byBaseline)]));
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
-  const prose = new Set(lines.filter(readsAsProse));
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
-  // Any line with words at a column's edge is a paragraph's, however much inline maths it holds.
-  const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter);
+  const textMaths = new Map(lines.flatMap((l) => {
+    const kind = textFontMaths(l);
+    return kind ? [[l, kind] as const] : [];
+  }));
+  // Any line with words at a column's edge is a paragraph's, however much inline maths it holds
+  // (a formula in a text font centred in its column is not).
+  const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter, new Set(textMaths.keys()));
+  // Maths in a text font: a formula is never prose (at a column's edge it may be a row of an
+  // eqnarray aligned on its relation) but seeds a display only away from the edges; a row of
+  // italic words without an operator is prose at the edge (emphasis), an operand elsewhere.
+  const textMath = (l: TextLine) => textMaths.get(l) === 'formula' || (textMaths.has(l) && !paragraph.has(l));
+  const prose = new Set(lines.filter((l) => readsAsProse(l) && !textMath(l)));
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(
     lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
   );
-  const seeds = lines.filter((l) => hasMath(l) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left));
+  const seeds = lines.filter(
+    (l) =>
+      (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left),
+  );
   const groups: Group[] = [];
   const taken = new Set<TextLine>();
   for (const seed of seeds) {
@@ -142,7 +186,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     grow(
       group,
       lines.filter((l) => !numbers.has(l)),
-      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered },
+      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered, textMath },
       taken,
     );
     groups.push(group);
@@ -200,6 +244,8 @@ interface PageFacts {
   gutter?: number;
   /** Lines with their own equation number: two of them are two displays unless set as close as rows. */
   numbered: Set<TextLine>;
+  /** Maths set in a text font (textFontMaths), not prose. */
+  textMath: (line: TextLine) => boolean;
 }
 
 const acrossGutter = (a: Box, b: Box, gutter: number | undefined) => gutter !== undefined && Math.min(a.x1, b.x1) <= gutter && Math.max(a.x0, b.x0) >= gutter;
@@ -211,7 +257,7 @@ interface Group {
   parts: Box[];
 }
 
-function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structure, gutter, numbered }: PageFacts, taken: Set<TextLine>): void {
+function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structure, gutter, numbered, textMath }: PageFacts, taken: Set<TextLine>): void {
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
@@ -230,7 +276,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       const levelWith = cy > group.box.y0 && cy < group.box.y1;
       const level = levelWith && !paragraph.has(l) && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
       // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
-      const spaced = levelWith && !prose.has(l) && hasMath(l) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
+      const spaced = levelWith && !prose.has(l) && (hasMath(l) || textMath(l)) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
       // The next row of a multi-line display: a line without prose under (or over) the group, across
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);

@@ -22,6 +22,8 @@ export interface FontInfo {
   name: string;
   bold: boolean;
   math: boolean;
+  /** A text font's italic (isTextItalicFont): where some documents set their maths letters. */
+  italic?: boolean;
 }
 
 export interface Glyph {
@@ -34,6 +36,8 @@ export interface Glyph {
   font: string;
   bold: boolean;
   mathFont: boolean;
+  /** Drawn in a text font's italic. */
+  italic?: boolean;
 }
 
 export interface TextLine {
@@ -91,7 +95,7 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
     const info = font(item.fontName);
     const step = item.width / chars.length;
     chars.forEach((ch, i) => {
-      glyphs.push({ ch, x: m[4] + i * step, w: step, base: m[5], size, font: info.name, bold: info.bold, mathFont: info.math });
+      glyphs.push({ ch, x: m[4] + i * step, w: step, base: m[5], size, font: info.name, bold: info.bold, mathFont: info.math, ...(info.italic ? { italic: true } : {}) });
     });
   }
   return glyphs;

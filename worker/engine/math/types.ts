@@ -51,6 +51,8 @@ export interface MathSymbol {
   /** Font size in region units when known (PDF glyphs). */
   size?: number;
   style?: SymbolStyle;
+  /** RADICAL only, when the front end saw the sign's shape (pen strokes): x of the bottom of its tick, where a radicand may begin. */
+  hookEnd?: number;
 }
 
 /** An 8-bit greyscale raster, one byte per pixel, row-major, dark ink on a light background. */

@@ -2,6 +2,8 @@ import { HANDWRITING_THRESHOLD } from '../../../../page/model.js';
 import type { GrayImage, MathSymbol } from '../types.js';
 import { CONFIDENCE_EXPONENT } from './calibration.js';
 import { SymbolClassifier } from './classifier.js';
+import { braceBeforeRows } from './brace-rows.js';
+import { pairDelimiters } from './delimiter-pairs.js';
 import { symbolsFromImage } from './symbols-from-image.js';
 
 /**
@@ -44,7 +46,10 @@ export interface HandRead {
  * The symbols of an image with the classifier of its hand. `handwriting` is the ink-kind
  * classifier's probability that the image is handwritten: at HANDWRITING_THRESHOLD or more the
  * handwriting classifier reads it, below it the typeset one, so the read agrees with the
- * is_handwritten /v3/text reports. Only where that is not known (no ink-kind model) is the image
+ * is_handwritten /v3/text reports. A hand's read also joins two-piece symbols by the classifier's
+ * score (join-by-score.ts), pairs delimiters by kind (delimiter-pairs.ts) and reads a tall stroke
+ * before rows as the brace of `cases` (brace-rows.ts): what a hand leaves ambiguous that type does
+ * not. Only where that is not known (no ink-kind model) is the image
  * read with both and the read whose symbols its classifier found likelier kept (print on a tie).
  * An unsure band read with both was tried: on a typeset page's prose line the handwriting
  * classifier's confident soup won and turned the line into a display (v3-text.test.ts).
@@ -53,7 +58,11 @@ export interface HandRead {
 export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
   const asPrint = () => symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
   if (!classifiers.handwritten) return { symbols: await asPrint(), handwritten: false };
-  const asHandwriting = () => symbolsFromImage(image, { classifier: classifiers.handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT });
+  const handwritten = classifiers.handwritten;
+  const asHandwriting = async () =>
+    braceBeforeRows(
+      pairDelimiters(await symbolsFromImage(image, { classifier: handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT, joinByScore: true })),
+    );
   if (handwriting !== undefined) {
     return handwriting >= HANDWRITING_THRESHOLD ? { symbols: await asHandwriting(), handwritten: true } : { symbols: await asPrint(), handwritten: false };
   }

@@ -3,6 +3,7 @@ import { binarise } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents } from './components.js';
+import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
 import { splitTouching } from './split.js';
@@ -15,6 +16,8 @@ export interface SymbolsFromImageOptions {
   rawConfidence?: boolean;
   /** The calibration exponent of `classifier`'s probabilities. @default CONFIDENCE_EXPONENT (the typeset classifier's) */
   confidenceExponent?: number;
+  /** Join nearby pieces whose joined crop the classifier reads likelier than the parts (join-by-score.ts); for handwriting. @default false */
+  joinByScore?: boolean;
 }
 
 /**
@@ -62,12 +65,9 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   }
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
-  const classified = await splitTouching(
-    map,
-    groups.map((group) => ({ group, label: byGroup.get(group) })),
-    classifier,
-    emPx,
-  );
+  const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
+  const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
+  const classified = await splitTouching(map, joined, classifier, emPx);
   const symbols = classified
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);

@@ -7,6 +7,8 @@ export interface Glyph {
   box: Box;
   confidence: number;
   style?: SymbolStyle;
+  /** RADICAL only: x of the bottom of the sign's tick, when the front end knows it (MathSymbol.hookEnd). */
+  hookEnd?: number;
 }
 
 /** The layout tree. Rows are lists of nodes read left to right. */

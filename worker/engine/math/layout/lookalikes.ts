@@ -29,7 +29,7 @@ interface LineReference {
  */
 export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
   return symbols.map((symbol, index) => {
-    const glyph: Glyph = { latex: symbol.latex, box: symbol.box, confidence: symbol.confidence, style: symbol.style };
+    const glyph: Glyph = { latex: symbol.latex, box: symbol.box, confidence: symbol.confidence, style: symbol.style, hookEnd: symbol.hookEnd };
     if (!symbol.alternatives?.length || symbol.baseline !== undefined) return glyph;
     const line = lineAround(symbols, index);
     if (!line) return glyph;

@@ -1,4 +1,4 @@
-import { RADICAL, RULE } from '../types.js';
+import { RADICAL, RULE, type Box } from '../types.js';
 import { centreX, centreY, glyphOf, height, referenceEm, structureElement, unionBox, type Element, type Glyph, type ParseRow } from './element.js';
 
 /**
@@ -6,7 +6,8 @@ import { centreX, centreY, glyphOf, height, referenceEm, structureElement, union
  * is what lies inside the box right of the hook; the index of `\sqrt[n]` is a small symbol above
  * the hook's left part (never a rule: a fraction bar above a root is not its index), in TeX set
  * to end about 0.55 em into the sign, whose hook is about 0.85 em
- * wide whatever its height. Outer radicals go first,
+ * wide whatever its height; a front end that saw the sign's shape says where its tick bottoms out
+ * (pen strokes: `hookEnd`). Outer radicals go first,
  * so a root inside a radicand is built when the radicand is parsed.
  */
 export function groupRadicals(elements: Element[], parseRow: ParseRow): Element[] {
@@ -17,7 +18,11 @@ export function groupRadicals(elements: Element[], parseRow: ParseRow): Element[
     if (!pool.includes(radical)) continue;
     const sign = radical.box;
     const size = height(sign);
-    const hookEnd = sign.x0 + Math.min(0.6 * size, em);
+    const drawnHook = glyphOf(radical)?.hookEnd;
+    const hookEnd = drawnHook ?? sign.x0 + Math.min(0.6 * size, em);
+    // A hand writes the radicand's first symbol tucked into the tick: it counts once it reaches past
+    // the tick's bottom.
+    const pastHook = (box: Box) => (drawnHook === undefined ? centreX(box) > hookEnd : box.x1 > hookEnd && centreX(box) > sign.x0);
     const others = pool.filter((element) => element !== radical);
     const index = others.filter(
       (element) =>
@@ -31,11 +36,7 @@ export function groupRadicals(elements: Element[], parseRow: ParseRow): Element[
     );
     const radicand = others.filter(
       (element) =>
-        !index.includes(element) &&
-        centreX(element.box) > hookEnd &&
-        centreX(element.box) < sign.x1 &&
-        centreY(element.box) > sign.y0 &&
-        centreY(element.box) < sign.y1,
+        !index.includes(element) && pastHook(element.box) && centreX(element.box) < sign.x1 && centreY(element.box) > sign.y0 && centreY(element.box) < sign.y1,
     );
     const claimed = new Set([radical, ...index, ...radicand]);
     pool = pool.filter((element) => !claimed.has(element));

@@ -1,5 +1,5 @@
 import type { Box } from '../types.js';
-import { classifyFont, type FontFamily } from './tex-fonts.js';
+import { classifyFont, isTextItalicFont, type FontFamily } from './tex-fonts.js';
 
 /**
  * Ink boxes from the outlines pdf.js ships for each glyph. With `disableFontFace` pdf.js's worker
@@ -23,6 +23,8 @@ export interface FontObject {
 export interface FontFacts {
   name: string;
   family: FontFamily;
+  /** A text font's italic (isTextItalicFont). */
+  italic: boolean;
   /** Ascent and descent in ems, for boxes when the outline is missing. */
   ascent: number;
   descent: number;
@@ -45,7 +47,7 @@ export function fontFacts(font: FontObject): FontFacts {
     // pdf.js reports 0/0 for some fonts; TeX's usual 0.75/-0.25 em is a fair default.
     const ascent = font.ascent && font.ascent > 0.2 ? font.ascent : 0.75;
     const descent = font.descent && font.descent < 0 ? font.descent : -0.25;
-    facts = { name, family: classifyFont(name), ascent, descent };
+    facts = { name, family: classifyFont(name), italic: isTextItalicFont(name, Boolean(font.italic)), ascent, descent };
     factsCache.set(font, facts);
   }
   return facts;

@@ -4,4 +4,4 @@
  */
 export { readPdfMath, type PdfGlyph, type PdfPageMath } from './page-reader.js';
 export { symbolsFrom, symbolsInRegion } from './symbols.js';
-export { classifyFont, glyphToken, isMathFamily, type FontFamily } from './tex-fonts.js';
+export { classifyFont, glyphToken, isMathFamily, isTextItalicFont, type FontFamily } from './tex-fonts.js';

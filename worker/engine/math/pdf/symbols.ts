@@ -2,7 +2,7 @@ import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
-import { glyphToken, tokenByCode } from './tex-fonts.js';
+import { glyphToken, isMathFamily, tokenByCode } from './tex-fonts.js';
 
 /**
  * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
@@ -55,6 +55,22 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };
 }
 
+/**
+ * The glyphs' symbols. Where a formula has no letter from a maths font, its letters in a text
+ * italic are its identifiers (a document that sets maths in the text italic, as lazylist does), so
+ * they are italic rather than upright `\text{}` words; beside maths-font letters they are text.
+ */
+function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
+  const read = glyphs.flatMap((g) => {
+    const symbol = glyphSymbol(g);
+    return symbol ? [{ g, symbol }] : [];
+  });
+  const mathLetters = read.some(({ g, symbol }) => symbol.style !== undefined && isMathFamily(g.font.family));
+  return read.map(({ g, symbol }) =>
+    !mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol,
+  );
+}
+
 const centre = (b: Box) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 });
 const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
 
@@ -72,7 +88,7 @@ export function symbolsInRegion(page: PdfPageMath, region: Box): MathSymbol[] {
 
 /** Glyphs and rules → symbols, pieces stacked, composites joined and radicals merged, in left-to-right order. */
 export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
-  const pieces = glyphs.map(glyphSymbol).filter((s): s is Piece => s !== undefined);
+  const pieces = withTextItalicLetters(glyphs);
   const stacked = stackPieces(pieces);
   // Arrows first: a slash may strike a long arrow, and the '=' of a \Longrightarrow is no \cong's.
   const composed = joinStacked(joinNegations(joinArrows(stacked)));

@@ -18,6 +18,8 @@ export interface LatexPdf {
 export interface CompileOptions {
   /** `\usepackage` list. @default 'amsmath,amssymb' */
   packages?: string;
+  /** Preamble lines after the packages (font declarations, theorem styles). */
+  preamble?: string;
   /** Files the document needs beside it (images for `\includegraphics`), by name. */
   files?: Record<string, Buffer>;
 }
@@ -29,6 +31,7 @@ export async function compileLatex(body: string, opts: CompileOptions = {}): Pro
   const tex = [
     '\\documentclass{article}',
     `\\usepackage{${opts.packages ?? 'amsmath,amssymb'}}`,
+    opts.preamble ?? '',
     '\\pagestyle{empty}',
     '\\begin{document}',
     body,

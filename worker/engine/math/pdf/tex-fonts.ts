@@ -56,6 +56,18 @@ export function classifyFont(name: string): FontFamily {
   return 'other';
 }
 
+/** The italic shape of a text font, by name: CMTI, SFTI, LMRoman10-Italic, NimbusRomNo9L-ReguItal, MinionPro-It. */
+const TEXT_ITALIC = /CMTI|SFTI|Ital|Oblique|-(Bold)?It$/i;
+
+/**
+ * True for a text font's italic: the font some documents set their maths letters in (a TeX
+ * document that gives the letters the text italic's mathcodes, a word processor's italic x).
+ * `flagged`: the font's descriptor says italic.
+ */
+export function isTextItalicFont(name: string, flagged = false): boolean {
+  return !isMathFamily(classifyFont(name)) && (flagged || TEXT_ITALIC.test(bareFontName(name)));
+}
+
 /** Fonts whose every glyph is maths; text fonts (roman, other) carry maths only in context. */
 export function isMathFamily(family: FontFamily): boolean {
   return family !== 'roman' && family !== 'other' && family !== 'bold';

@@ -35,6 +35,12 @@ const COMMON = new Set([
   '\\sqrt',
 ]);
 const RARE_PRIOR = 0.35;
+/**
+ * Letters a hand draws like a commoner digit or operator: in written maths `0` far outnumbers the
+ * letter `O`, `1` the letters `l` and `I`, `+` the letters `t` and `T`. Their weight is the rough
+ * ratio of their frequencies, so the letter still wins where its shape is clearly a letter.
+ */
+const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { O: 0.15, l: 0.3, I: 0.3, t: 0.6, T: 0.4 };
 
 const LabelsSchema = z.object({
   classes: z.array(z.string()).min(2),
@@ -105,7 +111,7 @@ export class StrokeClassifier implements StrokeSymbolReader {
       );
     }
     const data = output.probabilities.data as Float32Array;
-    const prior = classes.map((c) => (COMMON.has(c) ? 1 : RARE_PRIOR));
+    const prior = classes.map((c) => LOOKALIKE_PRIOR[c] ?? (COMMON.has(c) ? 1 : RARE_PRIOR));
     return inputs.map((_, i) => {
       const raw = data.subarray(i * classes.length, (i + 1) * classes.length);
       const weighted = raw.map((p, k) => p * prior[k]);

@@ -110,26 +110,42 @@ export function isStraightBar(strokes: readonly Stroke[], symbolHeight: number):
 
 /**
  * A radical sign drawn in one go: a tick down to a low point left of centre, a rise, and a
- * vinculum along the top over the right part. Γ has a top bar too but starts it at its left edge
- * and has no low point away from that edge; 7 has ink in the lower right where a radicand sits.
+ * vinculum along the top from there over the right part. Γ has a top bar too but starts it at its
+ * left edge and has no low point away from that edge; 7 has ink in the lower right where a
+ * radicand sits. Real hands vary: the stroke may start with a flick at the very top-left, the tick
+ * may be drawn wide, the vinculum may end in a short downward serif or be left out (a check mark),
+ * and the first flick may start low.
  */
 export function isRadicalStroke(strokes: readonly Stroke[], symbolHeight: number): boolean {
+  return radicalHookEnd(strokes, symbolHeight) !== null;
+}
+
+/** x of the bottom of the tick of the radical sign `strokes` draw, or null when they draw none (isRadicalStroke). */
+export function radicalHookEnd(strokes: readonly Stroke[], symbolHeight: number): number | null {
   const box = strokesBox(strokes);
   const w = boxWidth(box);
   const h = boxHeight(box);
-  if (h < 0.6 * symbolHeight || w < 0.5 * h) return false;
+  if (h < 0.6 * symbolHeight || w < 0.5 * h) return null;
   // x in units of the sign's height from its left edge, y in 0..1 from its top: a long radicand
   // stretches the vinculum, never the tick.
   const points = strokes.flatMap((s) => s.x.map((x, i) => ({ u: (x - box.x0) / h, y: (s.y[i] - box.y0) / h })));
-  const top = points.filter((p) => p.y <= 0.2);
-  if (!top.length) return false;
+  const lowest = points.reduce((a, b) => (b.y > a.y ? b : a));
+  // The vinculum is the top ink right of the tick's low point (a flick at the top-left is not it).
+  const top = points.filter((p) => p.y <= 0.2 && p.u > lowest.u);
+  if (!top.length) return null;
   const tickWidth = Math.min(...top.map((p) => p.u));
   const topEnd = Math.max(...top.map((p) => p.u));
   // The vinculum must reach the right edge and be long enough to cover a symbol (the left arc of
   // an italic x has the tick's shape but only a short cap).
-  if (tickWidth < 0.15 || tickWidth > Math.min(1.2, 0.6 * (w / h)) || topEnd < 0.95 * (w / h) || topEnd - tickWidth < 0.45) return false;
-  if (points.some((p) => p.u > tickWidth + 0.15 && p.y > 0.35)) return false;
-  const lowest = points.reduce((a, b) => (b.y > a.y ? b : a));
-  const leftmost = points.reduce((a, b) => (b.u < a.u ? b : a));
-  return lowest.u >= 0.08 && lowest.u <= tickWidth + 0.05 && leftmost.y > 0.2 && leftmost.y < 0.9;
+  // A sign drawn without a vinculum (√ as a check mark) rises from its low point, left of centre,
+  // straight to the top-right corner.
+  const checkMark = w >= h && lowest.u <= 0.5 * (w / h) && tickWidth >= 0.85 * (w / h);
+  if (tickWidth < 0.15 || topEnd < 0.95 * (w / h)) return null;
+  if (!checkMark && (tickWidth > 0.75 * (w / h) || topEnd - tickWidth < 0.45)) return null;
+  const lowerRight = points.filter((p) => p.u > tickWidth + 0.15 && p.y > 0.35).length;
+  if (lowerRight > SERIF_SHARE * points.length) return null;
+  return lowest.u >= 0.08 && lowest.u <= tickWidth + 0.05 ? box.x0 + lowest.u * h : null;
 }
+
+/** Share of a radical's points that may hang below its vinculum's right part (an end serif). */
+const SERIF_SHARE = 0.1;

@@ -39,6 +39,31 @@ describe('groupStrokes', () => {
     expect(found[0].box.x0).toBeLessThanOrEqual(0);
   });
 
+  it('joins the two bars of a hand-drawn = that are shifted and unequal, but not a bar crossing other ink', () => {
+    const equals = [bar(50, 72, 14), bar(56, 76, 26)];
+    expect(groups([...at('1', 0, 0, SIZE), ...equals, ...at('1', 90, 0, SIZE)])).toEqual(['glyph:2', 'glyph:2', 'glyph:2']);
+    // A fraction bar above a T: the T's own bar crosses its stem, so the two bars are no `=`.
+    const tee = [bar(52, 76, 60), { x: [64, 64], y: [60, 90] }];
+    expect(groups([...at('1', 54, 0, SIZE), bar(48, 80, 48), ...tee])).toEqual(['rule:1', 'glyph:2', 'glyph:2']);
+  });
+
+  it('keeps nested fraction bars apart with the numerator between them', () => {
+    const nested = [...at('1', 24, 0, 20), bar(8, 52, 26), ...at('2', 20, 31, 24), bar(0, 60, 60), ...at('1', 22, 66, SIZE)];
+    expect(groups(nested)).toEqual(['rule:1', 'rule:1', 'glyph:1', 'glyph:2', 'glyph:2']);
+  });
+
+  it('finds radicals drawn as people draw them only over a radicand', () => {
+    // A wide tick that starts with a flick at the top-left, and a vinculum ending in a serif.
+    const sign = { x: [0, 6, 30, 48, 60, 110, 112], y: [0, 4, 30, 50, 2, 0, 8] };
+    expect(isRadicalStroke([sign], SIZE)).toBe(true);
+    // √ as a check mark, with no vinculum.
+    const check = { x: [0, 8, 25, 80], y: [30, 25, 55, 0] };
+    expect(isRadicalStroke([check], SIZE)).toBe(true);
+    expect(groups([sign, ...at('1', 62, 10, SIZE)]).map((g) => g.split(':')[0])).toEqual(['radical', 'glyph']);
+    // The same outline with nothing under it is a letter, not a radical.
+    expect(groups([sign]).map((g) => g.split(':')[0])).toEqual(['glyph']);
+  });
+
   it('joins pen dots to their symbols: i, the colon, ÷', () => {
     const i = [{ x: [3, 4, 4], y: [18, 16, 40] }, dot(3.5, 8)];
     const colon = [dot(30, 18), dot(30, 34)];

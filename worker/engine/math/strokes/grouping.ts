@@ -1,7 +1,8 @@
 import type { Box, Stroke } from '../types.js';
 import { mergeComponents } from '../image/merge.js';
 import { joinDots } from './dots.js';
-import { boxWidth, isRadicalStroke, isStraightBar, strokeDistance, strokeBox } from './geometry.js';
+import { equalsPairs } from './equals.js';
+import { boxHeight, boxWidth, isRadicalStroke, isStraightBar, strokeDistance, strokeBox, unionBox } from './geometry.js';
 import { paintStrokeGroups, type StrokeCanvas } from './raster.js';
 
 /** One symbol's strokes and what geometry already says about it. */
@@ -31,19 +32,21 @@ const BAR_TOUCH_DISTANCE = 0.05;
 const LONG_BAR = 1.5;
 
 /**
- * Pen strokes → symbols. Strokes that touch or cross form one component; a radical sign is its own
+ * Pen strokes → symbols. Strokes that touch or cross form one component, and so do the two bars of
+ * a hand-drawn `=` (equals.ts); a radical sign is its own
  * component whatever runs under its vinculum, and a long bar joins only strokes that cross it. Pen
  * dots join their stems (dots.ts). The components are then painted on a canvas and joined by the
  * image front end's multi-part rules (= ≤ ÷ ± i j ! : ; ‖), so strokes and images group alike.
  * A lone straight horizontal stroke is RULE. Groups come out left to right.
  */
 export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, canvasScale: number): { canvas: StrokeCanvas; groups: StrokeGroup[] } {
-  const radicalStroke = strokes.map((s) => isRadicalStroke([s], symbolHeight));
+  const boxes = strokes.map(strokeBox);
+  const radicalStroke = strokes.map((s, i) => isRadicalStroke([s], symbolHeight) && coversInk([i], boxes));
   const straight = strokes.map((s) => isStraightBar([s], symbolHeight));
   const longBar = strokes.map((s, i) => straight[i] && boxWidth(strokeBox(s)) >= LONG_BAR * symbolHeight);
   const root = strokes.map((_, i) => i);
   const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i])));
-  const boxes = strokes.map(strokeBox);
+  for (const [i, j] of equalsPairs(boxes, symbolHeight)) if (!radicalStroke[i] && !radicalStroke[j]) root[find(i)] = find(j);
   const reach = TOUCH_DISTANCE * symbolHeight;
   for (let i = 0; i < strokes.length; i++) {
     for (let j = i + 1; j < strokes.length; j++) {
@@ -59,11 +62,12 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   const members = new Map<number, number[]>();
   strokes.forEach((_, i) => members.set(find(i), [...(members.get(find(i)) ?? []), i]));
   const touching = joinDots([...members.values()], strokes, symbolHeight);
-  const radical = touching.map((ids) =>
-    isRadicalStroke(
-      ids.map((i) => strokes[i]),
-      symbolHeight,
-    ),
+  const radical = touching.map(
+    (ids) =>
+      isRadicalStroke(
+        ids.map((i) => strokes[i]),
+        symbolHeight,
+      ) && coversInk(ids, boxes),
   );
   const canvas = paintStrokeGroups(
     touching.map((ids) => ids.map((i) => strokes[i])),
@@ -73,15 +77,20 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   // Radical signs stay out of the multi-part rules: their box holds the radicand, which
   // mergeComponents would otherwise take for a part drawn inside them (as in % or ≠).
   const withoutRadicals = { ...canvas.map, components: canvas.map.components.filter((c) => !radical[c.id - 1]) };
-  const groups: StrokeGroup[] = mergeComponents(withoutRadicals).map((g) => {
+  const bar = (id: number) =>
+    isStraightBar(
+      touching[id - 1].map((i) => strokes[i]),
+      symbolHeight,
+    );
+  // Bars stacked with other ink between them are fraction bars over one another (a fraction in a
+  // numerator), not the lines of Ξ or ≡ that typeset glyphs and the image rules look for.
+  const parted = mergeComponents(withoutRadicals).flatMap((g) =>
+    g.parts.filter((c) => bar(c.id)).length >= 2 && g.parts.some((c) => !bar(c.id)) ? g.parts.map((c) => ({ parts: [c], box: c.box })) : [g],
+  );
+  const groups: StrokeGroup[] = parted.map((g) => {
     const ids = g.parts.map((c) => c.id);
     const strokeIds = ids.flatMap((id) => touching[id - 1]).sort((a, b) => a - b);
-    const rule =
-      ids.length === 1 &&
-      isStraightBar(
-        strokeIds.map((i) => strokes[i]),
-        symbolHeight,
-      );
+    const rule = ids.length === 1 && bar(ids[0]);
     return { strokes: strokeIds, kind: rule ? 'rule' : 'glyph', componentIds: ids, canvasBox: g.box, box: canvas.toStrokeUnits(g.box) };
   });
   for (const c of canvas.map.components) {
@@ -90,4 +99,19 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   }
   groups.sort((a, b) => a.canvasBox.x0 - b.canvasBox.x0 || a.canvasBox.y0 - b.canvasBox.y0);
   return { canvas, groups };
+}
+
+/**
+ * Whether other strokes sit under the sign the strokes `ids` draw, right of its tick: a radical
+ * is written over its radicand, while an `r`, `e` or `5` with a radical's outline covers nothing.
+ */
+function coversInk(ids: readonly number[], boxes: readonly Box[]): boolean {
+  const sign = ids.map((i) => boxes[i]).reduce(unionBox);
+  const tick = 0.25 * boxHeight(sign);
+  return boxes.some((b, i) => {
+    if (ids.includes(i)) return false;
+    const cx = (b.x0 + b.x1) / 2;
+    const cy = (b.y0 + b.y1) / 2;
+    return cx > sign.x0 + tick && cx < sign.x1 && cy > sign.y0 && cy < sign.y1;
+  });
 }

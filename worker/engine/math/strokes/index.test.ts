@@ -35,6 +35,11 @@ describe('recognizeStrokes', () => {
     expect(await read([...at('a', 8, 0, 40), bar(0, 44, 50), ...at('b', 8, 58, 40)])).toBe(normaliseLatex('\\frac{a}{b}'));
   });
 
+  it('reads a round hand-drawn zero as the digit, which written maths uses far more than the letter O', async () => {
+    expect(await read([...at('1', 0, 0, 40), ...at('0', 36, 0, 40)])).toBe('10');
+    expect(await read([...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('0', 80, 0, 40)])).toBe(normaliseLatex('a+0'));
+  });
+
   it('reads a hand-drawn square root as RADICAL over its radicand', async () => {
     const strokes = [radical(0, 0, 50, 64), ...at('a', 30, 8, 40)];
     const symbols = await symbolsFromStrokes(strokes, { classifier });

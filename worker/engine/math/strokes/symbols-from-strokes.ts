@@ -2,7 +2,7 @@ import { DOT_TOKENS } from '../image/vocabulary.js';
 import type { Classification } from '../image/classifier.js';
 import { RADICAL, RULE, type Box, type MathSymbol, type Stroke } from '../types.js';
 import { StrokeClassifier, type StrokeSymbolReader } from './classifier.js';
-import { strokesBox, typicalSymbolHeight } from './geometry.js';
+import { radicalHookEnd, strokesBox, typicalSymbolHeight } from './geometry.js';
 import { groupStrokes, type StrokeGroup } from './grouping.js';
 import { regroup } from './regroup.js';
 import { CANVAS_EM_PX, TYPICAL_SYMBOL_HEIGHT_EM } from './raster.js';
@@ -72,7 +72,12 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
   const symbols = groups.map((g): MathSymbol => {
     const label = byGroup.get(g);
     if (label) return { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives };
-    return { latex: g.kind === 'radical' ? RADICAL : RULE, box: g.box, confidence: 1 };
+    if (g.kind === 'rule') return { latex: RULE, box: g.box, confidence: 1 };
+    const hookEnd = radicalHookEnd(
+      g.strokes.map((i) => strokes[i]),
+      symbolHeight,
+    );
+    return { latex: RADICAL, box: g.box, confidence: 1, ...(hookEnd === null ? {} : { hookEnd }) };
   });
   return symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
 }

@@ -32,6 +32,8 @@ export const PEN: Record<string, Glyph> = {
   '+': [line(0, 0.5, 0.7, 0.5), line(0.35, 0.15, 0.35, 0.85)],
   '=': [line(0, 0.38, 0.7, 0.38), line(0, 0.62, 0.7, 0.62)],
   '-': [line(0, 0.5, 0.6, 0.5)],
+  // A zero as round as a capital O: begun at the top, anticlockwise, closed.
+  '0': [arc(0.32, 0.5, 0.32, 0.5, -Math.PI / 2, -Math.PI / 2 - 2.1 * Math.PI, 24)],
 };
 
 /** The forward lean of most handwriting, as x shift per unit of height above the glyph's foot. */

@@ -1,0 +1,44 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type OsraStructure, runOsra } from '../../../worker/chemistry/osra.js';
+import { acceptStructures } from '../../../worker/chemistry/structures.js';
+import { DEV_KINDS, renderDevDistractors } from './dev-distractors.js';
+import { RESOLUTIONS } from './render.js';
+
+/**
+ * The development distractors (dev-distractors.ts) against the acceptance rule: how many of each
+ * kind are reported as molecules, and which readings were accepted. For working on the rule; the
+ * held-out set (heldout.ts) is left for `make eval-chem`.
+ * Usage: npx tsx models/eval/chem/dev-run.ts [--per-kind N]
+ */
+
+const i = process.argv.indexOf('--per-kind');
+const perKind = i > 0 ? Number(process.argv[i + 1]) : 8;
+const cacheDir = join(import.meta.dirname, '..', '.cache', 'chem');
+await mkdir(cacheDir, { recursive: true });
+const rawPath = join(cacheDir, 'dev-osra.json');
+const raw: Record<string, OsraStructure[] | string> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
+const rows: string[] = ['| kind | ' + RESOLUTIONS.map((d) => `${d} dpi`).join(' | ') + ' |', '|---|' + RESOLUTIONS.map(() => '---|').join('')];
+const counts = new Map<string, string[]>();
+let [fp, total] = [0, 0];
+for (const dpi of RESOLUTIONS) {
+  for (const { path, kind } of await renderDevDistractors(cacheDir, perKind, dpi)) {
+    if (raw[path] === undefined) {
+      const r = await runOsra(await readFile(path), { cpuSeconds: 60 });
+      raw[path] = r.stopped ? r.message : r.structures;
+      await writeFile(rawPath, JSON.stringify(raw));
+    }
+    const read = raw[path]!;
+    const found = typeof read === 'string' ? [] : await acceptStructures(read, false, await readFile(path));
+    total++;
+    if (found.length) {
+      fp++;
+      console.log(`FP ${path}: ${found.map((s) => s.smiles).join(' ')}`);
+    }
+    const key = `${kind}@${dpi}`;
+    counts.set(key, [...(counts.get(key) ?? []), found.length ? 'x' : '.']);
+  }
+}
+for (const kind of DEV_KINDS)
+  rows.push(`| ${kind} | ${RESOLUTIONS.map((d) => `${(counts.get(`${kind}@${d}`) ?? []).filter((c) => c === 'x').length} / ${perKind}`).join(' | ')} |`);
+console.log(`\n${rows.join('\n')}\n\nDevelopment distractors: ${fp} of ${total} reported as molecules.`);
