@@ -11,6 +11,9 @@ export type PriorityName = keyof typeof PRIORITY;
  * - math 'formula' (/v3/latex, batch): the whole image, turned upright, is one formula;
  * - nBest: how many distinct candidate formulas to list (formula mode; /v3/latex n_best).
  * - smiles, inchi: look for chemical structure diagrams and read them as SMILES, with InChI (/v3/text include_smiles, include_inchi).
+ * - assemble (/v3/text, batch text): answer the page assembled (page/assemble.ts: reading order,
+ *   headings, paragraphs, lists, code, tables), after the request's alphabets_allowed and
+ *   fullwidth_punctuation are applied to the text read.
  * Unknown keys pass, so an older worker keeps reading tasks a newer appliance queues.
  */
 export const pageOptionsSchema = z
@@ -19,6 +22,7 @@ export const pageOptionsSchema = z
     nBest: z.number().int().min(1).max(10).optional(),
     smiles: z.boolean().optional(),
     inchi: z.boolean().optional(),
+    assemble: z.object({ alphabetsAllowed: z.record(z.boolean()).optional(), fullwidthPunctuation: z.boolean().nullable().optional() }).optional(),
   })
   .passthrough();
 export type PageOptions = z.infer<typeof pageOptionsSchema>;

@@ -57,8 +57,11 @@ export function withoutAlphabets(r: PageRecognition, excluded: Alphabet[]): Page
   return excluded.length ? mapRecognitionText(r, (t) => strip(t, excluded)) : r;
 }
 
+/** detected_alphabets: one object of every code to whether it was found, in a list of one (2.1). */
+export type AlphabetsFound = [Record<Alphabet, boolean>];
+
 /** detected_alphabets: one object of every code to whether the text lines (maths left out) hold it. */
-export function detectedAlphabets(lines: PageLine[]): [Record<Alphabet, boolean>] {
+export function detectedAlphabets(lines: PageLine[]): AlphabetsFound {
   const text = lines
     .filter((l) => l.kind !== 'math')
     .map((l) => l.text)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../model.js';
+import { linesToMmd } from '../render/mmd.js';
 import { textBlocks } from './blocks.js';
 
 /** A text line of height 20 at (x, y). */
@@ -17,7 +18,9 @@ const shape = (lines: PageLine[]) =>
         ? { code: b.lines.map((l) => l.text) }
         : b.kind === 'table'
           ? { table: b.grid.rows.map((r) => r.map((c) => c?.text ?? '')), align: b.grid.align.join('') }
-          : { list: b.items.map((i) => i.map((l) => l.text).join(' ')) },
+          : b.kind === 'heading'
+            ? { [`h${b.level}`]: b.lines.map((l) => l.text).join(' ') }
+            : { list: b.items.map((i) => i.map((l) => l.text).join(' ')) },
   );
 
 describe('textBlocks', () => {
@@ -154,5 +157,54 @@ describe('textBlocks', () => {
 
   it('does not take a hyphenated word or a minus sign for a bullet', () => {
     expect(shape([line('-5 degrees', 10, 0), line('well-known', 10, 24)])).toEqual([['-5 degrees', 'well-known']]);
+  });
+
+  describe('headings', () => {
+    const sized = (text: string, x: number, y: number, height: number, width = 300): PageLine => ({ ...line(text, x, y), box: { x, y, width, height } });
+    const body = (y: number) => [
+      line('The body of the section runs on', 10, y),
+      line('over a few lines of ordinary', 10, y + 24),
+      line('prose set at the body size.', 10, y + 48),
+    ];
+
+    it('makes a short line standing alone and set larger than the body a heading, level 1 or 2 by its size', () => {
+      expect(shape([sized('A Study of Heat', 10, 0, 34), ...body(60), sized('Introduction', 10, 150, 23.5), ...body(200)])).toEqual([
+        { h1: 'A Study of Heat' },
+        ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
+        { h2: 'Introduction' },
+        ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
+      ]);
+      // A lone large line with no body to compare with is no heading; nor is a large line inside a paragraph.
+      expect(shape([sized('Big words', 10, 0, 34)])).toEqual([['Big words']]);
+      expect(shape([line('The body of the section runs on', 10, 0), sized('larger words', 10, 24, 30), ...body(58)])).toHaveLength(1);
+    });
+
+    it('keeps a section number and its title read side by side as one heading, at the level of its depth', () => {
+      const lines = [
+        ...body(0),
+        { ...line('2.1', 10, 100), box: { x: 10, y: 100, width: 30, height: 20 } },
+        { ...line('General Information', 60, 101), box: { x: 60, y: 101, width: 200, height: 20 } },
+        ...body(140),
+      ];
+      expect(shape(lines)).toEqual([
+        ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
+        { h3: '2.1 General Information' },
+        ['The body of the section runs on', 'over a few lines of ordinary', 'prose set at the body size.'],
+      ]);
+      expect(shape([...body(0), line('3 Results', 10, 100), ...body(140)])[1]).toEqual({ h2: '3 Results' });
+      // The number's box reaching into its title's, and the number read by the maths engine.
+      const number: PageLine = { ...line('', 10, 100, 'math'), box: { x: 10, y: 102, width: 30, height: 16 } };
+      number.math = { latex: '3', confidence: 0.9, confidenceRate: 0.9, symbolCount: 1 };
+      const title = { ...line('Boundary conditions', 30, 99), box: { x: 30, y: 99, width: 200, height: 21 } };
+      const lines2 = [...body(0), number, title, ...body(140)];
+      expect(textBlocks(lines2, (l) => l.box)[1]).toMatchObject({ kind: 'heading', level: 2, lines: [number, title] });
+      expect(linesToMmd(lines2, {}, false)).toContain('\n\n## 3 Boundary conditions\n\n');
+    });
+
+    it('leaves numbered list items, sentences and long lines as text', () => {
+      const list = [line('1. Fresh bread', 10, 0), line('2. Two litres of milk', 10, 40), line('3. Apples', 10, 80)];
+      expect(shape(list).some((b) => !Array.isArray(b))).toBe(false);
+      expect(shape([...body(0), line('2 Results are shown below.', 10, 100), ...body(140)]).some((b) => !Array.isArray(b))).toBe(false);
+    });
   });
 });

@@ -98,7 +98,9 @@ export function monospaceFit(words: OcrWord[]): MonospaceFit | null {
   // First through the words that cannot hide a space, when there are enough of them; then every
   // word with the spaces its width asks for.
   const plain = pts.filter((p) => !p.sites);
-  let fit = lineThrough((plain.length >= MIN_WORDS ? plain : pts).map((p) => ({ n: p.chars, w: p.width }))) ?? lineThrough(pts.map((p) => ({ n: p.chars, w: p.width })));
+  let fit =
+    lineThrough((plain.length >= MIN_WORDS ? plain : pts).map((p) => ({ n: p.chars, w: p.width }))) ??
+    lineThrough(pts.map((p) => ({ n: p.chars, w: p.width })));
   for (let pass = 0; pass < 2 && fit; pass++) fit = lineThrough(pts.map((p) => ({ n: cellsOf(p, fit!), w: p.width })));
   if (!fit) return null;
   const residual = Math.sqrt(pts.reduce((s, p) => s + (p.width - (fit!.pitch * cellsOf(p, fit!) + fit!.offset)) ** 2, 0) / pts.length);
@@ -188,7 +190,8 @@ export function advancePitch(lines: PageLine[]): number | null {
 }
 
 /** A code line with its indentation: the columns from the block's left edge, in pitches; its dropped spaces put back (respacedWords). */
-export function codeLineText(line: PageLine, left: number, pitch: number, fit: MonospaceFit, upright: (l: PageLine) => PageLine['box']): string {
+export function codeLineText(line: PageLine, left: number, pitch: number, fit: MonospaceFit | undefined, upright: (l: PageLine) => PageLine['box']): string {
   const indent = Math.max(0, Math.round((upright(line).x - left) / pitch));
-  return ' '.repeat(indent) + (line.words?.length ? respacedWords(line.words, fit).map((w) => w.text).join(' ') : line.text);
+  const words = line.words && fit ? respacedWords(line.words, fit) : line.words;
+  return ' '.repeat(indent) + (words?.length ? words.map((w) => w.text).join(' ') : line.text);
 }

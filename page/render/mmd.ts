@@ -4,6 +4,7 @@ import { rmFonts, rmSpaces } from './latex-formats.js';
 import { textBlocks, withoutBullet } from '../processors/blocks.js';
 import { tableToMmd } from './tables-mmd.js';
 import { codeLineText } from '../processors/code-lines.js';
+import { headingText } from '../processors/headings.js';
 import type { RenderOptions } from './options.js';
 
 /**
@@ -67,6 +68,8 @@ export function linesToMmd(
   return blocks
     .map((block) => {
       if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
+      if (block.kind === 'heading')
+        return `${'#'.repeat(block.level)} ${block.lines.map((l) => (l.kind === 'math' ? headingText(l) : lineMmd(l, opts))).join(' ')}`;
       if (block.kind === 'table') return tableToMmd(block.grid, (l) => lineMmd(l, opts));
       if (block.kind === 'code') {
         // As read, never with maths: rule 2 keeps maths inside code plain.

@@ -87,6 +87,8 @@ describe('the same page through /v3/text and as a scanned PDF through /v3/pdf', 
       });
       const body = (await res.json()) as { text: string };
       expect(res.status, JSON.stringify(body)).toBe(200);
+      // Image failures come back with HTTP 200 too: an answer without text is one.
+      expect(body.text, JSON.stringify(body)).toBeTypeOf('string');
       texts.push(body.text);
     }
     const form = new FormData();

@@ -89,9 +89,9 @@ describe('POST /v3/text against a real appliance', () => {
     times.sort((a, b) => a - b);
     console.log(`/v3/text one paragraph: median ${Math.round(times[2]!)} ms (${times.map(Math.round).join(', ')})`);
     expect(r.status, r.text).toBe(200);
-    // The heading stands apart from the paragraph under it: a paragraph of its own.
+    // The heading, set larger than the paragraph under it, is a heading as on the born-digital page.
     const [heading, body] = (r.body.text as string).split('\n\n');
-    expect(heading).toBe(HEADING_TEXT);
+    expect(heading).toMatch(new RegExp(`^#{1,2} ${HEADING_TEXT}$`));
     const lines = body!.split('\n');
     expect(lines[0]).toBe(PARAGRAPH_ONE[0]);
     expect(r.body.confidence).toBeGreaterThan(0);
@@ -100,7 +100,9 @@ describe('POST /v3/text against a real appliance', () => {
     const meta = await sharp(paragraph).metadata();
     expect([r.body.image_width, r.body.image_height]).toEqual([meta.width, meta.height]);
     expect(r.body.auto_rotate_degrees).toBe(0);
-    expect(r.body.line_data.map((l: { text: string }) => l.text)).toEqual((r.body.text as string).split('\n').filter(Boolean));
+    const mmdLines = (r.body.text as string).split('\n').filter(Boolean);
+    expect(r.body.line_data.map((l: { text: string }) => l.text)).toEqual(mmdLines.map((l) => l.replace(/^#+ /, '')));
+    expect(r.body.line_data[0].type).toBe('section_header');
     expect(r.body).toMatchObject({ is_printed: true, is_handwritten: false });
   });
 
@@ -119,8 +121,8 @@ describe('POST /v3/text against a real appliance', () => {
     const r = await call('/v3/text', { headers: auth, form });
     expect(r.status, r.text).toBe(200);
     expect(r.body.text).toContain(HEADING_TEXT);
-    // html is the text rendered by mathpix-markdown-it: a block per paragraph, its lines joined by <br>.
-    expect(r.body.html).toContain(`<div>${HEADING_TEXT}</div>`);
+    // html is the text rendered by mathpix-markdown-it: a heading, a block per paragraph, its lines joined by <br>.
+    expect(r.body.html).toMatch(new RegExp(`<h[12][^>]*>${HEADING_TEXT}</h[12]>`));
     expect(r.body.html).toContain(`<div>${PARAGRAPH_ONE[0]}<br>`);
   });
 

@@ -11,6 +11,7 @@ import { addMath, type MathEngines } from './math-page.js';
 import { keepsTurn } from './math-turn.js';
 import { startStrokesWorker } from './strokes.js';
 import type { PageRecognition } from '../../page/model.js';
+import { assemblePage } from '../../page/assemble.js';
 
 /**
  * Inference role: loads the model bundle once (checked against models/manifest.json) and reads
@@ -57,7 +58,9 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       const text: PageRecognition = { lines: r.lines, width: r.width, height: r.height, rotation: r.rotation, rotationConfidence: r.rotationConfidence };
       if (options.math && !engines) throw new ApiError('sys_exception', 'The maths model is not installed on this inference worker');
       const read = options.math ? await addMath(png, r, options, engines!) : text;
-      return options.smiles ? addStructures(png, read, { inchi: options.inchi, cpuSeconds: ctx.config.FOLIO_OSRA_CPU_SECONDS }) : read;
+      const found = options.smiles ? await addStructures(png, read, { inchi: options.inchi, cpuSeconds: ctx.config.FOLIO_OSRA_CPU_SECONDS }) : read;
+      // Page assembly runs here, beside recognition: the appliance only renders the assembled page.
+      return options.assemble ? assemblePage(found, options.assemble) : found;
     },
     { connection: ctx.queueConnection, prefix: ctx.config.FOLIO_QUEUE_PREFIX, concurrency: recognizer.batchSize > 1 ? PAGES_AT_ONCE_GPU : 1 },
   );

@@ -9,6 +9,7 @@ import { createApp } from '../app.js';
 import { v3BatchRoutes, type V3BatchRoutes } from './batch-routes.js';
 import type { RecognizeOptions } from './text-inference.js';
 import { v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
+import { assemblePage } from '../../../page/assemble.js';
 
 /**
  * The HTTP contract of the legacy batch, in-process with a fake recogniser that answers once
@@ -66,7 +67,7 @@ describe('POST/GET /v3/batch (in-process, fake recogniser)', () => {
       recognize: async (_id, _png, opts = {}) => {
         asked.push(opts);
         await gate;
-        return PAGE;
+        return opts.assemble ? assemblePage(PAGE, opts.assemble) : PAGE;
       },
     });
     app = createApp(t.ctx, [authRoutes(t.ctx), batch.routes]);

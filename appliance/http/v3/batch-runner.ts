@@ -11,7 +11,7 @@ import { deliverLegacyCallback } from './legacy-callback.js';
 import { imageFromSrc, prepareImage } from './text-image.js';
 import type { Recognize } from './text-inference.js';
 import { regionOf, type TextOptions } from './text-options.js';
-import { buildTextResult } from './text-result.js';
+import { assemblyOf, buildTextResult } from './text-result.js';
 
 /** Images of batches read at once: enough to keep the pool's queue fed, few enough to leave it for /v3/text. */
 export const BATCH_CONCURRENCY = 2;
@@ -90,8 +90,9 @@ export class BatchRunner {
       const region = regionOf(item.options as TextOptions);
       const image = await prepareImage(await imageFromSrc(item.url, fetchOpts), region);
       if (record.ocr_behavior === 'text') {
-        const page = await this.opts.recognize(requestId, image.png, { math: 'auto', priority: 'normal' });
-        result = await buildTextResult(requestId, page, item.options as TextOptions);
+        const options = item.options as TextOptions;
+        const page = await this.opts.recognize(requestId, image.png, { math: 'auto', assemble: assemblyOf(options), priority: 'normal' });
+        result = await buildTextResult(requestId, page, options);
       } else {
         const params = item.options as LatexParams;
         const page = await this.opts.recognize(requestId, image.png, {

@@ -6,6 +6,7 @@ import { createApp } from '../app.js';
 import { publicResolver, v3TestApp, type V3TestApp } from '../../../test/support/v3-test-app.js';
 import { v3ResultsRoutes } from './results-routes.js';
 import { v3TextRoutes } from './text-routes.js';
+import { assemblePage } from '../../../page/assemble.js';
 
 // The recogniser is replaced by a function returning fixed lines: what is under test is the
 // history kept around /v3/text, not recognition (covered by test/integration/v3-text.test.ts).
@@ -33,15 +34,18 @@ describe('GET /v3/ocr-results and /v3/ocr-usage (in-process, real Redis and SQLi
       authRoutes(t.ctx),
       v3TextRoutes(t.ctx, {
         resolve: publicResolver,
-        recognize: async (_id, buf) => {
+        recognize: async (_id, buf, opts = {}) => {
           const meta = await sharp(buf).metadata();
-          return {
-            lines: [{ text: `width ${meta.width}`, confidence: 0.9, box: { x: 0, y: 0, width: 10, height: 10 } }],
-            width: meta.width!,
-            height: meta.height!,
-            rotation: 0,
-            rotationConfidence: 0,
-          };
+          return assemblePage(
+            {
+              lines: [{ text: `width ${meta.width}`, confidence: 0.9, box: { x: 0, y: 0, width: 10, height: 10 } }],
+              width: meta.width!,
+              height: meta.height!,
+              rotation: 0,
+              rotationConfidence: 0,
+            },
+            opts.assemble,
+          );
         },
       }),
       v3ResultsRoutes(t.ctx, new OcrHistory(t.ctx.db)),

@@ -7,7 +7,7 @@ import { QueueListener } from '../../queue-listener.js';
 /** Longest a /v3/text request waits for the inference pool before answering sys_exception. */
 export const TEXT_WAIT_MS = 60_000;
 
-export interface RecognizeOptions extends Pick<PageOptions, 'math' | 'nBest' | 'smiles' | 'inchi'> {
+export interface RecognizeOptions extends Pick<PageOptions, 'math' | 'nBest' | 'smiles' | 'inchi' | 'assemble'> {
   /** /v3/text and /v3/latex wait for the answer ahead of document pages; batch images do not. @default 'high' */
   priority?: PriorityName;
 }

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../../../page/model.js';
 import { linesToMmd, styleLatex } from '../../../page/render/mmd.js';
-import { buildTextResult, confidences } from './text-result.js';
+import { assemblePage } from '../../../page/assemble.js';
+import type { PageRecognition } from '../../../page/model.js';
+import { assemblyOf, buildTextResult, confidences } from './text-result.js';
+import type { TextOptions } from './text-options.js';
 
+/** The result of an image the inference worker read as `read` and assembled as asked. */
+const build = (id: string, read: PageRecognition, opts: TextOptions) => buildTextResult(id, assemblePage(read, assemblyOf(opts)), opts);
 const box = { x: 0, y: 0, width: 10, height: 10 };
 const text = (t: string, confidence = 0.9): PageLine => ({ text: t, confidence, box, kind: 'text' });
 const math = (latex: string, confidence = 0.5, confidenceRate = 0.8, symbolCount = 4): PageLine => ({
@@ -21,7 +26,7 @@ describe('maths in /v3/text answers', () => {
   });
 
   it('gives a whole-image equation inline delimiters and latex_styled when asked for', async () => {
-    const r = await buildTextResult(
+    const r = await build(
       'id',
       { lines: [math('\\frac{a}{b}')], width: 10, height: 10, formula: { latex: '\\frac{a}{b}', confidence: 0.5, confidenceRate: 0.8, symbolCount: 4 } },
       { formats: ['text', 'latex_styled'], math_inline_delimiters: ['$', '$'] },
@@ -83,19 +88,19 @@ describe('maths in /v3/text answers', () => {
 
   it('answers math_confidence below confidence_rate_threshold, 0.75 unless given, but not for an empty read', async () => {
     const page = (lines: PageLine[]) => ({ lines, width: 10, height: 10 });
-    await expect(buildTextResult('id', page([text('blurry words', 0.7)]), {})).rejects.toMatchObject({
+    await expect(build('id', page([text('blurry words', 0.7)]), {})).rejects.toMatchObject({
       id: 'math_confidence',
       extras: { confidence_rate: 0.7 },
     });
-    await expect(buildTextResult('id', page([text('blurry words', 0.7)]), { confidence_rate_threshold: 0.6 })).resolves.toMatchObject({ text: 'blurry words' });
-    await expect(buildTextResult('id', page([]), {})).resolves.toMatchObject({ text: '', confidence: 0 });
+    await expect(build('id', page([text('blurry words', 0.7)]), { confidence_rate_threshold: 0.6 })).resolves.toMatchObject({ text: 'blurry words' });
+    await expect(build('id', page([]), {})).resolves.toMatchObject({ text: '', confidence: 0 });
   });
 
   it('gives punctuation the width fullwidth_punctuation asks for, by default the width that suits the line', async () => {
     const page = (t: string) => ({ lines: [text(t)], width: 10, height: 10 });
-    expect((await buildTextResult('id', page('call f（x）：'), {})).text).toBe('call f(x):');
-    expect((await buildTextResult('id', page('中文（注）'), {})).text).toBe('中文（注）');
-    expect((await buildTextResult('id', page('call f(x)'), { fullwidth_punctuation: true })).text).toBe('call f（x）');
+    expect((await build('id', page('call f（x）：'), {})).text).toBe('call f(x):');
+    expect((await build('id', page('中文（注）'), {})).text).toBe('中文（注）');
+    expect((await build('id', page('call f(x)'), { fullwidth_punctuation: true })).text).toBe('call f（x）');
   });
 
   it('weights confidence_rate by characters and symbols; confidence is the product of the lines', () => {
@@ -117,13 +122,19 @@ describe('chemistry in /v3/text answers', () => {
 
   it('writes a structure as <smiles> in reading order, InChI only when asked, typed chemistry in line_data, never refused for its rate', async () => {
     const read = { lines: [text('Salicylic acid:'), chem], width: 10, height: 40 };
-    const r = await buildTextResult('id', read, { include_smiles: true, include_line_data: true });
+    const r = await build('id', read, { include_smiles: true, include_line_data: true });
     expect(r.text).toBe('Salicylic acid:\n\n<smiles>OC(=O)c1ccccc1O</smiles>');
     expect((r.line_data as { type: string }[]).map((l) => l.type)).toEqual(['text', 'chemistry']);
-    const withInchi = await buildTextResult('id', read, { include_smiles: true, include_inchi: true, alphabets_allowed: { en: false } });
+    const withInchi = await build('id', read, { include_smiles: true, include_inchi: true, alphabets_allowed: { en: false } });
     expect(withInchi.text).toContain(`<smiles inchi="${structure.inchi}" inchikey="${structure.inchikey}">OC(=O)c1ccccc1O</smiles>`);
-    const alone = await buildTextResult('id', { lines: [chem], width: 10, height: 40 }, { include_smiles: true });
+    const alone = await build('id', { lines: [chem], width: 10, height: 40 }, { include_smiles: true });
     expect(alone).toMatchObject({ text: '<smiles>OC(=O)c1ccccc1O</smiles>', confidence: 0.6, confidence_rate: 0.6 });
+  });
+});
+
+describe('the assembled page', () => {
+  it('is what the worker answers: a read without its assembly is a sys_exception', async () => {
+    await expect(buildTextResult('id', { lines: [text('Hello')], width: 10, height: 10 }, {})).rejects.toMatchObject({ id: 'sys_exception' });
   });
 });
 
@@ -131,10 +142,10 @@ describe('is_handwritten and is_printed in /v3/text answers', () => {
   const read = (more: object) => ({ lines: [text('Hello')], width: 10, height: 10, ...more });
 
   it("follow the worker's probability of handwriting: one or the other, neither without ink", async () => {
-    expect(await buildTextResult('id', read({ handwriting: 0.8 }), {})).toMatchObject({ is_handwritten: true, is_printed: false });
-    expect(await buildTextResult('id', read({ handwriting: 0.2 }), {})).toMatchObject({ is_handwritten: false, is_printed: true });
+    expect(await build('id', read({ handwriting: 0.8 }), {})).toMatchObject({ is_handwritten: true, is_printed: false });
+    expect(await build('id', read({ handwriting: 0.2 }), {})).toMatchObject({ is_handwritten: false, is_printed: true });
     // A worker without the ink-kind model: no evidence of handwriting, the ink counts as printed.
-    expect(await buildTextResult('id', read({}), {})).toMatchObject({ is_handwritten: false, is_printed: true });
-    expect(await buildTextResult('id', { lines: [], width: 10, height: 10, blank: true }, {})).toMatchObject({ is_handwritten: false, is_printed: false });
+    expect(await build('id', read({}), {})).toMatchObject({ is_handwritten: false, is_printed: true });
+    expect(await build('id', { lines: [], width: 10, height: 10, blank: true }, {})).toMatchObject({ is_handwritten: false, is_printed: false });
   });
 });

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
+import { type AssemblyOptions, isAssembled } from '../../../page/assemble.js';
 import { HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
-import { detectedAlphabets, excludedAlphabets } from '../../../page/processors/alphabets.js';
 import { lineTypes } from '../../../page/processors/blocks.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineData, linesJson, round, wordData } from '../../../page/render/line-data.js';
@@ -79,18 +79,25 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
   );
 }
 
+/** What the inference worker is asked to assemble a /v3/text image with (page/assemble.ts). */
+export function assemblyOf(opts: TextOptions): AssemblyOptions {
+  return { alphabetsAllowed: opts.alphabets_allowed as Record<string, boolean> | undefined, fullwidthPunctuation: opts.fullwidth_punctuation };
+}
+
 /**
- * The 2.1 result of one recognised image: text holds the recognised lines as MMD, assembled by
- * page/render/image-page.ts as a scanned page of a document is;
+ * The 2.1 result of one recognised image, which the inference worker read and assembled
+ * (page/assemble.ts, asked for with assemblyOf): text is the page rendered as MMD by
+ * page/render/image-page.ts, as a scanned page of a document is;
  * html and data are rendered from it by mathpix-markdown-it (mmd-render.ts), so every maths
  * element and table the text holds gets the data_options formats. When the whole image is one
  * equation, latex_styled (if asked for in formats) is that equation. Throws math_confidence as
  * checkConfidence says.
  */
-export async function buildTextResult(requestId: string, read: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
+export async function buildTextResult(requestId: string, r: PageRecognition, opts: TextOptions): Promise<Record<string, unknown>> {
+  // A worker older than page assembly in the workers answers recognised lines only.
+  if (!isAssembled(r)) throw new ApiError('sys_exception', 'The inference worker did not assemble the page; update the workers');
   const formats = wantedFormats(opts);
-  const page = imagePage(read, opts, excludedAlphabets(opts.alphabets_allowed));
-  const r = page.read;
+  const page = imagePage(r, opts);
   const { confidence, confidence_rate } = confidences(r.lines);
   checkConfidence(
     opts,
@@ -105,7 +112,8 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
   const rotateConfidence = turned ? round(Math.min(1, r.rotationConfidence ?? 0)) : 0;
   const degrees = turned && threshold < 1 && rotateConfidence >= threshold ? r.rotation! : 0;
 
-  const { single, blocks, mmd: text } = page;
+  const { blocks, mmd: text } = page;
+  const { single } = r.layout;
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (single && formats.has('latex_styled')) out.latex_styled = styleLatex(r.formula!.latex, opts);
@@ -121,7 +129,7 @@ export async function buildTextResult(requestId: string, read: PageRecognition, 
     image_width: r.width,
     image_height: r.height,
   });
-  if (opts.include_detected_alphabets) out.detected_alphabets = detectedAlphabets(read.lines);
+  if (opts.include_detected_alphabets) out.detected_alphabets = r.layout.alphabets;
   const types = lineTypes(blocks);
   const typeOf = (l: PageLine) => types.get(l) ?? (l.math ? 'math' : l.chemistry ? 'chemistry' : 'text');
   if (opts.include_line_data) out.line_data = r.lines.map((l) => lineData(l, opts, typeOf(l)));

@@ -11,6 +11,7 @@ import { publicResolver, v3TestApp, type V3TestApp } from '../../../test/support
 import { v3ResultsRoutes } from './results-routes.js';
 import { confidences } from './text-result.js';
 import { v3TextRoutes } from './text-routes.js';
+import { assemblePage } from '../../../page/assemble.js';
 
 const word = (text: string, x: number, confidence: number) => ({ text, confidence, box: { x, y: 5, width: 40, height: 20 } });
 const LINES: PageLine[] = [
@@ -55,11 +56,11 @@ describe('POST /v3/text (in-process, fake inference)', () => {
       v3ResultsRoutes(t.ctx, new OcrHistory(t.ctx.db)),
       v3TextRoutes(t.ctx, {
         resolve: publicResolver,
-        recognize: async (requestId, buf) => {
+        recognize: async (requestId, buf, opts = {}) => {
           const meta = await sharp(buf).metadata();
           seen.push({ requestId, width: meta.width!, height: meta.height! });
           if (gate) await gate;
-          return { lines: LINES, width: meta.width!, height: meta.height!, rotation: 90, rotationConfidence: 0.995 };
+          return assemblePage({ lines: LINES, width: meta.width!, height: meta.height!, rotation: 90, rotationConfidence: 0.995 }, opts.assemble);
         },
       }),
     ]);

@@ -10,7 +10,7 @@ import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.j
 import { imageFromSrc, prepareImage } from './text-image.js';
 import { type InferencePool, type Recognize, routeRecognizer } from './text-inference.js';
 import { parseTextOptions, regionOf, type TextOptions } from './text-options.js';
-import { buildTextResult } from './text-result.js';
+import { assemblyOf, buildTextResult } from './text-result.js';
 import { readImageRequest } from './image-request.js';
 
 /** Spec 8: JSON body limit of v3/text. */
@@ -65,7 +65,11 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       try {
         const bytes = upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
         const image = await prepareImage(bytes, regionOf(parsed));
-        const page = await read(requestId, image.png, { math: 'auto', ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}) });
+        const page = await read(requestId, image.png, {
+          math: 'auto',
+          assemble: assemblyOf(parsed),
+          ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}),
+        });
         const body = (await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed)) as Record<string, unknown>;
         await usage(true);
         remember(body);

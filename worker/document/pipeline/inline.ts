@@ -139,12 +139,24 @@ function mathRuns(tokens: Token[]): boolean[] {
   return inRun;
 }
 
-/** The box a run of maths occupies: its glyphs' pen range, and the line's band with room for scripts. */
-function runBox(run: Token[], line: TextLine): Box {
+/**
+ * The box a run of maths occupies: its glyphs' pen range, widened to halfway to the words either
+ * side (at most half an em; the text layer's pen positions can fall short of a glyph's ink, and
+ * the region reader takes a glyph by its ink's centre), and the line's band with room for scripts.
+ */
+function runBox(run: Token[], line: TextLine, before?: Pick<Token, 'glyphs'>, after?: Pick<Token, 'glyphs'>): Box {
   const glyphs = run.flatMap((t) => t.glyphs);
   const x0 = Math.min(...glyphs.map((g) => g.x));
   const x1 = Math.max(...glyphs.map((g) => g.x + g.w));
-  return { x0, y0: line.top - 0.2 * line.size, x1, y1: line.bottom + 0.1 * line.size };
+  const reach = 0.5 * line.size;
+  const end = before && Math.max(...before.glyphs.map((g) => g.x + g.w));
+  const start = after && Math.min(...after.glyphs.map((g) => g.x));
+  return {
+    x0: end === undefined ? x0 - reach : Math.max(x0 - reach, Math.min(x0, (end + x0) / 2)),
+    y0: line.top - 0.2 * line.size,
+    x1: start === undefined ? x1 + reach : Math.min(x1 + reach, Math.max(x1, (x1 + start) / 2)),
+    y1: line.bottom + 0.1 * line.size,
+  };
 }
 
 function renderGroup(tokens: Token[], line: TextLine, delims: [string, string], regionLatex?: RegionLatex): string {
@@ -157,6 +169,7 @@ function renderGroup(tokens: Token[], line: TextLine, delims: [string, string], 
       continue;
     }
     const run: Token[] = [];
+    const before = tokens[i - 1];
     while (i < tokens.length && inRun[i]) run.push(tokens[i++]);
     let trailing = '';
     const last = run[run.length - 1];
@@ -165,7 +178,9 @@ function renderGroup(tokens: Token[], line: TextLine, delims: [string, string], 
       trailing = tail.ch;
       run[run.length - 1] = { ...last, glyphs: last.glyphs.slice(0, -1) };
     }
-    const latex = regionLatex?.(runBox(run, line)) || run.map((t) => tokenLatex(t, line)).join(' ');
+    // Punctuation after the formula is no part of its region.
+    const after = trailing ? { glyphs: [tail] } : tokens[i];
+    const latex = regionLatex?.(runBox(run, line, before, after)) || run.map((t) => tokenLatex(t, line)).join(' ');
     out.push(`${delims[0]}${latex}${delims[1]}${trailing}`);
   }
   return out.join(' ');

@@ -12,7 +12,7 @@ import { findOnPath } from './office.js';
  * Born-digital prose as its author wrote it: tall inline formulas stay inline in their paragraph
  * (never a display of `\text{…}` words), lists keep their bullets one item a line (pdfTeX's
  * bullet has no Unicode; a word processor tabs from its bullet to the text), and paragraphs a
- * word processor sets apart by space stay apart.
+ * word processor sets apart by space stay apart; an inline root keeps all it covers.
  */
 
 const LATEX = String.raw`This is a line with $\dfrac{a+b}{c+d}$ inside the prose of the paragraph and more words to
@@ -29,7 +29,9 @@ as computed before.
 
 Short $x^2$ line.
 
-$a+b$ is a sum.`;
+$a+b$ is a sum.
+
+$\sqrt{x^2+1}$ starts this line of prose.`;
 
 const MARKDOWN = [
   '# Energy and angles',
@@ -81,7 +83,13 @@ describe('born-digital prose blocks', () => {
     expect(blocks[2]).toBe('- The sequence is increasing for positive starting values.\n- Every term is odd when \\(a_{0}\\) is odd.');
     expect(blocks[3]).toBe('The area under the parabola is');
     expect(blocks[4]).toMatch(/^\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}.*dx=\\frac\{1\}\{3\}\n\\\]$/);
-    expect(blocks.slice(5)).toEqual(['as computed before.', 'Short \\(x^{2}\\) line.', '\\(a+b\\) is a sum.']);
+    // A formula's region reaches past the text layer's pen positions to its glyphs' ink: the root keeps its last `1`.
+    expect(blocks.slice(5)).toEqual([
+      'as computed before.',
+      'Short \\(x^{2}\\) line.',
+      '\\(a+b\\) is a sum.',
+      '\\(\\sqrt{x^{2}+1}\\) starts this line of prose.',
+    ]);
   }, 60_000);
 
   it.skipIf(!office)(

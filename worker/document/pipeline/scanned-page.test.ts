@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../../../page/model.js';
+import { assemblePage } from '../../../page/assemble.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { PageInfo, renderScannedPage } from './scanned-page.js';
 
@@ -21,7 +22,7 @@ describe('renderScannedPage', () => {
       lines: [text('The heat equation reads', 10), math('\\frac{\\partial u}{\\partial t}=u', 40), text('for every time.', 70)],
     };
     const page = renderScannedPage({ read, scale: 0.5 }, {});
-    expect(page.mmd).toBe(imagePage(read, {}).mmd);
+    expect(page.mmd).toBe(imagePage(assemblePage(read), {}).mmd);
     for (const l of page.lines) expect(page.mmd.slice(l.start, l.end)).toBe(l.mmd);
     expect(page.lines.map((l) => l.type)).toEqual(['text', 'math', 'text']);
     expect(page.lines[1]).toMatchObject({ line: { x0: 5, top: 20 } });
@@ -32,7 +33,7 @@ describe('renderScannedPage', () => {
     const read = { width: 400, height: 1000, lines: [text('Journal of Tests 12', 20), ...body, text('7', 960)] };
     const info = new PageInfo();
     const page = renderScannedPage({ read, scale: 0.5 }, {}, [], info);
-    expect(page.mmd).toBe(imagePage({ ...read, lines: body }, {}).mmd);
+    expect(page.mmd).toBe(imagePage(assemblePage({ ...read, lines: body }), {}).mmd);
     expect(page.pageInfo.map((l) => [l.text, l.top])).toEqual([
       ['Journal of Tests 12', 10],
       ['7', 480],
@@ -41,7 +42,7 @@ describe('renderScannedPage', () => {
     // The next page's running head sits close to its body: it is known by repetition (digits folded).
     const next = { ...read, lines: [text('Journal of Tests 13', 50), text('More prose of the body follows here.', 75), text('8', 960)] };
     expect(renderScannedPage({ read: next, scale: 0.5 }, {}, [], info).mmd).toBe('More prose of the body follows here.');
-    expect(renderScannedPage({ read, scale: 0.5 }, {}, [], new PageInfo(true)).mmd).toBe(imagePage(read, {}).mmd);
+    expect(renderScannedPage({ read, scale: 0.5 }, {}, [], new PageInfo(true)).mmd).toBe(imagePage(assemblePage(read), {}).mmd);
   });
 
   it('gives a page that is one equation its MMD on its one line', () => {

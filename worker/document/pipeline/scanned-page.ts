@@ -2,6 +2,7 @@ import type { PageLine, PageRecognition } from '../../../page/model.js';
 import { boxToUpright } from '../../../page/geometry.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import { type Block, lineTypes } from '../../../page/processors/blocks.js';
+import { assemblePage } from '../../../page/assemble.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
@@ -12,7 +13,7 @@ import type { TextLine } from './text-layer.js';
 /**
  * A scanned page is a page image: the inference worker reads it exactly as it reads an image sent
  * to /v3/text (text lines, maths regions read by the maths engine, inline maths), and its MMD is
- * assembled by the same code (page/render/image-page.ts). Here it only meets the document: its
+ * assembled and rendered by the same code (page/assemble.ts, page/render/image-page.ts). Here it only meets the document: its
  * lines get PDF points for lines.json and figure finding, and figures cropped from it take their
  * place among its blocks.
  */
@@ -51,7 +52,14 @@ export function keepLines(page: ScannedPage, kept: TextLine[]): ScannedPage {
   return { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => keep.has(l)) } };
 }
 
-const LINE_TYPES: Record<string, LineType> = { math: 'math', table: 'table', list_item: 'list_item', code: 'text', text: 'text' };
+const LINE_TYPES: Record<string, LineType> = {
+  math: 'math',
+  table: 'table',
+  list_item: 'list_item',
+  section_header: 'section_header',
+  code: 'text',
+  text: 'text',
+};
 
 /** Every line a block holds. */
 function blockLines(b: Block): PageLine[] {
@@ -68,7 +76,9 @@ function blockLines(b: Block): PageLine[] {
 export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = [], furniture = new PageInfo()): RenderedPage {
   const info = furniture.of(page);
   const body = info.length ? { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } } : page;
-  const { read, blocks, single, upright, mmd: whole } = imagePage(body.read, opts);
+  const read = assemblePage(body.read);
+  const { single } = read.layout;
+  const { blocks, upright, mmd: whole } = imagePage(read, opts);
   const s = page.scale;
   const pieces = single
     ? [{ mmd: whole, top: 0, x0: 0, x1: Infinity }]

@@ -40,6 +40,8 @@ const GREEK_LOWER = [
 ].map((name) => `\\${name}`);
 /** Only the capitals whose glyph differs from a Latin letter. */
 const GREEK_UPPER = ['Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Pi', 'Sigma', 'Upsilon', 'Phi', 'Psi', 'Omega'].map((name) => `\\${name}`);
+/** Every Greek letter class. */
+export const GREEK_LETTERS: readonly string[] = [...GREEK_LOWER, ...GREEK_UPPER];
 const OPERATORS = ['+', '\\times', '\\div', '\\pm', '\\mp', '=', '\\neq', '<', '>', '\\leq', '\\geq', '\\approx', '\\equiv', '\\sim', '\\propto'];
 const ARROWS = ['\\rightarrow', '\\leftarrow', '\\leftrightarrow', '\\Rightarrow', '\\Leftrightarrow', '\\mapsto'];
 const DELIMITERS = ['(', ')', '[', ']', '\\{', '\\}', '|', '\\|', '\\langle', '\\rangle'];

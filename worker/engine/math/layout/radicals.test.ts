@@ -14,6 +14,11 @@ describe('radicals drawn by hand', () => {
     expect(parseLayout([{ ...sign, hookEnd: 20 }, ...radicand]).latex).toBe('\\sqrt{a+b}');
   });
 
+  it('takes a narrow parenthesis tucked wholly left of the tick into the radicand', () => {
+    const parenthesised = [glyph('(', 10, 8, 18, 58), glyph('a', 24, 26, 50, 56), glyph(')', 56, 8, 64, 58)];
+    expect(parseLayout([{ ...sign, box: { ...sign.box, x1: 80 }, hookEnd: 20 }, ...parenthesised]).latex).toBe('\\sqrt{(a)}');
+  });
+
   it('keeps the typeset rule for a sign without that knowledge', () => {
     expect(parseLayout([sign, ...radicand]).latex).not.toBe('\\sqrt{a+b}');
   });

@@ -20,9 +20,9 @@ export function groupRadicals(elements: Element[], parseRow: ParseRow): Element[
     const size = height(sign);
     const drawnHook = glyphOf(radical)?.hookEnd;
     const hookEnd = drawnHook ?? sign.x0 + Math.min(0.6 * size, em);
-    // A hand writes the radicand's first symbol tucked into the tick: it counts once it reaches past
-    // the tick's bottom.
-    const pastHook = (box: Box) => (drawnHook === undefined ? centreX(box) > hookEnd : box.x1 > hookEnd && centreX(box) > sign.x0);
+    // A hand writes the radicand's first symbol tucked into the tick, even wholly left of its
+    // bottom (a narrow parenthesis): what a drawn sign holds and is no index is radicand.
+    const pastHook = (box: Box) => (drawnHook === undefined ? centreX(box) > hookEnd : centreX(box) > sign.x0);
     const others = pool.filter((element) => element !== radical);
     const index = others.filter(
       (element) =>

@@ -1,0 +1,87 @@
+import { boxToUpright } from './geometry.js';
+import type { PageLine, PageRecognition } from './model.js';
+import { type AlphabetsFound, detectedAlphabets, excludedAlphabets, withoutAlphabets } from './processors/alphabets.js';
+import { type Block, textBlocks } from './processors/blocks.js';
+import { columnOrder } from './processors/columns.js';
+import type { MonospaceFit } from './processors/code-lines.js';
+import { punctuationWidth } from './processors/fullwidth.js';
+import { mapRecognitionText } from './processors/text-map.js';
+import type { Grid } from './render/tables-mmd.js';
+
+/**
+ * Page assembly of a recognised image: what turns recognised lines into a page. It runs in the
+ * workers — the inference worker for an image sent to /v3/text or /v3/batch, the document worker
+ * for a scanned page — and its answer travels as JSON, so blocks name their lines by index.
+ * The appliance only renders an assembled page (page/render/image-page.ts).
+ */
+
+/** The text changes a request asks for before assembly (4.2 alphabets_allowed, fullwidth_punctuation). */
+export interface AssemblyOptions {
+  /** alphabets_allowed as the request gave it (checked there): the alphabets set to false are left out. */
+  alphabetsAllowed?: Record<string, boolean>;
+  /** true, false, or null/absent for the form that suits each line. */
+  fullwidthPunctuation?: boolean | null;
+}
+
+/** A block with its lines as indices into the page's lines (reading order). */
+export type BlockLayout =
+  | { kind: 'lines'; lines: number[] }
+  | { kind: 'heading'; level: number; lines: number[] }
+  | { kind: 'list'; items: number[][] }
+  | { kind: 'code'; lines: number[]; pitch: number; /** Absent in layouts stored before it was kept. */ fit?: MonospaceFit }
+  | { kind: 'table'; grid: Grid<number> };
+
+export interface PageLayout {
+  blocks: BlockLayout[];
+  /** The whole image is one equation: its MMD is that equation in inline delimiters. */
+  single: boolean;
+  /** detected_alphabets of the text lines as read, before any alphabet was left out. */
+  alphabets: AlphabetsFound;
+}
+
+/** A recognised image assembled: its lines changed as asked and in reading order, and its blocks. */
+export interface AssembledPage extends PageRecognition {
+  layout: PageLayout;
+}
+
+export const isAssembled = (r: PageRecognition): r is AssembledPage => 'layout' in r && (r as AssembledPage).layout !== undefined;
+
+/** The image's size upright, and a line's box in it. */
+export function uprightOf(r: PageRecognition): (l: PageLine) => PageLine['box'] {
+  const rotation = r.rotation ?? 0;
+  const [uw, uh] = Math.abs(rotation) === 90 ? [r.height, r.width] : [r.width, r.height];
+  return (l) => boxToUpright(l.box, rotation, uw, uh);
+}
+
+/**
+ * Alphabets left out and punctuation widths applied, lines put in reading order (two columns of
+ * prose column by column), then blocks (headings, paragraphs, lists, code, tables) found.
+ */
+export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions = {}): AssembledPage {
+  const changed = mapRecognitionText(withoutAlphabets(recognition, excludedAlphabets(opts.alphabetsAllowed)), (t, line) =>
+    punctuationWidth(t, opts.fullwidthPunctuation, line.text),
+  );
+  const upright = uprightOf(recognition);
+  const lines = columnOrder(changed.lines, upright);
+  const single = lines.length === 1 && lines[0]!.kind === 'math' && changed.formula !== undefined;
+  const index = new Map(lines.map((l, i) => [l, i]));
+  const at = (l: PageLine) => index.get(l)!;
+  const blocks = textBlocks(lines, upright).map((b): BlockLayout => {
+    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.map(at)) };
+    if (b.kind === 'table') return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c ? at(c) : undefined))) } };
+    return { ...b, lines: b.lines.map(at) };
+  });
+  return { ...changed, lines, layout: { blocks, single, alphabets: detectedAlphabets(recognition.lines) } };
+}
+
+/** An assembled page's blocks with their lines. */
+export function pageBlocks(page: AssembledPage): Block[] {
+  const line = (i: number) => page.lines[i]!;
+  return page.layout.blocks.map((b): Block => {
+    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.map(line)) };
+    // JSON writes an empty cell (undefined) as null.
+    if (b.kind === 'table')
+      return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c == null ? undefined : line(c)))) } };
+    return { ...b, lines: b.lines.map(line) };
+  });
+}
