@@ -73,7 +73,8 @@ bench: deps test-deps
 
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
 # pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
-# and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS;
+# and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS,
+# and the formula-image confidence model (models/formula-confidence.json) from generated formulas;
 # see models/training/README.md.
 .PHONY: models
 models: deps
@@ -92,6 +93,9 @@ models: deps
 	nice -n 10 npx tsx models/training/handwriting-symbols-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/train_handwriting_symbols.py
 	npx tsx models/training/update-handwriting-manifest.ts
+	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set calibration
+	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set heldout
+	npx tsx models/training/fit-formula-confidence.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.

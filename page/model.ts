@@ -38,7 +38,26 @@ export interface MathRead {
   confidenceRate: number;
   /** Symbols the formula was built from. */
   symbolCount: number;
+  /**
+   * A printed formula read as a line or the whole image, judged by the formula-confidence model
+   * (worker/inference/formula-confidence.ts): what the answer reports for it in place of the
+   * symbol-based confidence and confidenceRate (formulaConfidence, formulaRate).
+   */
+  calibrated?: CalibratedConfidence;
 }
+
+export interface CalibratedConfidence {
+  /** The calibrated chance that the LaTeX is exactly right. */
+  confidence: number;
+  /** That chance on the confidence_rate scale, where the default threshold 0.75 keeps 96 % of exact reads. */
+  rate: number;
+}
+
+/** The confidence a formula read reports: its calibrated chance of being exact, else the product of its symbols'. */
+export const formulaConfidence = (m: MathRead): number => m.calibrated?.confidence ?? m.confidence;
+
+/** The confidence_rate a formula read reports: its calibrated rate, else its per-symbol rate. */
+export const formulaRate = (m: MathRead): number => m.calibrated?.rate ?? m.confidenceRate;
 
 export interface PageLine {
   /** The printed-text read ('' for a maths line no text line overlapped). */

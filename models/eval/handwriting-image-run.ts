@@ -25,7 +25,7 @@ import { renderCorpus } from './render.js';
  * distance, and what the default confidence_rate_threshold 0.75 answers.
  *
  * Calibration: the handwriting classifier's raw rates on the odd rows fit its exponent (the largest
- * that keeps KEEP of their exact reads at 0.75, as calibrate-confidence.ts does for print); the
+ * that keeps KEEP of their exact reads at 0.75, as the print exponent was fitted: image/calibration.ts); the
  * reliability table is on the even rows, with the shipped HANDWRITING_CONFIDENCE_EXPONENT.
  * Typeset check: the first --typeset formulas of formulas.tsv at 150 dpi, typeset classifier
  * alone against both classifiers and against the shipped route, and the time each takes.

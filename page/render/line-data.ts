@@ -1,4 +1,4 @@
-import type { OcrWord, PageLine, PageRecognition } from '../model.js';
+import { formulaConfidence, formulaRate, type OcrWord, type PageLine, type PageRecognition } from '../model.js';
 import type { LineEntry, PageLines } from './lines-json.js';
 import { inlineMath, lineMmd, styleLatex } from './mmd.js';
 import type { LineType } from '../processors/blocks.js';
@@ -62,7 +62,7 @@ export function lineData(l: PageLine, opts: RenderOptions, type: LineType = l.ma
     is_handwritten: false,
     text: lineMmd(l, opts),
     confidence: round(l.confidence),
-    confidence_rate: round(l.math ? l.math.confidenceRate : l.confidence),
+    confidence_rate: round(l.math ? formulaRate(l.math) : l.confidence),
   };
 }
 
@@ -79,9 +79,9 @@ export function wordData(l: PageLine, opts: RenderOptions): WordData[] {
     const styled = styleLatex(latex, opts);
     return { type: 'math', cnt: contour(box), text: inlineMath(styled, opts), latex: styled, confidence: round(confidence), confidence_rate: round(rate) };
   };
-  if (l.math) return [formula(l.math.latex, l.box, l.math.confidence, l.math.confidenceRate)];
+  if (l.math) return [formula(l.math.latex, l.box, formulaConfidence(l.math), formulaRate(l.math))];
   if (l.segments)
-    return l.segments.flatMap((s) => (s.kind === 'text' ? s.words.map(word) : [formula(s.math.latex, s.box, s.math.confidence, s.math.confidenceRate)]));
+    return l.segments.flatMap((s) => (s.kind === 'text' ? s.words.map(word) : [formula(s.math.latex, s.box, formulaConfidence(s.math), formulaRate(s.math))]));
   return (l.words ?? []).map(word);
 }
 

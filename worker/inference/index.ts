@@ -6,6 +6,7 @@ import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
+import { judge, loadFormulaConfidence } from './formula-confidence.js';
 import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { keepsTurn } from './math-turn.js';
@@ -38,10 +39,18 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
       return undefined;
     });
+    const formulaConfidence = await loadFormulaConfidence().then(
+      (model) => (features: readonly number[]) => judge(model, features),
+      (err: Error) => {
+        ctx.logger.error({ err: err.message }, 'formula-confidence model not loaded: formulas report their per-symbol rate');
+        return undefined;
+      },
+    );
     engines = {
       math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
       symbols: async (image, handwriting) => (await symbolsFromEitherHand(image, classifiers, handwriting)).symbols,
       inkKind,
+      formulaConfidence,
     };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');

@@ -11,7 +11,8 @@ import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
-import type { FormulaRead, PageLine, PageRecognition, Segment } from '../../page/model.js';
+import { formulaConfidence, HANDWRITING_THRESHOLD, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
+import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;
@@ -29,6 +30,12 @@ export interface MathEngines {
   symbols: (image: GrayImage, handwriting?: number) => Promise<MathSymbol[]>;
   /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
   inkKind?: InkKindClassifier;
+  /**
+   * The calibrated chance that a printed formula read is exact, from the features of its evidence
+   * (formula-confidence.ts); without it, or on a handwritten page (its classifier's probabilities
+   * are another scale), formulas report their per-symbol rate.
+   */
+  formulaConfidence?: (features: readonly number[]) => CalibratedConfidence;
 }
 
 /**
@@ -48,6 +55,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with.
   const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
+  if ((handwriting ?? 0) >= HANDWRITING_THRESHOLD) delete engines.formulaConfidence;
   const base = {
     width: read.width,
     height: read.height,
@@ -58,7 +66,8 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   };
   const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
   if (options.math === 'formula') {
-    return { ...base, lines: textLines, formula: await readFormula(gray, engines, options.nBest) };
+    const text = textLines.map((l) => l.text).join(' ');
+    return { ...base, lines: textLines, formula: await readFormula(gray, engines, { nBest: options.nBest, text }) };
   }
   const code = new Set(codeRuns(textLines).flatMap((r) => textLines.slice(r.start, r.end)));
   const toInput = (b: Box) => boxToInput(b, read.rotation, gray.width, gray.height);
@@ -84,7 +93,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
       const evidence = stackedRows(mine, toUpright) ? wordiest(mine.map((l) => l.text)) : text;
-      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines);
+      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text });
       const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
         page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
@@ -96,7 +105,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
         continue;
       }
       const box = toInput({ x: band.x0, y: band.y0, width: band.x1 - band.x0, height: band.y1 - band.y0 });
-      lines.push({ text, confidence: math.confidence, box, kind: 'math', math });
+      lines.push({ text, confidence: formulaConfidence(math), box, kind: 'math', math });
       if (bands.length === 1 && parts.length === 1) formula = math;
     }
   }
@@ -193,8 +202,13 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
   return out;
 }
 
-/** The image read as one formula by the maths engine (n-best candidates when asked). */
-export async function readFormula(image: GrayImage, engines: MathEngines, nBest?: number): Promise<FormulaRead> {
+/**
+ * The image read as one formula by the maths engine (n-best candidates when asked). Given what the
+ * text model read on the same ink (`text`), a read of a whole line or image is judged by the
+ * formula-confidence model when the engines have one (`calibrated`); inline spans of a prose
+ * line are not (the model was fitted on whole formulas).
+ */
+export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string } = {}): Promise<FormulaRead> {
   const symbols = await engines.symbols(image);
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
@@ -204,7 +218,11 @@ export async function readFormula(image: GrayImage, engines: MathEngines, nBest?
     confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)),
     symbolCount: best.boxes.length,
   };
-  if (nBest) read.candidates = await nBestFormulas(symbols, nBest, parse);
+  if (opts.text !== undefined && engines.formulaConfidence) {
+    const second = await parse(await engines.symbols(await enlarged(image, SECOND_READ_SCALE)));
+    read.calibrated = engines.formulaConfidence(formulaFeatures({ symbols, result: best, text: opts.text, second }));
+  }
+  if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
   return read;
 }
 
@@ -225,6 +243,17 @@ function mixedConfidence(segments: Segment[]): number {
 export function perSymbol(confidences: number[]): number {
   if (!confidences.length) return 0;
   return Math.exp(confidences.reduce((s, c) => s + Math.log(Math.max(c, 1e-12)), 0) / confidences.length);
+}
+
+/** The image `scale` times its size (Lanczos), in grey levels. */
+async function enlarged(image: GrayImage, scale: number): Promise<GrayImage> {
+  const [width, height] = [Math.round(image.width * scale), Math.round(image.height * scale)];
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .resize(width, height, { kernel: 'lanczos3' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
 /** The image turned upright by `rotation`, in grey levels. */

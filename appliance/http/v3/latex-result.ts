@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import { isWordy } from '../../../page/processors/words.js';
-import type { PageRecognition } from '../../../page/model.js';
+import { formulaConfidence, formulaRate, type PageRecognition } from '../../../page/model.js';
 import { detectedAlphabets } from '../../../page/processors/alphabets.js';
 import { latexFormats, wolframFromAsciimath } from '../../../page/render/latex-formats.js';
 import type { LatexFormat, LatexParams } from './latex-options.js';
@@ -18,10 +18,10 @@ const round = (n: number) => Math.round(n * 1e6) / 1e6;
  * that formula; otherwise each line becomes a row (text lines as \text{…}) of an array.
  */
 export function latexOfPage(r: PageRecognition): { latex: string; confidence: number; confidenceRate: number } {
-  if (r.formula) return { latex: r.formula.latex, confidence: r.formula.confidence, confidenceRate: r.formula.confidenceRate };
+  if (r.formula) return { latex: r.formula.latex, confidence: formulaConfidence(r.formula), confidenceRate: formulaRate(r.formula) };
   const rows = r.lines.map((l) => (l.math ? l.math.latex : `\\text{${l.text.replace(/([{}\\#$%&_^~])/g, '\\$1')}}`));
   const confidence = r.lines.reduce((p, l) => p * l.confidence, r.lines.length ? 1 : 0);
-  const rates = r.lines.map((l) => (l.math ? l.math.confidenceRate : l.confidence));
+  const rates = r.lines.map((l) => (l.math ? formulaRate(l.math) : l.confidence));
   const confidenceRate = rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : 0;
   const latex = rows.length <= 1 ? (rows[0] ?? '') : `\\begin{array}{l}${rows.join(' \\\\ ')}\\end{array}`;
   return { latex, confidence, confidenceRate };

@@ -108,6 +108,17 @@ describe('maths in /v3/text answers', () => {
     expect(c.confidence).toBeCloseTo(0.45, 6);
     expect(c.confidence_rate).toBeCloseTo((0.9 * 4 + 0.8 * 6) / 10, 6);
   });
+
+  it('reports a calibrated formula by its calibrated rate, and refuses or answers it by that rate', async () => {
+    const calibrated = (rate: number): PageLine => {
+      const line = math('x^{2}', 0.5, 0.6, 4);
+      return { ...line, math: { ...line.math!, calibrated: { confidence: 0.7, rate } } };
+    };
+    const page = (line: PageLine) => ({ lines: [line], width: 10, height: 10 });
+    // Its symbols' rate 0.6 would be refused; the calibrated rate answers it.
+    await expect(build('id', page(calibrated(0.8)), {})).resolves.toMatchObject({ confidence_rate: 0.8 });
+    await expect(build('id', page(calibrated(0.7)), {})).rejects.toMatchObject({ id: 'math_confidence', extras: { confidence_rate: 0.7 } });
+  });
 });
 
 describe('chemistry in /v3/text answers', () => {

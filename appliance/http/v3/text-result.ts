@@ -1,7 +1,7 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import { type AssemblyOptions, isAssembled } from '../../../page/assemble.js';
-import { HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
+import { formulaRate, HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
 import { lineTypes } from '../../../page/processors/blocks.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineData, linesJson, round, wordData } from '../../../page/render/line-data.js';
@@ -51,10 +51,13 @@ export const DEFAULT_AUTO_ROTATE_THRESHOLD = 0.99;
  * confidence: the product of the line confidences — the chance that every line is right if lines
  * err independently, which is what 2.1 calls "probability that the output is entirely correct".
  * A text line's confidence is the text model's mean per-character max probability (with inline
- * maths, times each formula's product); a maths line's is the product of its symbol probabilities.
+ * maths, times each formula's product); a maths line's is its calibrated chance of being exact
+ * (worker/inference/formula-confidence.ts), or the product of its symbol probabilities where the
+ * worker had no calibration for it (handwriting).
  * confidence_rate: overall quality per unit read — the mean of the per-character (text) and
- * per-symbol (maths: geometric mean) confidences, weighted by characters and symbols; a line
- * with inline maths counts its words' characters and its formulas' symbols apart.
+ * per-symbol (maths: the calibrated chance, else the geometric mean) confidences, weighted by
+ * characters and symbols; a line with inline maths counts its words' characters and its
+ * formulas' symbols apart.
  * An image without text gets 0 for both.
  */
 export function confidences(lines: PageLine[]): { confidence: number; confidence_rate: number } {
@@ -70,11 +73,11 @@ export function confidences(lines: PageLine[]): { confidence: number; confidence
 /** A line's parts with their per-unit quality and how many units (characters, symbols) each holds. */
 function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
   if (l.chemistry) return [];
-  if (l.math) return [{ rate: l.math.confidenceRate, weight: Math.max(1, l.math.symbolCount) }];
+  if (l.math) return [{ rate: formulaRate(l.math), weight: Math.max(1, l.math.symbolCount) }];
   if (!l.segments) return [{ rate: l.confidence, weight: Math.max(1, l.text.length) }];
   return l.segments.flatMap((s) =>
     s.kind === 'math'
-      ? [{ rate: s.math.confidenceRate, weight: Math.max(1, s.math.symbolCount) }]
+      ? [{ rate: formulaRate(s.math), weight: Math.max(1, s.math.symbolCount) }]
       : s.words.map((w) => ({ rate: w.confidence, weight: Math.max(1, w.text.length) })),
   );
 }

@@ -1,15 +1,15 @@
 import type { MathSymbol } from '../types.js';
 
 /**
- * Calibration of the image classifier's probabilities into the confidences the interface reports
- * (the symbols keep their probabilities for label choice; parseLayout reports them calibrated).
- * A formula's `confidence_rate` is the geometric mean of its symbols' confidences, and the spec's
- * default `confidence_rate_threshold` is 0.75; raw softmax probabilities put nearly every wrong
- * read above it. Raising each probability to a power keeps every ranking (a formula's rate becomes
- * its raw rate to the same power) and moves the cut: the exponent is fitted on half of the
- * held-out formula images (models/eval/calibrate-confidence.ts) so that 0.75 keeps at least 96 %
- * of exact reads there, and reported with its reliability table on the other half
- * (models/eval/CONFIDENCE.md).
+ * The scale of the image classifier's probabilities in the engine's results (the symbols keep
+ * their probabilities for label choice; parseLayout reports them raised to CONFIDENCE_EXPONENT).
+ * Raw softmax probabilities sit close to 1 even on wrong reads; raising each to a power keeps
+ * every ranking and spreads them, so a formula's per-symbol rate (the geometric mean) separates
+ * sure reads from unsure ones on one scale: the inference worker's maths-or-text thresholds
+ * (inference/line-kind.ts) and inline formulas are measured on it. The exponent was fitted when
+ * this rate was the reported confidence_rate (0.75 kept 96 % of exact reads). What /v3/text and
+ * /v3/latex now report for a printed formula read as a line or a whole image is its calibrated
+ * chance of being exact (inference/formula-confidence.ts, models/eval/CONFIDENCE.md).
  */
 export const CONFIDENCE_EXPONENT = 2.3;
 

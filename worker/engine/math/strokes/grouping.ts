@@ -62,12 +62,16 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   const members = new Map<number, number[]>();
   strokes.forEach((_, i) => members.set(find(i), [...(members.get(find(i)) ?? []), i]));
   const touching = joinDots([...members.values()], strokes, symbolHeight);
+  // A sign of several touching strokes is a tick and its vinculum drawn apart: a `(` touching the
+  // stem of the `k` it opens has a radical's outline too.
   const radical = touching.map(
     (ids) =>
+      (ids.length === 1 || (ids.length === 2 && ids.some((i) => straight[i]))) &&
       isRadicalStroke(
         ids.map((i) => strokes[i]),
         symbolHeight,
-      ) && coversInk(ids, boxes),
+      ) &&
+      coversInk(ids, boxes),
   );
   const canvas = paintStrokeGroups(
     touching.map((ids) => ids.map((i) => strokes[i])),
