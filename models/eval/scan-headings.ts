@@ -54,11 +54,16 @@ try {
     const form = new FormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'in.pdf');
     const { pdf_id: id } = (await fetch(`${app.url}/v3/pdf`, { method: 'POST', headers: auth, body: form }).then((r) => r.json())) as any;
-    await waitFor(
-      async () => ['completed', 'error'].includes(((await fetch(`${app.url}/v3/pdf/${id}`, { headers: auth }).then((r) => r.json())) as any).status),
+    const status = await waitFor(
+      async () => {
+        const s = (await fetch(`${app.url}/v3/pdf/${id}`, { headers: auth }).then((r) => r.json())) as any;
+        return ['completed', 'error'].includes(s.status) && s;
+      },
       900_000,
       500,
     );
+    // A page that failed (a timeout on a loaded machine) would count as a page without headings.
+    if (status.status !== 'completed' || status.num_pages_failed) throw new Error(`not every page was read: ${JSON.stringify(status)}`);
     return fetch(`${app.url}/v3/pdf/${id}.mmd`, { headers: auth }).then((r) => r.text());
   };
   let [born, scanned, found] = [0, 0, 0];

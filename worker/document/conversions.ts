@@ -12,7 +12,7 @@ import { renderPageImage } from './convert-page-images.js';
 import { FormatError } from './convert-tool.js';
 import { writeXlsx } from './convert-xlsx.js';
 import { depictStructures } from '../chemistry/depict.js';
-import { overlayPdf } from './convert-overlay.js';
+import { overlayPdf, readOverlaySource } from './convert-overlay.js';
 import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 
 export type { FigureFiles };
@@ -93,7 +93,7 @@ async function make(ext: string, { mmd, dir, latex, figures, pagesPdf, overlay }
       return zipFiles(dir, 'document.html.zip', ['document.html', ...images]);
     case 'mmd.overlay.pdf':
       if (!overlay) throw new FormatError('unsupported_format', "mmd.overlay.pdf is made over a source PDF's pages; this document has none");
-      return overlayPdf(await readFile(overlay.pdf), overlay.pages);
+      return overlayPdf(await readOverlaySource(overlay.pdf), overlay.pages);
     default:
       throw new FormatError('unsupported_format', `This build cannot make ${ext}`);
   }

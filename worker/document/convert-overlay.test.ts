@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,8 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headingAndParagraphsPdf } from '../../test/support/pdf-fixtures.js';
-import { overlayPdf } from './convert-overlay.js';
+import { OVERLAY_MAX_SOURCE_BYTES, overlayPdf } from './convert-overlay.js';
+import { writeConversions } from './conversions.js';
 import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 
 const run = promisify(execFile);
@@ -81,6 +82,19 @@ describe('overlayPdf (mmd.overlay.pdf)', () => {
     const [before, after] = [await pixels('scan.png'), await pixels('over.png')];
     expect(after.length).toBe(before.length);
     expect(after.filter((v, i) => Math.abs(v - before[i]!) > 8).length).toBe(0);
+  });
+
+  it('settles the overlay of a source too large to parse in memory as content_too_large, unread, and makes the other formats', async () => {
+    const path = join(dir, 'large.pdf');
+    await writeFile(path, '%PDF-1.4\n');
+    await truncate(path, OVERLAY_MAX_SOURCE_BYTES + 1); // sparse: nothing is on disk, reading it would cost the size
+    const put: string[] = [];
+    const rss = process.memoryUsage().rss;
+    const status = await writeConversions('# Title\n', { 'mmd.overlay.pdf': true, md: true }, async (ext) => void put.push(ext), undefined, path, []);
+    expect(status['mmd.overlay.pdf']).toMatchObject({ status: 'error', error_id: 'content_too_large' });
+    expect(status.md).toEqual({ status: 'completed' });
+    expect(put).toEqual(['md']);
+    expect(process.memoryUsage().rss - rss).toBeLessThan(64 * 2 ** 20);
   });
 
   it('refuses a source that is not a PDF', async () => {

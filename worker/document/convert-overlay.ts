@@ -9,6 +9,7 @@ import {
   pushGraphicsState,
   setTextRenderingMode,
 } from 'pdf-lib';
+import { readFile, stat } from 'node:fs/promises';
 import type { LineEntry, PageLines } from '../../page/render/lines-json.js';
 import { FormatError } from './convert-tool.js';
 
@@ -18,6 +19,21 @@ const DESCENT = 0.207;
 
 /** Helvetica is WinAnsi: characters outside it are searched as '?' rather than dropped, so offsets hold. */
 const winAnsi = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+
+/**
+ * The largest source PDF an overlay is made over. pdf-lib parses the whole file in memory (about
+ * three times its size at its peak), which a document worker cannot spend on a large scan: past
+ * this the format alone settles `content_too_large` and the document's other outputs are made.
+ */
+export const OVERLAY_MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
+/** Reads the source PDF of an overlay, refusing one over OVERLAY_MAX_SOURCE_BYTES before reading it. */
+export async function readOverlaySource(path: string): Promise<Buffer> {
+  const { size } = await stat(path);
+  if (size > OVERLAY_MAX_SOURCE_BYTES)
+    throw new FormatError('content_too_large', `mmd.overlay.pdf is made over source PDFs of at most ${OVERLAY_MAX_SOURCE_BYTES} bytes; this one has ${size}`);
+  return readFile(path);
+}
 
 /**
  * mmd.overlay.pdf: the source PDF with each recognised line of lines.json (its text and region,

@@ -9,7 +9,7 @@ import { delimiter, join } from 'node:path';
  */
 export class FormatError extends Error {
   constructor(
-    readonly errorId: 'unsupported_format' | 'sys_exception',
+    readonly errorId: 'unsupported_format' | 'content_too_large' | 'sys_exception',
     message: string,
   ) {
     super(message);

@@ -17,6 +17,9 @@ const RAGGED_EM = 0.5;
 /** Words beside a formula within this many ems belong to its line: the text layer cuts lines at 1.2 em. */
 const BESIDE_EM = 1.5;
 
+/** A line sharing this much of the lower one's height with a formula is level with it. */
+const LEVEL_SHARE = 0.5;
+
 /** The white between two boxes side by side (0 when they overlap in x). */
 export const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0);
 
@@ -59,9 +62,14 @@ export function lineAround(box: Box, em: number, lines: TextLine[], ink: (l: Tex
       if (around.includes(l)) continue;
       const b = ink(l);
       const middle = (b.y0 + b.y1) / 2;
-      if (middle <= box.y0 || middle >= box.y1 || sideGap(b, reach) > BESIDE_EM * em) continue;
+      // Level: its middle inside the formula's band, or half the lower of the two shared (a
+      // denominator's root, whose glyph the text layer sets on a line of its own, is the band).
+      const shared = Math.min(b.y1, box.y1) - Math.max(b.y0, box.y0);
+      const inBand = (middle > box.y0 && middle < box.y1) || (middle > reach.y0 && middle < reach.y1);
+      const level = inBand || shared >= LEVEL_SHARE * Math.min(b.y1 - b.y0, box.y1 - box.y0);
+      if (!level || sideGap(b, reach) > BESIDE_EM * em) continue;
       around.push(l);
-      reach = { ...reach, x0: Math.min(reach.x0, b.x0), x1: Math.max(reach.x1, b.x1) };
+      reach = { x0: Math.min(reach.x0, b.x0), x1: Math.max(reach.x1, b.x1), y0: Math.min(reach.y0, b.y0), y1: Math.max(reach.y1, b.y1) };
       grown = true;
     }
   }

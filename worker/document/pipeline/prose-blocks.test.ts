@@ -31,7 +31,9 @@ Short $x^2$ line.
 
 $a+b$ is a sum.
 
-$\sqrt{x^2+1}$ starts this line of prose.`;
+$\sqrt{x^2+1}$ starts this line of prose.
+
+The value $\frac{1}{\sqrt{x^2+1}}$ is small.`;
 
 const MARKDOWN = [
   '# Energy and angles',
@@ -83,12 +85,14 @@ describe('born-digital prose blocks', () => {
     expect(blocks[2]).toBe('- The sequence is increasing for positive starting values.\n- Every term is odd when \\(a_{0}\\) is odd.');
     expect(blocks[3]).toBe('The area under the parabola is');
     expect(blocks[4]).toMatch(/^\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}.*dx=\\frac\{1\}\{3\}\n\\\]$/);
-    // A formula's region reaches past the text layer's pen positions to its glyphs' ink: the root keeps its last `1`.
+    // A formula's region reaches past the text layer's pen positions to its glyphs' ink: the root keeps its last `1`;
+    // a root in an inline denominator (its sign a text-layer line of its own) stays in the fraction, inline.
     expect(blocks.slice(5)).toEqual([
       'as computed before.',
       'Short \\(x^{2}\\) line.',
       '\\(a+b\\) is a sum.',
       '\\(\\sqrt{x^{2}+1}\\) starts this line of prose.',
+      'The value \\(\\frac{1}{\\sqrt{x^{2}+1}}\\) is small.',
     ]);
   }, 60_000);
 
