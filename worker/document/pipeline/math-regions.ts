@@ -80,26 +80,26 @@ const isLetter = (g: Glyph) => /\p{L}/u.test(g.ch);
  * A line of maths set in a text font: its letters italic (a text italic, as a document setting its
  * maths in the text font prints them, or a maths font), an upright word only an operator name, the
  * rest digits, brackets, operators and maths symbols. 'formula' when it holds a relation or an
- * operator; 'operand' when not (the left side of a multi-row display, on a row of its own).
- * Italic prose (emphasis, a theorem) has upright punctuation words or no operator, and stands at
- * its column's edge: the caller keeps such lines prose.
+ * operator; 'operand' when it holds none but has a one-letter identifier (`Foo x`: the left side
+ * of a multi-row display, on a row of its own). Italic prose (emphasis, a theorem) has upright
+ * words, punctuation or no identifier, or stands at its column's edge: the caller keeps it prose.
  */
 function textFontMaths(line: TextLine): 'formula' | 'operand' | undefined {
-  let italic = false;
+  const italic = (g: Glyph) => Boolean(g.italic) || g.mathFont || isMathChar(g.ch);
   let operator = false;
   for (const g of line.glyphs) {
-    if (g.ch === ' ') continue;
-    if (isLetter(g)) italic ||= Boolean(g.italic) || g.mathFont || isMathChar(g.ch);
-    else if (TEXT_OPERATOR.test(g.ch) || g.mathFont || isMathChar(g.ch)) operator = true;
+    if (g.ch === ' ' || isLetter(g)) continue;
+    if (TEXT_OPERATOR.test(g.ch) || g.mathFont || isMathChar(g.ch)) operator = true;
     else if (!TEXT_FORMULA_CHAR.test(g.ch)) return undefined;
   }
-  const uprightWords = line.glyphs
-    .map((g) => (isLetter(g) && !g.italic && !g.mathFont && !isMathChar(g.ch) ? g.ch : ' '))
-    .join('')
-    .split(' ')
-    .filter((word) => word && !FUNCTION_NAME.test(word));
-  if (!italic || uprightWords.length) return undefined;
-  return operator ? 'formula' : 'operand';
+  const words = line.glyphs
+    .map((g) => (isLetter(g) ? g : undefined))
+    .reduce<Glyph[][]>((all, g) => (g ? (all.at(-1)!.push(g), all) : all.at(-1)!.length ? [...all, []] : all), [[]])
+    .filter((word) => word.length);
+  const upright = words.filter((word) => !word.every(italic) && !FUNCTION_NAME.test(word.map((g) => g.ch).join('')));
+  if (!words.length || upright.length) return undefined;
+  if (operator) return 'formula';
+  return words.some((word) => word.length === 1) ? 'operand' : undefined;
 }
 
 export interface DisplayRegion {
@@ -127,17 +127,20 @@ const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bo
 /** The ink of the page's glyphs whose centres fall in `band`, or the band itself when none do. */
 function inkOf(band: Box, byBaseline: PdfGlyph[]): Box {
   let box: Box | undefined;
-  // Glyphs are sorted by baseline: start at the first that can be in the band.
+  // Glyphs are sorted by baseline: start at the first that can be in the band. A radical sign
+  // hangs below its baseline, which can lie above the band: it counts when its middle is inside.
+  const from = band.y0 - (band.y1 - band.y0);
   let lo = 0;
   for (let hi = byBaseline.length; lo < hi;) {
     const mid = (lo + hi) >> 1;
-    if (byBaseline[mid].baseline < band.y0) lo = mid + 1;
+    if (byBaseline[mid].baseline < from) lo = mid + 1;
     else hi = mid;
   }
   for (let i = lo; i < byBaseline.length && byBaseline[i].baseline <= band.y1 + 0.3 * byBaseline[i].size; i++) {
     const g = byBaseline[i];
     const cx = (g.box.x0 + g.box.x1) / 2;
-    if (cx >= band.x0 && cx <= band.x1) box = box ? union(box, g.box) : g.box;
+    const hangsIn = g.baseline >= band.y0 || (g.box.y0 + g.box.y1) / 2 >= band.y0;
+    if (hangsIn && cx >= band.x0 && cx <= band.x1) box = box ? union(box, g.box) : g.box;
   }
   return box ?? band;
 }

@@ -132,6 +132,16 @@ describe('parseLayout: accents, words and dots', () => {
     expectParse(row(accent('.', 'x'), '=', 'v'), '\\dot{x}=v');
   });
   it('reads function names', () => expectParse(row(fn('sin'), 'x', '+', fn('log'), 'y'), '\\sin x+\\log y'));
+  it('reads an upright word that only contains a function name as a word (PDF glyphs say upright)', () => {
+    const pdf = (item: Item) => normaliseLatex(parseLayout(typeset(item, 'pdf')).latex);
+    expect(pdf(row(fn('atanh'), '(', 'x', ')'))).toBe(normaliseLatex('\\text{atanh}(x)'));
+    expect(pdf(row(fn('ln'), fn('ln'), 'x'))).toBe(normaliseLatex('\\ln\\ln x'));
+    // An upright constant a thin space before an operator name (`2\mathrm{i}\,\sin x`) is no word.
+    const thin: Item = (size) => ({ width: size / 6, height: 0, depth: 0, draw: () => undefined });
+    const constant = pdf(row('2', g('i', true), thin, fn('sin'), 'x'));
+    expect(constant).toContain('\\sin');
+    expect(constant).not.toContain('\\text');
+  });
   it('reads a function name with a script', () => expectParse(row(sup(fn('cos'), '2'), '\\theta'), '\\cos^{2}\\theta'));
   it('tells \\cdot from a full stop', () => expectParse(row('a', g('\\cdot'), 'b', g('.')), 'a\\cdot b.'));
   it('reads \\ldots and \\cdots', () => {

@@ -7,6 +7,8 @@ const FUNCTION_NAMES = 'arcsin arccos arctan sinh cosh tanh coth sin cos tan cot
 
 /** Letters further apart than this (in em) are not one word. */
 const LETTER_GAP_EM = 0.3;
+/** Upright letters further apart than this (in em) have a thin space between them. */
+const THIN_SPACE_EM = 0.12;
 
 const isLetter = (element: Element) => /^[a-zA-Z]$/u.test(glyphOf(element)?.latex ?? '');
 
@@ -60,6 +62,13 @@ function continuesWord(previous: Element, next: Element): boolean {
 
 function readRun(run: Element[]): Element[] {
   const glyphs = run.map((element) => glyphOf(element) as Glyph);
+  // An upright run that function names do not cover end to end is a word (`atanh`, `maximum`), not
+  // `a\tanh`, unless a thin space parts it: an upright constant before an operator (`\mathrm{i}\sin`).
+  if (glyphs.every((glyph) => glyph.style === 'upright') && !coveredByNames(glyphs)) {
+    const pieces = splitAtThinSpaces(run);
+    if (pieces.length > 1) return pieces.flatMap(readRun);
+    return [word(run, `\\text{${glyphs.map((glyph) => glyph.latex).join('')}}`)];
+  }
   const result: Element[] = [];
   let upright: Element[] = [];
   const flushUpright = () => {
@@ -84,6 +93,26 @@ function readRun(run: Element[]): Element[] {
   }
   flushUpright();
   return result;
+}
+
+/** The run cut where TeX's thin space (1/6 em) parts two letters; letters of a word sit closer. */
+function splitAtThinSpaces(run: Element[]): Element[][] {
+  const pieces: Element[][] = [[run[0]!]];
+  for (let i = 1; i < run.length; i++) {
+    const [previous, next] = [run[i - 1]!, run[i]!];
+    const em = Math.max(previous.em ?? 0, next.em ?? 0);
+    if (next.box.x0 - previous.box.x1 > THIN_SPACE_EM * em) pieces.push([]);
+    pieces.at(-1)!.push(next);
+  }
+  return pieces;
+}
+
+/** True when the letters are one or more function names end to end (`sin`, `lnln`), or a single letter. */
+function coveredByNames(glyphs: Glyph[]): boolean {
+  if (glyphs.length < 2) return true;
+  const covered = (start: number): boolean =>
+    start === glyphs.length || FUNCTION_NAMES.some((name) => matchesAt(glyphs, start, name) && covered(start + name.length));
+  return covered(0);
 }
 
 function matchesAt(glyphs: Glyph[], start: number, name: string): boolean {

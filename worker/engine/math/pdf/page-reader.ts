@@ -166,6 +166,10 @@ export async function readPdfMath(page: PDFPageProxy, opList?: { fnArray: number
       case OPS.constructPath:
         collectRule(args, state, rules);
         break;
+      case OPS.paintSolidColorImageMask:
+        // dvips output distilled by Ghostscript paints TeX's rules as 1-bit masks over the unit square.
+        addRule(transformBox(state.ctm, 0, 0, 1, 1), rules);
+        break;
     }
   }
   return { width: viewport.width, height: viewport.height, glyphs, rules };
@@ -235,7 +239,11 @@ function collectRule(args: unknown[], state: State, rules: Box[]): void {
   const [minX, minY, maxX, maxY] = minMax;
   // A stroke paints half the line width either side of the path.
   const half = STROKE_OPS.has(op) ? state.lineWidth / 2 : 0;
-  const box = transformBox(state.ctm, minX, minY - half, maxX, maxY + half);
+  addRule(transformBox(state.ctm, minX, minY - half, maxX, maxY + half), rules);
+}
+
+/** Adds a painted box to `rules` when it is a thin horizontal bar. */
+function addRule(box: Box, rules: Box[]): void {
   const thickness = box.y1 - box.y0;
   const length = box.x1 - box.x0;
   if (thickness > 0 && thickness <= RULE_MAX_THICKNESS_PT && length >= RULE_ASPECT * thickness) rules.push(box);

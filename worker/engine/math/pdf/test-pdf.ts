@@ -20,6 +20,8 @@ export interface CompileOptions {
   packages?: string;
   /** Preamble lines after the packages (font declarations, theorem styles). */
   preamble?: string;
+  /** Typeset with latex, dvips and ps2pdf (Ghostscript) instead of pdflatex: the PDF a PostScript workflow makes. */
+  viaDvips?: boolean;
   /** Files the document needs beside it (images for `\includegraphics`), by name. */
   files?: Record<string, Buffer>;
 }
@@ -39,7 +41,11 @@ export async function compileLatex(body: string, opts: CompileOptions = {}): Pro
   ].join('\n');
   await writeFile(join(dir, 'doc.tex'), tex);
   try {
-    await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
+    if (opts.viaDvips) {
+      await run('latex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
+      await run('dvips', ['-q', '-o', 'doc.ps', 'doc.dvi'], { cwd: dir, timeout: 60_000 });
+      await run('ps2pdf', ['doc.ps', 'doc.pdf'], { cwd: dir, timeout: 60_000 });
+    } else await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], { cwd: dir, timeout: 60_000 });
   } catch (err) {
     const log = await readFile(join(dir, 'doc.log'), 'utf8').catch(() => '');
     await rm(dir, { recursive: true, force: true });

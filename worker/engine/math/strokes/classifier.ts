@@ -38,10 +38,10 @@ const RARE_PRIOR = 0.35;
 /**
  * Letters a hand draws like a commoner digit or operator: in written maths `0` far outnumbers the
  * letters `O` and `o` (writers avoid `o` as a variable for that reason), `1` the letters `l` and
- * `I`, `+` the letters `t` and `T`. Their weight is the rough
+ * `I`, `+` the letters `t` and `T`, and `\pi` the `\prod` a hand draws alike. Their weight is the rough
  * ratio of their frequencies, so the letter still wins where its shape is clearly a letter.
  */
-const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { O: 0.15, o: 0.3, l: 0.3, I: 0.3, t: 0.6, T: 0.4 };
+const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { O: 0.15, o: 0.3, l: 0.3, I: 0.3, t: 0.6, T: 0.4, '\\prod': 0.1 };
 
 const LabelsSchema = z.object({
   classes: z.array(z.string()).min(2),

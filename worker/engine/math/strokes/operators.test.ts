@@ -25,4 +25,10 @@ describe('preferOperators', () => {
     expect(read([tee(0), at('-', 30), at('2', 60)])).toBe('t-2');
     expect(read([at('a', 0), tee(30, 0.01), at('b', 60)])).toBe('atb');
   });
+
+  it('reads a lone | as 1, but keeps the bars of an absolute value', () => {
+    const bar = (x: number) => at('|', x, [{ latex: '1', confidence: 0.3 }]);
+    expect(read([at('x', 0), at('+', 30), bar(60)])).toBe('x+1');
+    expect(read([bar(0), at('x', 30), bar(60)])).toBe('|x|');
+  });
 });
