@@ -3,6 +3,7 @@ import type { PageLine, PageRecognition } from './model.js';
 import { type AlphabetsFound, detectedAlphabets, excludedAlphabets, withoutAlphabets } from './processors/alphabets.js';
 import { type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
+import type { MonospaceFit } from './processors/code-lines.js';
 import { punctuationWidth } from './processors/fullwidth.js';
 import { mapRecognitionText } from './processors/text-map.js';
 import type { Grid } from './render/tables-mmd.js';
@@ -27,7 +28,7 @@ export type BlockLayout =
   | { kind: 'lines'; lines: number[] }
   | { kind: 'heading'; level: number; lines: number[] }
   | { kind: 'list'; items: number[][] }
-  | { kind: 'code'; lines: number[]; pitch: number }
+  | { kind: 'code'; lines: number[]; pitch: number; /** Absent in layouts stored before it was kept. */ fit?: MonospaceFit }
   | { kind: 'table'; grid: Grid<number> };
 
 export interface PageLayout {

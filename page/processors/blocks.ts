@@ -1,6 +1,6 @@
 import type { PageLine } from '../model.js';
 import type { Grid } from '../render/tables-mmd.js';
-import { codeRuns } from './code-lines.js';
+import { codeRuns, type MonospaceFit } from './code-lines.js';
 import { headingLevel } from './headings.js';
 import { upperMedian } from './line-measures.js';
 import { tableRuns } from './tables.js';
@@ -27,7 +27,7 @@ export type Block =
   | { kind: 'lines'; lines: PageLine[] }
   | { kind: 'heading'; level: number; lines: PageLine[] }
   | { kind: 'list'; items: PageLine[][] }
-  | { kind: 'code'; lines: PageLine[]; pitch: number }
+  | { kind: 'code'; lines: PageLine[]; pitch: number; fit?: MonospaceFit }
   | { kind: 'table'; grid: Grid<PageLine> };
 
 export const PARAGRAPH_GAP = 0.8;
@@ -86,7 +86,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
     }
     const run = code.get(i);
     if (run) {
-      blocks.push({ kind: 'code', lines: lines.slice(run.start, run.end), pitch: run.pitch });
+      blocks.push({ kind: 'code', lines: lines.slice(run.start, run.end), pitch: run.pitch, fit: run.fit });
       skipTo = run.end;
       previousTextX = undefined;
       return;

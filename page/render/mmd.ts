@@ -74,7 +74,7 @@ export function linesToMmd(
       if (block.kind === 'code') {
         // As read, never with maths: rule 2 keeps maths inside code plain.
         const left = Math.min(...block.lines.map((l) => upright(l).x));
-        const body = block.lines.map((l) => codeLineText(l, left, block.pitch, upright)).join('\n');
+        const body = block.lines.map((l) => codeLineText(l, left, block.pitch, block.fit, upright)).join('\n');
         return opts.disable_lstlisting ? `\`\`\`\n${body}\n\`\`\`` : `\\begin{lstlisting}\n${body}\n\\end{lstlisting}`;
       }
       const items = block.items.map((item) => item.map((l) => lineMmd(l, opts)).join(' '));

@@ -55,13 +55,16 @@ export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: numb
   let sum = 0;
   const chars: DecodedChar[] = [];
   let previous = -1;
+  // The classes to weigh besides the blank, listed once: a Latin page skips the ~6,000 Han ones at every step.
+  const candidates = candidateClasses(classes, allowed);
   for (let t = 0; t < steps; t++) {
     const row = offset + t * classes;
     let best = 0;
     let bestP = probs[row];
-    for (let k = 1; k < classes; k++) {
+    for (let i = 0; i < candidates.length; i++) {
+      const k = candidates[i]!;
       const p = probs[row + k];
-      if (p > bestP && (!allowed || allowed[k])) {
+      if (p > bestP) {
         bestP = p;
         best = k;
       }
@@ -76,4 +79,11 @@ export function ctcGreedyDecode(probs: Float32Array, offset: number, steps: numb
     previous = best;
   }
   return { text, confidence: chars.length ? sum / chars.length : 0, chars };
+}
+
+function candidateClasses(classes: number, allowed?: Uint8Array): Int32Array {
+  const out = new Int32Array(classes - 1);
+  let n = 0;
+  for (let k = 1; k < classes; k++) if (!allowed || allowed[k]) out[n++] = k;
+  return out.subarray(0, n);
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { boxToInput, decodeImage, READ_SCALE, readingScale, rotateImage, unscaleBox, type Box, type RgbImage, type Rotation } from './image.js';
+import { boxToInput, decodeImage, READ_SCALE, readingScale, rotateImage, type Box, type RgbImage, type Rotation } from './image.js';
 
 /** The bounding box of the black pixels. */
 function inkBox(img: RgbImage): Box {
@@ -44,13 +44,11 @@ describe('decodeImage', () => {
   });
 });
 
-describe('readingScale and unscaleBox', () => {
-  it('enlarges page scans of 150–250 dpi only, and maps boxes back into the original, clipped', () => {
+describe('readingScale', () => {
+  it('enlarges the lines of page scans of 150–250 dpi only', () => {
     const page = { data: Buffer.alloc(0), width: 1700, height: 2200 };
     expect(readingScale(page)).toBe(READ_SCALE);
     expect(readingScale({ ...page, width: 400, height: 120 })).toBe(1);
     expect(readingScale({ ...page, width: 2550, height: 3300 })).toBe(1);
-    expect(unscaleBox({ x: 130, y: 260, width: 390, height: 52 }, 1.3, page)).toEqual({ x: 100, y: 200, width: 300, height: 40 });
-    expect(unscaleBox({ x: 2200, y: 0, width: 100, height: 10 }, 1.3, page)).toEqual({ x: 1692, y: 0, width: 8, height: 8 });
   });
 });

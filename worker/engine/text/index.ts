@@ -1,14 +1,14 @@
 import type ort from 'onnxruntime-node';
-import { createSession, loadModelFile, type ModelFileOptions, type SessionOptions } from '../models.js';
+import { createSession, loadModelFile, readManifest, usableProviders, type ModelFileOptions, type SessionOptions } from '../models.js';
 import type { ScoredBox } from './boxes.js';
 import { ctcCharset, hasEastAsianForms, latinClasses } from './ctc.js';
 import { boxBeforeTurn, measureSkew, MIN_CORRECTED_SKEW, turnImage } from './deskew.js';
 import { detectLines } from './detect.js';
 import { fuseHardSwish } from './fuse-hardswish.js';
-import { boxToInput, decodeImage, readingScale, rotateImage, scaleImage, unscaleBox, type RgbImage, type Rotation } from './image.js';
+import { boxToInput, decodeImage, readingScale, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { isEastAsian } from '../../../page/processors/fullwidth.js';
 import { readingOrder } from './order.js';
-import { largestBoxes, orientationScore, ROTATION_CANDIDATES, uprightLooksPoor } from './orientation.js';
+import { largestBoxes, orientationScore, turnsToTry } from './orientation.js';
 import { RecognitionBatcher } from './rec-batcher.js';
 import { cropLine, type LineRead, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
 import { lineWords, type OcrWord } from './words.js';
@@ -57,6 +57,8 @@ export interface TextRecognizerOptions extends SessionOptions, ModelFileOptions 
 interface Reading {
   rotation: Rotation;
   img: RgbImage;
+  /** How much its line crops are enlarged before they are scaled to the recogniser's height (image.ts readingScale). */
+  enlarge: number;
   boxes: ScoredBox[];
   texts: Map<number, LineRead>;
   score: number;
@@ -74,6 +76,20 @@ function eastAsianShare(reads: { text: string }[]): number {
   return chars.length ? chars.filter((c) => isEastAsian(c)).length / chars.length : 0;
 }
 
+/**
+ * The recogniser made for CPUs from 'text-recognition' (models/training/text_rec_cpu.py: the
+ * same network with hard-swish as one op, its scalar affine blocks folded into its convolutions
+ * and its 1×1 convolutions in int8; models/README.md), used when no GPU provider is; a GPU runs
+ * the source model.
+ */
+export const CPU_RECOGNITION_MODEL = 'text-recognition-cpu';
+
+async function recognitionModelId(opts: TextRecognizerOptions): Promise<string> {
+  const cpuOnly = usableProviders(opts.executionProviders ?? ['cuda', 'cpu']).every((p) => p === 'cpu');
+  const listed = (await readManifest(opts.manifestPath)).some((e) => e.id === CPU_RECOGNITION_MODEL);
+  return cpuOnly && listed ? CPU_RECOGNITION_MODEL : 'text-recognition';
+}
+
 export class TextRecognizer {
   private constructor(
     private readonly detector: ort.InferenceSession,
@@ -84,18 +100,29 @@ export class TextRecognizer {
     private readonly minLineConfidence: number,
     /** The execution providers in use, after filtering and CPU fallback. */
     readonly executionProviders: string[],
+    /** The manifest id of the recognition model in use. */
+    readonly recognitionModel: string,
   ) {}
 
-  /** Verifies the models against the manifest and creates one session per model. */
+  /** Verifies the models against the manifest and creates one session per model; CPU alone reads with CPU_RECOGNITION_MODEL when the manifest lists it. */
   static async load(opts: TextRecognizerOptions = {}): Promise<TextRecognizer> {
-    const [det, rec, dict] = await Promise.all(['text-detection', 'text-recognition', 'text-dictionary'].map((id) => loadModelFile(id, opts)));
+    const recId = await recognitionModelId(opts);
+    const [det, rec, dict] = await Promise.all(['text-detection', recId, 'text-dictionary'].map((id) => loadModelFile(id, opts)));
     const detector = await createSession(det, opts);
     const recognizer = await createSession({ ...rec, bytes: fuseHardSwish(rec.bytes) }, opts);
     const charset = ctcCharset(dict.bytes.toString('utf8'));
     const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
     const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
     const lines = new RecognitionBatcher(recognizer.session, charset, batchSize);
-    return new TextRecognizer(detector.session, recognizer.session, lines, latinClasses(charset), opts.minLineConfidence ?? 0.5, recognizer.executionProviders);
+    return new TextRecognizer(
+      detector.session,
+      recognizer.session,
+      lines,
+      latinClasses(charset),
+      opts.minLineConfidence ?? 0.5,
+      recognizer.executionProviders,
+      recId,
+    );
   }
 
   /** Line crops per recognition run: above one, pages read at once share their runs (rec-batcher.ts). */
@@ -106,23 +133,26 @@ export class TextRecognizer {
   /**
    * `minTurnMargin`: a turn is taken only when its reading scores this much above the upright
    * one. Maths is no text, so an upright formula reads poorly and a turn may score a hair better
-   * by chance: callers reading maths ask for a clear margin.
+   * by chance: callers reading maths ask for a clear margin. It does not hold back a page whose
+   * lines run down it (orientation.ts), except Infinity, which reads the image as it is.
    */
   async recognize(image: Buffer, opts: { minTurnMargin?: number } = {}): Promise<OcrResult> {
     const decoded = await decodeImage(image);
-    const scale = readingScale(decoded);
-    const scaled = await scaleImage(decoded, scale);
-    const measured = await measureSkew(scaled);
+    const enlarge = readingScale(decoded);
+    const measured = await measureSkew(decoded);
     const skew = Math.abs(measured) >= MIN_CORRECTED_SKEW ? measured : 0;
-    const input = await turnImage(scaled, skew);
-    const upright = await this.trial(input, 0);
+    const input = await turnImage(decoded, skew);
+    const upright = await this.trial(input, 0, enlarge);
     let best = upright;
     let rotationConfidence = upright.score;
-    if (uprightLooksPoor(upright.boxes, upright.score)) {
+    const { turns, uprightStays } = turnsToTry(upright.boxes, upright.score);
+    if (turns.length && opts.minTurnMargin !== Infinity) {
       const trials = [upright];
-      for (const rotation of ROTATION_CANDIDATES) trials.push(await this.trial(input, rotation));
+      for (const rotation of turns) trials.push(await this.trial(input, rotation, enlarge));
       trials.sort((a, b) => b.score - a.score);
-      best = trials[0]!.score - upright.score >= (opts.minTurnMargin ?? 0) ? trials[0]! : upright;
+      // Lines that run down the page are read turned, whatever the upright read scored (orientation.ts).
+      const turned = trials.find((t) => t !== upright)!;
+      best = !uprightStays || turned.score - upright.score >= (opts.minTurnMargin ?? 0) ? turned : upright;
       rotationConfidence = best === trials[0] ? best.score - trials[1]!.score : 0;
     }
     // Without East Asian script among the sample lines the page is read without it: its sample
@@ -138,8 +168,7 @@ export class TextRecognizer {
       const box = { x: b.x, y: b.y, width: b.width, height: b.height };
       lines.push({ text: read.text.trim(), confidence: read.confidence, box, words: lineWords(read.spans, box) });
     });
-    const toInput = (box: OcrLine['box']) =>
-      unscaleBox(boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height), scale, decoded);
+    const toInput = (box: OcrLine['box']) => boxBeforeTurn(boxToInput(box, best.rotation, best.img.width, best.img.height), skew, input.width, input.height);
     return {
       lines: readingOrder(lines).map((l) => ({ ...l, box: toInput(l.box), words: l.words.map((w) => ({ ...w, box: toInput(w.box) })) })),
       width: decoded.width,
@@ -155,10 +184,10 @@ export class TextRecognizer {
   }
 
   /** Detects lines in the input turned by `rotation` and reads only the largest, for a score. */
-  private async trial(input: RgbImage, rotation: Rotation): Promise<Reading> {
+  private async trial(input: RgbImage, rotation: Rotation, enlarge: number): Promise<Reading> {
     const img = await rotateImage(input, rotation);
     const boxes = await detectLines(this.detector, img);
-    const reading: Reading = { rotation, img, boxes, texts: new Map(), score: 0 };
+    const reading: Reading = { rotation, img, enlarge, boxes, texts: new Map(), score: 0 };
     const sample = largestBoxes(boxes);
     await this.read(reading, sample);
     reading.score = orientationScore(sample.map((i) => reading.texts.get(i)!));
@@ -167,7 +196,7 @@ export class TextRecognizer {
 
   private async read(reading: Reading, indices: number[], allowed?: Uint8Array): Promise<void> {
     if (!indices.length) return;
-    const crops = await Promise.all(indices.map(async (i) => ({ ...(await cropLine(reading.img, reading.boxes[i]!)), allowed })));
+    const crops = await Promise.all(indices.map(async (i) => ({ ...(await cropLine(reading.img, reading.boxes[i]!, reading.enlarge)), allowed })));
     const texts = await this.lines.read(crops);
     indices.forEach((i, n) => reading.texts.set(i, texts[n]));
   }

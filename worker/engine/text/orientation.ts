@@ -1,18 +1,29 @@
 import type { Box, Rotation } from './image.js';
 
 /**
- * Page orientation by trial: when the upright reading looks poor, the page is read again turned
- * by 90, −90 and 180 degrees on its largest lines only, and the turn whose text the recogniser
- * is most sure of wins. Evidence is the recogniser's own confidence, nothing learned for it.
+ * Page orientation. Two kinds of evidence, the first independent of any model's calibration:
+ * - geometry: which way the detector's line boxes run. A box several times longer one way than
+ *   the other is a line of several characters, and lines run across an upright or upside-down
+ *   page and down a page lying on its side. When the line boxes run down, the page is on its
+ *   side whatever the upright read scored (an int8 recogniser reads sideways glyphs with
+ *   confidences as high as the source model's upright formulas), and only the two quarter turns
+ *   are tried. When they run across, a quarter turn is never tried (a short formula may read a
+ *   hair better as text on its side); only upside down is, when the upright read looks poor.
+ * - the recogniser's confidence on the largest lines, read in each candidate turn: the turn
+ *   whose text it is most sure of wins. Without line boxes to go by (single glyphs, a stacked
+ *   fraction) every turn is a candidate when the upright read looks poor.
  */
 
-export const ROTATION_CANDIDATES: Rotation[] = [90, -90, 180];
 /** Lines read per trial orientation: the largest boxes, which are the same text in every turn. */
 export const ORIENTATION_SAMPLE_LINES = 8;
 /** Below this character-weighted confidence the upright reading is doubted. */
 export const UPRIGHT_MIN_SCORE = 0.85;
-/** Above this share of box area in boxes taller than wide, the page is probably on its side. */
-export const TALL_AREA_SHARE = 0.5;
+/** A box this many times longer than it is thick is a line whose direction counts. */
+export const LINE_ASPECT = 2.5;
+/** The share of the lines' area that must run one way for the page's lines to run that way. */
+export const LINE_DIRECTION_SHARE = 0.75;
+
+export type LineDirection = 'across' | 'down' | 'unknown';
 
 export interface ScoredText {
   text: string;
@@ -28,15 +39,18 @@ export function largestBoxes(boxes: Box[], n = ORIENTATION_SAMPLE_LINES): number
     .map((e) => e.i);
 }
 
-export function tallAreaShare(boxes: Box[]): number {
-  let tall = 0;
-  let total = 0;
+/** Which way the page's lines run, by the area of its elongated boxes; 'unknown' without a clear majority. */
+export function lineDirection(boxes: Box[]): LineDirection {
+  let across = 0;
+  let down = 0;
   for (const b of boxes) {
-    const area = b.width * b.height;
-    total += area;
-    if (b.height > b.width) tall += area;
+    if (b.width >= LINE_ASPECT * b.height) across += b.width * b.height;
+    else if (b.height >= LINE_ASPECT * b.width) down += b.width * b.height;
   }
-  return total ? tall / total : 0;
+  const total = across + down;
+  if (!total) return 'unknown';
+  if (down >= LINE_DIRECTION_SHARE * total) return 'down';
+  return across >= LINE_DIRECTION_SHARE * total ? 'across' : 'unknown';
 }
 
 /** Confidence weighted by character count, so one confident stray glyph cannot carry a page. */
@@ -51,6 +65,14 @@ export function orientationScore(lines: ScoredText[]): number {
   return chars ? weighted / chars : 0;
 }
 
-export function uprightLooksPoor(boxes: Box[], score: number): boolean {
-  return boxes.length > 0 && (tallAreaShare(boxes) > TALL_AREA_SHARE || score < UPRIGHT_MIN_SCORE);
+/**
+ * The turns to try besides upright, and whether upright itself stays a candidate: none when the
+ * lines run across and the upright read scores well; the quarter turns alone when they run down.
+ */
+export function turnsToTry(boxes: Box[], uprightScore: number): { turns: Rotation[]; uprightStays: boolean } {
+  if (!boxes.length) return { turns: [], uprightStays: true };
+  const direction = lineDirection(boxes);
+  if (direction === 'down') return { turns: [90, -90], uprightStays: false };
+  if (uprightScore >= UPRIGHT_MIN_SCORE) return { turns: [], uprightStays: true };
+  return { turns: direction === 'across' ? [180] : [90, -90, 180], uprightStays: true };
 }

@@ -92,14 +92,22 @@ function charSpans(decoded: DecodedText, crop: Crop, stepWidth: number): CharSpa
   return decoded.chars.map((c) => ({ char: c.char, x0: x(c.first - 0.5), x1: x(c.last + 1.5), p: c.p }));
 }
 
-export async function cropLine(img: RgbImage, box: Box): Promise<Crop> {
+/** The box's pixels resized to REC_HEIGHT; with `enlarge` above 1, by way of a copy that many times larger (image.ts readingScale). */
+export async function cropLine(img: RgbImage, box: Box, enlarge = 1): Promise<Crop> {
   const left = Math.max(0, Math.floor(box.x));
   const top = Math.max(0, Math.floor(box.y));
   const w = Math.max(1, Math.min(img.width, Math.ceil(box.x + box.width)) - left);
   const h = Math.max(1, Math.min(img.height, Math.ceil(box.y + box.height)) - top);
   const width = Math.min(REC_MAX_WIDTH, Math.max(1, Math.ceil((REC_HEIGHT * w) / h)));
-  const pixels = await rawInput(img).extract({ left, top, width: w, height: h }).resize(width, REC_HEIGHT, { fit: 'fill' }).raw().toBuffer();
+  let line = rawInput(img).extract({ left, top, width: w, height: h });
+  if (enlarge !== 1) line = rawInput(await resized(line, Math.round(w * enlarge), Math.round(h * enlarge)));
+  const pixels = await line.resize(width, REC_HEIGHT, { fit: 'fill' }).raw().toBuffer();
   return { pixels, width, left, sourceWidth: w };
+}
+
+async function resized(img: ReturnType<typeof rawInput>, width: number, height: number): Promise<RgbImage> {
+  const { data, info } = await img.resize(width, height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
 }
 
 /** Writes crop `n` of the batch as normalised BGR planes ((v / 255 − 0.5) / 0.5), left-aligned. */
