@@ -5,10 +5,10 @@ import { wordCount } from './line-measures.js';
  * Headings of a recognised page image, as a born-digital page finds them from font sizes
  * (worker/document/pipeline/blocks.ts). A scan has no fonts: a line's box height stands for its
  * size, against the body's line height. A heading is a row of text (a section number and its
- * title may be read as two lines side by side, the number even by the maths engine) that stands alone — set apart from the line above
- * and the line below by more than the page's usual space between lines, unless that line is a
- * heading of the same size (a title on two lines) — is short, ends without a sentence's
- * punctuation, and either
+ * title may be read as two lines side by side, the number even by the maths engine) that stands
+ * alone — set apart from the line above and the line below by more than the page's usual space
+ * between lines, unless that line is a heading of the same size (a title on two lines) — is
+ * short, ends without a sentence's punctuation, and either
  * - is set larger than the body: level 1 or 2 by HEADING_RATIOS; or
  * - starts with a section number (`2`, `2.1`, `2.1.` or `1.` before a capital): level 2 for a
  *   section, 3 below it, as LaTeX's \section and \subsection come out of a born-digital page.
