@@ -1,4 +1,5 @@
-import type { Box, MathSymbol } from '../types.js';
+import { centreX, centreY, height, median } from '../layout/element.js';
+import type { MathSymbol } from '../types.js';
 
 /** A brace over rows spans at least two of them: this many times the median symbol height. */
 const TALL = 1.8;
@@ -6,10 +7,6 @@ const TALL = 1.8;
 const ROW_GAP = 0.1;
 /** Readings of a tall symbol at the left of rows that are one open delimiter or another. */
 const LEFT_DELIMITERS = new Set(['\\{', '|', '(', '[', '\\langle', '\\|']);
-
-const height = (b: Box): number => b.y1 - b.y0;
-const centreX = (b: Box): number => (b.x0 + b.x1) / 2;
-const centreY = (b: Box): number => (b.y0 + b.y1) / 2;
 
 /**
  * The brace of a handwritten `cases`. A hand's tall `{` is often read as `|` or `(`, with `\{`
@@ -20,8 +17,7 @@ const centreY = (b: Box): number => (b.y0 + b.y1) / 2;
  * stroke, decide which delimiter it is.
  */
 export function braceBeforeRows(symbols: readonly MathSymbol[]): MathSymbol[] {
-  const heights = symbols.map((s) => height(s.box)).sort((a, b) => a - b);
-  const typical = heights[Math.floor(heights.length / 2)] ?? 0;
+  const typical = median(symbols.map((s) => height(s.box))) ?? 0;
   return symbols.map((symbol) => {
     const { box } = symbol;
     const brace = symbol.latex === '\\{' ? symbol.confidence : (symbol.alternatives?.find((a) => a.latex === '\\{')?.confidence ?? 0);

@@ -1,3 +1,4 @@
+import { unionBox } from '../strokes/geometry.js';
 import type { Box } from '../types.js';
 import type { SymbolClassifier } from './classifier.js';
 import type { ComponentMap } from './components.js';
@@ -24,7 +25,6 @@ const STACKED_GAP_EM = 0.6;
 
 const w = (b: Box): number => b.x1 - b.x0;
 const h = (b: Box): number => b.y1 - b.y0;
-const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
 const overlapX = (a: Box, b: Box): number => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
 
 /**
@@ -75,7 +75,7 @@ export async function joinByScore(
 const partScore = (item: ClassifiedGroup): number => item.label?.confidence ?? 1;
 
 function joinedGroup(a: SymbolGroup, b: SymbolGroup): SymbolGroup {
-  return { parts: [...a.parts, ...b.parts], box: union(a.box, b.box), rule: false };
+  return { parts: [...a.parts, ...b.parts], box: unionBox(a.box, b.box), rule: false };
 }
 
 function candidatePairs(items: ClassifiedGroup[], emPx: number | undefined): Array<[ClassifiedGroup, ClassifiedGroup]> {
