@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { type ChemicalStructure, type ChemistryOptions, smilesElement, smilesImage } from '../../core/chemistry.js';
 import { readStructures } from './structures.js';
+import { boxArea as area, INK_LEVEL } from './text-boxes.js';
 
 /**
  * Whether a figure of a document page is a structure diagram, and its MMD when it is. The figure
@@ -16,8 +17,6 @@ import { readStructures } from './structures.js';
 export const CHEMISTRY_DPI = 300;
 /** Share of the figure's ink box the structures' boxes must cover. */
 const MIN_INK_COVER = 0.5;
-/** Gray level under which a pixel is ink. */
-const INK_LEVEL = 160;
 const MAX_INK_SHARE = 0.2;
 
 type Box = ChemicalStructure['box'];
@@ -35,7 +34,6 @@ async function inkBox(png: Buffer): Promise<{ box: Box; pixels: number } | null>
   return x1 < 0 ? null : { box: { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, pixels };
 }
 
-const area = (b: Box) => b.width * b.height;
 const clipTo = (b: Box, to: Box): Box => {
   const x = Math.max(b.x, to.x);
   const y = Math.max(b.y, to.y);

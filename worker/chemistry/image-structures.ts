@@ -1,5 +1,6 @@
 import type { PageLine, PageRecognition } from '../../page/model.js';
 import { type ReadStructuresOptions, readStructures } from './structures.js';
+import { boxOverlap as overlap } from './text-boxes.js';
 
 /**
  * Structure diagrams in a /v3/text image (include_smiles): OSRA looks over the whole image and
@@ -11,10 +12,6 @@ import { type ReadStructuresOptions, readStructures } from './structures.js';
 
 /** A text line belongs to a structure when this share of its box lies inside the structure's. */
 const INSIDE_SHARE = 0.6;
-
-type Box = PageLine['box'];
-const overlap = (a: Box, b: Box) =>
-  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 
 export async function addStructures(
   png: Buffer,

@@ -2,7 +2,7 @@ import type { ChemicalStructure } from '../../core/chemistry.js';
 import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
 import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
-import { type Box, textBoxes } from './text-boxes.js';
+import { type Box, boxArea as area, boxOverlap as overlap, textBoxes } from './text-boxes.js';
 
 /**
  * Which things OSRA reports are chemical structures. OSRA is eager: it turns an axis and its tick
@@ -69,10 +69,6 @@ export function plausibleStructure(s: OsraStructure): boolean {
   const hetero = atoms.some((a) => a.toUpperCase() !== 'C');
   return hetero || (/\d/.test(s.smiles.replace(/\[[^\]]*\]/g, '')) && atoms.length >= MIN_CARBON_ONLY_ATOMS);
 }
-
-const area = (b: Box) => b.width * b.height;
-const overlap = (a: Box, b: Box) =>
-  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
 
 /**
  * Whether closed outlines with writing inside (text-boxes.ts) fill the reading's box (a diagram of

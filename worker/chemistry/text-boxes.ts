@@ -24,7 +24,12 @@ export interface Box {
   height: number;
 }
 
-/** Gray level under which a pixel is ink (the same as figure-structures.ts's). */
+export const boxArea = (b: Box) => b.width * b.height;
+/** The area two boxes share. */
+export const boxOverlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+
+/** Gray level under which a pixel is ink (figure-structures.ts measures ink with it too). */
 export const INK_LEVEL = 160;
 const MIN_GLYPH_ROUNDNESS = 0.2;
 const MAX_GLYPH_SHARE = 0.6;
