@@ -91,7 +91,7 @@ function fitPoints(words: OcrWord[]): FitPoint[] {
   return words.filter((w) => [...w.text].length >= 2).map((w) => ({ chars: [...w.text].length, sites: droppedSpaceSites(w.text).length, width: w.box.width }));
 }
 
-/** The fixed-pitch font's cells when the words are monospaced, else null. */
+/** The fixed-pitch font's pitch and offset when the words are monospaced, else null. */
 export function monospaceFit(words: OcrWord[]): MonospaceFit | null {
   const pts = fitPoints(words);
   if (pts.length < MIN_WORDS) return null;
@@ -105,11 +105,6 @@ export function monospaceFit(words: OcrWord[]): MonospaceFit | null {
   if (!fit) return null;
   const residual = Math.sqrt(pts.reduce((s, p) => s + (p.width - (fit!.pitch * cellsOf(p, fit!) + fit!.offset)) ** 2, 0) / pts.length);
   return residual / fit.pitch < MONOSPACE_RESIDUAL ? fit : null;
-}
-
-/** The font's pitch in pixels when the words are monospaced, else null. */
-export function monospacePitch(words: OcrWord[]): number | null {
-  return monospaceFit(words)?.pitch ?? null;
 }
 
 /**

@@ -48,6 +48,14 @@ describe('inlineSegments', () => {
     expect(readSpan).toHaveBeenCalledExactlyOnceWith(115, 215);
   });
 
+  it('reads no span when overlapping word boxes leave the run none of its own', async () => {
+    const ws = words(['The', 10, 40], ['overlong', 100, 300], ['x?', 120, 135, 0.55], ['+', 142, 150], ['holds', 152, 190]);
+    const readSpan = vi.fn(async () => read('x^{2}+'));
+    const segments = await inlineSegments(ws, band, mask(ws), readSpan);
+    for (const [x0, x1] of readSpan.mock.calls as unknown as [number, number][]) expect(x1).toBeGreaterThan(x0);
+    expect(segments?.every((s) => s.kind !== 'math' || s.box.width > 0) ?? true).toBe(true);
+  });
+
   it('leaves prose alone: articles, numbers and punctuation are not maths, and nothing is read', async () => {
     const ws = words(['In', 10, 25], ['2023,', 32, 70], ['I', 78, 82], ['saw', 90, 120], ['a', 128, 134], ['cat.', 142, 170]);
     const readSpan = vi.fn(async () => read('x'));

@@ -73,8 +73,9 @@ export async function inlineSegments(words: OcrWord[], band: Band, mask: InkMask
     // The cut reaches halfway to the neighbouring tokens: a word box's edge may fall inside a glyph.
     const x0 = i > 0 ? (tokens[i - 1]!.x1 + run[0]!.x0) / 2 : band.x0;
     const x1 = j < tokens.length ? (run.at(-1)!.x1 + tokens[j]!.x0) / 2 : band.x1;
-    const math = await readSpan(Math.floor(x0), Math.ceil(x1));
-    if (isInlineMath(run, math)) {
+    // Word boxes may overlap (a long word's box over the run): then there is no span of its own to read.
+    const math = x1 - x0 >= 1 ? await readSpan(Math.floor(x0), Math.ceil(x1)) : undefined;
+    if (math && isInlineMath(run, math)) {
       found = true;
       const latex = trailing && math.latex.endsWith(trailing) ? math.latex.slice(0, -trailing.length) : math.latex;
       segments.push({ kind: 'math', math: { ...math, latex }, box: { x: x0, y: band.y0, width: x1 - x0, height: lineHeight } });

@@ -11,7 +11,15 @@ import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
-import { formulaConfidence, HANDWRITING_THRESHOLD, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
+import {
+  formulaConfidence,
+  HANDWRITING_THRESHOLD,
+  type CalibratedConfidence,
+  type FormulaRead,
+  type PageLine,
+  type PageRecognition,
+  type Segment,
+} from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
@@ -263,7 +271,10 @@ export async function uprightGray(png: Buffer, rotation: Rotation): Promise<Gray
 }
 
 /** The band's rows and ink columns of the upright image, with a white margin. */
-function crop(gray: GrayImage, band: Band): GrayImage {
+function crop(gray: GrayImage, span: Band): GrayImage {
+  // Inside the image, and never of negative width (an empty crop reads as nothing).
+  const x0 = Math.min(Math.max(0, span.x0), gray.width);
+  const band = { ...span, x0, x1: Math.min(Math.max(x0, span.x1), gray.width) };
   const w = band.x1 - band.x0 + 2 * BAND_MARGIN_PX;
   const h = band.y1 - band.y0 + 2 * BAND_MARGIN_PX;
   const data = new Uint8Array(w * h).fill(255);
