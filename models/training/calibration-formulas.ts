@@ -1,4 +1,5 @@
 import type { Category, Formula } from '../eval/corpus.js';
+import { seededRandom as random } from './augment.js';
 
 /**
  * The calibration set of the formula-image confidence (fit-formula-confidence.ts): formulas drawn
@@ -9,20 +10,31 @@ import type { Category, Formula } from '../eval/corpus.js';
  * the held-out formulas, so the calibrator is never fitted on what it is reported on.
  */
 
-/** A deterministic generator (mulberry32), so the set is the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const VARIABLES = 'abcdefghkmnpqrstuvwxyzABCDEFGHKLMNPQRSTUVWXYZ'.split('');
-const GREEK = ['\\alpha', '\\beta', '\\gamma', '\\delta', '\\theta', '\\lambda', '\\mu', '\\pi', '\\rho', '\\sigma', '\\tau', '\\phi', '\\omega', '\\varepsilon', '\\eta', '\\xi', '\\Omega', '\\Delta', '\\Gamma', '\\Phi', '\\Sigma', '\\Lambda'];
+const GREEK = [
+  '\\alpha',
+  '\\beta',
+  '\\gamma',
+  '\\delta',
+  '\\theta',
+  '\\lambda',
+  '\\mu',
+  '\\pi',
+  '\\rho',
+  '\\sigma',
+  '\\tau',
+  '\\phi',
+  '\\omega',
+  '\\varepsilon',
+  '\\eta',
+  '\\xi',
+  '\\Omega',
+  '\\Delta',
+  '\\Gamma',
+  '\\Phi',
+  '\\Sigma',
+  '\\Lambda',
+];
 const FUNCTIONS = ['\\sin', '\\cos', '\\tan', '\\ln', '\\log', '\\exp'];
 const BINARY = ['+', '-', '+', '-', '\\cdot', '\\times', '\\pm'];
 const RELATIONS = ['=', '=', '=', '<', '>', '\\leq', '\\geq', '\\neq', '\\approx', '\\equiv', '\\to'];
@@ -130,9 +142,15 @@ class Grammar {
       case 'algebra':
         return this.chance(0.7) ? this.relation() : this.expression(0);
       case 'calculus':
-        return this.chance(0.65) ? `${this.bigOperator()}=${this.expression(1)}` : this.chance(0.5) ? `\\frac{d${this.pick(['y', 'f'])}}{d${this.pick(['x', 't'])}}=${this.expression(1)}` : this.bigOperator();
+        return this.chance(0.65)
+          ? `${this.bigOperator()}=${this.expression(1)}`
+          : this.chance(0.5)
+            ? `\\frac{d${this.pick(['y', 'f'])}}{d${this.pick(['x', 't'])}}=${this.expression(1)}`
+            : this.bigOperator();
       case 'linear-algebra':
-        return this.chance(0.5) ? this.matrix() : `${this.pick(['\\det', '\\mathrm{tr}', '\\mathrm{rank}'])}(${this.pick(['A', 'B', 'AB', 'A^{T}'])})=${this.expression(1)}`;
+        return this.chance(0.5)
+          ? this.matrix()
+          : `${this.pick(['\\det', '\\mathrm{tr}', '\\mathrm{rank}'])}(${this.pick(['A', 'B', 'AB', 'A^{T}'])})=${this.expression(1)}`;
       case 'probability':
         return this.chance(0.3)
           ? this.cases()

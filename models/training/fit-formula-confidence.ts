@@ -107,8 +107,7 @@ function auc(reads: Scored[]): number {
 }
 
 /** Mean log loss: how well the numbers are calibrated, not only ranked. */
-const logLoss = (reads: Scored[]) =>
-  reads.reduce((s, r) => s - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, r.exact ? r.rate : 1 - r.rate))), 0) / reads.length;
+const logLoss = (reads: Scored[]) => reads.reduce((s, r) => s - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, r.exact ? r.rate : 1 - r.rate))), 0) / reads.length;
 
 /**
  * The chance below which 1 − KEEP of the exact reads fall, each read judged by a model fitted
@@ -154,7 +153,10 @@ async function main(): Promise<void> {
     ['held-out formulas, 150 dpi, after: confidence_rate (the chance on the threshold scale)', held.map((r) => ({ exact: r.exact, rate: r.rate }))],
     ['held-out formulas, 150 dpi, after: confidence (the calibrated chance of an exact read)', held.map((r) => ({ exact: r.exact, rate: r.confidence }))],
   ] as const;
-  const body = sections.map(([title, reads]) => `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`);
+  const body = sections.map(
+    ([title, reads]) =>
+      `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`,
+  );
   const weights = markdownTable(
     ['feature', 'weight (per standard deviation)'],
     FEATURES.map((f, i) => [f, model.weights[i]!.toFixed(3)]),

@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   let dpis: Dpi[];
   let cache: string;
   if (values.set === 'calibration') {
-    formulas = calibrationFormulas(Number(values.count), corpus.formulas.map((f) => f.latex), normaliseLatex);
+    formulas = calibrationFormulas(
+      Number(values.count),
+      corpus.formulas.map((f) => f.latex),
+      normaliseLatex,
+    );
     dpis = [150, 300];
     cache = new URL('data/formula-confidence/render', import.meta.url).pathname;
   } else if (values.set === 'heldout') {

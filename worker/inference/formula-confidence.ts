@@ -127,9 +127,7 @@ function visibleLatex(latex: string): string {
 }
 
 function visibleText(text: string): string {
-  return text
-    .replace(/[−–]/g, '-')
-    .replace(/[^A-Za-z0-9+\-=()<>]/g, '');
+  return text.replace(/[−–]/g, '-').replace(/[^A-Za-z0-9+\-=()<>]/g, '');
 }
 
 /** 1 − the edit distance between the visible characters of the two reads over the longer. */

@@ -5,20 +5,13 @@
  * charts with arrows. Each is an SVG from a seeded generator, so a run is repeatable.
  */
 
+import { seededRandom as seeded } from '../../training/augment.js';
+
+/** The chemistry sets draw with the training scripts' seeded generator (mulberry32). */
+export { seeded };
+
 export const DISTRACTOR_KINDS = ['line-plot', 'scatter', 'bars', 'triangle', 'polygon', 'circle', 'table', 'circuit', 'flowchart'] as const;
 export type DistractorKind = (typeof DISTRACTOR_KINDS)[number];
-
-/** Mulberry32: a small seeded generator. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const W = 400;
 const H = 300;

@@ -129,10 +129,12 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
   const gutter = findGutter(lines, math.width);
-  const textMaths = new Map(lines.flatMap((l) => {
-    const kind = textFontMaths(l);
-    return kind ? [[l, kind] as const] : [];
-  }));
+  const textMaths = new Map(
+    lines.flatMap((l) => {
+      const kind = textFontMaths(l);
+      return kind ? [[l, kind] as const] : [];
+    }),
+  );
   // Any line with words at a column's edge is a paragraph's, however much inline maths it holds
   // (a formula in a text font centred in its column is not).
   const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter, new Set(textMaths.keys()));
@@ -146,8 +148,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
   );
   const seeds = lines.filter(
-    (l) =>
-      (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left),
+    (l) => (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left),
   );
   const groups: Group[] = [];
   const taken = new Set<TextLine>();
@@ -248,7 +249,8 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       const levelWith = cy > group.box.y0 && cy < group.box.y1;
       const level = levelWith && !paragraph.has(l) && box.x0 <= group.box.x1 + em && box.x1 >= group.box.x0 - em;
       // Maths level with the group after a wide space (\qquad between a formula and its range) is the same display.
-      const spaced = levelWith && !prose.has(l) && (hasMath(l) || textMath(l)) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
+      const spaced =
+        levelWith && !prose.has(l) && (hasMath(l) || textMath(l)) && sideGap(box, group.box) <= SPACED_GAP_EM * em && !acrossGutter(box, group.box, gutter);
       // The next row of a multi-line display: a line without prose under (or over) the group, across
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);

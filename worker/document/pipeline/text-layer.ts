@@ -95,7 +95,17 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
     const info = font(item.fontName);
     const step = item.width / chars.length;
     chars.forEach((ch, i) => {
-      glyphs.push({ ch, x: m[4] + i * step, w: step, base: m[5], size, font: info.name, bold: info.bold, mathFont: info.math, ...(info.italic ? { italic: true } : {}) });
+      glyphs.push({
+        ch,
+        x: m[4] + i * step,
+        w: step,
+        base: m[5],
+        size,
+        font: info.name,
+        bold: info.bold,
+        mathFont: info.math,
+        ...(info.italic ? { italic: true } : {}),
+      });
     });
   }
   return glyphs;

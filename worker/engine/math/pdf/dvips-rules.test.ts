@@ -13,14 +13,17 @@ let pdf: LatexPdf;
 let mmd: string;
 
 beforeAll(async () => {
-  pdf = await compileLatex(String.raw`The quantity below is a fraction of a root:
+  pdf = await compileLatex(
+    String.raw`The quantity below is a fraction of a root:
 \[ E = \frac{1}{2} \sqrt{a + b} \]
 and the components of the vector are
 \begin{align}
 m_x &= \frac{\sqrt{3}}{2} (S_b - S_c), \\
 m_y &= \frac{3}{2} S_a - \frac{1}{2}.
 \end{align}
-and nothing more.`, { viaDvips: true });
+and nothing more.`,
+    { viaDvips: true },
+  );
   ({ mmd } = await convertDocument(pdf.path));
 }, 60_000);
 

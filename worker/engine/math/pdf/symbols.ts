@@ -66,9 +66,7 @@ function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
     return symbol ? [{ g, symbol }] : [];
   });
   const mathLetters = read.some(({ g, symbol }) => symbol.style !== undefined && isMathFamily(g.font.family));
-  return read.map(({ g, symbol }) =>
-    !mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol,
-  );
+  return read.map(({ g, symbol }) => (!mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol));
 }
 
 const centre = (b: Box) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 });
