@@ -14,6 +14,10 @@ export type PriorityName = keyof typeof PRIORITY;
  * - assemble (/v3/text, batch text): answer the page assembled (page/assemble.ts: reading order,
  *   headings, paragraphs, lists, code, tables), after the request's alphabets_allowed and
  *   fullwidth_punctuation are applied to the text read.
+ * - calibrate (default true): judge each formula read by the formula-confidence model, which reads
+ *   it a second time at twice the size (worker/inference/formula-confidence.ts). Documents send
+ *   false: no confidence_rate_threshold applies to their pages, so the second read would be spent
+ *   for nothing; their lines report the per-symbol rate.
  * Unknown keys pass, so an older worker keeps reading tasks a newer appliance queues.
  */
 export const pageOptionsSchema = z
@@ -22,6 +26,7 @@ export const pageOptionsSchema = z
     nBest: z.number().int().min(1).max(10).optional(),
     smiles: z.boolean().optional(),
     inchi: z.boolean().optional(),
+    calibrate: z.boolean().optional(),
     assemble: z.object({ alphabetsAllowed: z.record(z.boolean()).optional(), fullwidthPunctuation: z.boolean().nullable().optional() }).optional(),
   })
   .passthrough();

@@ -35,8 +35,8 @@ export function ocrThroughInferencePool(ctx: WorkerContext, runId: string): (pdf
     try {
       const { path, scale } = await pageImage(pdfPath, page, widthPt, heightPt, dir, clock?.signal);
       await ctx.storage.write(imageKey, createReadStream(path), 'image/png');
-      // Read as /v3/text reads an image: text, maths regions and inline maths.
-      const task = await ctx.queues.enqueue('page', { imageKey, page, options: { math: 'auto' } }, { jobId: `page-${runId}-${page}` });
+      // Read as /v3/text reads an image: text, maths regions and inline maths; no threshold applies, so no second read to calibrate.
+      const task = await ctx.queues.enqueue('page', { imageKey, page, options: { math: 'auto', calibrate: false } }, { jobId: `page-${runId}-${page}` });
       // The page's limit is for reading it: it stops while the page waits behind others.
       clock?.pause();
       await untilTaken(task, events!);

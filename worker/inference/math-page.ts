@@ -63,7 +63,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with.
   const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
-  if ((handwriting ?? 0) >= HANDWRITING_THRESHOLD) delete engines.formulaConfidence;
+  if ((handwriting ?? 0) >= HANDWRITING_THRESHOLD || options.calibrate === false) delete engines.formulaConfidence;
   const base = {
     width: read.width,
     height: read.height,
