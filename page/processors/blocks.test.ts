@@ -160,7 +160,7 @@ describe('textBlocks', () => {
   });
 
   describe('headings', () => {
-    const sized = (text: string, x: number, y: number, height: number, width = 300): PageLine => ({ ...line(text, x, y), box: { x, y, width, height } });
+    const sized = (text: string, x: number, y: number, height: number, width = 150): PageLine => ({ ...line(text, x, y), box: { x, y, width, height } });
     const body = (y: number) => [
       line('The body of the section runs on', 10, y),
       line('over a few lines of ordinary', 10, y + 24),
@@ -199,6 +199,13 @@ describe('textBlocks', () => {
       const lines2 = [...body(0), number, title, ...body(140)];
       expect(textBlocks(lines2, (l) => l.box)[1]).toMatchObject({ kind: 'heading', level: 2, lines: [number, title] });
       expect(linesToMmd(lines2, {}, false)).toContain('\n\n## 3 Boundary conditions\n\n');
+      // Read as one line with a wide gap after the number, it is written with one space.
+      expect(linesToMmd([...body(0), line('3  Boundary  conditions', 10, 100), ...body(140)], {}, false)).toContain('\n\n## 3 Boundary conditions\n\n');
+    });
+
+    it('takes no full line of body text for a heading by size, however tall its box (letters make boxes vary)', () => {
+      const lines = [...body(0), line('3 Results', 10, 100), sized('With both ends held at zero the wave numbers are', 10, 140, 24, 290), ...body(190)];
+      expect(shape(lines).slice(1, 3)).toEqual([{ h2: '3 Results' }, ['With both ends held at zero the wave numbers are']]);
     });
 
     it('leaves numbered list items, sentences and long lines as text', () => {

@@ -48,6 +48,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const boxes = lines.map(upright);
   const texts = boxes.filter((_, i) => lines[i]!.kind !== 'math');
   const lineHeight = upperMedian(texts.map((b) => b.height)) || 1;
+  const textWidth = Math.max(0, ...texts.map((b) => b.width));
   const gap = (i: number) => boxes[i]!.y - (boxes[i - 1]!.y + boxes[i - 1]!.height);
   /** Line i sits on line i - 1's row, right of it, and continues it (a section number read as maths included). */
   const sameRow = (i: number) => {
@@ -114,6 +115,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
           lineHeight,
           lineGap,
           textLines: texts.length,
+          textWidth,
         });
     if (level !== undefined) {
       if (last?.kind === 'heading' && last.level === level && !spaced) last.lines.push(line);

@@ -9,7 +9,10 @@ import { wordCount } from './line-measures.js';
  * alone — set apart from the line above and the line below by more than the page's usual space
  * between lines, unless that line is a heading of the same size (a title on two lines) — is
  * short, ends without a sentence's punctuation, and either
- * - is set larger than the body: level 1 or 2 by HEADING_RATIOS; or
+ * - is set larger than the body: level 1 or 2 by HEADING_RATIOS, and either narrower than
+ *   HEADING_MAX_WIDTH of the page's widest text line or of at most HEADING_SHORT_WORDS words (a
+ *   box's height varies with the letters it holds, so a full line of body text can measure as
+ *   large as a level-2 heading); or
  * - starts with a section number (`2`, `2.1`, `2.1.` or `1.` before a capital): level 2 for a
  *   section, 3 below it, as LaTeX's \section and \subsection come out of a born-digital page.
  *   A single number with a full stop (`1. Introduction`) is also how a numbered list item
@@ -23,6 +26,10 @@ import { wordCount } from './line-measures.js';
  * 1.15 times (ascenders, brackets), so a third level cannot be told by size.
  */
 export const HEADING_RATIOS = [1.2, 1.16];
+/** A heading by size spans at most this share of the widest text line: a longer row is body text. */
+export const HEADING_MAX_WIDTH = 0.6;
+/** ... unless it holds at most this many words (a short heading over a narrow column). */
+export const HEADING_SHORT_WORDS = 6;
 /** A heading holds at most this many words. */
 export const HEADING_MAX_WORDS = 12;
 /** Space around a heading beyond the usual space between lines, in body line heights. */
@@ -46,8 +53,9 @@ export interface HeadingContext {
   /** Text of the lines above and below the row. */
   before?: string;
   after?: string;
-  /** Body line height, the usual space between lines and how many text lines the page holds. */
+  /** Body line height, the usual space between lines, how many text lines the page holds and the widest one's width. */
   lineHeight: number;
+  textWidth: number;
   lineGap: number;
   textLines: number;
 }
@@ -63,7 +71,9 @@ export function headingLevel(c: HeadingContext): number | undefined {
   const text = c.row.map((l) => headingText(l)).join(' ');
   if (!text || wordCount(text) > HEADING_MAX_WORDS || SENTENCE_END.test(text)) return undefined;
   const ratio = Math.max(...c.boxes.map((b) => b.height)) / c.lineHeight;
-  const bySize = HEADING_RATIOS.findIndex((r) => ratio >= r);
+  const width = Math.max(...c.boxes.map((b) => b.x + b.width)) - Math.min(...c.boxes.map((b) => b.x));
+  const short = width <= HEADING_MAX_WIDTH * c.textWidth || wordCount(text) <= HEADING_SHORT_WORDS;
+  const bySize = short ? HEADING_RATIOS.findIndex((r) => ratio >= r) : -1;
   const sizeOf = (height: number) => HEADING_RATIOS.findIndex((r) => height / c.lineHeight >= r);
   const apart = (n: HeadingContext['above']) =>
     n === undefined || n.gap > c.lineGap + HEADING_SPACE * c.lineHeight || (bySize >= 0 && sizeOf(n.height) === bySize);

@@ -69,7 +69,11 @@ export function linesToMmd(
     .map((block) => {
       if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
       if (block.kind === 'heading')
-        return `${'#'.repeat(block.level)} ${block.lines.map((l) => (l.kind === 'math' ? headingText(l) : lineMmd(l, opts))).join(' ')}`;
+        // One line of single spaces: a text model may read a wide gap (after a section number) as two.
+        return `${'#'.repeat(block.level)} ${block.lines
+          .map((l) => (l.kind === 'math' ? headingText(l) : lineMmd(l, opts)))
+          .join(' ')
+          .replace(/\s+/g, ' ')}`;
       if (block.kind === 'table') return tableToMmd(block.grid, (l) => lineMmd(l, opts));
       if (block.kind === 'code') {
         // As read, never with maths: rule 2 keeps maths inside code plain.
