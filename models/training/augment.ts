@@ -8,6 +8,15 @@ import type { GrayImage } from '../../worker/engine/math/types.js';
 
 export type Random = () => number;
 
+/** Shuffles `items` in place (Fisher–Yates), drawing from `random`; returns them. */
+export function shuffle<T>(items: T[], random: Random): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 /** mulberry32: small, fast and good enough for augmentation choices. */
 export function seededRandom(seed: number): Random {
   let state = seed >>> 0;

@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
 import type { Stroke } from '../../worker/engine/math/types.js';
-import { addNoise, blur, seededRandom, type Random } from './augment.js';
+import { addNoise, blur, seededRandom, shuffle, type Random } from './augment.js';
 import { CropWriter, cropOfSingleSymbol } from './dataset.js';
 import { inkImage } from './handwriting-ink.js';
 import { distortStrokes } from './strokes-distort.js';
@@ -72,10 +72,7 @@ for (const [label, samples] of byClass.entries()) {
     missing.push(SYMBOL_CLASSES[label]);
     continue;
   }
-  for (let i = samples.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [samples[i], samples[j]] = [samples[j], samples[i]];
-  }
+  shuffle(samples, random);
   const count = Math.min(PER_CLASS, samples.length * MAX_COPIES);
   for (let k = 0; k < count; k++) {
     const s = samples[k % samples.length];

@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
-import { seededRandom } from './augment.js';
+import { seededRandom, shuffle } from './augment.js';
 import { MATHJAX_FONTS, type MathJaxFontName } from './render-mathjax.js';
 import { recipesFor } from './recipes.js';
 import { sampleOfDrawing, TrajectoryWriter } from './strokes-real-samples.js';
@@ -56,10 +56,7 @@ for (const [label, samples] of byClass.entries()) {
     continue;
   }
   // Shuffle, then take each drawing once before any is repeated.
-  for (let i = samples.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [samples[i], samples[j]] = [samples[j], samples[i]];
-  }
+  shuffle(samples, random);
   const count = Math.min(PER_CLASS, samples.length * MAX_COPIES);
   for (let k = 0; k < count; k++) {
     const s = samples[k % samples.length];
