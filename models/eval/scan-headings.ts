@@ -10,6 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import { spawnAppliance } from '../../test/support/appliance.js';
+import { pcoClient } from '../../test/support/pco-client.js';
 import { waitFor } from '../../test/support/ports.js';
 import { scannedPdf } from '../../test/support/scanned-fixtures.js';
 
@@ -41,15 +42,7 @@ async function pages(path: string, first: number, last: number): Promise<Buffer>
 
 const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 300_000 });
 try {
-  const post = (path: string, json?: unknown) =>
-    fetch(`${app.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    }).then((r) => r.json() as Promise<any>);
-  const made = await post('/pco/v1/apps', { name: `headings-${Date.now()}` });
-  const key = await post(`/pco/v1/apps/${made.app_id}/keys`);
-  const auth = { app_id: made.app_id, app_key: key.app_key };
+  const auth = await pcoClient(app.url).newKey(`headings-${Date.now()}`);
   const read = async (pdf: Buffer): Promise<string> => {
     const form = new FormData();
     form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'in.pdf');

@@ -7,6 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_DPI } from '../../worker/document/scanned-pages.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
+import { pcoClient } from '../support/pco-client.js';
 import { waitFor } from '../support/ports.js';
 
 const run = promisify(execFile);
@@ -62,15 +63,7 @@ describe('the same page through /v3/text and as a scanned PDF through /v3/pdf', 
     }
     scan = Buffer.from(await pdf.save());
     app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 180_000 });
-    const post = (path: string, json?: unknown) =>
-      fetch(`${app.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: json === undefined ? undefined : JSON.stringify(json),
-      }).then((r) => r.json() as Promise<any>);
-    const made = await post('/pco/v1/apps', { name: `equiv-${Date.now()}` });
-    const key = await post(`/pco/v1/apps/${made.app_id}/keys`);
-    auth = { app_id: made.app_id, app_key: key.app_key };
+    auth = await pcoClient(app.url).newKey(`equiv-${Date.now()}`);
   }, 180_000);
   afterAll(async () => {
     await app?.stop();
