@@ -12,14 +12,7 @@ import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
-import {
-  formulaConfidence,
-  type CalibratedConfidence,
-  type FormulaRead,
-  type PageLine,
-  type PageRecognition,
-  type Segment,
-} from '../../page/model.js';
+import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
