@@ -107,7 +107,8 @@ export function auc(reads: Scored[]): number {
 }
 
 /** Mean log loss: how well the numbers are calibrated, not only ranked. */
-export const logLoss = (reads: Scored[]) => reads.reduce((s, r) => s - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, r.exact ? r.rate : 1 - r.rate))), 0) / reads.length;
+export const logLoss = (reads: Scored[]) =>
+  reads.reduce((s, r) => s - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, r.exact ? r.rate : 1 - r.rate))), 0) / reads.length;
 
 /**
  * The chance below which 1 − KEEP of the exact reads fall, each read judged by a model fitted

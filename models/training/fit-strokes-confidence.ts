@@ -59,7 +59,8 @@ async function main(): Promise<void> {
     ['held-out writers: confidence (the calibrated chance of an exact read)', held.map((r) => ({ exact: r.exact, rate: r.confidence }))],
   ];
   const body = sections.map(
-    ([title, reads]) => `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`,
+    ([title, reads]) =>
+      `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`,
   );
   const weights = markdownTable(
     ['feature', 'weight (per standard deviation)'],
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
     sha256: await sha256Of(MODEL),
     licence:
       'fitted in this repository on reads of expressions composed of Detexify (ODbL 1.0) and UNIPEN train_r01_v07 drawings of training writers; holds numbers only, no drawing',
-    recipe: 'models/training: strokes-confidence-reads.ts --set calibration (training writers, folds 1–9) + fit-strokes-confidence.ts (L2 logistic regression, Newton)',
+    recipe:
+      'models/training: strokes-confidence-reads.ts --set calibration (training writers, folds 1–9) + fit-strokes-confidence.ts (L2 logistic regression, Newton)',
     metrics: `held-out writers' composed expressions, confidence_rate_threshold ${DEFAULT_RATE_THRESHOLD}: ${heldExact.filter((r) => r.rate >= DEFAULT_RATE_THRESHOLD).length}/${heldExact.length} exact reads answered, ${heldWrong.filter((r) => r.rate < DEFAULT_RATE_THRESHOLD).length}/${heldWrong.length} wrong ones refused (models/eval/STROKES-CONFIDENCE.md)`,
   };
   await writeManifestEntries([entry]);

@@ -67,7 +67,10 @@ describe('strokes confidence', () => {
     const bytes = JSON.stringify({ features: ['mean_log_p'], mean: [0], scale: [1], weights: [1], bias: 0, rate_knot: 0.5 });
     await writeFile(join(dir, 'model.json'), bytes);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ models: [{ id: 'strokes-confidence', name: 'old', version: '0', path: 'model.json', sha256 }] }));
+    await writeFile(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ models: [{ id: 'strokes-confidence', name: 'old', version: '0', path: 'model.json', sha256 }] }),
+    );
     await expect(loadStrokesConfidence(join(dir, 'manifest.json'))).rejects.toThrow(/fitted on features mean_log_p/);
   });
 });

@@ -46,7 +46,7 @@ describe('preferBaselineTwins', () => {
       .map((s) => s.latex)
       .join(' ');
 
-  it('reads a χ whose foot sits on its neighbour\'s baseline as x, or X when it is as tall', () => {
+  it("reads a χ whose foot sits on its neighbour's baseline as x, or X when it is as tall", () => {
     expect(read([chi(0, 15, 40), glyph('2', 30, 0, 40)])).toBe('x 2');
     expect(read([glyph('a', 0, 15, 40), glyph('+', 30, 10, 30), chi(60, 0, 41)])).toBe('a + X');
   });
