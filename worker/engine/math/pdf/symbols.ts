@@ -1,6 +1,7 @@
 import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
+import { mathItalicUnicode } from './oml-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
 import { glyphToken, isMathFamily, tokenByCode } from './tex-fonts.js';
 
@@ -50,7 +51,8 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
   const known = tokenByCode(g.font.family, g.code) ?? arrowPiece(g.font.family, g.code);
   if (known) return { ...common, latex: known, part: 'whole' };
-  const token = glyphToken(g.unicode, g.font.family);
+  const unicode = g.font.family === 'math-italic' ? mathItalicUnicode(g.unicode, g.code) : g.unicode;
+  const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
   return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };
 }
