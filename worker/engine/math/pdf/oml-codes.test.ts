@@ -3,8 +3,7 @@ import type { PdfGlyph } from './page-reader.js';
 import { glyphSymbol } from './symbols.js';
 
 /** A CMMI10 glyph as pdf.js hands it back when the font's ToUnicode map does not name it: the raw code. */
-function cmmiGlyph(unicode: string, code: number): PdfGlyph {
-  const box = { x0: 0, y0: 0, x1: 5, y1: 7 };
+function cmmiGlyph(unicode: string, code: number, box = { x0: 0, y0: 0, x1: 5, y1: 7 }): PdfGlyph {
   const font = { name: 'FZVFOY+CMMI10', family: 'math-italic' as const, italic: false, ascent: 0.7, descent: 0.2 };
   return { unicode, code, font, size: 10, baseline: 7, x0: 0, x1: 5, box, exactInk: true };
 }
@@ -24,5 +23,10 @@ describe('maths italic glyphs known only by their code (OML)', () => {
     expect(glyphSymbol(cmmiGlyph('σ', 0x1b))?.latex).toBe('\\sigma');
     expect(glyphSymbol(cmmiGlyph('x', 0x78))).toMatchObject({ latex: 'x', style: 'italic' });
     expect(glyphSymbol(cmmiGlyph('<', 0x3c))?.latex).toBe('<');
+  });
+
+  it('reads code 44 as the left hook on the arrow axis and as the comma of a WinAnsi maths italic below the baseline', () => {
+    expect(glyphSymbol(cmmiGlyph(',', 44, { x0: 0, y0: 2, x1: 3, y1: 5 }))?.latex).toBe('@lhook');
+    expect(glyphSymbol(cmmiGlyph(',', 44, { x0: 0, y0: 6, x1: 1.3, y1: 9.5 }))?.latex).toBe(',');
   });
 });
