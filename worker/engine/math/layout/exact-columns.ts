@@ -52,7 +52,9 @@ function quadInCommonRun(rows: Element[][], anchors: Element[], exact: number, e
   while (run < shortest && same(run)) run++;
   // Identical rows leave no choice: the rows must differ after the common run.
   if (run === shortest && tails.every((tail) => tail.length === shortest)) return null;
-  for (let k = 1; k < run; k++) {
+  // Not right after the relation: eqnarray sets its relation in a column of its own (`a &=& b`),
+  // with column space on both sides.
+  for (let k = 2; k < run; k++) {
     const before = tails[0]![k - 1]!;
     const after = tails[0]![k]!;
     if (after.box.x0 - before.box.x1 >= QUAD_EM * em) return (before.box.x1 + after.box.x0) / 2;
