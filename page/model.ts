@@ -102,6 +102,7 @@ export interface PageRecognition extends OcrPageResult {
 
 /**
  * At this probability of handwriting (the worker's ink-kind model) or more, an image is handwritten:
- * /v3/text reports is_handwritten, and the worker reads its maths with the handwriting classifier.
+ * /v3/text reports is_handwritten, and the worker reads its maths with the handwriting classifier
+ * unless the typeset classifier is sure of them (worker/engine/math/image/handwriting.ts).
  */
 export const HANDWRITING_THRESHOLD = 0.5;

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   let evidence: number[][] = [];
   const engines: MathEngines = {
     math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: classifiers.handwritten }),
-    symbols: async (image, handwriting) => (await symbolsFromEitherHand(image, classifiers, handwriting)).symbols,
+    symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
     inkKind: await InkKindClassifier.load(),
     formulaConfidence: (features) => {
       evidence.push([...features]);

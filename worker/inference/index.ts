@@ -48,7 +48,7 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     );
     engines = {
       math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
-      symbols: async (image, handwriting) => (await symbolsFromEitherHand(image, classifiers, handwriting)).symbols,
+      symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
       inkKind,
       formulaConfidence,
     };

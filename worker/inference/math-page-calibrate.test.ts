@@ -24,7 +24,7 @@ async function read(options: { calibrate?: boolean }) {
   let reads = 0;
   const engines: MathEngines = {
     math: { recognize: async (region) => parseLayout(region.kind === 'symbols' ? region.symbols : []) },
-    symbols: async () => (reads++, X_PLUS_ONE),
+    symbols: async () => (reads++, { symbols: X_PLUS_ONE, handwritten: false }),
     formulaConfidence: () => ({ confidence: 0.9, rate: 0.9 }),
   };
   const ocr = { lines: [], width: 80, height: 40, rotation: 0 as const, rotationConfidence: 1, skew: 0 };

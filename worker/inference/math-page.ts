@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { PageOptions } from '../../core/queue/catalog.js';
 import { binarise, type InkMask } from '../engine/math/image/binarise.js';
+import type { HandRead } from '../engine/math/image/handwriting.js';
 import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
 import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
@@ -11,15 +12,7 @@ import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
-import {
-  formulaConfidence,
-  HANDWRITING_THRESHOLD,
-  type CalibratedConfidence,
-  type FormulaRead,
-  type PageLine,
-  type PageRecognition,
-  type Segment,
-} from '../../page/model.js';
+import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
@@ -32,16 +25,17 @@ export interface MathEngines {
   math: MathRecognizer;
   /**
    * The image front end alone, so candidates can be built from the classifier's alternatives.
-   * `handwriting`: the page's probability of being handwritten (inkKind), which picks the symbol
-   * classifier (image/handwriting.ts); unknown, both are tried.
+   * `handwriting`: the page's probability of being handwritten (inkKind), which with the typeset
+   * classifier's certainty picks the symbol classifier (image/handwriting.ts); unknown, both are
+   * tried. `handwritten` says which classifier read the image.
    */
-  symbols: (image: GrayImage, handwriting?: number) => Promise<MathSymbol[]>;
+  symbols: (image: GrayImage, handwriting?: number) => Promise<HandRead>;
   /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
   inkKind?: InkKindClassifier;
   /**
    * The calibrated chance that a printed formula read is exact, from the features of its evidence
-   * (formula-confidence.ts); without it, or on a handwritten page (its classifier's probabilities
-   * are another scale), formulas report their per-symbol rate.
+   * (formula-confidence.ts); without it, or for a read by the handwriting classifier (its
+   * probabilities are another scale), formulas report their per-symbol rate.
    */
   formulaConfidence?: (features: readonly number[]) => CalibratedConfidence;
 }
@@ -61,9 +55,9 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const mask = binarise(gray);
   const bands = inkBands(mask);
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
-  // The page's ink kind picks the symbol classifier every formula on it is read with.
+  // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).
   const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
-  if ((handwriting ?? 0) >= HANDWRITING_THRESHOLD || options.calibrate === false) delete engines.formulaConfidence;
+  if (options.calibrate === false) delete engines.formulaConfidence;
   const base = {
     width: read.width,
     height: read.height,
@@ -217,7 +211,7 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
  * line are not (the model was fitted on whole formulas).
  */
 export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string } = {}): Promise<FormulaRead> {
-  const symbols = await engines.symbols(image);
+  const { symbols, handwritten } = await engines.symbols(image);
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
   const read: FormulaRead = {
@@ -226,8 +220,8 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
     confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)),
     symbolCount: best.boxes.length,
   };
-  if (opts.text !== undefined && engines.formulaConfidence) {
-    const second = await parse(await engines.symbols(await enlarged(image, SECOND_READ_SCALE)));
+  if (opts.text !== undefined && engines.formulaConfidence && !handwritten) {
+    const second = await parse((await engines.symbols(await enlarged(image, SECOND_READ_SCALE))).symbols);
     read.calibrated = engines.formulaConfidence(formulaFeatures({ symbols, result: best, text: opts.text, second }));
   }
   if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);

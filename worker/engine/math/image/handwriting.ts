@@ -43,16 +43,36 @@ export interface HandRead {
 }
 
 /**
+ * Ink-kind answers from HANDWRITING_THRESHOLD up to this one are unsure: ink kind was trained on
+ * MathJax fonts, and pdflatex's Computer Modern at 150 dpi scores up to 0.65 on some formulas
+ * (`4x-7<2x+5`, `\text{CO}_{2}`), while 8 % of held-out writers' pictures score under 0.5.
+ * From here up the handwriting classifier alone reads the image.
+ */
+export const SURELY_HANDWRITTEN = 0.9;
+
+/**
+ * Where ink kind is unsure, a typeset read whose symbols the typeset classifier gives at least this
+ * geometric-mean probability is print. The typeset classifier is sure of type and never of a hand:
+ * on the held-out formulas at 150 dpi its rate is 0.77 or more for 99 % of them (0.85 or more for
+ * every one ink kind calls handwritten), and on 240 held-out writers' pictures it is at most 0.69
+ * (99 % under 0.59; models/eval/HANDWRITING-IMAGE.md).
+ */
+export const PRINT_SURE_RATE = 0.75;
+
+/**
  * The symbols of an image with the classifier of its hand. `handwriting` is the ink-kind
- * classifier's probability that the image is handwritten: at HANDWRITING_THRESHOLD or more the
- * handwriting classifier reads it, below it the typeset one, so the read agrees with the
- * is_handwritten /v3/text reports. A hand's read also joins two-piece symbols by the classifier's
- * score (join-by-score.ts), pairs delimiters by kind (delimiter-pairs.ts) and reads a tall stroke
- * before rows as the brace of `cases` (brace-rows.ts): what a hand leaves ambiguous that type does
- * not. Only where that is not known (no ink-kind model) is the image
- * read with both and the read whose symbols its classifier found likelier kept (print on a tie).
- * An unsure band read with both was tried: on a typeset page's prose line the handwriting
- * classifier's confident soup won and turned the line into a display (v3-text.test.ts).
+ * classifier's probability that the image is handwritten:
+ * - under HANDWRITING_THRESHOLD the typeset classifier reads it;
+ * - at SURELY_HANDWRITTEN or more the handwriting classifier does;
+ * - in between (unsure), the typeset read stands when the typeset classifier is sure of its
+ *   symbols (PRINT_SURE_RATE), else the handwriting classifier reads it.
+ * A hand's read also joins two-piece symbols by the classifier's score (join-by-score.ts), pairs
+ * delimiters by kind (delimiter-pairs.ts) and reads a tall stroke before rows as the brace of
+ * `cases` (brace-rows.ts): what a hand leaves ambiguous that type does not. Only where ink kind is
+ * not known (no ink-kind model) is the image read with both and the read whose symbols its
+ * classifier found likelier kept (print on a tie). Keeping the likelier read in the unsure zone was
+ * tried: on a typeset page's prose line the handwriting classifier's confident soup won and turned
+ * the line into a display (v3-text.test.ts); the typeset classifier's own certainty does not let it.
  * `handwritten` says which classifier read it.
  */
 export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
@@ -64,7 +84,12 @@ export async function symbolsFromEitherHand(image: GrayImage, classifiers: Image
       pairDelimiters(await symbolsFromImage(image, { classifier: handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT, joinByScore: true })),
     );
   if (handwriting !== undefined) {
-    return handwriting >= HANDWRITING_THRESHOLD ? { symbols: await asHandwriting(), handwritten: true } : { symbols: await asPrint(), handwritten: false };
+    if (handwriting < HANDWRITING_THRESHOLD) return { symbols: await asPrint(), handwritten: false };
+    if (handwriting < SURELY_HANDWRITTEN) {
+      const printed = await asPrint();
+      if (rawRate(printed) >= PRINT_SURE_RATE) return { symbols: printed, handwritten: false };
+    }
+    return { symbols: await asHandwriting(), handwritten: true };
   }
   const [printed, written] = [await asPrint(), await asHandwriting()];
   return rawRate(written) > rawRate(printed) ? { symbols: written, handwritten: true } : { symbols: printed, handwritten: false };

@@ -21,7 +21,7 @@ const BAR_MAX_THICKNESS = 0.25;
  * What a cut through one glyph tends to leave: a stroke end read as punctuation (the stem of an n
  * as ':', the tail of an s as ';'). Touching glyphs are letters, digits, brackets and operators.
  */
-const SLIVERS = new Set([':', ';', ',', '.', '!', "'", '\\prime']);
+export const SLIVERS = new Set([':', ';', ',', '.', '!', "'", '\\prime']);
 
 export interface ClassifiedGroup {
   group: SymbolGroup;
@@ -29,7 +29,7 @@ export interface ClassifiedGroup {
   label?: Classification;
 }
 
-interface Piece {
+export interface Piece {
   group: SymbolGroup;
   /** Dot groups (an i's tittle) that sit on this piece and go with it. */
   dots: ClassifiedGroup[];
@@ -166,7 +166,7 @@ function columnProfile(map: ComponentMap, group: SymbolGroup): { counts: Int32Ar
 }
 
 /** The group's ink inside `region` as a group with a tight box, with the dots resting on it. */
-function pieceOf(map: ComponentMap, group: SymbolGroup, region: Box, dots: ClassifiedGroup[]): Piece | null {
+export function pieceOf(map: ComponentMap, group: SymbolGroup, region: Box, dots: ClassifiedGroup[]): Piece | null {
   const ids = new Set(group.parts.map((part) => part.id));
   let box: Box | null = null;
   for (let y = region.y0; y < region.y1; y++) {
@@ -186,7 +186,7 @@ function pieceOf(map: ComponentMap, group: SymbolGroup, region: Box, dots: Class
   return { group: { parts: group.parts, box: inkBox, rule: false }, dots: resting.slice(0, 1) };
 }
 
-function withDots(piece: Piece): SymbolGroup {
+export function withDots(piece: Piece): SymbolGroup {
   const parts = [...piece.group.parts, ...piece.dots.flatMap((dot) => dot.group.parts)];
   const box = piece.dots.reduce((acc, dot) => union(acc, dot.group.box), piece.group.box);
   return { parts, box, rule: false };
@@ -196,7 +196,7 @@ function withDots(piece: Piece): SymbolGroup {
  * A piece's crop: its box limits the shared component to the piece's columns (normaliseCrop keeps
  * only ink inside the box), and a resting dot widens the box upwards to take the dot in.
  */
-function cropOf(map: ComponentMap, piece: Piece, emPx: number | undefined): NormalisedCrop {
+export function cropOf(map: ComponentMap, piece: Piece, emPx: number | undefined): NormalisedCrop {
   const group = withDots(piece);
   return normaliseCrop(
     map,

@@ -73,6 +73,14 @@ describe('symbolsFromImage', () => {
     expect(await labels('x+(a+b)\\mkern-4mu(c)', 24)).toEqual(['x', '+', '(', 'a', '+', 'b', ')', '(', 'c', ')']);
   });
 
+  it("cuts an i off the letter it touches, told by the i's tittle (\\sin's in, \\lim's li at 150 dpi)", async () => {
+    // Kerned together, `in` is one blob that reads m or n with a dot off its centre, and `li` one that reads h.
+    expect(await labels('\\mathrm{s}\\mathrm{i}\\mkern-2mu\\mathrm{n}\\,x', 22)).toEqual(['s', 'i', 'n', 'x']);
+    expect(await labels('\\mathrm{l}\\mkern-2mu\\mathrm{i}\\mathrm{m}\\,x', 22)).toEqual(['l', 'i', 'm', 'x']);
+    // A centred dot is an accent, not a tittle: \\dot{m} stays one letter under its dot.
+    expect(await labels('\\dot{m}', 22)).toEqual(['m', '\\dot']);
+  });
+
   it('returns no symbols for a blank image', async () => {
     const blank = { data: new Uint8Array(100 * 40).fill(255), width: 100, height: 40 };
     expect(await symbolsFromImage(blank, { classifier })).toEqual([]);

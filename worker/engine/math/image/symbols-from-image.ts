@@ -7,6 +7,7 @@ import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
 import { splitTouching } from './split.js';
+import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, uprightLetter } from './vocabulary.js';
 
 export interface SymbolsFromImageOptions {
@@ -67,7 +68,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
   const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
-  const classified = await splitTouching(map, joined, classifier, emPx);
+  const classified = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const symbols = classified
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
