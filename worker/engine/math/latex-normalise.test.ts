@@ -90,6 +90,9 @@ describe('normaliseLatex', () => {
     expect(normaliseLatex('\\begin{pmatrix} 1 & 0 \\\\ 0 & 1 \\end{pmatrix}')).toBe('\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}');
     same('\\begin{array}{c c} a & b \\end{array}', '\\begin{array}{cc}a&b\\end{array}');
     different('\\begin{pmatrix}1&0\\\\0&1\\end{pmatrix}', '\\begin{bmatrix}1&0\\\\0&1\\end{bmatrix}');
+    // A row break before \end opens no row.
+    same('\\begin{bmatrix}1&0\\\\0&1\\\\\\end{bmatrix}', '\\begin{bmatrix}1&0\\\\0&1\\end{bmatrix}');
+    different('\\begin{bmatrix}1&0\\\\0&1\\end{bmatrix}', '\\begin{bmatrix}1&0\\end{bmatrix}');
   });
 
   it('normalises nested structures at any depth', () => {
@@ -103,6 +106,10 @@ describe('normaliseLatex', () => {
     same('f\\colon X\\to Y', 'f:X\\rightarrow Y');
     same('a\\equiv b\\pmod{n}', 'a\\equiv b(\\text{mod}n)');
     different('a\\pmod{n}', 'a(n)');
+    same('x\\equiv y\\mod{m^2}', 'x\\equiv y\\text{mod}m^{2}');
+    same('x\\equiv y\\pod{m^2}', 'x\\equiv y(m^{2})');
+    same('a\\implies b\\iff c', 'a\\Longrightarrow b\\Longleftrightarrow c');
+    different('a\\implies b', 'a\\Rightarrow b');
   });
 
   it('reads extensible arrows with their labels as arguments', () => {

@@ -17,7 +17,9 @@
  *   `\gets` → `\leftarrow`, `\le` → `\leq`, `\ge` → `\geq`, `\ne` → `\neq`, `\dots` → `\ldots`,
  *   `...` → `\ldots`, `\lbrace` `\rbrace` → `\{` `\}`, `\vert` `\lvert` `\rvert` → `|`,
  *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
- *   apart), `\pmod{n}` → `(\text{mod}n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
+ *   apart), `\implies` `\impliedby` `\iff` → `\Longrightarrow` `\Longleftarrow`
+ *   `\Longleftrightarrow` (amsmath draws them with those arrows), `\pmod{n}` → `(\text{mod}n)`,
+ *   `\mod` `\bmod` → `\text{mod}`, `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
  * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
  * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed; adjacent
  *   texts are one (`\text{is}\text{odd}` ≡ `\text{is odd}`) and closing punctuation stands outside
@@ -25,6 +27,7 @@
  *   `\mathrm{…}` is maths in an upright font, so its scripts stay scripts and its letters read as
  *   a person would type them: `\mathrm{d}` → `d`, `\mathrm{H_2SO_4}` → `H_{2}\text{SO}_{4}`,
  *   `\mathrm{sin}` → `\sin` (the layout parser writes upright runs the same way);
+ * - a row break just before `\end{…}` (`a\\b\\\end{pmatrix}`) is dropped: it opens no row;
  * A space is written only where LaTeX needs one: after a control word followed by a letter.
  */
 
@@ -51,6 +54,9 @@ const SYNONYMS: Record<string, string> = {
   '\\le': '\\leq',
   '\\ge': '\\geq',
   '\\ne': '\\neq',
+  '\\implies': '\\Longrightarrow',
+  '\\impliedby': '\\Longleftarrow',
+  '\\iff': '\\Longleftrightarrow',
   '\\dots': '\\ldots',
   '\\lbrace': '\\{',
   '\\rbrace': '\\}',
@@ -163,6 +169,8 @@ class Parser {
     if (token === '\\begin') return this.environment();
     if (token === '\\mathrm') return { kind: 'group', items: uprightWords(this.argument()) };
     if (token === '\\pmod') return { kind: 'group', items: [PAREN_OPEN, { base: textNode('mod') }, ...this.argument(), PAREN_CLOSE] };
+    if (token === '\\pod') return { kind: 'group', items: [PAREN_OPEN, ...this.argument(), PAREN_CLOSE] };
+    if (token === '\\mod' || token === '\\bmod') return textNode('mod');
     if (TEXT_COMMANDS.has(token)) return this.textCommand(token);
     const arity = ARITY[token];
     if (arity === undefined) return { kind: 'token', value: token };
@@ -222,6 +230,8 @@ class Parser {
     const name = this.rawGroup();
     const spec = /^(array|tabular)$/u.test(name) ? this.rawGroup() : undefined;
     const body = this.sequence((next) => next === '\\end');
+    // A row break before `\end` opens no row: the environment prints the same without it.
+    while (body.length > 0 && isRowBreak(body[body.length - 1]!)) body.pop();
     this.position++;
     this.rawGroup();
     return { kind: 'environment', name, spec, body };
@@ -273,6 +283,10 @@ function flattenGroups(items: Item[]): Item[] {
     else flat.push(item);
   }
   return flat;
+}
+
+function isRowBreak(item: Item): boolean {
+  return item.base.kind === 'token' && item.base.value === '\\\\' && !item.sub && !item.sup;
 }
 
 function isPrime(item: Item): boolean {

@@ -1,5 +1,6 @@
 import { RULE, type RowSpan } from '../types.js';
 import { centreX, centreY, glyphOf, referenceEm, type Element, type Node, type ParseRow } from './element.js';
+import { exactPoints } from './exact-columns.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
 /**
@@ -33,12 +34,12 @@ const RELATIONS = new Set(
 const CONTINUATIONS = new Set(['+', '-', RULE, '\\pm', '\\mp', '\\times', '\\cdot']);
 
 /** The display's rows as a `rows` node, with each row's vertical extent, when it has two or more; else null (a one-line formula). */
-export function groupDisplayRows(elements: Element[], parseRow: ParseRow): { node: Node; spans: RowSpan[] } | null {
+export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactPositions = false): { node: Node; spans: RowSpan[] } | null {
   if (elements.length < 2) return null;
   const em = referenceEm(elements);
   const rows = splitDisplayRows(elements, em);
   if (rows.length < 2) return null;
-  const points = alignmentPoints(rows, em);
+  const points = alignmentPoints(rows, em, exactPositions);
   const cells = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell).nodes));
   const spans = rows.map((row) => ({ y0: Math.min(...row.map((e) => e.box.y0)), y1: Math.max(...row.map((e) => e.box.y1)) }));
   return { node: { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells }, spans };
@@ -78,14 +79,15 @@ const latexOf = (element: Element) => glyphOf(element)?.latex ?? '';
  * across it, and some row has something to its left (so an `&` there separates something). Between two points, a wide gap every row leaves white is the
  * boundary of a column pair, returned as a point too.
  */
-function alignmentPoints(rows: Element[][], em: number): number[] {
+function alignmentPoints(rows: Element[][], em: number, exactPositions: boolean): number[] {
   const tolerance = ALIGN_TOLERANCE_EM * em;
+  const anchorAt = (row: Element[], x: number) =>
+    row.find((e) => Math.abs(e.box.x0 - x) <= tolerance && (RELATIONS.has(latexOf(e)) || CONTINUATIONS.has(latexOf(e))));
   const candidates = rows.flatMap((row) => row.filter((e) => RELATIONS.has(latexOf(e))).map((e) => e.box.x0)).sort((a, b) => a - b);
   const points: number[] = [];
   for (const x of candidates) {
     if (points.some((p) => Math.abs(p - x) <= tolerance)) continue;
-    const startsAt = (e: Element) => Math.abs(e.box.x0 - x) <= tolerance;
-    const anchored = rows.filter((row) => row.some((e) => startsAt(e) && (RELATIONS.has(latexOf(e)) || CONTINUATIONS.has(latexOf(e)))));
+    const anchored = rows.filter((row) => anchorAt(row, x) !== undefined);
     const crossed = rows.some((row) => row.some((e) => e.box.x0 < x - tolerance && e.box.x1 > x + tolerance));
     const leftOf = rows.some((row) => row.some((e) => e.box.x1 <= x + tolerance));
     // One relation row and rows that all start to its right with an operator are a split's
@@ -93,9 +95,11 @@ function alignmentPoints(rows: Element[][], em: number): number[] {
     const continued = anchored.length === 1 && rows.every((row) => anchored.includes(row) || continuesAfter(row, x + tolerance));
     if ((anchored.length >= 2 || continued) && !crossed && leftOf) points.push(x);
   }
-  const withPairs = [...points];
-  for (let i = 0; i + 1 < points.length; i++) {
-    const gap = commonGap(rows, points[i]!, points[i + 1]!);
+  // Born-digital glyphs stand where TeX put them: an alignment point holds exactly.
+  const held = exactPositions ? exactPoints(rows, points, em, (x) => rows.map((row) => anchorAt(row, x))) : points;
+  const withPairs = [...held];
+  for (let i = 0; i + 1 < held.length; i++) {
+    const gap = commonGap(rows, held[i]!, held[i + 1]!);
     if (gap && gap[1] - gap[0] >= PAIR_GAP_EM * em) withPairs.push((gap[0] + gap[1]) / 2);
   }
   return withPairs.sort((a, b) => a - b);

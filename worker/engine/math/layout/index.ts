@@ -18,7 +18,8 @@ export function parseLayout(symbols: MathSymbol[]): MathResult {
   const glyphs = chooseLabels(symbols).map((glyph, index) => ({ ...glyph, confidence: glyph.confidence ** (symbols[index]!.confidenceExponent ?? 1) }));
   const elements = glyphs.map((glyph, index) => glyphElement(glyph, symbols[index]));
   // A display of several rows (align, gather …) is read row by row; one line is one row.
-  const rows = groupDisplayRows(elements, parseRow);
+  // Only a PDF's glyphs know their font size; their positions are exact, an image's are not.
+  const rows = groupDisplayRows(elements, parseRow, symbols.some((symbol) => symbol.size !== undefined));
   const { latex, boxes } = emitLatex(rows ? [rows.node] : parseRow(elements).nodes);
   const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
   return { latex, confidence, boxes, ...(rows ? { rows: rows.spans } : {}) };

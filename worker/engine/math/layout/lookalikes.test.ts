@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
-import { g, row, sup, typeset, type Item } from './test-typesetter.js';
+import { g, row, sub, sup, typeset, type Item } from './test-typesetter.js';
 
 /** Image-style symbols of `item` where the symbol drawn as `drawn` is relabelled as the classifier might have. */
 function relabel(item: Item, drawn: string, top: string, runnerUp: string): MathSymbol[] {
@@ -30,6 +30,11 @@ describe('parseLayout: case and look-alike ambiguity', () => {
 
   it('keeps a top label that fits', () => {
     expect(parseLayout(relabel(row('a', 'x', 'b'), 'x', 'x', 'X')).latex).toBe('axb');
+  });
+
+  it('keeps a top label that fits as a script: the 0 of \\mu_0 is no o, the X of \\sigma_X no x', () => {
+    expect(parseLayout(relabel(row(sub('\\mu', '0'), '+', 'a'), '0', '0', 'o')).latex).toBe('\\mu_{0}+a');
+    expect(parseLayout(relabel(row(sub('\\sigma', 'X'), '+', 'a'), 'X', 'X', 'x')).latex).toBe('\\sigma_{X}+a');
   });
 
   it('reads a high comma after a base as a prime', () => {

@@ -33,7 +33,7 @@ export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
     if (!symbol.alternatives?.length || symbol.baseline !== undefined) return glyph;
     const line = lineAround(symbols, index);
     if (!line) return glyph;
-    const topFit = fit(symbol, verticalClass(symbol.latex), line);
+    const topFit = Math.max(fit(symbol, verticalClass(symbol.latex), line), scriptFit(symbol, line));
     if (topFit >= DOUBT_BELOW) return glyph;
     let best = { latex: symbol.latex, confidence: symbol.confidence, score: symbol.confidence * topFit };
     for (const alternative of symbol.alternatives) {
@@ -51,6 +51,26 @@ function fit(symbol: MathSymbol, vertical: VerticalClass, line: LineReference): 
   const expectedBottom = line.baseline - vertical.bottom * line.em;
   const miss = (Math.abs(symbol.box.y0 - expectedTop) + Math.abs(symbol.box.y1 - expectedBottom)) / line.em;
   return Math.exp(-((miss / FIT_TOLERANCE_EM) ** 2) * Math.LN2);
+}
+
+/**
+ * Where a script of the line sits (TeX's script size; its baseline dropped by sub1 or sub2, raised by
+ * sup3 or sup1 of Computer Modern): a `0` the size of an `o` that hangs below the line is the
+ * subscript of `\mu_0`, not an `o`, and a capital the height of a lower-case letter, dropped like a
+ * subscript, is the `X` of `\sigma_X`. Only a close fit counts: a loose one is no evidence against
+ * a look-alike that fits the line.
+ */
+const SCRIPT_SCALE = 0.7;
+const SCRIPT_SHIFTS_EM = [0.15, 0.25, -0.36, -0.41];
+const SCRIPT_SURE = 0.6;
+
+/** How well the top label fits as a sub- or superscript of the line (its own vertical class at script size); 0 unless closely. */
+function scriptFit(symbol: MathSymbol, line: LineReference): number {
+  const vertical = verticalClass(symbol.latex);
+  if (!vertical.sizes) return 0;
+  const em = SCRIPT_SCALE * line.em;
+  const best = Math.max(...SCRIPT_SHIFTS_EM.map((shift) => fit(symbol, vertical, { baseline: line.baseline + shift * line.em, em })));
+  return best >= SCRIPT_SURE ? best : 0;
 }
 
 /** Baseline and em from the nearest size-telling neighbours that share the symbol's vertical band. */

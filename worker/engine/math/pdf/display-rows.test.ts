@@ -38,6 +38,16 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
   ],
   // A grid's closing delimiter is as tall as its opener, not a parenthesis inside a cell.
   ['\\[ \\begin{pmatrix} 0 & (\\hat{a})_+ \\\\ (\\hat{a})_- & 0 \\end{pmatrix} \\]', '\\begin{pmatrix}0&(\\hat{a})_+\\\\(\\hat{a})_-&0\\end{pmatrix}'],
+  // The `&` where the columns hold exactly: not at relations that only nearly line up (`d:a=` over
+  // `e:b=`), and at the \quad inside a run the rows share rather than at the relation before it.
+  [
+    '\\begin{align*} d:a=a:c &\\Longrightarrow d=a^2/c \\\\ e:b=b:c &\\Longrightarrow e=b^2/c \\end{align*}',
+    '\\begin{aligned}d:a=a:c&\\Longrightarrow d=a^2/c\\\\e:b=b:c&\\Longrightarrow e=b^2/c\\end{aligned}',
+  ],
+  [
+    '\\begin{align*} \\nabla \\cdot E = 0, &\\quad \\nabla \\times E = -\\partial_t B, \\\\ \\nabla \\cdot B = 0, &\\quad \\nabla \\times B = \\partial_t E. \\end{align*}',
+    '\\begin{aligned}\\nabla\\cdot E=0,&\\nabla\\times E=-\\partial_{t}B,\\\\\\nabla\\cdot B=0,&\\nabla\\times B=\\partial_{t}E.\\end{aligned}',
+  ],
   // One row stays one formula, however tall its parts.
   ['\\[ \\sum_{i=1}^{n} \\frac{\\sqrt{a_i}}{b^2} = \\int_0^1 f \\]', '\\sum_{i=1}^{n}\\frac{\\sqrt{a_i}}{b^2}=\\int_0^1 f'],
 ];

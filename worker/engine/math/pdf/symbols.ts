@@ -1,6 +1,7 @@
 import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
+import { mathItalicUnicode } from './oml-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
 import { glyphToken, isMathFamily, tokenByCode } from './tex-fonts.js';
 
@@ -48,11 +49,22 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
   const piece = UNICODE_PIECES[g.unicode];
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
-  const known = tokenByCode(g.font.family, g.code) ?? arrowPiece(g.font.family, g.code);
+  const known = tokenByCode(g.font.family, g.code) ?? hookPiece(g);
   if (known) return { ...common, latex: known, part: 'whole' };
-  const token = glyphToken(g.unicode, g.font.family);
+  const unicode = g.font.family === 'math-italic' ? mathItalicUnicode(g.unicode, g.code) : g.unicode;
+  const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
   return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };
+}
+
+/**
+ * An arrow piece known by its code (CMMI's hooks, CMSY's mapstochar), unless its ink hangs below
+ * the baseline: a maths italic font re-encoded as WinAnsi (a TrueType CMMI) has its comma at the
+ * left hook's code 44, and a hook sits on the arrow's axis, above the baseline.
+ */
+function hookPiece(g: PdfGlyph): string | undefined {
+  const piece = arrowPiece(g.font.family, g.code);
+  return piece && g.box.y1 > g.baseline + 0.1 * g.size ? undefined : piece;
 }
 
 /**

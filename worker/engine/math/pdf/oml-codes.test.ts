@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { PdfGlyph } from './page-reader.js';
+import { glyphSymbol } from './symbols.js';
+
+/** A CMMI10 glyph as pdf.js hands it back when the font's ToUnicode map does not name it: the raw code. */
+function cmmiGlyph(unicode: string, code: number, box = { x0: 0, y0: 0, x1: 5, y1: 7 }): PdfGlyph {
+  const font = { name: 'FZVFOY+CMMI10', family: 'math-italic' as const, italic: false, ascent: 0.7, descent: 0.2 };
+  return { unicode, code, font, size: 10, baseline: 7, x0: 0, x1: 5, box, exactInk: true };
+}
+
+describe('maths italic glyphs known only by their code (OML)', () => {
+  it('reads the comma, the full stop and Greek from the code where pdf.js returned the raw code', () => {
+    expect(glyphSymbol(cmmiGlyph(';', 0x3b))?.latex).toBe(',');
+    expect(glyphSymbol(cmmiGlyph(':', 0x3a))?.latex).toBe('.');
+    expect(glyphSymbol(cmmiGlyph('\u001b', 0x1b))).toMatchObject({ latex: '\\sigma', style: 'italic' });
+    expect(glyphSymbol(cmmiGlyph('\u0016', 0x16))?.latex).toBe('\\mu');
+    expect(glyphSymbol(cmmiGlyph('', 0x27))?.latex).toBe('\\varphi');
+    expect(glyphSymbol(cmmiGlyph('@', 0x40))?.latex).toBe('\\partial');
+  });
+
+  it('keeps what pdf.js named and the letters OML shares with ASCII', () => {
+    expect(glyphSymbol(cmmiGlyph(',', 0x3b))?.latex).toBe(',');
+    expect(glyphSymbol(cmmiGlyph('σ', 0x1b))?.latex).toBe('\\sigma');
+    expect(glyphSymbol(cmmiGlyph('x', 0x78))).toMatchObject({ latex: 'x', style: 'italic' });
+    expect(glyphSymbol(cmmiGlyph('<', 0x3c))?.latex).toBe('<');
+  });
+
+  it('reads code 44 as the left hook on the arrow axis and as the comma of a WinAnsi maths italic below the baseline', () => {
+    expect(glyphSymbol(cmmiGlyph(',', 44, { x0: 0, y0: 2, x1: 3, y1: 5 }))?.latex).toBe('@lhook');
+    expect(glyphSymbol(cmmiGlyph(',', 44, { x0: 0, y0: 6, x1: 1.3, y1: 9.5 }))?.latex).toBe(',');
+  });
+});
