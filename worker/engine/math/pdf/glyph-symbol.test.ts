@@ -30,3 +30,15 @@ describe('maths italic glyphs known only by their code (OML)', () => {
     expect(glyphSymbol(cmmiGlyph(',', 44, { x0: 0, y0: 6, x1: 1.3, y1: 9.5 }))?.latex).toBe(',');
   });
 });
+
+describe('letters of a text font TeX does not name', () => {
+  const termes = (name: string, italic: boolean): PdfGlyph => ({
+    ...cmmiGlyph('f', 0x66),
+    font: { name, family: 'other', italic, ascent: 0.7, descent: 0.2 },
+  });
+
+  it('are upright in the roman (\\text{if} beside maths letters) and unstyled in the italic', () => {
+    expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
+    expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
+  });
+});
