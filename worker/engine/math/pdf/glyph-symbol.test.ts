@@ -42,3 +42,10 @@ describe('letters of a text font TeX does not name', () => {
     expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
   });
 });
+
+describe('CJK characters in a display', () => {
+  it('are text, not maths symbols', () => {
+    const glyph: PdfGlyph = { ...cmmiGlyph('且', 0x4e14), font: { name: 'SimSun', family: 'other', italic: false, ascent: 0.9, descent: 0.1 } };
+    expect(glyphSymbol(glyph)?.latex).toBe('\\text{且}');
+  });
+});
