@@ -47,7 +47,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
 
 run: deps console
-	node --import tsx --import ./core/no-source-maps.ts appliance/main.ts
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} node --import tsx --import ./core/no-source-maps.ts appliance/main.ts
 
 test: deps test-deps console
 	npx vitest run --config vitest.unit.config.ts
@@ -74,6 +74,7 @@ bench: deps test-deps
 # The maths symbol classifier (models/math-symbols.onnx), trained here from MathJax renders, and the
 # pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
 # and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS,
+# the pen-strokes confidence model (models/strokes-confidence.json) from training writers' composed expressions,
 # and the formula-image confidence model (models/formula-confidence.json) from generated formulas;
 # see models/training/README.md.
 .PHONY: models
@@ -87,6 +88,9 @@ models: deps
 	nice -n 10 npx tsx models/training/strokes-real-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/strokes-real-train.py
 	npx tsx models/training/update-strokes-manifest.ts
+	nice -n 10 npx tsx models/training/strokes-confidence-reads.ts --set calibration
+	nice -n 10 npx tsx models/training/strokes-confidence-reads.ts --set heldout
+	npx tsx models/training/fit-strokes-confidence.ts
 	nice -n 10 npx tsx models/training/ink-kind-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
 	npx tsx models/training/update-ink-kind-manifest.ts

@@ -8,6 +8,7 @@ import { benchDocuments } from './documents.bench.js';
 import { benchFilesJob } from './files-job.bench.js';
 import { benchMathFormulas } from './math-formulas.bench.js';
 import { benchOcrVsTesseract } from './ocr-vs-tesseract.bench.js';
+import { benchScannedJob } from './scanned-job.bench.js';
 import { benchTextConcurrency } from './text-concurrency.bench.js';
 import { benchWorkerMemory } from './worker-memory.bench.js';
 import { benchWorkerScaling } from './worker-scaling.bench.js';
@@ -16,6 +17,7 @@ import { machine, type Reports, writeResults } from './results.js';
 const BENCHES: Record<string, () => Promise<object>> = {
   documents: benchDocuments,
   'ocr-vs-tesseract': benchOcrVsTesseract,
+  'scanned-job': benchScannedJob,
   'math-formulas': benchMathFormulas,
   'text-concurrency': benchTextConcurrency,
   'worker-scaling': benchWorkerScaling,

@@ -13,10 +13,10 @@ export type Stroke = z.infer<typeof strokeSchema>;
 export interface StrokesRead {
   /** LaTeX without delimiters; '' when nothing was recognised. */
   latex: string;
-  /** The formula's confidence, 0..1 (the chance every symbol and its place is right). */
+  /** The calibrated chance, 0..1, that the read is exact (worker/inference/strokes-confidence.ts). */
   confidence: number;
   /** One entry per symbol read, in reading order, with its own confidence. */
   boxes: Array<{ confidence: number }>;
-  /** The chance the read is exact, calibrated on held-out writers: the answer's confidence_rate. */
+  /** The same chance on the scale the default confidence_rate_threshold 0.75 is read on: the answer's confidence_rate. */
   confidenceRate: number;
 }

@@ -1,6 +1,5 @@
 import { markdownTable, normalisedEditDistance, percent } from '../../worker/engine/math/eval-metrics.js';
 import { SYMBOL_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
-import { calibratedRate } from '../../worker/engine/math/strokes/calibration.js';
 import type { MathResult, Stroke } from '../../worker/engine/math/types.js';
 import { HELD_OUT_FOLD, readRealSamples } from '../training/strokes-real.js';
 import { composedExpressions } from './strokes-real-set.js';
@@ -12,7 +11,7 @@ import { composedExpressions } from './strokes-real-set.js';
  *   classification, layout), read exactly;
  * - expressions: EXPRESSIONS compositions of those drawings (strokes-real-set.ts), exact match
  *   and normalised edit distance, and what POST /v3/strokes answers at default options: a read
- *   whose confidence_rate (calibration.ts, rounded as the route does) is below 0.75 is refused
+ *   whose confidence_rate (worker/inference/strokes-confidence.ts, rounded as the route does) is below 0.75 is refused
  *   with math_confidence, and counts as not read.
  * The reliability table bins confidence_rate against exactness.
  */
@@ -28,13 +27,9 @@ export interface StrokesRealReport {
   expressions: Array<{ id: string; expected: string; got: string; rate: number; exact: boolean; distance: number; symbols: number[] }>;
 }
 
-type Recognise = (strokes: Stroke[]) => Promise<MathResult>;
+/** A read and the confidence_rate POST /v3/strokes would answer with it. */
+type Recognise = (strokes: Stroke[]) => Promise<{ result: MathResult; rate: number }>;
 type Normalise = (latex: string) => string;
-
-/** confidence_rate as POST /v3/strokes answers it (the worker's calibrated rate), 3 decimals. */
-export function confidenceRate(result: MathResult): number {
-  return Math.round(1000 * calibratedRate(result.boxes.map((b) => b.confidence))) / 1000;
-}
 
 export async function evaluateRealStrokes(recognise: Recognise, normalise: Normalise, opts: { symbolLimit?: number } = {}): Promise<StrokesRealReport> {
   const held = await readRealSamples({ folds: (f) => f === HELD_OUT_FOLD });
@@ -43,20 +38,23 @@ export async function evaluateRealStrokes(recognise: Recognise, normalise: Norma
   for (const s of held.slice(0, opts.symbolLimit)) {
     const label = SYMBOL_CLASSES[s.label];
     if (NOT_ALONE.has(label)) continue;
-    const got = await recognise(s.strokes).catch(() => ({ latex: '' }) as MathResult);
+    const got = await recognise(s.strokes).then(
+      (r) => r.result.latex,
+      () => '',
+    );
     symbols.total++;
-    if (same(got.latex) === same(label)) symbols.exact++;
+    if (same(got) === same(label)) symbols.exact++;
   }
   const expressions: StrokesRealReport['expressions'] = [];
   for (const e of await composedExpressions(EXPRESSIONS)) {
-    const result = await recognise(e.strokes).catch(() => ({ latex: '', confidence: 0, boxes: [] }) as MathResult);
+    const { result, rate } = await recognise(e.strokes).catch(() => ({ result: { latex: '', confidence: 0, boxes: [] } as MathResult, rate: 0 }));
     const expected = normalise(e.latex);
     const got = normalise(result.latex);
     expressions.push({
       id: e.id,
       expected,
       got,
-      rate: confidenceRate(result),
+      rate: Math.round(1000 * rate) / 1000,
       exact: expected === got,
       distance: normalisedEditDistance(expected, got),
       symbols: result.boxes.map((b) => b.confidence),

@@ -52,7 +52,7 @@ function solve(a: number[][], b: number[]): number[] {
   return x;
 }
 
-export function fitLogistic(x: number[][], y: number[]): Omit<FormulaConfidenceModel, 'rate_knot'> {
+export function fitLogistic(x: number[][], y: number[], features: readonly string[] = FEATURES): Omit<FormulaConfidenceModel, 'rate_knot'> {
   const d = x[0]!.length;
   const mean = Array.from({ length: d }, (_, j) => x.reduce((s, r) => s + r[j]!, 0) / x.length);
   const scale = mean.map((m, j) => Math.sqrt(x.reduce((s, r) => s + (r[j]! - m) ** 2, 0) / x.length) || 1);
@@ -66,15 +66,15 @@ export function fitLogistic(x: number[][], y: number[]): Omit<FormulaConfidenceM
     w = w.map((wj, j) => wj - step[j]!);
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
-  return { features: [...FEATURES], mean, scale, weights: w.slice(1), bias: w[0]! };
+  return { features: [...features], mean, scale, weights: w.slice(1), bias: w[0]! };
 }
 
-interface Scored {
+export interface Scored {
   exact: boolean;
   rate: number;
 }
 
-function reliability(reads: Scored[]): string {
+export function reliability(reads: Scored[]): string {
   const rows = BINS.slice(0, -1).map((low, i) => {
     const high = BINS[i + 1]!;
     const inBin = reads.filter((r) => r.rate >= low && r.rate < high);
@@ -89,7 +89,7 @@ function reliability(reads: Scored[]): string {
   return markdownTable(['confidence_rate', 'reads', 'mean rate', 'exact'], rows);
 }
 
-function atThreshold(reads: Scored[]): string {
+export function atThreshold(reads: Scored[]): string {
   const exact = reads.filter((r) => r.exact);
   const wrong = reads.filter((r) => !r.exact);
   const answered = exact.filter((r) => r.rate >= THRESHOLD).length / Math.max(1, exact.length);
@@ -98,7 +98,7 @@ function atThreshold(reads: Scored[]): string {
 }
 
 /** The chance that an exact read scores above a wrong one (ties count half). */
-function auc(reads: Scored[]): number {
+export function auc(reads: Scored[]): number {
   const exact = reads.filter((r) => r.exact).map((r) => r.rate);
   const wrong = reads.filter((r) => !r.exact).map((r) => r.rate);
   let wins = 0;
@@ -107,13 +107,14 @@ function auc(reads: Scored[]): number {
 }
 
 /** Mean log loss: how well the numbers are calibrated, not only ranked. */
-const logLoss = (reads: Scored[]) => reads.reduce((s, r) => s - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, r.exact ? r.rate : 1 - r.rate))), 0) / reads.length;
+export const logLoss = (reads: Scored[]) =>
+  reads.reduce((s, r) => s - Math.log(Math.min(1 - 1e-9, Math.max(1e-9, r.exact ? r.rate : 1 - r.rate))), 0) / reads.length;
 
 /**
  * The chance below which 1 − KEEP of the exact reads fall, each read judged by a model fitted
  * without its formula (FOLDS folds by formula): the knot is set on chances the model did not fit.
  */
-function rateKnot(reads: ConfidenceRead[]): number {
+export function rateKnot(reads: ReadonlyArray<Pick<ConfidenceRead, 'id' | 'exact' | 'features'>>, features: readonly string[] = FEATURES, keep = KEEP): number {
   const ids = [...new Set(reads.map((r) => r.id))];
   const chances: number[] = [];
   for (let k = 0; k < FOLDS; k++) {
@@ -122,11 +123,12 @@ function rateKnot(reads: ConfidenceRead[]): number {
     const model = fitLogistic(
       train.map((r) => r.features),
       train.map((r) => (r.exact ? 1 : 0)),
+      features,
     );
     chances.push(...reads.filter((r) => held.has(r.id) && r.exact).map((r) => exactChance({ ...model, rate_knot: 0.5 }, r.features)));
   }
   chances.sort((a, b) => a - b);
-  return chances[Math.floor((1 - KEEP) * chances.length)]!;
+  return chances[Math.floor((1 - keep) * chances.length)]!;
 }
 
 async function main(): Promise<void> {
@@ -189,6 +191,6 @@ async function main(): Promise<void> {
   console.log(body.join('\n'));
 }
 
-const round = (v: number) => Math.round(v * 1e6) / 1e6;
+export const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

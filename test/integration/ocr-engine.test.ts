@@ -7,9 +7,9 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, DEFAULT_MANIFEST_PATH, loadModelFile } from '../../worker/engine/models.js';
-import { ctcCharset } from '../../worker/engine/text/ctc.js';
+import { ctcCharset, hasEastAsianForms, latinClasses } from '../../worker/engine/text/ctc.js';
 import { decodeImage } from '../../worker/engine/text/image.js';
-import { CPU_RECOGNITION_MODEL, TextRecognizer, type OcrResult } from '../../worker/engine/text/index.js';
+import { CPU_RECOGNITION_MODEL, LATIN_RECOGNITION_MODEL, TextRecognizer, type OcrResult } from '../../worker/engine/text/index.js';
 import { RecognitionBatcher } from '../../worker/engine/text/rec-batcher.js';
 import { cropLine, runCrops } from '../../worker/engine/text/recognize.js';
 import { HEADING_TEXT, PARAGRAPH_ONE, PARAGRAPH_TWO, headingAndParagraphsPdf } from '../support/pdf-fixtures.js';
@@ -243,6 +243,33 @@ describe('TextRecognizer.load', () => {
     // int8 convolutions: a character may differ now and then, never a line's worth
     expect(cer(texts[0]!, texts[1]!)).toBeLessThanOrEqual(0.01);
     expect(cer(PAGE_LINES, texts[1]!)).toBeLessThanOrEqual(cer(PAGE_LINES, texts[0]!) + 0.005);
+  });
+
+  it('reads a Latin page with the recogniser cut to the Latin classes, which reads each line as the whole one does without East Asian classes', async () => {
+    if (engine.recognitionModel !== CPU_RECOGNITION_MODEL) return; // a GPU reads every page with the source model
+    expect(engine.latinRecognitionModel).toBe(LATIN_RECOGNITION_MODEL);
+    const [whole, latin, dict, latinDict] = await Promise.all(
+      [CPU_RECOGNITION_MODEL, LATIN_RECOGNITION_MODEL, 'text-dictionary', 'text-dictionary-latin'].map((id) => loadModelFile(id)),
+    );
+    const charset = ctcCharset(dict!.bytes.toString('utf8'));
+    const latinCharset = ctcCharset(latinDict!.bytes.toString('utf8'));
+    expect(latinCharset.filter((c) => hasEastAsianForms(c))).toEqual([]);
+    expect(latinCharset).toEqual(charset.filter((_, k) => latinClasses(charset)[k]));
+    const img = await decodeImage(page);
+    const crops = await Promise.all(pageResult.lines.map((l) => cropLine(img, l.box)));
+    const reads: Awaited<ReturnType<typeof runCrops>>[] = [];
+    for (const [model, chars, allowed] of [
+      [whole!, charset, latinClasses(charset)],
+      [latin!, latinCharset, undefined],
+    ] as const) {
+      const { session } = await createSession(model, { executionProviders: ['cpu'] });
+      reads.push(await runCrops(session, allowed ? crops.map((c) => ({ ...c, allowed })) : crops, chars, 1));
+      await session.release();
+    }
+    expect(reads[1]!.map((r) => r.text)).toEqual(reads[0]!.map((r) => r.text));
+    expect(reads[1]!.map((r) => r.text).join('').length).toBeGreaterThan(200);
+    // the softmax spreads over the kept classes alone: never less sure than the whole model
+    reads[1]!.forEach((r, i) => expect(r.confidence).toBeGreaterThanOrEqual(reads[0]![i]!.confidence - 1e-4));
   });
 
   it('refuses a model whose sha256 differs from the manifest entry', async () => {

@@ -63,11 +63,25 @@ const LOG_FLOOR = Math.log(1e-4);
 const logOf = (p: number) => Math.max(LOG_FLOOR, Math.log(Math.max(p, 1e-12)));
 
 export function formulaFeatures({ symbols, result, text, second }: FormulaEvidence): number[] {
+  return [
+    ...symbolScores(symbols),
+    Math.log(1 + result.boxes.length),
+    textAgreement(result.latex, text),
+    visibleText(text).length ? 1 : 0,
+    structureOf(result.latex),
+    ...secondReadAgreement(result, second),
+  ];
+}
+
+/**
+ * The classifier's evidence over the symbols that are not rules: mean, least and next-least log
+ * probability, share under 0.9, mean and least margin to the runner-up (FEATURES' first six).
+ */
+export function symbolScores(symbols: readonly MathSymbol[]): number[] {
   const glyphs = symbols.filter((s) => s.latex !== RULE);
   const logs = glyphs.map((s) => logOf(s.confidence)).sort((a, b) => a - b);
   const margins = glyphs.map((s) => s.confidence - (s.alternatives?.[0]?.confidence ?? 0));
   const count = Math.max(1, glyphs.length);
-  const agreement = textAgreement(result.latex, text);
   return [
     logs.reduce((a, b) => a + b, 0) / count,
     logs[0] ?? 0,
@@ -75,14 +89,17 @@ export function formulaFeatures({ symbols, result, text, second }: FormulaEviden
     glyphs.filter((s) => s.confidence < 0.9).length / count,
     margins.reduce((a, b) => a + b, 0) / count,
     margins.length ? Math.min(...margins) : 1,
-    Math.log(1 + result.boxes.length),
-    agreement,
-    visibleText(text).length ? 1 : 0,
-    Math.min(6, (result.latex.match(/\\frac|\\sqrt|\^|_|\\sum|\\int|\\prod|\\lim|\\begin/g) ?? []).length) / 6,
-    second.latex === result.latex ? 1 : 0,
-    1 - normalisedEditDistance(result.latex, second.latex),
   ];
 }
+
+/** Fractions, radicals, scripts, big operators and arrays in the LaTeX: their count, capped at 6, over 6. */
+export const structureOf = (latex: string): number => Math.min(6, (latex.match(/\\frac|\\sqrt|\^|_|\\sum|\\int|\\prod|\\lim|\\begin/g) ?? []).length) / 6;
+
+/** Whether a second reading gave the same LaTeX (1/0), and 1 − their token edit distance over the longer. */
+export const secondReadAgreement = (first: MathResult, second: MathResult): number[] => [
+  second.latex === first.latex ? 1 : 0,
+  1 - normalisedEditDistance(first.latex, second.latex),
+];
 
 /** The model's chance that the read is exact, 0..1. */
 export function exactChance(model: FormulaConfidenceModel, features: readonly number[]): number {
@@ -108,11 +125,16 @@ export function judge(model: FormulaConfidenceModel, features: readonly number[]
 
 /** Loads the shipped model, refusing one whose features are not FEATURES. */
 export async function loadFormulaConfidence(manifestPath?: string): Promise<FormulaConfidenceModel> {
-  const { bytes, file } = await loadModelFile(FORMULA_CONFIDENCE_MODEL_ID, manifestPath ? { manifestPath } : {});
+  return loadConfidenceModel(FORMULA_CONFIDENCE_MODEL_ID, FEATURES, manifestPath);
+}
+
+/** Loads a shipped confidence model of this form (formula images, pen strokes), refusing one fitted on other features. */
+export async function loadConfidenceModel(id: string, features: readonly string[], manifestPath?: string): Promise<FormulaConfidenceModel> {
+  const { bytes, file } = await loadModelFile(id, manifestPath ? { manifestPath } : {});
   const model = ModelSchema.parse(JSON.parse(bytes.toString('utf8')));
   const sizes = [model.features.length, model.mean.length, model.scale.length, model.weights.length];
-  if (model.features.join() !== FEATURES.join() || sizes.some((n) => n !== FEATURES.length)) {
-    throw new Error(`${file} was fitted on features ${model.features.join(', ')}, not ${FEATURES.join(', ')}`);
+  if (model.features.join() !== features.join() || sizes.some((n) => n !== features.length)) {
+    throw new Error(`${file} was fitted on features ${model.features.join(', ')}, not ${features.join(', ')}`);
   }
   return model;
 }

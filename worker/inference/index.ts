@@ -55,7 +55,15 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');
   }
-  ctx.logger.info({ providers: recognizer.executionProviders, textModel: recognizer.recognitionModel, maths: engines !== null }, 'models loaded');
+  ctx.logger.info(
+    {
+      providers: recognizer.executionProviders,
+      textModel: recognizer.recognitionModel,
+      latinTextModel: recognizer.latinRecognitionModel,
+      maths: engines !== null,
+    },
+    'models loaded',
+  );
   const worker = defineWorker(
     'page',
     async ({ imageKey, options }): Promise<PageRecognition> => {

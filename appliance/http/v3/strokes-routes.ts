@@ -129,9 +129,9 @@ export function parseStrokes(value: unknown): Stroke[] {
 }
 
 /**
- * The 2.1 answer for recognised strokes. confidence is the formula's product of symbol
- * probabilities; confidence_rate the worker's chance that the read is exact, calibrated on
- * held-out writers (worker/engine/math/strokes/calibration.ts); image_width/height the extent of
+ * The 2.1 answer for recognised strokes. confidence is the worker's calibrated chance that the read
+ * is exact, confidence_rate the same chance on the scale the default threshold 0.75 is read on
+ * (worker/inference/strokes-confidence.ts); image_width/height the extent of
  * the writing in its own units. Throws math_confidence as checkConfidence says.
  */
 export async function strokesResult(requestId: string, math: StrokesRead, strokes: Stroke[], opts: TextOptions): Promise<Record<string, unknown>> {

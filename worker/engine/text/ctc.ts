@@ -14,7 +14,7 @@ export function ctcCharset(dictionary: string): string[] {
  * East Asian scripts and forms: CJK radicals and punctuation, kana, Han, Hangul, compatibility
  * ideographs, CJK compatibility forms, fullwidth and halfwidth forms.
  */
-const EAST_ASIAN_CLASS = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFFEF]/u;
+const EAST_ASIAN_CLASS = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFE30-\uFE6F\uFF00-\uFFEF]/u;
 
 /** Whether `text` holds a character latinClasses leaves out. */
 export const hasEastAsianForms = (text: string) => EAST_ASIAN_CLASS.test(text);

@@ -90,6 +90,25 @@ async function recognitionModelId(opts: TextRecognizerOptions): Promise<string> 
   return cpuOnly && listed ? CPU_RECOGNITION_MODEL : 'text-recognition';
 }
 
+/**
+ * CPU_RECOGNITION_MODEL with its output layer cut to the blank, the dictionary's characters outside
+ * the East Asian blocks and the space (models/training/text_rec_latin.py), and its dictionary: the
+ * lines of a page without East Asian script are read with it, which spares the 6,400 other classes
+ * of the output layer, its softmax and the decoder.
+ */
+export const LATIN_RECOGNITION_MODEL = 'text-recognition-cpu-latin';
+const LATIN_DICTIONARY = 'text-dictionary-latin';
+
+/** The Latin recogniser's line reader, when the CPU recogniser is in use and the manifest lists it. */
+async function latinReader(recId: string, opts: TextRecognizerOptions, batchSize: number): Promise<RecognitionBatcher | undefined> {
+  if (recId !== CPU_RECOGNITION_MODEL) return undefined;
+  const ids = new Set((await readManifest(opts.manifestPath)).map((e) => e.id));
+  if (!ids.has(LATIN_RECOGNITION_MODEL) || !ids.has(LATIN_DICTIONARY)) return undefined;
+  const [rec, dict] = await Promise.all([LATIN_RECOGNITION_MODEL, LATIN_DICTIONARY].map((id) => loadModelFile(id, opts)));
+  const { session } = await createSession({ ...rec, bytes: fuseHardSwish(rec.bytes) }, { ...opts, executionProviders: ['cpu'] });
+  return new RecognitionBatcher(session, ctcCharset(dict.bytes.toString('utf8')), batchSize);
+}
+
 export class TextRecognizer {
   private constructor(
     private readonly detector: ort.InferenceSession,
@@ -97,12 +116,19 @@ export class TextRecognizer {
     private readonly lines: RecognitionBatcher,
     /** The classes a page without East Asian text may emit (ctc.ts latinClasses). */
     private readonly latin: Uint8Array,
+    /** Reads such a page's lines with LATIN_RECOGNITION_MODEL, which emits only those classes; absent on a GPU. */
+    private readonly latinLines: RecognitionBatcher | undefined,
     private readonly minLineConfidence: number,
     /** The execution providers in use, after filtering and CPU fallback. */
     readonly executionProviders: string[],
     /** The manifest id of the recognition model in use. */
     readonly recognitionModel: string,
   ) {}
+
+  /** The manifest id of the model that reads pages without East Asian script, when it is not recognitionModel. */
+  get latinRecognitionModel(): string | undefined {
+    return this.latinLines && LATIN_RECOGNITION_MODEL;
+  }
 
   /** Verifies the models against the manifest and creates one session per model; CPU alone reads with CPU_RECOGNITION_MODEL when the manifest lists it. */
   static async load(opts: TextRecognizerOptions = {}): Promise<TextRecognizer> {
@@ -119,6 +145,7 @@ export class TextRecognizer {
       recognizer.session,
       lines,
       latinClasses(charset),
+      await latinReader(recId, opts, batchSize),
       opts.minLineConfidence ?? 0.5,
       recognizer.executionProviders,
       recId,
@@ -180,7 +207,7 @@ export class TextRecognizer {
   }
 
   async release(): Promise<void> {
-    await Promise.all([this.detector.release(), this.recognizer.release()]);
+    await Promise.all([this.detector.release(), this.recognizer.release(), this.latinLines?.release()]);
   }
 
   /** Detects lines in the input turned by `rotation` and reads only the largest, for a score. */
@@ -196,8 +223,11 @@ export class TextRecognizer {
 
   private async read(reading: Reading, indices: number[], allowed?: Uint8Array): Promise<void> {
     if (!indices.length) return;
-    const crops = await Promise.all(indices.map(async (i) => ({ ...(await cropLine(reading.img, reading.boxes[i]!, reading.enlarge)), allowed })));
-    const texts = await this.lines.read(crops);
+    const latinModel = allowed && this.latinLines;
+    const crops = await Promise.all(
+      indices.map(async (i) => ({ ...(await cropLine(reading.img, reading.boxes[i]!, reading.enlarge)), allowed: latinModel ? undefined : allowed })),
+    );
+    const texts = await (latinModel || this.lines).read(crops);
     indices.forEach((i, n) => reading.texts.set(i, texts[n]));
   }
 }

@@ -38,6 +38,11 @@ export class RecognitionBatcher {
     });
   }
 
+  /** Releases the session, for a reader that owns its own (index.ts latinReader). */
+  release(): Promise<void> {
+    return this.session.release();
+  }
+
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;

@@ -16,7 +16,7 @@ const ALTERNATIVES = 3;
  * (x and \chi, v and \nu, o and \sigma, × and x). Every other class's probability is weighted by
  * RARE_PRIOR before renormalising, so a look-alike needs clearer evidence to win.
  */
-const COMMON = new Set([
+export const COMMON_CLASSES: ReadonlySet<string> = new Set([
   ...'0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ',
   '+',
   '=',
@@ -38,10 +38,11 @@ const RARE_PRIOR = 0.35;
 /**
  * Letters a hand draws like a commoner digit or operator: in written maths `0` far outnumbers the
  * letters `O` and `o` (writers avoid `o` as a variable for that reason), `1` the letters `l` and
- * `I`, `+` the letters `t` and `T`, and `\pi` the `\prod` a hand draws alike. Their weight is the rough
+ * `I`, `+` the letters `t` and `T`, and `\pi` the `\prod` a hand draws alike; `\iota`, a hooked `1` or `l`
+ * to the classifier, is hardly ever written. Their weight is the rough
  * ratio of their frequencies, so the letter still wins where its shape is clearly a letter.
  */
-const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { O: 0.15, o: 0.3, l: 0.3, I: 0.3, t: 0.6, T: 0.4, '\\prod': 0.1 };
+const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { O: 0.15, o: 0.3, l: 0.3, I: 0.3, t: 0.6, T: 0.4, '\\prod': 0.1, '\\iota': 0.05 };
 
 const LabelsSchema = z.object({
   classes: z.array(z.string()).min(2),
@@ -112,7 +113,7 @@ export class StrokeClassifier implements StrokeSymbolReader {
       );
     }
     const data = output.probabilities.data as Float32Array;
-    const prior = classes.map((c) => LOOKALIKE_PRIOR[c] ?? (COMMON.has(c) ? 1 : RARE_PRIOR));
+    const prior = classes.map((c) => LOOKALIKE_PRIOR[c] ?? (COMMON_CLASSES.has(c) ? 1 : RARE_PRIOR));
     return inputs.map((_, i) => {
       const raw = data.subarray(i * classes.length, (i + 1) * classes.length);
       const weighted = raw.map((p, k) => p * prior[k]);

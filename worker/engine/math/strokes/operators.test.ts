@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MathSymbol } from '../types.js';
-import { preferOperators } from './operators.js';
+import { preferBaselineTwins, preferOperators } from './operators.js';
 
 const at = (latex: string, x: number, alternatives: MathSymbol['alternatives'] = []): MathSymbol => ({
   latex,
@@ -30,5 +30,31 @@ describe('preferOperators', () => {
     const bar = (x: number) => at('|', x, [{ latex: '1', confidence: 0.3 }]);
     expect(read([at('x', 0), at('+', 30), bar(60)])).toBe('x+1');
     expect(read([bar(0), at('x', 30), bar(60)])).toBe('|x|');
+  });
+});
+
+describe('preferBaselineTwins', () => {
+  const glyph = (latex: string, x: number, y0: number, y1: number, alternatives: MathSymbol['alternatives'] = []): MathSymbol => ({
+    latex,
+    box: { x0: x, y0, x1: x + 20, y1 },
+    confidence: 0.8,
+    alternatives,
+  });
+  const chi = (x: number, y0: number, y1: number, twin = 0.05) => glyph('\\chi', x, y0, y1, [{ latex: 'X', confidence: twin }]);
+  const read = (symbols: MathSymbol[]) =>
+    preferBaselineTwins(symbols)
+      .map((s) => s.latex)
+      .join(' ');
+
+  it("reads a χ whose foot sits on its neighbour's baseline as x, or X when it is as tall", () => {
+    expect(read([chi(0, 15, 40), glyph('2', 30, 0, 40)])).toBe('x 2');
+    expect(read([glyph('a', 0, 15, 40), glyph('+', 30, 10, 30), chi(60, 0, 41)])).toBe('a + X');
+  });
+
+  it('keeps a χ that descends below the baseline, stands alone, has only a raised script beside it, or has no x-like alternative', () => {
+    expect(read([glyph('a', 0, 15, 40), chi(30, 20, 52)])).toBe('a \\chi');
+    expect(read([chi(0, 15, 40)])).toBe('\\chi');
+    expect(read([chi(0, 15, 40), glyph('2', 25, 0, 18)])).toBe('\\chi 2');
+    expect(read([chi(0, 15, 40, 0.01), glyph('2', 30, 0, 40)])).toBe('\\chi 2');
   });
 });

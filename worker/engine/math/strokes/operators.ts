@@ -36,6 +36,44 @@ export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
   });
 }
 
+/** Letters that descend below the baseline, and the letters of the same shape that sit on it (small, capital). */
+const DESCENDING_TWINS: Readonly<Record<string, readonly [string, string]>> = { '\\chi': ['x', 'X'] };
+/** Letters and digits that sit on the baseline: their foot marks it. */
+const ON_BASELINE = /^[0-9a-fhik-orstuv-zA-Z]$/;
+/** How far (in the neighbour's height) a descender's foot must reach below the baseline to descend. */
+const DESCENT = 0.15;
+/** Below this share of its neighbour's height, a letter is small (x-height), not a capital. */
+const SMALL_LETTER = 0.8;
+
+/**
+ * A `\chi` whose foot is level with the baseline of its neighbour on the line (a digit or a letter
+ * that sits on the baseline) is an `x` drawn with curved strokes: χ descends below the baseline, x
+ * does not. The twin is `x` or `X` by its height against that neighbour's, when the classifier
+ * found either plausible; its confidence is then the shape's (χ, x and X together). A `\chi`
+ * alone, or one that descends, keeps its label.
+ */
+export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
+  return symbols.map((s) => {
+    const twins = DESCENDING_TWINS[s.latex];
+    if (!twins) return s;
+    const height = s.box.y1 - s.box.y0;
+    const neighbour = symbols
+      .filter((o) => o !== s && ON_BASELINE.test(o.latex) && sharedHeight(o, s) >= SAME_LINE * Math.min(o.box.y1 - o.box.y0, height))
+      .filter((o) => o.box.y1 >= (s.box.y0 + s.box.y1) / 2) // not a script raised above it
+      .sort((a, b) => gap(a, s) - gap(b, s))[0];
+    if (!neighbour) return s;
+    const neighbourHeight = neighbour.box.y1 - neighbour.box.y0;
+    if (s.box.y1 > neighbour.box.y1 + DESCENT * neighbourHeight) return s;
+    const twin = height < SMALL_LETTER * neighbourHeight ? twins[0] : twins[1];
+    const plausible = (s.alternatives ?? []).filter((a) => twins.includes(a.latex)).reduce((sum, a) => sum + a.confidence, 0);
+    if (plausible < PLAUSIBLE) return s;
+    const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== twin)];
+    return { ...s, latex: twin, confidence: s.confidence + plausible, alternatives: others };
+  });
+}
+
+const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
+
 /** `s` relabelled `latex` when that is among its alternatives with at least PLAUSIBLE. */
 function preferAlternative(s: MathSymbol, latex: string): MathSymbol | null {
   const chosen = s.alternatives?.find((a) => a.latex === latex);
