@@ -47,7 +47,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONSOLE_SOURCES := $(shell find console/web -path console/web/dist -prune -o -type f -print)
 
 run: deps console
-	node --import tsx --import ./core/no-source-maps.ts appliance/main.ts
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} node --import tsx --import ./core/no-source-maps.ts appliance/main.ts
 
 test: deps test-deps console
 	npx vitest run --config vitest.unit.config.ts

@@ -413,6 +413,8 @@ Group=folio
 WorkingDirectory=$APP_DIR
 Environment=NODE_ENV=production
 Environment=FOLIO_BUILD_ID=$build_id
+# glibc malloc arenas (core/runtime.ts RUNTIME_ENV): keeps a long document's worker from growing.
+Environment=MALLOC_ARENA_MAX=2
 EnvironmentFile=$ENV_FILE
 Restart=on-failure
 RestartSec=2

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RUNTIME_IMPORTS } from '../../core/runtime.js';
+import { RUNTIME_IMPORTS, withRuntimeEnv } from '../../core/runtime.js';
 import type { Logger } from '../../core/logging.js';
 import type { WorkerRole } from '../../core/heartbeat.js';
 
@@ -45,7 +45,7 @@ export class WorkerSupervisor {
   private spawn(c: Child): void {
     if (this.stopping) return;
     const proc = spawn(process.execPath, [...RUNTIME_IMPORTS, WORKER_MAIN, c.role], {
-      env: { ...this.opts.env, FOLIO_WORKER_ID: `${c.role}-${c.index}-${process.pid}-${c.restarts}` },
+      env: withRuntimeEnv({ ...this.opts.env, FOLIO_WORKER_ID: `${c.role}-${c.index}-${process.pid}-${c.restarts}` }),
       // The IPC channel is how a child learns that the appliance is gone, even after a SIGKILL.
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -28,7 +28,11 @@ export function countWords(text: string): WordCount {
     chars += token.length;
     const bare = token.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/g, '');
     const lower = bare.toLowerCase();
-    const isWord = /^[A-Za-z][a-z]*(?:-[a-z]+)*$/.test(bare) && ((bare.length >= 3 && !MATH_NAMES.has(lower)) || SHORT_WORDS.has(lower));
+    // A hyphen between single letters (`m-n`, `x-y`) is a minus sign, not a compound word.
+    const isWord =
+      /^[A-Za-z][a-z]*(?:-[a-z]+)*$/.test(bare) &&
+      !/(?:^|-)[A-Za-z]-|-[a-z]$/.test(bare) &&
+      ((bare.length >= 3 && !MATH_NAMES.has(lower)) || SHORT_WORDS.has(lower));
     if (isWord) {
       words++;
       wordChars += bare.length;

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIME_ENV } from '../../core/runtime.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { waitFor } from '../support/ports.js';
 
@@ -85,6 +86,18 @@ describe('appliance on its embedded defaults', () => {
     expect(check.status === 0 || check.status === 3, check.stderr).toBe(true);
     const findings = `${check.stdout}${check.stderr}`.split('\n').filter((l) => l.trim() && !l.startsWith('pco_usage_days_pending '));
     expect(findings).toEqual([]);
+  });
+
+  it('starts its workers with the runtime environment (malloc arenas) unless the operator set it', () => {
+    const environ = (pid: number) =>
+      new Map(
+        readFileSync(`/proc/${pid}/environ`, 'utf8')
+          .split('\0')
+          .map((kv) => [kv.split('=')[0], kv.slice(kv.indexOf('=') + 1)]),
+      );
+    const workers = app.childPids(/worker\/main\.ts/);
+    expect(workers).toHaveLength(2);
+    for (const pid of workers) for (const [k, v] of Object.entries(RUNTIME_ENV)) expect(environ(pid).get(k), k).toBe(process.env[k] ?? v);
   });
 
   it('restarts a killed worker and its heartbeat returns', async () => {

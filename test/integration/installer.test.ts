@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema, loadConfig } from '../../core/config.js';
+import { RUNTIME_ENV } from '../../core/runtime.js';
 import { freePort, waitFor } from '../support/ports.js';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -221,6 +222,7 @@ describe('installer/install.sh into a temporary root (FOLIO_INSTALL_SYSTEMCTL=ec
     expect(worker.keys.get('WorkingDirectory')).toBe(app());
     expect(worker.keys.get('EnvironmentFile')).toBe(envFile());
     expect(worker.environment.FOLIO_WORKER_ID).toBe('%H-%i');
+    for (const unit of [appliance, worker]) for (const [k, v] of Object.entries(RUNTIME_ENV)) expect(unit.environment[k], k).toBe(v);
     // Every line is a section, a comment, a blank or Key=value.
     for (const unit of [appliance, worker]) {
       for (const line of unit.text.split('\n')) expect(line).toMatch(/^(|#.*|\[[A-Za-z]+\]|[A-Za-z]+=.+)$/);

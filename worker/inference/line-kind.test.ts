@@ -12,6 +12,8 @@ describe('line kind', () => {
     expect(countWords('sin x + cos y = 1').words).toBe(0);
     expect(countWords('f(x) dx = n2 n=1').words).toBe(0);
     expect(countWords('if x is odd').words).toBe(3);
+    expect(countWords('a m-n x-y well-known').words).toBe(1); // a minus between letters makes no word
+    expect(isWordy('a m-n')).toBe(false);
   });
 
   it('calls prose wordy and formulas not', () => {
@@ -25,7 +27,8 @@ describe('line kind', () => {
   it('sees structure in scripts, fractions, big operators and relations, not in a bare run of letters', () => {
     for (const l of ['x^{2}', 'a_{n}', '\\begin{bmatrix}1 & 0 \\\\ 0 & 1\\end{bmatrix}', '\\frac{a}{b}', '\\sqrt{x}', '\\sum x', 'a=b', 'a<b', 'a+b'])
       expect(hasMathStructure(l), l).toBe(true);
-    for (const l of ['Thequick', 'xyz', '42']) expect(hasMathStructure(l), l).toBe(false);
+    for (const l of ['u\\perp v', '\\langle\\psi|\\hat{A}|\\psi\\rangle', '\\vec{v}']) expect(hasMathStructure(l), l).toBe(true);
+    for (const l of ['Thequick', 'xyz', '42', '\\text{NaCl}']) expect(hasMathStructure(l), l).toBe(false);
   });
 
   it('chooses: wordy → text; nothing read as text → maths; else structure with a sure maths read, or maths characters in the text read', () => {

@@ -44,9 +44,13 @@ export const SURE_MATH_RATE = calibratedConfidence(0.85);
  */
 export const sureMath = (math: MathRead) => hasMathStructure(math.latex) && math.confidenceRate >= SURE_MATH_RATE && !/\\text\{[A-Za-z]{3,}/.test(math.latex);
 
-/** Scripts, fractions, radicals, big operators, arrays and matrices, relations or binary operators between operands. */
+/**
+ * Scripts, fractions, radicals, big operators, arrays and matrices, relations or binary operators
+ * between operands, accents and angle or floor delimiters: what no line of text holds (`u\perp v`,
+ * `\langle\psi|\hat{A}|\psi\rangle`).
+ */
 export function hasMathStructure(latex: string): boolean {
-  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists)(?![A-Za-z])|[=<>+]|\S-\S/.test(
+  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists|perp|parallel|propto|sim|simeq|cong|ll|gg|subseteq|supset|supseteq|notin|mapsto|leftarrow|leftrightarrow|Rightarrow|Leftarrow|Leftrightarrow|langle|rangle|lfloor|rfloor|lceil|rceil|hat|vec|bar|tilde|dot|ddot|overline|widehat)(?![A-Za-z])|[=<>+]|\S-\S/.test(
     latex,
   );
 }

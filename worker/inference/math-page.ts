@@ -94,7 +94,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // read decides (line-kind.ts). The words of lines stacked in one band (a numerator over a
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
-      const evidence = stackedRows(mine, toUpright) ? wordiest(mine.map((l) => l.text)) : text;
+      const evidence = proseEvidence(mine, toUpright);
       const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text });
       const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
@@ -114,6 +114,11 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+/** The text that tells whether lines are prose: stacked lines by their wordiest, others all together. */
+function proseEvidence(lines: PageLine[], toUpright: (b: Box) => Box): string {
+  return stackedRows(lines, toUpright) ? wordiest(lines.map((l) => l.text)) : lines.map((l) => l.text).join(' ');
 }
 
 /** Whether two of the lines stand one above the other (their boxes share no row). */
@@ -145,7 +150,10 @@ function bandParts(band: Band, mine: PageLine[], toUpright: (b: Box) => Box): { 
     if (last && item.box.x - end < COLUMN_GAP_LINE_HEIGHTS * item.box.height) last.push(item);
     else clusters.push([item]);
   }
-  if (clusters.length < 2 || !clusters.some((c) => isWordy(c.map((i) => i.line.text).join(' ')))) return [{ band, mine }];
+  // A column of stacked lines (a numerator over its denominator: `am` over `an`) is prose only by a line of prose.
+  const readsAsProse = (lines: PageLine[]) =>
+    stackedRows(lines, toUpright) ? isProse(proseEvidence(lines, toUpright)) : isWordy(proseEvidence(lines, toUpright));
+  if (clusters.length < 2 || !clusters.some((c) => readsAsProse(c.map((i) => i.line)))) return [{ band, mine }];
   return clusters.map((cluster, k) => {
     const cut = (a: typeof cluster, b: typeof cluster) => Math.round((Math.max(...a.map((i) => i.box.x + i.box.width)) + b[0]!.box.x) / 2);
     const x0 = k === 0 ? band.x0 : cut(clusters[k - 1]!, cluster);

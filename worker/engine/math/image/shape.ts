@@ -76,6 +76,7 @@ export function isRule(c: Component, map: ComponentMap): boolean {
   // The inner columns alone would pass a radical whose vinculum touches its sign: the box must be flat too.
   if (height(c.box) > 0.1 * w + 2 * thickness + 2) return false;
   const { count, centre, span } = columnProfile(c, map);
+  if (hasArrowHead(span, count)) return false;
   // The end columns of an anti-aliased or rounded bar are thinner; judge the inner 80 %.
   const from = Math.floor(w * 0.1);
   const to = Math.ceil(w * 0.9);
@@ -103,6 +104,23 @@ export function isRule(c: Component, map: ComponentMap): boolean {
   const meanCount = sc / n;
   const spread = Math.sqrt(Math.max(0, scc / n - meanCount * meanCount)) / meanCount;
   return Math.abs(slope) <= 0.1 && Math.sqrt(residual / n) <= 0.5 + 0.2 * thickness && spread <= 0.35;
+}
+
+/** Share of the width at each end where an arrow's head may lie. */
+const HEAD_SHARE = 0.3;
+
+/**
+ * A small `\vec` at 150 dpi is a bar a pixel thick with a head two or three pixels tall at one
+ * end, flat enough to pass for a rule; a rule is as thick at its ends as in its middle.
+ */
+function hasArrowHead(span: Float64Array, count: Float64Array): boolean {
+  const n = span.length;
+  const end = Math.max(1, Math.floor(n * HEAD_SHARE));
+  const middle = [...count.slice(end, n - end)].sort((a, b) => a - b);
+  if (!middle.length) return false;
+  const bar = middle[Math.floor(middle.length / 2)];
+  const head = Math.max(...span.slice(0, end), ...span.slice(n - end));
+  return head >= Math.max(3, 2 * bar);
 }
 
 /** Flat: much wider than tall, whether or not it is a clean rule (Ξ's serifed bars are flat but not rules). */

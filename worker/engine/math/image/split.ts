@@ -13,6 +13,8 @@ const PIECE_SURE = 0.6;
 const CUTS_TRIED = 3;
 /** Cuts stay this far (fraction of the width) from either edge. */
 const EDGE_MARGIN = 0.2;
+/** A blob at least this many times wider than tall is not cut into columns. */
+const FLAT_RATIO = 2.5;
 /** A bar row is inked over this fraction of the blob's width in one run. */
 const BAR_FILL = 0.85;
 /** A bar is at most this fraction of the blob's height thick. */
@@ -62,7 +64,9 @@ export async function splitTouching(
   for (const item of items) {
     if (!item.label || item.label.confidence >= SPLIT_BELOW) continue;
     const { box } = item.group;
-    const cuts: Cut[] = cutColumns(map, item.group).flatMap((column) => {
+    // Two glyphs side by side are never this flat; a small arrow (`\vec`) the classifier is unsure of is.
+    const flat = box.x1 - box.x0 >= FLAT_RATIO * (box.y1 - box.y0);
+    const cuts: Cut[] = (flat ? [] : cutColumns(map, item.group)).flatMap((column) => {
       const left = pieceOf(map, item.group, { ...box, x1: column }, dots);
       const right = pieceOf(map, item.group, { ...box, x0: column }, dots);
       return left && right ? [{ pieces: [left, right], rules: [] }] : [];

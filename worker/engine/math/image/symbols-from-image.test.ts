@@ -81,6 +81,10 @@ describe('symbolsFromImage', () => {
     expect(await labels('\\dot{m}', 22)).toEqual(['m', '\\dot']);
   });
 
+  it('reads a small \\vec as an arrow, not as a bar (at 20–21 px per em it is a pixel-thin shaft with a small head)', async () => {
+    for (const emPx of [20, 21]) expect(await labels('\\vec{w}+\\vec{v}', emPx)).toEqual(['w', '\\vec', '+', 'v', '\\vec']);
+  });
+
   it('returns no symbols for a blank image', async () => {
     const blank = { data: new Uint8Array(100 * 40).fill(255), width: 100, height: 40 };
     expect(await symbolsFromImage(blank, { classifier })).toEqual([]);

@@ -6,6 +6,7 @@ import { connectedComponents } from './components.js';
 import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
+import { withPriors } from './priors.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, uprightLetter } from './vocabulary.js';
@@ -64,6 +65,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   if (emPx !== undefined) {
     labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
   }
+  labels = labels.map(withPriors);
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
