@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
+import { recognizeStrokes } from '../../worker/engine/math/strokes/index.js';
 import { loadStrokesConfidence, readJudged } from '../../worker/inference/strokes-confidence.js';
 import { datasetsPresent } from '../training/strokes-real.js';
 import { evaluateRealStrokes, realStrokesMarkdown } from './strokes-real-evaluate.js';
@@ -16,8 +17,10 @@ const { values } = parseArgs({
 if (!datasetsPresent()) throw new Error('the shared data sets (FOLIO_DATASETS, default /work/shared/datasets) are not here');
 const started = performance.now();
 const model = await loadStrokesConfidence();
-const report = await evaluateRealStrokes((s) => readJudged(model, s, { regroup: !values['no-regroup'] }), normaliseLatex, {
+const regroup = !values['no-regroup'];
+const report = await evaluateRealStrokes((s) => readJudged(model, s, { regroup }), normaliseLatex, {
   symbolLimit: values.symbols === undefined ? undefined : Number(values.symbols),
+  readSymbol: (s) => recognizeStrokes(s, { regroup }),
 });
 console.log(realStrokesMarkdown(report));
 if (values.dump) writeFileSync(values.dump, JSON.stringify(report.expressions));

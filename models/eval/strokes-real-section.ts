@@ -1,4 +1,5 @@
 import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
+import { recognizeStrokes } from '../../worker/engine/math/strokes/index.js';
 import { loadStrokesConfidence, readJudged } from '../../worker/inference/strokes-confidence.js';
 import { DATASETS_DIR, datasetsPresent } from '../training/strokes-real.js';
 import { evaluateRealStrokes, realStrokesMarkdown } from './strokes-real-evaluate.js';
@@ -12,7 +13,7 @@ export async function realStrokesSection(): Promise<string> {
   if (!datasetsPresent()) return `${heading}Not measured: the data sets under ${DATASETS_DIR} (FOLIO_DATASETS) are not on this machine.\n`;
   const started = performance.now();
   const model = await loadStrokesConfidence();
-  const report = await evaluateRealStrokes((strokes) => readJudged(model, strokes), normaliseLatex);
+  const report = await evaluateRealStrokes((strokes) => readJudged(model, strokes), normaliseLatex, { readSymbol: (strokes) => recognizeStrokes(strokes) });
   const seconds = ((performance.now() - started) / 1000).toFixed(0);
   return `${heading}Fold 0 of Detexify and UNIPEN (writers no training sample came from), through the engine (models/eval/strokes-real-*.ts, ${seconds} s).\n\n${realStrokesMarkdown(report)}`;
 }

@@ -48,8 +48,14 @@ async function pageCount(pdfPath: string): Promise<number> {
 
 async function sourceText(path: string): Promise<string> {
   const raw = await readFile(path);
-  // Manuals are ASCII, Latin-1 or UTF-8; maths is ASCII, so latin1 never fails and loses nothing scored.
-  return (path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('latin1');
+  // Manuals are ASCII, Latin-1 or UTF-8: UTF-8 when the bytes are valid UTF-8 (a prime `′` or a
+  // CJK word in a display is then that character), else Latin-1, which never fails.
+  const bytes = path.endsWith('.gz') ? gunzipSync(raw) : raw;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
 }
 
 /** Walks TEXDOC_ROOT (sorted, so the set's order is stable) and returns the documents of the set. */

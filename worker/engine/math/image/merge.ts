@@ -39,8 +39,11 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     const size = Math.max(w(c.box), h(c.box));
     const side = Math.min(w(c.box), h(c.box));
     const small = size <= Math.max(3, 3 * stroke) || (partner !== undefined && size <= 0.35 * Math.max(w(partner.box), h(partner.box)));
-    // A 1×2 pixel dot at 150 dpi is as round as a raster allows.
-    return small && size <= Math.max(1.6 * side, side + 1) && c.area >= 0.55 * w(c.box) * h(c.box);
+    // A 1×2 pixel dot at 150 dpi is as round as a raster allows; enlarged twice (the confidence
+    // model's second read, a zoomed screenshot) it stays a solid 3×5, where a 5×3 hat is hollow.
+    const fill = c.area / (w(c.box) * h(c.box));
+    const round = size <= Math.max(1.6 * side, side + 1) || (3 * size <= 5 * side && fill >= 0.8);
+    return small && round && fill >= 0.55;
   };
   /**
    * The nearest component above (`dir` -1) or below (+1) `c` that overlaps it horizontally, looking

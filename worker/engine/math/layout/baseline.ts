@@ -92,8 +92,16 @@ function prescripts(items: Array<Entry | Node>): Array<Entry | Node> {
   return result;
 }
 
+/**
+ * What a prescript is written before: a nucleus, an upper-case symbol (`C`, `\\mathrm{Th}`, the
+ * `A` of `{}^{t}A`). Anything else after a small raised or lowered run (a lower-case letter, a
+ * digit, a radical) is read on: in handwriting such a run is a symbol written small, not a prescript.
+ */
+const isNucleus = (node: Node): boolean => (node.kind === 'glyph' || node.kind === 'merged') && /^(\\mathrm\{)?[A-Z]/.test(node.latex);
+
 /** The run's elements split into what sits raised and what sits lowered against the host, or null when the run is not a prescript. */
 function prescriptNode(run: Entry[], host: Settled): Node | null {
+  if (!isNucleus(host.element.node)) return null;
   const elements = run.flatMap((entry) => [entry.base, ...entry.sub, ...entry.sup]);
   if (elements.some((element) => element.em >= SMALLER * host.em)) return null;
   const right = Math.max(...elements.map((element) => element.element.box.x1));
@@ -120,7 +128,7 @@ function isPrescript(small: Settled, base: Settled, following: Settled[]): boole
   const node = base.element.node;
   if (!JOINERS.has(node.kind === 'glyph' || node.kind === 'merged' ? node.latex : '')) return false;
   const host = following.find((other) => other.element.em !== null && small.em < SMALLER * other.em);
-  if (!host) return false;
+  if (!host || !isNucleus(host.element.node)) return false;
   const fromBase = small.element.box.x0 - base.element.box.x1;
   // TeX puts a thick space (0.28 em) after a relation; prescripts start together and their nucleus follows the wider one.
   return fromBase > 0.22 * base.em && host.element.box.x0 - small.element.box.x0 < 2.5 * small.em;

@@ -1,11 +1,14 @@
 import type { Box } from '../types.js';
 import { centreX, glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type Node, type ParseRow } from './element.js';
+import { centredRun, isCentred } from './centred-limits.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
 /** Limits start within this distance (em) of their operator. */
 const LIMIT_GAP_EM = 0.6;
 /** Pieces of one limit line (`i`, `=`, `1`) follow each other this closely (em). */
 const PIECE_GAP_EM = 0.45;
+/** A limit line whose centre is this far (em) from its operator's reaches toward a neighbour. */
+const OFF_CENTRE_EM = 0.3;
 /** Stacked limit lines (`\substack`) follow each other this closely (em). */
 const STACK_GAP_EM = 0.35;
 
@@ -29,8 +32,10 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
     const own = pool.filter((element) =>
       rivals.every((other) => Math.abs(centreX(element.box) - centreX(operator.box)) <= Math.abs(centreX(element.box) - centreX(other.box))),
     );
-    const under = limitLines(own, operator, 'under', em);
-    const over = limitLines(own, operator, 'over', em).reverse();
+    // Unless a line so found is off its operator: then pieces past the neighbour's centre may be this one's (centred-limits.ts).
+    const wide = pool.filter((element) => rivals.every((other) => overlap(element.box.x0, element.box.x1, other.box.x0, other.box.x1) <= 0));
+    const under = ownLimitLines(own, wide, operator, 'under', em);
+    const over = ownLimitLines(own, wide, operator, 'over', em).reverse();
     if (under.length === 0 && over.length === 0) continue;
     const claimed = new Set([...under.flat(), ...over.flat()]);
     pool = pool.filter((element) => element !== operator && !claimed.has(element));
@@ -47,13 +52,21 @@ function limitNodes(lines: Element[][], parseRow: ParseRow): Node[] {
   return [{ kind: 'rows', environment: 'substack', rows: lines.map((line) => [parseRow(line).nodes]) }];
 }
 
+/** The limit lines from the nearer-centre pieces (`own`), or, when one of those is off-centre, the centred lines from the `wide` pool if it has them. */
+function ownLimitLines(own: Element[], wide: Element[], operator: Element, side: 'under' | 'over', em: number): Element[][] {
+  const lines = limitLines(own, operator, side, em);
+  if (lines.every((line) => isCentred(line, operator, OFF_CENTRE_EM * em))) return lines;
+  const centred = limitLines(wide, operator, side, em, (line) => centredRun(line, operator, em));
+  return centred.length === lines.length && centred.every((line) => isCentred(line, operator, OFF_CENTRE_EM * em)) ? centred : lines;
+}
+
 /** The limit lines on one side, nearest first: the first within LIMIT_GAP_EM, each next one within STACK_GAP_EM of the last. */
-function limitLines(pool: Element[], operator: Element, side: 'under' | 'over', em: number): Element[][] {
+function limitLines(pool: Element[], operator: Element, side: 'under' | 'over', em: number, trim = (line: Element[]) => line): Element[][] {
   const lines: Element[][] = [];
   let reference = operator.box;
   for (let gap = LIMIT_GAP_EM; ; gap = STACK_GAP_EM) {
     const free = pool.filter((element) => !lines.some((line) => line.includes(element)));
-    const line = limitLine(free, operator, reference, side, gap * em, em);
+    const line = trim(limitLine(free, operator, reference, side, gap * em, em));
     if (line.length === 0) return lines;
     lines.push(line);
     reference = { ...operator.box, ...(side === 'under' ? { y1: unionBox(line.map((e) => e.box)).y1 } : { y0: unionBox(line.map((e) => e.box)).y0 }) };

@@ -123,6 +123,14 @@ describe('parseLayout: more constructs', () => {
     );
   });
 
+  it('reads a small raised run before a lower-case letter or a digit on, not as a prescript', () => {
+    for (const host of ['x', '2']) {
+      const read = image(row(scripts(row(), '6', '14'), g(host, true))).latex;
+      expect(read, read).not.toContain('{}');
+      expect([...read.replace(/[^0-9a-z]/g, '')].sort().join('')).toBe([...`146${host}`].sort().join(''));
+    }
+  });
+
   it('does not take a fraction bar above a root for its index', () => {
     expect(normaliseLatex(image(frac('1', row('\\sigma', sqrt(row('2', '\\pi'))))).latex)).toBe(normaliseLatex('\\frac{1}{\\sigma\\sqrt{2\\pi}}'));
   });

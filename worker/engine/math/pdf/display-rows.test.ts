@@ -48,6 +48,8 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
     '\\begin{align*} \\nabla \\cdot E = 0, &\\quad \\nabla \\times E = -\\partial_t B, \\\\ \\nabla \\cdot B = 0, &\\quad \\nabla \\times B = \\partial_t E. \\end{align*}',
     '\\begin{aligned}\\nabla\\cdot E=0,&\\nabla\\times E=-\\partial_{t}B,\\\\\\nabla\\cdot B=0,&\\nabla\\times B=\\partial_{t}E.\\end{aligned}',
   ],
+  // A wide limit reaching toward the next operator stays its own operator's.
+  ['\\[ \\sum_{l_1+\\cdots+l_p=l} \\prod_{i=1}^{p} a_i \\]', '\\sum_{l_1+\\cdots+l_p=l}\\prod_{i=1}^{p}a_i'],
   // One row stays one formula, however tall its parts.
   ['\\[ \\sum_{i=1}^{n} \\frac{\\sqrt{a_i}}{b^2} = \\int_0^1 f \\]', '\\sum_{i=1}^{n}\\frac{\\sqrt{a_i}}{b^2}=\\int_0^1 f'],
 ];

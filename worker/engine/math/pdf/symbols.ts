@@ -54,7 +54,16 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   const unicode = g.font.family === 'math-italic' ? mathItalicUnicode(g.unicode, g.code) : g.unicode;
   const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
-  return { ...common, latex: token.latex, part: 'whole', ...(token.style ? { style: token.style } : {}) };
+  const style = token.style ?? uprightTextLetter(g, token.latex);
+  return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
+}
+
+/**
+ * A Latin letter of a text font TeX does not name (Termes, Bera, Times) that is not its italic:
+ * upright, as `\text{if}` and `\mathrm{d}` set it beside maths-font letters.
+ */
+function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | undefined {
+  return g.font.family === 'other' && !g.font.italic && /^[A-Za-z]$/u.test(latex) ? 'upright' : undefined;
 }
 
 /**

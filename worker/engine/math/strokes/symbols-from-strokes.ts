@@ -4,6 +4,7 @@ import { RADICAL, RULE, type Box, type MathSymbol, type Stroke } from '../types.
 import { StrokeClassifier, type StrokeSymbolReader } from './classifier.js';
 import { radicalHookEnd, strokesBox, typicalSymbolHeight } from './geometry.js';
 import { groupStrokes, type StrokeGroup } from './grouping.js';
+import { preferCaseBySize } from './letter-case.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
 import { regroup } from './regroup.js';
 import { CANVAS_EM_PX, TYPICAL_SYMBOL_HEIGHT_EM } from './raster.js';
@@ -80,7 +81,7 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
     );
     return { latex: RADICAL, box: g.box, confidence: 1, ...(hookEnd === null ? {} : { hookEnd }) };
   });
-  return preferBaselineTwins(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s))));
+  return preferCaseBySize(preferBaselineTwins(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)))));
 }
 
 /**

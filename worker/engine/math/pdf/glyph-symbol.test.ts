@@ -30,3 +30,22 @@ describe('maths italic glyphs known only by their code (OML)', () => {
     expect(glyphSymbol(cmmiGlyph(',', 44, { x0: 0, y0: 6, x1: 1.3, y1: 9.5 }))?.latex).toBe(',');
   });
 });
+
+describe('letters of a text font TeX does not name', () => {
+  const termes = (name: string, italic: boolean): PdfGlyph => ({
+    ...cmmiGlyph('f', 0x66),
+    font: { name, family: 'other', italic, ascent: 0.7, descent: 0.2 },
+  });
+
+  it('are upright in the roman (\\text{if} beside maths letters) and unstyled in the italic', () => {
+    expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
+    expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
+  });
+});
+
+describe('CJK characters in a display', () => {
+  it('are text, not maths symbols', () => {
+    const glyph: PdfGlyph = { ...cmmiGlyph('且', 0x4e14), font: { name: 'SimSun', family: 'other', italic: false, ascent: 0.9, descent: 0.1 } };
+    expect(glyphSymbol(glyph)?.latex).toBe('\\text{且}');
+  });
+});
