@@ -17,8 +17,9 @@ import { realStrokesSection } from './strokes-real-section.js';
  * and writes RESULTS.md and failures.md. Exits 1 when a front end threw on any formula or a
  * required part (parser, normaliser, PDF or image front end) is missing, so it cannot pass quietly.
  *
- * Usage: npx tsx models/eval/run.ts [--limit N] [--engine-only]   (N: evaluate only the first N formulas;
- * --engine-only: skip the product rows, which start an appliance)
+ * Usage: npx tsx models/eval/run.ts [--limit N] [--engine-only | --product-only]   (N: evaluate only the
+ * first N formulas; --engine-only: skip the product rows, which start an appliance; --product-only:
+ * only the product rows, printed and not written, to compare commits quickly)
  */
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -37,7 +38,8 @@ function machineFacts(): Pick<RunFacts, 'commit' | 'cpuModel' | 'cores' | 'affin
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const { values } = parseArgs({ options: { limit: { type: 'string' }, 'engine-only': { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { limit: { type: 'string' }, 'engine-only': { type: 'boolean' }, 'product-only': { type: 'boolean' } } });
+  if (values['engine-only'] && values['product-only']) throw new Error('--engine-only and --product-only exclude each other');
   const corpus = await readCorpus(here('formulas.tsv'));
   const limit = values.limit === undefined ? corpus.formulas.length : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`--limit must be a positive integer, not ${values.limit}`);
@@ -51,7 +53,7 @@ async function main(): Promise<number> {
     `rendered ${corpus.formulas.length} formulas (${rendered.fromCache ? 'from cache' : `${renderSeconds.toFixed(1)} s`}); evaluating ${formulas.length}`,
   );
 
-  const evaluations = await evaluateFrontEnds(rendered, formulas);
+  const evaluations = values['product-only'] ? [] : await evaluateFrontEnds(rendered, formulas);
   // Product rows: the same images through a running appliance (product.ts), unless --engine-only.
   const parts = await loadParts();
   if (!values['engine-only'] && parts.core.ok) evaluations.push(...(await evaluateProduct(rendered, formulas, parts.core.value)));
@@ -67,6 +69,7 @@ async function main(): Promise<number> {
     totalSeconds: (performance.now() - started) / 1000,
   };
   console.log(`\n${resultsTables(evaluations, CATEGORIES)}`);
+  if (values['product-only']) return evaluations.some((e) => e.unavailable || e.rows.some((r) => r.error !== undefined)) ? 1 : 0;
   await mkdir(here('.'), { recursive: true });
   const realStrokes = await realStrokesSection();
   console.log(`\n${realStrokes}`);

@@ -85,6 +85,10 @@ describe('symbolsFromImage', () => {
     for (const emPx of [20, 21]) expect(await labels('\\vec{w}+\\vec{v}', emPx)).toEqual(['w', '\\vec', '+', 'v', '\\vec']);
   });
 
+  it('frees a \\dot accent the merge step joined to the letter under it (\\dot{q} read as 4 at 150 dpi)', async () => {
+    for (const emPx of [20, 22]) expect(await labels('\\partial\\dot{q}+\\dot{p}', emPx)).toEqual(['\\partial', 'q', '\\dot', '+', 'p', '\\dot']);
+  });
+
   it('returns no symbols for a blank image', async () => {
     const blank = { data: new Uint8Array(100 * 40).fill(255), width: 100, height: 40 };
     expect(await symbolsFromImage(blank, { classifier })).toEqual([]);

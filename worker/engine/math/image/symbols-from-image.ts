@@ -1,4 +1,5 @@
 import { RULE, type Box, type GrayImage, type MathSymbol } from '../types.js';
+import { freeAccentDots, joinSemicolons } from './accent-dots.js';
 import { binarise } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
@@ -70,11 +71,12 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
   const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
-  const classified = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
+  const split = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
+  const classified = await freeAccentDots(map, split, classifier, emPx);
   const symbols = classified
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
-  const placed = symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s));
+  const placed = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
 }
 

@@ -138,7 +138,11 @@ function relate(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
   const shift = (next.baseline - reference.baseline) / reference.em;
   const smaller = next.em < SMALLER * reference.em;
-  if (shift < (smaller ? -0.12 : -0.28)) return 'sup';
+  // A glyph that cannot tell its own size (a sign, a rule) borrowed its em from the line, so a
+  // raised script-size sign (`A^-`, `a^+`: centre about 0.55 em up) measures only about 0.3 em of
+  // shift; a sign on the line stays at the axis, 0.25 em up. (Structures keep the stricter test.)
+  const borrowed = next.element.em === null && !smaller && glyphOf(next.element) !== null;
+  if (shift < (smaller ? -0.12 : borrowed ? -0.18 : -0.28)) return 'sup';
   if (shift > (smaller ? 0.06 : 0.18)) return 'sub';
   return 'same';
 }

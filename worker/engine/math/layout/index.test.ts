@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../latex-normalise.js';
-import { RULE } from '../types.js';
+import { RULE, type MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
 import { accent, bigop, cdots, fenced, fn, frac, g, grid, ldots, row, scripts, sqrt, sub, sup, typeset, type Item } from './test-typesetter.js';
 
@@ -31,6 +31,16 @@ describe('parseLayout: scripts', () => {
     expectParse(sup('x', '2y'), 'x^{2y}');
   });
   it('reads primes', () => expectParse(row(sup('f', g('\\prime')), '(x)'), "f'(x)"));
+  it('reads a minus raised after a base as its superscript, though its em is borrowed (an ion at 150 dpi, boxes in pixels)', () => {
+    const at = (latex: string, x0: number, y0: number, x1: number, y1: number, style?: 'upright'): MathSymbol => ({
+      latex,
+      box: { x0, y0, x1, y1 },
+      confidence: 0.95,
+      style,
+    });
+    const symbols = [at('[', 107, 7, 110, 28), at('A', 111, 8, 125, 23, 'upright'), at(RULE, 127, 11, 137, 12), at(']', 140, 7, 143, 28)];
+    expect(parseLayout(symbols).latex).toBe('[A^{-}]');
+  });
 });
 
 describe('parseLayout: fractions and rules', () => {
