@@ -68,9 +68,9 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
         centreY(element.box) > open.box.y0 &&
         centreY(element.box) < open.box.y1,
     );
-    const rows = splitRows(content, em);
-    if (rows.length < 2) continue;
     const split = splitColumns(content, em);
+    const rows = gridRows(content, split, em);
+    if (rows.length < 2) continue;
     // cases has two columns, value and condition: a wide space inside the condition (`,\quad i = 1`) is not a third.
     const columns: Array<[number, number]> = !close && split.length > 2 ? [split[0]!, [split[1]![0], split.at(-1)![1]]] : split;
     const cells = rows.map((row) => columns.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes));
@@ -125,6 +125,26 @@ function splitRows(content: Element[], em: number): Element[][] {
     ROW_GAP_EM * em,
   );
   return bands.map(([y0, y1]) => content.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1));
+}
+
+/**
+ * Rows of the grid: from the vertical projection of all cells, or, where a tall cell of one row
+ * reaches a tall cell of the next in another column (a subscript above a hat, `(\hat a)_+` over
+ * `(\hat a)_-`), from each column's own projection when every column splits into the same number
+ * of rows and those rows follow one another down the page.
+ */
+function gridRows(content: Element[], columns: Array<[number, number]>, em: number): Element[][] {
+  const rows = splitRows(content, em);
+  if (rows.length >= 2 || columns.length < 2) return rows;
+  const perColumn = columns.map(([x0, x1]) => splitRows(content.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1), em));
+  const count = perColumn[0]!.length;
+  if (count < 2 || perColumn.some((bands) => bands.length !== count)) return rows;
+  const joined = Array.from({ length: count }, (_, index) => perColumn.flatMap((bands) => bands[index]!));
+  const ordered = joined.every((row, index) => {
+    const next = joined[index + 1];
+    return !next || Math.max(...row.map((e) => centreY(e.box))) < Math.min(...next.map((e) => centreY(e.box)));
+  });
+  return ordered ? joined : rows;
 }
 
 /** Column extents from gaps in the horizontal projection of every row. */

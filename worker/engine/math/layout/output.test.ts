@@ -116,6 +116,13 @@ describe('parseLayout: more constructs', () => {
     expect(normaliseLatex(pdf(fenced('(', grid([['n'], ['k']]), ')')).latex)).toBe(normaliseLatex('\\begin{pmatrix}n\\\\k\\end{pmatrix}'));
   });
 
+  it('reads a matrix whose rows touch across columns (a subscript above a hat) as a matrix, not scripts', () => {
+    const hatted = (script: string) => scripts(row('(', accent('\\hat', 'a'), ')'), script, null);
+    expect(normaliseLatex(pdf(fenced('(', grid([['0', hatted('+')], [hatted('-'), '0']]), ')')).latex)).toBe(
+      normaliseLatex('\\begin{pmatrix}0&(\\hat{a})_{+}\\\\(\\hat{a})_{-}&0\\end{pmatrix}'),
+    );
+  });
+
   it('reads nuclide prescripts at the start and after an arrow', () => {
     const nuclide = (mass: string, number: string, element: string) => row(scripts(row(), number, mass), g(element, true));
     expect(normaliseLatex(image(row(nuclide('14', '6', 'C'), '\\rightarrow', nuclide('14', '7', 'N'))).latex)).toBe(
