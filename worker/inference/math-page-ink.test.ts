@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HANDWRITING_THRESHOLD, readAsHandwriting } from '../../page/model.js';
-import { renderLatex } from '../../test/integration/v3-math-support.js';
+import { renderLatex } from '../../test/support/render-latex.js';
 import { createMathRecognizer } from '../engine/math/index.js';
 import { SymbolClassifier } from '../engine/math/image/classifier.js';
 import { loadHandwritingClassifier, SURELY_HANDWRITTEN, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
