@@ -61,12 +61,15 @@ const stop = async () => {
   stopping = true;
   // Stop taking tasks, let the active ones finish within the drain limit, then leave. Closing
   // the clients may wait on a Redis that is gone: the process leaves a little later regardless.
+  // A client that fails to close (a connection already gone) does not make the stop a failure:
+  // the worker took no new task and drained what it had, so it still exits 0.
   setTimeout(() => process.exit(0), config.FOLIO_DRAIN_SECONDS * 1000 + CLOSE_GRACE_MS).unref();
-  const drain = Promise.all(workers.map((w) => w.close()));
+  const closing = (what: string) => (err: unknown) => logger.warn({ err: (err as Error)?.message ?? String(err) }, `${what} did not close cleanly`);
+  const drain = Promise.all(workers.map((w) => w.close().catch(closing('queue worker'))));
   const limit = new Promise((r) => setTimeout(r, config.FOLIO_DRAIN_SECONDS * 1000));
   await Promise.race([drain, limit]);
-  await heartbeat.stop();
-  await ctx.queues.close().catch(() => undefined);
+  await heartbeat.stop().catch(closing('heartbeat'));
+  await ctx.queues.close().catch(closing('queues'));
   redis.disconnect();
   queueConnection.disconnect();
   process.exit(0);

@@ -10,9 +10,9 @@ import { judge, loadConfidenceModel, secondReadAgreement, structureOf, symbolSco
  * of formula-confidence.ts (exactChance, the confidence_rate scale with 0.75 at `rate_knot`) over
  * STROKES_FEATURES, fitted offline on expressions composed of TRAINING writers' real drawings only
  * (models/training/fit-strokes-confidence.ts; models/strokes-confidence.json in the manifest).
- * The evidence is the classifier's scores and margins, the shape of the read, and a second reading
- * with geometry's grouping alone (no score-driven regrouping): a read that changes with the
- * segmentation is seldom right.
+ * The evidence is the classifier's scores and margins, the shape of the read, a second reading with
+ * geometry's grouping alone (no score-driven regrouping), and reads of the ink turned a little
+ * each way: a read that changes with the segmentation or a slight turn is seldom right.
  */
 
 export const STROKES_CONFIDENCE_MODEL_ID = 'strokes-confidence';
@@ -41,7 +41,7 @@ const MARKS = new Set(['.', '\\cdot', ',', ':', ';', '!']);
 /** The turn (radians, each way) of the tilted reads: enough to move a script decision that was close. */
 export const TILT = 0.05;
 
-/** Both reads of the strokes. */
+/** The reads of the strokes. */
 export interface StrokesEvidence {
   first: StrokesReading;
   /** The same strokes read with geometry's grouping alone (regroup off). */
@@ -86,7 +86,7 @@ export function nestedScripts(latex: string): boolean {
   return false;
 }
 
-/** Reads the strokes twice (as the route does) and gathers the evidence. */
+/** Reads the strokes four times (as the route does) and gathers the evidence. */
 export async function strokesEvidence(strokes: readonly Stroke[], opts: SymbolsFromStrokesOptions = {}): Promise<StrokesEvidence> {
   const first = await readStrokes(strokes, opts);
   const second = await readStrokes(strokes, { ...opts, regroup: false });

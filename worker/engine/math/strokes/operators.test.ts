@@ -18,6 +18,7 @@ describe('preferOperators', () => {
   it('reads a t between two operands as +', () => {
     expect(read([at('4', 0), tee(30), at('2', 60)])).toBe('4+2');
     expect(read([at('u', 0), tee(30), at('(', 60)])).toBe('u+(');
+    expect(read([at('R', 0), tee(30), at('\\sqrt', 60)])).toBe('R+\\sqrt');
   });
 
   it('keeps a t beside an operator, at the end of its line, or without + among its alternatives', () => {

@@ -1,5 +1,5 @@
 import { GREEK_LETTERS } from '../image/vocabulary.js';
-import type { MathSymbol } from '../types.js';
+import { RADICAL, type MathSymbol } from '../types.js';
 
 /** Letters a hand draws like `+`. */
 const PLUS_LOOKALIKES = new Set(['t', 'T']);
@@ -14,7 +14,7 @@ const isOperand = (latex: string): boolean => /^[A-Za-z0-9]$/.test(latex) || GRE
 /**
  * A `t` or `T` written between two operands on its line, with `+` a plausible reading, is `+`:
  * in written maths a binary operator stands there far more often than a letter juxtaposed with
- * both neighbours (`4+2`, not `4t2`; `u+(`, not `ut(`). A `t` next to an operator, a bracket it
+ * both neighbours (`4+2`, not `4t2`; `u+(`, not `ut(`; `R+\sqrt{…}`). A `t` next to an operator, a bracket it
  * opens or closes, or the end of the line keeps the classifier's label (`1+t`, `t^{2}`). Likewise
  * a lone `|` in an expression, with `1` plausible, is `1`.
  */
@@ -31,7 +31,7 @@ export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
     const right = onLine.filter((o) => o.box.x0 >= (s.box.x0 + s.box.x1) / 2).sort((a, b) => a.box.x0 - b.box.x0)[0];
     if (!left || !right) return s;
     const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']';
-    const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[';
+    const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[' || right.latex === RADICAL;
     return operandLeft && operandRight ? plus : s;
   });
 }
