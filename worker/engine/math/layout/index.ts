@@ -3,6 +3,7 @@ import { groupDisplayRows } from './display-rows.js';
 import { emitLatex } from './emit.js';
 import { glyphElement } from './glyphs.js';
 import { chooseLabels } from './lookalikes.js';
+import { readNameLetters } from './name-lookalikes.js';
 import { parseRow } from './parse.js';
 
 /**
@@ -15,11 +16,18 @@ import { parseRow } from './parse.js';
 export function parseLayout(symbols: MathSymbol[]): MathResult {
   if (symbols.length === 0) return { latex: '', confidence: 0, boxes: [] };
   // Labels are chosen on the front end's probabilities; the result reports them calibrated.
-  const glyphs = chooseLabels(symbols).map((glyph, index) => ({ ...glyph, confidence: glyph.confidence ** (symbols[index]!.confidenceExponent ?? 1) }));
+  const glyphs = readNameLetters(symbols, chooseLabels(symbols)).map((glyph, index) => ({
+    ...glyph,
+    confidence: glyph.confidence ** (symbols[index]!.confidenceExponent ?? 1),
+  }));
   const elements = glyphs.map((glyph, index) => glyphElement(glyph, symbols[index]));
   // A display of several rows (align, gather …) is read row by row; one line is one row.
   // Only a PDF's glyphs know their font size; their positions are exact, an image's are not.
-  const rows = groupDisplayRows(elements, parseRow, symbols.some((symbol) => symbol.size !== undefined));
+  const rows = groupDisplayRows(
+    elements,
+    parseRow,
+    symbols.some((symbol) => symbol.size !== undefined),
+  );
   const { latex, boxes } = emitLatex(rows ? [rows.node] : parseRow(elements).nodes);
   const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
   return { latex, confidence, boxes, ...(rows ? { rows: rows.spans } : {}) };
