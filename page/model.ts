@@ -44,6 +44,8 @@ export interface MathRead {
    * symbol-based confidence and confidenceRate (formulaConfidence, formulaRate).
    */
   calibrated?: CalibratedConfidence;
+  /** Read by the handwriting symbol classifier (the route of worker/engine/math/image/handwriting.ts); absent for print. */
+  handwritten?: boolean;
 }
 
 export interface CalibratedConfidence {
@@ -101,8 +103,25 @@ export interface PageRecognition extends OcrPageResult {
 }
 
 /**
- * At this probability of handwriting (the worker's ink-kind model) or more, an image is handwritten:
- * /v3/text reports is_handwritten, and the worker reads its maths with the handwriting classifier
- * unless the typeset classifier is sure of them (worker/engine/math/image/handwriting.ts).
+ * At this probability of handwriting (the worker's ink-kind model) or more, an image may be
+ * handwritten: the worker reads its maths with the handwriting classifier unless the typeset
+ * classifier is sure of them (worker/engine/math/image/handwriting.ts).
  */
 export const HANDWRITING_THRESHOLD = 0.5;
+
+/**
+ * Whether a page reads as handwritten (/v3/text's is_handwritten): what the route decided for its
+ * formulas — handwritten when more of its formula reads went to the handwriting classifier than to
+ * the typeset one (print on a tie), so an unsure ink kind over type the typeset classifier is sure
+ * of reports print. A page without formula reads has only the ink-kind model's answer.
+ */
+export function readAsHandwriting(r: PageRecognition): boolean {
+  const reads = new Set<MathRead>(r.formula ? [r.formula] : []);
+  for (const l of r.lines) {
+    if (l.math) reads.add(l.math);
+    for (const s of l.segments ?? []) if (s.kind === 'math') reads.add(s.math);
+  }
+  if (!reads.size) return (r.handwriting ?? 0) >= HANDWRITING_THRESHOLD;
+  const byHand = [...reads].filter((m) => m.handwritten).length;
+  return byHand > reads.size - byHand;
+}

@@ -51,15 +51,16 @@ const contour = ({ x, y, width: w, height: h }: Box): Contour =>
 /**
  * Text lines: both confidences are the text model's mean per-character maximum probability (with
  * inline maths, the words' mean times each formula's product). Maths lines: the product of the
- * symbol probabilities and their geometric mean.
+ * symbol probabilities and their geometric mean. A maths line is handwritten when the handwriting
+ * classifier read it; text lines are the printed-text model's.
  */
 export function lineData(l: PageLine, opts: RenderOptions, type: LineType = l.math ? 'math' : 'text'): LineData {
   return {
     type,
     cnt: contour(l.box),
     included: true,
-    is_printed: true,
-    is_handwritten: false,
+    is_printed: !l.math?.handwritten,
+    is_handwritten: l.math?.handwritten === true,
     text: lineMmd(l, opts),
     confidence: round(l.confidence),
     confidence_rate: round(l.math ? formulaRate(l.math) : l.confidence),

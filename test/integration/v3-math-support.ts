@@ -1,9 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import sharp from 'sharp';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { authRoutes } from '../../appliance/auth/routes.js';
 import { createApp } from '../../appliance/http/app.js';
 import { v3BatchRoutes } from '../../appliance/http/v3/batch-routes.js';
@@ -12,7 +7,7 @@ import type { InferencePool } from '../../appliance/http/v3/text-inference.js';
 import { v3TextRoutes } from '../../appliance/http/v3/text-routes.js';
 import { v3TestApp } from '../support/v3-test-app.js';
 
-const run = promisify(execFile);
+export { renderLatex } from '../support/render-latex.js';
 
 /**
  * The maths surfaces (/v3/text, /v3/latex, /v3/batch) in-process over a real redis-server and file
@@ -71,23 +66,5 @@ export async function startMathStack() {
 }
 
 export const dataUrl = (b: Buffer) => `data:image/png;base64,${b.toString('base64')}`;
-
-/**
- * A LaTeX body typeset by pdflatex (Computer Modern, a renderer the symbol classifier never
- * trained on) and rasterised by pdftoppm at `dpi`, cropped to its ink with a white margin.
- */
-export async function renderLatex(body: string, dpi = 150, widthIn = 6): Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), 'folio-math-'));
-  try {
-    const preamble = `\\documentclass{article}\\usepackage[paperwidth=${widthIn}in,paperheight=9in,margin=0.5in]{geometry}\\usepackage{amsmath}\\pagestyle{empty}`;
-    await writeFile(join(dir, 'a.tex'), `${preamble}\\begin{document}${body}\\end{document}`);
-    await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'a.tex'], { cwd: dir, timeout: 60_000 });
-    await run('pdftoppm', ['-r', String(dpi), '-png', '-singlefile', 'a.pdf', 'page'], { cwd: dir });
-    const page = await readFile(join(dir, 'page.png'));
-    return await sharp(page).trim({ threshold: 10 }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).png().toBuffer();
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -227,6 +227,7 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
     confidence: best.confidence,
     confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)),
     symbolCount: best.boxes.length,
+    ...(handwritten ? { handwritten } : {}),
   };
   if (opts.text !== undefined && engines.formulaConfidence && !handwritten) {
     const second = await parse((await engines.symbols(await enlarged(image, SECOND_READ_SCALE))).symbols);

@@ -29,8 +29,8 @@ export function latexOfPage(r: PageRecognition): { latex: string; confidence: nu
 
 /**
  * detection_map (2.2) from what the engine observed, each 0 or 1: is_blank (no ink), is_inverted
- * (light ink on a dark ground: mean grey under half), is_printed (ink that the worker's ink-kind model
- * did not judge handwritten: text-result.ts inkKind), is_not_math (the text read is prose), contains_table
+ * (light ink on a dark ground: mean grey under half), is_printed (ink the worker did not read as
+ * handwriting: text-result.ts inkKind), is_not_math (the text read is prose), contains_table
  * (an array or tabular in the LaTeX). Folio has no chart, diagram or graph detector: those read 0.
  */
 export async function detections(r: PageRecognition, png: Buffer, latex: string): Promise<Record<string, number>> {

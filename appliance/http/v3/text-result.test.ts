@@ -159,4 +159,17 @@ describe('is_handwritten and is_printed in /v3/text answers', () => {
     expect(await build('id', read({}), {})).toMatchObject({ is_handwritten: false, is_printed: true });
     expect(await build('id', { lines: [], width: 10, height: 10, blank: true }, {})).toMatchObject({ is_handwritten: false, is_printed: false });
   });
+
+  it('follow the classifier the worker read the formulas with, page and lines alike', async () => {
+    const formula = (handwritten?: true) => ({ latex: 'x', confidence: 0.9, confidenceRate: 0.9, symbolCount: 1, ...(handwritten ? { handwritten } : {}) });
+    const page = (handwritten?: true) => ({ ...read({ handwriting: 0.6 }), formula: formula(handwritten) });
+    expect(await build('id', page(), {})).toMatchObject({ is_handwritten: false, is_printed: true });
+    expect(await build('id', page(true), {})).toMatchObject({ is_handwritten: true, is_printed: false });
+    const mathLine = { text: '', confidence: 0.9, box: { x: 0, y: 0, width: 10, height: 10 }, kind: 'math' as const, math: formula(true) };
+    const lines = (await build('id', { lines: [text('Hello'), mathLine], width: 10, height: 20, handwriting: 0.2 }, { include_line_data: true })).line_data;
+    expect((lines as { is_handwritten: boolean; is_printed: boolean }[]).map((l) => [l.is_handwritten, l.is_printed])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import { type AssemblyOptions, isAssembled } from '../../../page/assemble.js';
-import { formulaRate, HANDWRITING_THRESHOLD, type PageLine, type PageRecognition } from '../../../page/model.js';
+import { formulaRate, type PageLine, type PageRecognition, readAsHandwriting } from '../../../page/model.js';
 import { lineTypes } from '../../../page/processors/blocks.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineData, linesJson, round, wordData } from '../../../page/render/line-data.js';
@@ -34,13 +34,13 @@ export function checkConfidence(opts: TextOptions, c: { confidence: number; conf
 }
 
 /**
- * 2.1's is_handwritten and is_printed from the worker's ink-kind model: one or the other, by its
- * probability that the ink is handwriting. An image without ink is neither; a worker without the
- * model gives no evidence of handwriting, and the image counts as printed as long as it has ink.
+ * 2.1's is_handwritten and is_printed: one or the other, as the worker read the page
+ * (readAsHandwriting). An image without ink is neither; a worker without the ink-kind model gives
+ * no evidence of handwriting, and the image counts as printed as long as it has ink.
  */
 export function inkKind(r: PageRecognition): { is_printed: boolean; is_handwritten: boolean } {
   if (r.blank) return { is_printed: false, is_handwritten: false };
-  const handwritten = (r.handwriting ?? 0) >= HANDWRITING_THRESHOLD;
+  const handwritten = readAsHandwriting(r);
   return { is_printed: !handwritten, is_handwritten: handwritten };
 }
 
