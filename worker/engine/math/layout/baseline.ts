@@ -93,11 +93,11 @@ function prescripts(items: Array<Entry | Node>): Array<Entry | Node> {
 }
 
 /**
- * What a prescript is written before: a nucleus, an upper-case symbol (`C`, `\\mathrm{Th}`, the
+ * What a prescript is written before: a nucleus, an upper-case symbol (`C`, `\\mathrm{Th}`, `\\text{Th}`, the
  * `A` of `{}^{t}A`). Anything else after a small raised or lowered run (a lower-case letter, a
  * digit, a radical) is read on: in handwriting such a run is a symbol written small, not a prescript.
  */
-const isNucleus = (node: Node): boolean => (node.kind === 'glyph' || node.kind === 'merged') && /^(\\mathrm\{)?[A-Z]/.test(node.latex);
+const isNucleus = (node: Node): boolean => (node.kind === 'glyph' || node.kind === 'merged') && /^(\\mathrm\{|\\text\{)?[A-Z]/.test(node.latex);
 
 /** The run's elements split into what sits raised and what sits lowered against the host, or null when the run is not a prescript. */
 function prescriptNode(run: Entry[], host: Settled): Node | null {

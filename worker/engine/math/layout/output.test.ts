@@ -128,6 +128,11 @@ describe('parseLayout: more constructs', () => {
     expect(normaliseLatex(image(row(nuclide('14', '6', 'C'), '\\rightarrow', nuclide('14', '7', 'N'))).latex)).toBe(
       normaliseLatex('{}^{14}_{6}C\\rightarrow{}^{14}_{7}N'),
     );
+    // An element symbol of two upright letters is one word (\\text{Th}), and a nucleus all the same.
+    const word = (mass: string, number: string, element: string) => row(scripts(row(), number, mass), row(...[...element].map((l) => g(l, true))));
+    expect(normaliseLatex(pdf(row(nuclide('238', '92', 'U'), '\\rightarrow', word('234', '90', 'Th'))).latex)).toBe(
+      normaliseLatex('{}^{238}_{92}U\\rightarrow{}^{234}_{90}\\text{Th}'),
+    );
   });
 
   it('reads a small raised run before a lower-case letter or a digit on, not as a prescript', () => {
