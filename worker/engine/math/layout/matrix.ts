@@ -72,8 +72,12 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
     const rows = gridRows(content, split, em);
     if (rows.length < 2) continue;
     // cases has two columns, value and condition: a wide space inside the condition (`,\quad i = 1`) is not a third.
-    const columns: Array<[number, number]> = !close && split.length > 2 ? [split[0]!, [split[1]![0], split.at(-1)![1]]] : split;
-    const cells = rows.map((row) => columns.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes));
+    const shared: Array<[number, number]> = !close && split.length > 2 ? [split[0]!, [split[1]![0], split.at(-1)![1]]] : split;
+    const columnsOfRows = close ? rowColumns(rows, shared, em) : rows.map(() => shared);
+    const columns = columnsOfRows[0]!;
+    const cells = rows.map((row, index) =>
+      columnsOfRows[index]!.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes),
+    );
     const closeGlyph = close ? (glyphOf(close) as Glyph) : null;
     const environment = !closeGlyph ? 'cases' : isBinomial(openGlyph, rows, columns, em) ? 'binom' : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');
     const node: Node = { kind: 'matrix', environment, open: openGlyph, close: closeGlyph, rows: cells };
@@ -145,6 +149,18 @@ function gridRows(content: Element[], columns: Array<[number, number]>, em: numb
     return !next || Math.max(...row.map((e) => centreY(e.box))) < Math.min(...next.map((e) => centreY(e.box)));
   });
   return ordered ? joined : rows;
+}
+
+/**
+ * Each row's column extents: the grid's shared ones, or, where tight column spacing (eqnarray's
+ * small \arraycolsep) lets a wide cell of one row cover the gap of another so that the shared
+ * projection has one column, each row's own wide gaps when every row splits into the same number.
+ */
+function rowColumns(rows: Element[][], shared: Array<[number, number]>, em: number): Array<Array<[number, number]>> {
+  if (shared.length > 1) return rows.map(() => shared);
+  const own = rows.map((row) => splitColumns(row, em));
+  const count = own[0]!.length;
+  return count > 1 && own.every((columns) => columns.length === count) ? own : rows.map(() => shared);
 }
 
 /** Column extents from gaps in the horizontal projection of every row. */

@@ -225,8 +225,8 @@ export function fenced(open: string, body: Item | string, close: string): Item {
   };
 }
 
-/** A grid on struts (rows at least 0.84 em high, 0.36 em deep; `stretch` as arraystretch), columns 1 em apart. */
-export function grid(rows: Array<Array<Item | string>>, align: 'centre' | 'left' = 'centre', stretch = 1): Item {
+/** A grid on struts (rows at least 0.84 em high, 0.36 em deep; `stretch` as arraystretch), columns `gap` em apart. */
+export function grid(rows: Array<Array<Item | string>>, align: 'centre' | 'left' = 'centre', stretch = 1, gap = 1): Item {
   return (size) => {
     const cells = rows.map((cellsOfRow) => cellsOfRow.map((cell) => asItem(cell)(size, false)));
     const columns = Math.max(...cells.map((cellsOfRow) => cellsOfRow.length));
@@ -234,7 +234,7 @@ export function grid(rows: Array<Array<Item | string>>, align: 'centre' | 'left'
     const heights = cells.map((cellsOfRow) => Math.max(0.84 * stretch * size, ...cellsOfRow.map((cell) => cell.height)));
     const depths = cells.map((cellsOfRow) => Math.max(0.36 * stretch * size, ...cellsOfRow.map((cell) => cell.depth)));
     const total = heights.reduce((a, b) => a + b, 0) + depths.reduce((a, b) => a + b, 0);
-    const width = widths.reduce((a, b) => a + b, 0) + (columns - 1) * size;
+    const width = widths.reduce((a, b) => a + b, 0) + (columns - 1) * gap * size;
     return {
       width,
       height: total / 2 + AXIS * size,
@@ -246,7 +246,7 @@ export function grid(rows: Array<Array<Item | string>>, align: 'centre' | 'left'
           let left = x;
           cellsOfRow.forEach((cell, c) => {
             cell.draw(align === 'left' ? left : left + (widths[c] - cell.width) / 2, baseline, out);
-            left += widths[c] + size;
+            left += widths[c] + gap * size;
           });
           top = baseline - depths[r];
         });
