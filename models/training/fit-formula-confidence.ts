@@ -138,14 +138,7 @@ async function main(): Promise<void> {
     calibration.map((r) => r.features),
     calibration.map((r) => (r.exact ? 1 : 0)),
   );
-  const model: FormulaConfidenceModel = {
-    features: fitted.features,
-    mean: fitted.mean.map(round),
-    scale: fitted.scale.map(round),
-    weights: fitted.weights.map(round),
-    bias: round(fitted.bias),
-    rate_knot: round(rateKnot(calibration)),
-  };
+  const model = roundedModel(fitted, rateKnot(calibration));
   await writeFile(MODEL, `${JSON.stringify(model, null, 2)}\n`);
   const judged = (reads: ConfidenceRead[]) => reads.map((r) => ({ exact: r.exact, ...judge(model, r.features) }));
   const held = judged(heldOut);
@@ -155,10 +148,7 @@ async function main(): Promise<void> {
     ['held-out formulas, 150 dpi, after: confidence_rate (the chance on the threshold scale)', held.map((r) => ({ exact: r.exact, rate: r.rate }))],
     ['held-out formulas, 150 dpi, after: confidence (the calibrated chance of an exact read)', held.map((r) => ({ exact: r.exact, rate: r.confidence }))],
   ] as const;
-  const body = sections.map(
-    ([title, reads]) =>
-      `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`,
-  );
+  const body = sections.map(([title, reads]) => reportSection(title, reads));
   const weights = markdownTable(
     ['feature', 'weight (per standard deviation)'],
     FEATURES.map((f, i) => [f, model.weights[i]!.toFixed(3)]),
@@ -192,5 +182,19 @@ async function main(): Promise<void> {
 }
 
 export const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** The fitted model as shipped: numbers rounded to six places, with its rate knot. */
+export const roundedModel = (fitted: Omit<FormulaConfidenceModel, 'rate_knot'>, knot: number): FormulaConfidenceModel => ({
+  features: fitted.features,
+  mean: fitted.mean.map(round),
+  scale: fitted.scale.map(round),
+  weights: fitted.weights.map(round),
+  bias: round(fitted.bias),
+  rate_knot: round(knot),
+});
+
+/** One section of a calibration report: the threshold line, log loss, AUC and the reliability table. */
+export const reportSection = (title: string, reads: Scored[]): string =>
+  `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`;
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

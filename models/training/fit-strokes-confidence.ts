@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { markdownTable } from '../../worker/engine/math/eval-metrics.js';
-import { DEFAULT_RATE_THRESHOLD, judge, type FormulaConfidenceModel } from '../../worker/inference/formula-confidence.js';
+import { DEFAULT_RATE_THRESHOLD, judge } from '../../worker/inference/formula-confidence.js';
 import { STROKES_CONFIDENCE_MODEL_ID, STROKES_FEATURES } from '../../worker/inference/strokes-confidence.js';
-import { atThreshold, auc, fitLogistic, logLoss, rateKnot, reliability, round, type Scored } from './fit-formula-confidence.js';
+import { fitLogistic, rateKnot, reportSection, roundedModel, type Scored } from './fit-formula-confidence.js';
 import { type ManifestEntry, sha256Of, writeManifestEntries } from './manifest-update.js';
 import { STROKES_READS_DIR, type StrokesConfidenceRead } from './strokes-confidence-reads.js';
 
@@ -42,14 +42,7 @@ async function main(): Promise<void> {
     calibration.map((r) => (r.exact ? 1 : 0)),
     STROKES_FEATURES,
   );
-  const model: FormulaConfidenceModel = {
-    features: fitted.features,
-    mean: fitted.mean.map(round),
-    scale: fitted.scale.map(round),
-    weights: fitted.weights.map(round),
-    bias: round(fitted.bias),
-    rate_knot: round(rateKnot(calibration, STROKES_FEATURES, KEEP)),
-  };
+  const model = roundedModel(fitted, rateKnot(calibration, STROKES_FEATURES, KEEP));
   await writeFile(MODEL, `${JSON.stringify(model, null, 2)}\n`);
   const judged = (reads: StrokesConfidenceRead[]) => reads.map((r) => ({ exact: r.exact, ...judge(model, r.features) }));
   const held = judged(heldOut);
@@ -58,10 +51,7 @@ async function main(): Promise<void> {
     ['held-out writers: confidence_rate (the chance on the threshold scale)', held.map((r) => ({ exact: r.exact, rate: r.rate }))],
     ['held-out writers: confidence (the calibrated chance of an exact read)', held.map((r) => ({ exact: r.exact, rate: r.confidence }))],
   ];
-  const body = sections.map(
-    ([title, reads]) =>
-      `## ${title}\n\n${atThreshold(reads)} Log loss ${logLoss(reads).toFixed(3)}; ranking AUC ${auc(reads).toFixed(3)}.\n\n${reliability(reads)}\n`,
-  );
+  const body = sections.map(([title, reads]) => reportSection(title, reads));
   const weights = markdownTable(
     ['feature', 'weight (per standard deviation)'],
     STROKES_FEATURES.map((f, i) => [f, model.weights[i]!.toFixed(3)]),
