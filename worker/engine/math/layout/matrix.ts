@@ -140,7 +140,12 @@ function splitRows(content: Element[], em: number): Element[][] {
 function gridRows(content: Element[], columns: Array<[number, number]>, em: number): Element[][] {
   const rows = splitRows(content, em);
   if (rows.length >= 2 || columns.length < 2) return rows;
-  const perColumn = columns.map(([x0, x1]) => splitRows(content.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1), em));
+  const perColumn = columns.map(([x0, x1]) =>
+    splitRows(
+      content.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1),
+      em,
+    ),
+  );
   const count = perColumn[0]!.length;
   if (count < 2 || perColumn.some((bands) => bands.length !== count)) return rows;
   const joined = Array.from({ length: count }, (_, index) => perColumn.flatMap((bands) => bands[index]!));

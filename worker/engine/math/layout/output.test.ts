@@ -118,16 +118,43 @@ describe('parseLayout: more constructs', () => {
 
   it('reads a matrix whose rows touch across columns (a subscript above a hat) as a matrix, not scripts', () => {
     const hatted = (script: string) => scripts(row('(', accent('\\hat', 'a'), ')'), script, null);
-    expect(normaliseLatex(pdf(fenced('(', grid([['0', hatted('+')], [hatted('-'), '0']]), ')')).latex)).toBe(
-      normaliseLatex('\\begin{pmatrix}0&(\\hat{a})_{+}\\\\(\\hat{a})_{-}&0\\end{pmatrix}'),
-    );
+    expect(
+      normaliseLatex(
+        pdf(
+          fenced(
+            '(',
+            grid([
+              ['0', hatted('+')],
+              [hatted('-'), '0'],
+            ]),
+            ')',
+          ),
+        ).latex,
+      ),
+    ).toBe(normaliseLatex('\\begin{pmatrix}0&(\\hat{a})_{+}\\\\(\\hat{a})_{-}&0\\end{pmatrix}'));
   });
 
   it('splits the columns of each row when tight column spacing leaves no gap shared by all rows (eqnarray), not a binomial', () => {
     const hatted = (script: string) => scripts(row('(', accent('\\hat', 'a'), ')'), script, null);
-    expect(normaliseLatex(pdf(fenced('(', grid([['0', hatted('+')], [hatted('-'), '0']], 'centre', 1.36 / 1.2, 0.28), ')')).latex)).toBe(
-      normaliseLatex('\\begin{pmatrix}0&(\\hat{a})_{+}\\\\(\\hat{a})_{-}&0\\end{pmatrix}'),
-    );
+    expect(
+      normaliseLatex(
+        pdf(
+          fenced(
+            '(',
+            grid(
+              [
+                ['0', hatted('+')],
+                [hatted('-'), '0'],
+              ],
+              'centre',
+              1.36 / 1.2,
+              0.28,
+            ),
+            ')',
+          ),
+        ).latex,
+      ),
+    ).toBe(normaliseLatex('\\begin{pmatrix}0&(\\hat{a})_{+}\\\\(\\hat{a})_{-}&0\\end{pmatrix}'));
   });
 
   it('reads nuclide prescripts at the start and after an arrow', () => {
