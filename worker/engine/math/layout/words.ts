@@ -1,9 +1,10 @@
 import { centreX, centreY, glyphOf, median, unionBox, type Element, type Glyph } from './element.js';
 
 /** Function names typeset upright as one token; the longest match wins (`sinh` over `sin`). */
-export const FUNCTION_NAMES = 'arcsin arccos arctan sinh cosh tanh coth sin cos tan cot sec csc log ln lg exp lim max min sup inf det arg gcd deg dim ker hom Pr'
-  .split(' ')
-  .sort((a, b) => b.length - a.length);
+export const FUNCTION_NAMES =
+  'arcsin arccos arctan sinh cosh tanh coth sin cos tan cot sec csc log ln lg exp lim max min sup inf det arg gcd deg dim ker hom Pr'
+    .split(' ')
+    .sort((a, b) => b.length - a.length);
 
 /** Letters further apart than this (in em) are not one word. */
 const LETTER_GAP_EM = 0.3;
