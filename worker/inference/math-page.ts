@@ -94,7 +94,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // read decides (line-kind.ts). The words of lines stacked in one band (a numerator over a
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
-      const evidence = proseEvidence(mine, toUpright);
+      const evidence = proseEvidence(mine, toUpright).text;
       const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text });
       const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
@@ -117,8 +117,9 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
 }
 
 /** The text that tells whether lines are prose: stacked lines by their wordiest, others all together. */
-function proseEvidence(lines: PageLine[], toUpright: (b: Box) => Box): string {
-  return stackedRows(lines, toUpright) ? wordiest(lines.map((l) => l.text)) : lines.map((l) => l.text).join(' ');
+function proseEvidence(lines: PageLine[], toUpright: (b: Box) => Box): { stacked: boolean; text: string } {
+  const stacked = stackedRows(lines, toUpright);
+  return { stacked, text: stacked ? wordiest(lines.map((l) => l.text)) : lines.map((l) => l.text).join(' ') };
 }
 
 /** Whether two of the lines stand one above the other (their boxes share no row). */
@@ -151,8 +152,10 @@ function bandParts(band: Band, mine: PageLine[], toUpright: (b: Box) => Box): { 
     else clusters.push([item]);
   }
   // A column of stacked lines (a numerator over its denominator: `am` over `an`) is prose only by a line of prose.
-  const readsAsProse = (lines: PageLine[]) =>
-    stackedRows(lines, toUpright) ? isProse(proseEvidence(lines, toUpright)) : isWordy(proseEvidence(lines, toUpright));
+  const readsAsProse = (lines: PageLine[]) => {
+    const { stacked, text } = proseEvidence(lines, toUpright);
+    return stacked ? isProse(text) : isWordy(text);
+  };
   if (clusters.length < 2 || !clusters.some((c) => readsAsProse(c.map((i) => i.line)))) return [{ band, mine }];
   return clusters.map((cluster, k) => {
     const cut = (a: typeof cluster, b: typeof cluster) => Math.round((Math.max(...a.map((i) => i.box.x + i.box.width)) + b[0]!.box.x) / 2);
