@@ -6,6 +6,8 @@ import { accent, fenced, fn, frac, g, grid, row, scripts, sqrt, sup, typeset } f
 
 const pdf = (item: Parameters<typeof typeset>[0]) => parseLayout(typeset(item, 'pdf'));
 const image = (item: Parameters<typeof typeset>[0], seed = 5) => parseLayout(typeset(item, 'image', seed));
+/** `(\hat{a})` with a subscript: matrix cells whose script almost touches the hat of the row below. */
+const hatted = (script: string) => scripts(row('(', accent('\\hat', 'a'), ')'), script, null);
 
 describe('parseLayout: output', () => {
   it('returns nothing for no symbols', () => {
@@ -117,7 +119,6 @@ describe('parseLayout: more constructs', () => {
   });
 
   it('reads a matrix whose rows touch across columns (a subscript above a hat) as a matrix, not scripts', () => {
-    const hatted = (script: string) => scripts(row('(', accent('\\hat', 'a'), ')'), script, null);
     expect(
       normaliseLatex(
         pdf(
@@ -135,7 +136,6 @@ describe('parseLayout: more constructs', () => {
   });
 
   it('splits the columns of each row when tight column spacing leaves no gap shared by all rows (eqnarray), not a binomial', () => {
-    const hatted = (script: string) => scripts(row('(', accent('\\hat', 'a'), ')'), script, null);
     expect(
       normaliseLatex(
         pdf(
