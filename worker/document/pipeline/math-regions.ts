@@ -90,6 +90,16 @@ export function isDisplayLine(line: TextLine): line is DisplayLine {
   return (line as Partial<DisplayLine>).display !== undefined;
 }
 
+/**
+ * A display wherever it stands: 2-D, or with an equation number at its right. A flat unnumbered
+ * formula on a line of its own is a display only where it is centred (the page layout's test): a
+ * paragraph's line can be all maths. Numbered displays need not be centred (fleqn, a class's
+ * \mathindent, a display inside a list).
+ */
+export function standsAlone(display: DisplayRegion): boolean {
+  return display.stacked || display.tag !== undefined || display.rowTags !== undefined;
+}
+
 const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
 const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
 

@@ -2,6 +2,7 @@ import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import { mathItalicUnicode } from './oml-codes.js';
+import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
 import { glyphToken, isMathFamily, tokenByCode } from './tex-fonts.js';
 
@@ -51,11 +52,17 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
   const known = tokenByCode(g.font.family, g.code) ?? hookPiece(g);
   if (known) return { ...common, latex: known, part: 'whole' };
-  const unicode = g.font.family === 'math-italic' ? mathItalicUnicode(g.unicode, g.code) : g.unicode;
+  const unicode = rawCodeUnicode(g);
   const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
   const style = token.style ?? uprightTextLetter(g, token.latex);
   return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
+}
+
+/** The glyph's Unicode, read from TeX's encoding where pdf.js could only return the maths italic's or symbol font's raw code. */
+function rawCodeUnicode(g: PdfGlyph): string {
+  if (g.font.family === 'math-italic') return mathItalicUnicode(g.unicode, g.code);
+  return g.font.family === 'symbols' ? mathSymbolUnicode(g.unicode, g.code) : g.unicode;
 }
 
 /**
