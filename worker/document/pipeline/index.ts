@@ -200,8 +200,8 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   // maths lines become one display, read by the 2-D parser.
   const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width);
   const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
-  const layout = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
-  return renderPage(layout, {
+  const blocks = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
+  return renderPage(blocks, {
     inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],
     display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
     links: content.links,

@@ -1,7 +1,7 @@
-import type { Block, PageLayout } from './blocks.js';
+import { blockLines, type ListItem } from '../../../page/blocks-model.js';
+import type { Block } from './blocks.js';
 import { lineToLatex, lineToMmd, type LinkArea, type RegionLatex } from './inline.js';
 import type { PlacedFigure } from './page-figures.js';
-import { isTableLine } from './tables.js';
 import { tableToMmd } from '../../../page/render/tables-mmd.js';
 import type { TextLine } from './text-layer.js';
 
@@ -38,12 +38,26 @@ export interface RenderOptions {
   figures?: PlacedFigure[];
 }
 
-const TYPE_OF: Record<Block['kind'], LineType> = { heading: 'section_header', paragraph: 'text', list_item: 'list_item', display_math: 'math', table: 'table' };
+/** A block, or one item of a list: what is written as one paragraph of MMD. */
+interface Part {
+  block: Block;
+  lines: TextLine[];
+  item?: ListItem<TextLine>;
+}
+
+const TYPE_OF: Record<Exclude<Block['kind'], 'furniture' | 'figure'>, LineType> = {
+  heading: 'section_header',
+  paragraph: 'text',
+  list: 'list_item',
+  display_math: 'math',
+  table: 'table',
+  code: 'text',
+};
 
 /** A line ending in letter + hyphen whose successor starts in lower case: the hyphen only broke the word. */
 const HYPHEN_END = /\p{L}-$/u;
 
-export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPage {
+export function renderPage(blocks: Block[], opts: RenderOptions): RenderedPage {
   let mmd = '';
   const rendered: RenderedLine[] = [];
   const emit = (line: TextLine, type: LineType, text: string) => {
@@ -51,7 +65,12 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
     mmd += text;
   };
   const shown: string[] = [];
-  const figuresBefore = placeFigures(layout.blocks, opts.figures ?? []);
+  const parts = blocks.flatMap((block): Part[] => {
+    if (block.kind === 'list') return block.items.map((item) => ({ block, lines: item.lines, item }));
+    if (block.kind === 'furniture' || block.kind === 'figure') return [];
+    return [{ block, lines: blockLines(block) }];
+  });
+  const figuresBefore = placeFigures(parts, opts.figures ?? []);
   const emitFigures = (figures: PlacedFigure[]) => {
     for (const f of figures) {
       if (mmd) mmd += '\n\n';
@@ -59,55 +78,57 @@ export function renderPage(layout: PageLayout, opts: RenderOptions): RenderedPag
       shown.push(f.name);
     }
   };
-  layout.blocks.forEach((block, b) => {
+  parts.forEach(({ block, lines, item }, b) => {
     const figures = figuresBefore[b]!;
     emitFigures(figures);
-    if (mmd) mmd += b > 0 && !figures.length && sameList(layout.blocks[b - 1]!, block) ? '\n' : '\n\n';
+    // The items of one list stand on adjacent lines.
+    if (mmd) mmd += b > 0 && !figures.length && item && parts[b - 1]!.block === block ? '\n' : '\n\n';
+    if (block.kind === 'furniture' || block.kind === 'figure') return;
     const type = TYPE_OF[block.kind];
-    const line = block.lines[0]!;
-    if (block.kind === 'table' && isTableLine(line)) {
+    if (block.kind === 'table' && block.whole) {
       emit(
-        line,
+        block.whole,
         type,
-        tableToMmd(line.table, (cell) => lineToMmd(cell, opts.links, opts.inline, opts.inlineLatex)),
+        tableToMmd(block.grid, (cell) => lineToMmd(cell, opts.links, opts.inline, opts.inlineLatex)),
       );
       return;
     }
     if (block.kind === 'display_math') {
-      const latex = opts.displayLatex?.(block.lines[0]) || lineToLatex(block.lines[0]);
-      emit(block.lines[0], type, `${opts.display[0]}\n${latex}\n${opts.display[1]}`);
+      const latex = opts.displayLatex?.(lines[0]!) || lineToLatex(lines[0]!);
+      emit(lines[0]!, type, `${opts.display[0]}\n${latex}\n${opts.display[1]}`);
       return;
     }
     let prefix = '';
-    if (block.kind === 'heading') prefix = `${'#'.repeat(block.level ?? 1)} `;
-    if (block.kind === 'list_item') prefix = `${'  '.repeat(block.depth ?? 0)}${block.marker}`;
-    block.lines.forEach((line, i) => {
-      let text = lineToMmd(i === 0 && block.kind === 'list_item' ? stripMarker(line) : line, opts.links, opts.inline, opts.inlineLatex);
-      const next = block.lines[i + 1];
+    if (block.kind === 'heading') prefix = `${'#'.repeat(block.level)} `;
+    if (item) prefix = `${'  '.repeat(item.depth)}${item.marker}`;
+    lines.forEach((line, i) => {
+      let text = lineToMmd(i === 0 && item ? stripMarker(line) : line, opts.links, opts.inline, opts.inlineLatex);
+      const next = lines[i + 1];
       const joinsWord = next !== undefined && HYPHEN_END.test(text) && /^\p{Ll}/u.test(next.text);
       if (joinsWord) text = text.slice(0, -1);
       emit(line, type, (i === 0 ? prefix : '') + text);
       if (next && !joinsWord) mmd += ' ';
     });
   });
-  emitFigures(figuresBefore[layout.blocks.length]!);
-  return { mmd, lines: rendered, pageInfo: layout.pageInfo, figures: shown };
+  emitFigures(figuresBefore[parts.length]!);
+  const furniture = blocks.flatMap((b) => (b.kind === 'furniture' ? b.lines : []));
+  return { mmd, lines: rendered, pageInfo: furniture, figures: shown };
 }
 
 /**
- * Which block each figure is written before (index blocks.length: after the last): the first
- * block, in reading order, that starts below the figure's top in the figure's column — so a
+ * Which part each figure is written before (index parts.length: after the last): the first
+ * part, in reading order, that starts below the figure's top in the figure's column — so a
  * caption under a figure follows it, and a figure in the left column does not land in the right.
  */
-function placeFigures(blocks: Block[], figures: PlacedFigure[]): PlacedFigure[][] {
-  const before: PlacedFigure[][] = Array.from({ length: blocks.length + 1 }, () => []);
+function placeFigures(parts: Part[], figures: PlacedFigure[]): PlacedFigure[][] {
+  const before: PlacedFigure[][] = Array.from({ length: parts.length + 1 }, () => []);
   for (const f of figures) {
-    const at = blocks.findIndex((block) => {
-      const first = block.lines[0]!;
-      const overlaps = Math.min(...block.lines.map((l) => l.x0)) < f.box.x1 && Math.max(...block.lines.map((l) => l.x1)) > f.box.x0;
+    const at = parts.findIndex(({ lines }) => {
+      const first = lines[0]!;
+      const overlaps = Math.min(...lines.map((l) => l.x0)) < f.box.x1 && Math.max(...lines.map((l) => l.x1)) > f.box.x0;
       return overlaps && first.top >= f.box.y0;
     });
-    before[at < 0 ? blocks.length : at]!.push(f);
+    before[at < 0 ? parts.length : at]!.push(f);
   }
   return before;
 }
@@ -115,12 +136,6 @@ function placeFigures(blocks: Block[], figures: PlacedFigure[]): PlacedFigure[][
 /** A figure as a line of lines.json: its region, no text. */
 function figureLine(f: PlacedFigure): TextLine {
   return { glyphs: [], x0: f.box.x0, x1: f.box.x1, top: f.box.y0, bottom: f.box.y1, base: f.box.y1, size: 0, bold: false, text: '' };
-}
-
-/** Consecutive items of one list (bullets, or numbers) sit on adjacent lines; a change of marker starts a new list. */
-function sameList(prev: Block, block: Block): boolean {
-  if (prev.kind !== 'list_item' || block.kind !== 'list_item') return false;
-  return (prev.marker === '- ') === (block.marker === '- ') || (block.depth ?? 0) !== (prev.depth ?? 0);
 }
 
 /** The line without its bullet or number and the space after it. */

@@ -1,7 +1,8 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
 import { boxToUpright } from '../../../page/geometry.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { type Block, lineTypes } from '../../../page/processors/blocks.js';
+import { lineTypes } from '../../../page/processors/blocks.js';
+import { blockLines } from '../../../page/blocks-model.js';
 import { assemblePage } from '../../../page/assemble.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
@@ -60,13 +61,6 @@ const LINE_TYPES: Record<string, LineType> = {
   code: 'text',
   text: 'text',
 };
-
-/** Every line a block holds. */
-function blockLines(b: Block): PageLine[] {
-  if (b.kind === 'list') return b.items.flat();
-  if (b.kind === 'table') return b.grid.rows.flat().filter((c): c is PageLine => c !== undefined);
-  return b.lines;
-}
 
 /**
  * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
