@@ -13,7 +13,7 @@ import {
   RASTER_SIZE_PT,
   type FigurePaper,
   figurePaperPdf,
-} from '../../worker/document/pipeline/figure-fixture.js';
+} from '../support/figure-fixtures.js';
 import { FIGURE_DPI, linkedFigures } from '../../page/figure-links.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { waitFor } from '../support/ports.js';
