@@ -13,7 +13,7 @@ import type { RenderOptions } from './options.js';
  * between them, rule 7); the LaTeX options applied to every equation; paragraphs separated by a
  * blank line, bulleted lists as itemize environments (rule 1) and code as a listing environment or,
  * with disable_lstlisting, a fenced block (rule 2), and tables as a boxed tabular, as documents'
- * tables are (text-blocks.ts finds all four); a chemical structure (include_smiles) as `<smiles>`,
+ * tables are (page/processors/blocks.ts finds all four); a chemical structure (include_smiles) as `<smiles>`,
  * with include_inchi its InChI and InChIKey as attributes (core/chemistry.ts).
  */
 

@@ -8,7 +8,7 @@ import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
 import type { PlacedFigure } from './page-figures.js';
-import type { LineType, RenderedLine, RenderedPage } from './page-mmd.js';
+import type { LineType, RenderedLine, RenderedPage } from '../../../page/render/document-mmd.js';
 import type { TextLine } from './text-layer.js';
 
 /**
@@ -65,7 +65,7 @@ const LINE_TYPES: Record<string, LineType> = {
 /**
  * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
  * Each figure is written before the first block below its top that shares its columns, as on a
- * born-digital page (page-mmd.ts), so a caption under a figure follows it.
+ * born-digital page (page/render/document-mmd.ts), so a caption under a figure follows it.
  */
 export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = [], furniture = new PageInfo()): RenderedPage {
   const info = furniture.of(page);

@@ -1,11 +1,14 @@
-import { blockLines, type ListItem } from '../../../page/blocks-model.js';
-import type { Block } from './blocks.js';
-import { lineToLatex, lineToMmd, type LinkArea, type RegionLatex } from './inline.js';
-import type { PlacedFigure } from './page-figures.js';
-import { tableToMmd } from '../../../page/render/tables-mmd.js';
-import type { TextLine } from './text-layer.js';
+import { type Block, blockLines, type FigureRef, type ListItem } from '../blocks-model.js';
+import type { TextLine } from '../glyph-lines.js';
+import { tableToMmd } from './tables-mmd.js';
 
-/** Blocks → the page's MMD, remembering which characters each line produced. */
+/**
+ * A document page's blocks → its MMD, remembering which characters each line produced (for
+ * lines.json and lines.mmd.json): headings as `#`, paragraphs with words broken by a hyphen joined,
+ * list items one a line with their marker indented by depth, display equations between the
+ * display delimiters, tables as a boxed tabular, cropped figures as their own paragraphs where they
+ * sit in the reading order. Furniture is left out (lines.json lists it).
+ */
 
 export type LineType = 'text' | 'section_header' | 'list_item' | 'math' | 'table' | 'page_info' | 'image';
 
@@ -26,26 +29,24 @@ export interface RenderedPage {
   figures: string[];
 }
 
-export interface RenderOptions {
-  inline: [string, string];
+export interface DocumentRenderOptions {
   display: [string, string];
-  links: LinkArea[];
-  /** Inline maths through the 2-D parser (born-digital pages). @defaultValue glyph by glyph */
-  inlineLatex?: RegionLatex;
-  /** A display equation's LaTeX through the 2-D parser. @defaultValue the line glyph by glyph */
-  displayLatex?: (line: TextLine) => string | undefined;
+  /** A text line's MMD: its words, with its inline maths between the inline delimiters. */
+  lineMmd: (line: TextLine) => string;
+  /** A display equation's LaTeX. */
+  displayLatex: (line: TextLine) => string;
   /** Cropped figures, each written as its own paragraph where it sits in the reading order. */
-  figures?: PlacedFigure[];
+  figures?: FigureRef[];
 }
 
 /** A block, or one item of a list: what is written as one paragraph of MMD. */
 interface Part {
-  block: Block;
+  block: Block<TextLine>;
   lines: TextLine[];
   item?: ListItem<TextLine>;
 }
 
-const TYPE_OF: Record<Exclude<Block['kind'], 'furniture' | 'figure'>, LineType> = {
+const TYPE_OF: Record<Exclude<Block<TextLine>['kind'], 'furniture' | 'figure'>, LineType> = {
   heading: 'section_header',
   paragraph: 'text',
   list: 'list_item',
@@ -57,7 +58,7 @@ const TYPE_OF: Record<Exclude<Block['kind'], 'furniture' | 'figure'>, LineType> 
 /** A line ending in letter + hyphen whose successor starts in lower case: the hyphen only broke the word. */
 const HYPHEN_END = /\p{L}-$/u;
 
-export function renderPage(blocks: Block[], opts: RenderOptions): RenderedPage {
+export function renderDocumentPage(blocks: Block<TextLine>[], opts: DocumentRenderOptions): RenderedPage {
   let mmd = '';
   const rendered: RenderedLine[] = [];
   const emit = (line: TextLine, type: LineType, text: string) => {
@@ -71,7 +72,7 @@ export function renderPage(blocks: Block[], opts: RenderOptions): RenderedPage {
     return [{ block, lines: blockLines(block) }];
   });
   const figuresBefore = placeFigures(parts, opts.figures ?? []);
-  const emitFigures = (figures: PlacedFigure[]) => {
+  const emitFigures = (figures: FigureRef[]) => {
     for (const f of figures) {
       if (mmd) mmd += '\n\n';
       emit(figureLine(f), 'image', f.mmd);
@@ -89,20 +90,19 @@ export function renderPage(blocks: Block[], opts: RenderOptions): RenderedPage {
       emit(
         block.whole,
         type,
-        tableToMmd(block.grid, (cell) => lineToMmd(cell, opts.links, opts.inline, opts.inlineLatex)),
+        tableToMmd(block.grid, opts.lineMmd),
       );
       return;
     }
     if (block.kind === 'display_math') {
-      const latex = opts.displayLatex?.(lines[0]!) || lineToLatex(lines[0]!);
-      emit(lines[0]!, type, `${opts.display[0]}\n${latex}\n${opts.display[1]}`);
+      emit(lines[0]!, type, `${opts.display[0]}\n${opts.displayLatex(lines[0]!)}\n${opts.display[1]}`);
       return;
     }
     let prefix = '';
     if (block.kind === 'heading') prefix = `${'#'.repeat(block.level)} `;
     if (item) prefix = `${'  '.repeat(item.depth)}${item.marker}`;
     lines.forEach((line, i) => {
-      let text = lineToMmd(i === 0 && item ? stripMarker(line) : line, opts.links, opts.inline, opts.inlineLatex);
+      let text = opts.lineMmd(i === 0 && item ? stripMarker(line) : line);
       const next = lines[i + 1];
       const joinsWord = next !== undefined && HYPHEN_END.test(text) && /^\p{Ll}/u.test(next.text);
       if (joinsWord) text = text.slice(0, -1);
@@ -120,8 +120,8 @@ export function renderPage(blocks: Block[], opts: RenderOptions): RenderedPage {
  * part, in reading order, that starts below the figure's top in the figure's column — so a
  * caption under a figure follows it, and a figure in the left column does not land in the right.
  */
-function placeFigures(parts: Part[], figures: PlacedFigure[]): PlacedFigure[][] {
-  const before: PlacedFigure[][] = Array.from({ length: parts.length + 1 }, () => []);
+function placeFigures(parts: Part[], figures: FigureRef[]): FigureRef[][] {
+  const before: FigureRef[][] = Array.from({ length: parts.length + 1 }, () => []);
   for (const f of figures) {
     const at = parts.findIndex(({ lines }) => {
       const first = lines[0]!;
@@ -134,7 +134,7 @@ function placeFigures(parts: Part[], figures: PlacedFigure[]): PlacedFigure[][] 
 }
 
 /** A figure as a line of lines.json: its region, no text. */
-function figureLine(f: PlacedFigure): TextLine {
+function figureLine(f: FigureRef): TextLine {
   return { glyphs: [], x0: f.box.x0, x1: f.box.x1, top: f.box.y0, bottom: f.box.y1, base: f.box.y1, size: 0, bold: false, text: '' };
 }
 
