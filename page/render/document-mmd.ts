@@ -87,11 +87,7 @@ export function renderDocumentPage(blocks: Block<TextLine>[], opts: DocumentRend
     if (block.kind === 'furniture' || block.kind === 'figure') return;
     const type = TYPE_OF[block.kind];
     if (block.kind === 'table' && block.whole) {
-      emit(
-        block.whole,
-        type,
-        tableToMmd(block.grid, opts.lineMmd),
-      );
+      emit(block.whole, type, tableToMmd(block.grid, opts.lineMmd));
       return;
     }
     if (block.kind === 'display_math') {
