@@ -3,7 +3,7 @@ import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { CAPTION } from './figure-regions.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { isDisplayLine } from './math-regions.js';
+import { isDisplayLine, standsAlone } from './math-regions.js';
 import { isTableLine } from './tables.js';
 import { dominantSize, isBullet, type TextLine } from './text-layer.js';
 
@@ -91,10 +91,10 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred =
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
-      // A display gathered from stacked lines (fractions, limits, tall delimiters) needs no centring test.
+      // A display gathered from stacked lines (fractions, limits, tall delimiters) or numbered needs no centring test.
       if (isTableLine(line)) {
         blocks.push({ kind: 'table', grid: line.table, whole: line });
-      } else if (isDisplayLine(line) && (centred || line.display.stacked)) {
+      } else if (isDisplayLine(line) && (centred || standsAlone(line.display))) {
         blocks.push({ kind: 'display_math', lines: [line], ...(line.display.tag ? { tag: line.display.tag } : {}) });
       } else if (centred && isMathOnly(line)) {
         blocks.push({ kind: 'display_math', lines: [line] });
