@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalize } from './open-babel.js';
 import { parseOsraOutput, runOsra } from './osra.js';
 import { heavyAtoms, plausibleStructure, readStructures, structureConfidence } from './structures.js';
-import { moleculePng, osraHostilePng } from './test-images.js';
+import { moleculePng, osraHostilePng } from '../../test/support/chemistry-images.js';
 
 const reading = (smiles: string, score = 2, bondLengthPx = 40) => ({ smiles, score, bondLengthPx, box: { x: 0, y: 0, width: 70, height: 70 } });
 
