@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument, type DocumentResult } from './index.js';
 
 /**
