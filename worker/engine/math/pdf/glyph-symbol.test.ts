@@ -31,14 +31,41 @@ describe('maths italic glyphs known only by their code (OML)', () => {
   });
 });
 
+describe('maths symbol glyphs known only by their code (OMS)', () => {
+  const symbolGlyph = (font: string, unicode: string, code: number): PdfGlyph => ({
+    ...cmmiGlyph(unicode, code),
+    font: { name: font, family: 'symbols', italic: false, ascent: 0.7, descent: 0.2 },
+  });
+
+  it("reads a CMSY radical handed back as 'p' and a MathDesign symbol font's unnamed glyphs from the code", () => {
+    expect(glyphSymbol(symbolGlyph('OHXPEK+CMSY10', 'p', 0x70))?.latex).toBe('\\sqrt');
+    expect(glyphSymbol(symbolGlyph('OHXPEK+CMSY10', 'j', 0x6a))?.latex).toBe('|');
+    const mathDesign = (unicode: string, code: number) => glyphSymbol(symbolGlyph('XWLOMP+MathDesign-UT-Regular-Symbol-10', unicode, code))?.latex;
+    expect([mathDesign('\u0000', 0), mathDesign('\u0001', 1), mathDesign('!', 0x21), mathDesign('f', 0x66), mathDesign('g', 0x67)]).toEqual([
+      '-',
+      '\\cdot',
+      '\\rightarrow',
+      '\\{',
+      '\\}',
+    ]);
+  });
+
+  it('keeps what pdf.js named and the calligraphic capitals at their ASCII codes', () => {
+    expect(glyphSymbol(symbolGlyph('CMSY10', '\u221A', 0x70))?.latex).toBe('\\sqrt');
+    expect(glyphSymbol(symbolGlyph('CMSY10', '\u2264', 0x14))?.latex).toBe('\\leq');
+    expect(glyphSymbol(symbolGlyph('CMSY10', 'L', 0x4c))).toMatchObject({ latex: 'L', style: 'calligraphic' });
+  });
+});
+
 describe('letters of a text font TeX does not name', () => {
   const termes = (name: string, italic: boolean): PdfGlyph => ({
     ...cmmiGlyph('f', 0x66),
     font: { name, family: 'other', italic, ascent: 0.7, descent: 0.2 },
   });
 
-  it('are upright in the roman (\\text{if} beside maths letters) and unstyled in the italic', () => {
+  it('are upright in the roman (\\text{if} beside maths letters), bold in the bold (newtx\'s \\mathbf{q}) and unstyled in the italic', () => {
     expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
+    expect(glyphSymbol(termes('OURQFB+TeXGyreTermesX-Bold', false))?.style).toBe('bold');
     expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { Stroke } from '../types.js';
+import type { Stroke } from '../../worker/engine/math/types.js';
 
 /**
  * Hand-made pen strokes for tests: a few glyphs drawn as a person would, on a 1-unit symbol
