@@ -28,6 +28,13 @@ const ROW_GAP_EM = 1.15;
  * while two numbered equations in a row are parted by the display skips (1 em and more).
  */
 const NUMBERED_ROW_GAP_EM = 0.8;
+/**
+ * …or when their baselines are this close, whatever their ink: rows of short symbols (`a`, `b`, `c`,
+ * no ascender) leave a full em of white between them at amsmath's row pitch (\baselineskip plus
+ * \jot: 1.46–1.52 em at 10–12 pt), while two numbered equations in a row are parted by the display
+ * skips as well (baselines 1.7 em apart when \belowdisplayskip shrinks all it can, 2.2 em usually).
+ */
+const NUMBERED_ROW_PITCH_EM = 1.6;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -264,7 +271,9 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       // The next row of a multi-line display: a line without prose under (or over) the group, across
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
-      const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em;
+      const pitch = Math.min(...group.lines.map((g) => Math.abs(g.base - l.base)));
+      const ownNumbers =
+        numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em && pitch > NUMBERED_ROW_PITCH_EM * em;
       const row =
         !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
       if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {

@@ -3,7 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import { extractFigures, type FigureSink, type PlacedFigure } from './page-figures.js';
-import type { RenderedPage } from './page-mmd.js';
+import type { RenderedPage } from '../../../page/render/document-mmd.js';
 import type { PdfReader } from './pdf-reader.js';
 import { keepLines, type ScannedPage, scannedLines } from './scanned-page.js';
 import { glyphsToLines, type TextLine } from './text-layer.js';

@@ -1,13 +1,14 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
 import { boxToUpright } from '../../../page/geometry.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { type Block, lineTypes } from '../../../page/processors/blocks.js';
+import { lineTypes } from '../../../page/processors/blocks.js';
+import { blockLines } from '../../../page/blocks-model.js';
 import { assemblePage } from '../../../page/assemble.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
 import type { PlacedFigure } from './page-figures.js';
-import type { LineType, RenderedLine, RenderedPage } from './page-mmd.js';
+import type { LineType, RenderedLine, RenderedPage } from '../../../page/render/document-mmd.js';
 import type { TextLine } from './text-layer.js';
 
 /**
@@ -61,17 +62,10 @@ const LINE_TYPES: Record<string, LineType> = {
   text: 'text',
 };
 
-/** Every line a block holds. */
-function blockLines(b: Block): PageLine[] {
-  if (b.kind === 'list') return b.items.flat();
-  if (b.kind === 'table') return b.grid.rows.flat().filter((c): c is PageLine => c !== undefined);
-  return b.lines;
-}
-
 /**
  * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
  * Each figure is written before the first block below its top that shares its columns, as on a
- * born-digital page (page-mmd.ts), so a caption under a figure follows it.
+ * born-digital page (page/render/document-mmd.ts), so a caption under a figure follows it.
  */
 export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = [], furniture = new PageInfo()): RenderedPage {
   const info = furniture.of(page);

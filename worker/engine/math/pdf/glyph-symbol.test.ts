@@ -63,8 +63,9 @@ describe('letters of a text font TeX does not name', () => {
     font: { name, family: 'other', italic, ascent: 0.7, descent: 0.2 },
   });
 
-  it('are upright in the roman (\\text{if} beside maths letters) and unstyled in the italic', () => {
+  it('are upright in the roman (\\text{if} beside maths letters), bold in the bold (newtx\'s \\mathbf{q}) and unstyled in the italic', () => {
     expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
+    expect(glyphSymbol(termes('OURQFB+TeXGyreTermesX-Bold', false))?.style).toBe('bold');
     expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
   });
 });

@@ -65,12 +65,17 @@ function rawCodeUnicode(g: PdfGlyph): string {
   return g.font.family === 'symbols' ? mathSymbolUnicode(g.unicode, g.code) : g.unicode;
 }
 
+/** A text font's bold weights, by name (TeXGyreTermesX-Bold, TimesNewRomanPS-BoldMT, MinionPro-Semibold). */
+const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+
 /**
  * A Latin letter of a text font TeX does not name (Termes, Bera, Times) that is not its italic:
- * upright, as `\text{if}` and `\mathrm{d}` set it beside maths-font letters.
+ * upright, as `\text{if}` and `\mathrm{d}` set it beside maths-font letters, or bold in the font's
+ * bold weight, as newtx's `\mathbf{q}` sets it.
  */
-function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | undefined {
-  return g.font.family === 'other' && !g.font.italic && /^[A-Za-z]$/u.test(latex) ? 'upright' : undefined;
+function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | 'bold' | undefined {
+  if (g.font.family !== 'other' || g.font.italic || !/^[A-Za-z]$/u.test(latex)) return undefined;
+  return BOLD_FONT.test(g.font.name) ? 'bold' : 'upright';
 }
 
 /**
