@@ -47,8 +47,6 @@ export type Block<L> =
   /** Running heads, running feet and page numbers: listed in lines.json, left out of the MMD. */
   | { kind: 'furniture'; lines: L[] };
 
-export type BlockKind = Block<unknown>['kind'];
-
 /** Every line a block holds, in order (a table's whole line, else its cells row by row). */
 export function blockLines<L>(b: Block<L>): L[] {
   if (b.kind === 'list') return b.items.flatMap((item) => item.lines);
