@@ -23,10 +23,12 @@ export interface ListItem<L> {
   lines: L[];
 }
 
-/** A cropped figure where it sits on the page: its MMD (an image link) and its box in page units. */
+/** A cropped figure where it sits on the page. */
 export interface FigureRef {
   name: string;
+  /** The MMD that shows it: `![](<link>)`, or a structure diagram's `<smiles>` (worker/chemistry/). */
   mmd: string;
+  /** Its region on the page (PDF points, origin top-left). */
   box: { x0: number; y0: number; x1: number; y1: number };
 }
 
@@ -44,8 +46,6 @@ export type Block<L> =
   | { kind: 'figure'; figure: FigureRef }
   /** Running heads, running feet and page numbers: listed in lines.json, left out of the MMD. */
   | { kind: 'furniture'; lines: L[] };
-
-export type BlockKind = Block<unknown>['kind'];
 
 /** Every line a block holds, in order (a table's whole line, else its cells row by row). */
 export function blockLines<L>(b: Block<L>): L[] {

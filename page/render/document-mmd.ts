@@ -130,7 +130,7 @@ function placeFigures(parts: Part[], figures: FigureRef[]): FigureRef[][] {
 }
 
 /** A figure as a line of lines.json: its region, no text. */
-function figureLine(f: FigureRef): TextLine {
+export function figureLine(f: FigureRef): TextLine {
   return { glyphs: [], x0: f.box.x0, x1: f.box.x1, top: f.box.y0, bottom: f.box.y1, base: f.box.y1, size: 0, bold: false, text: '' };
 }
 

@@ -69,7 +69,11 @@ export interface PageImage {
 
 export function renderPage(pdfPath: string, page: number, signal?: AbortSignal): Promise<PageImage> {
   return inTempDir(async (dir) => {
-    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-tiff', '-singlefile', pdfPath, join(dir, 'page')], limit(signal));
+    await run(
+      'pdftoppm',
+      ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-tiff', '-singlefile', pdfPath, join(dir, 'page')],
+      limit(signal),
+    );
     const tiff = await readFile(join(dir, 'page.tif'));
     const { data, info } = await sharp(tiff).greyscale().raw().toBuffer({ resolveWithObject: true });
     return { tiff, gray: { data, width: info.width, height: info.height, scale: SCALE } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PdfGlyph } from './page-reader.js';
-import { glyphSymbol } from './symbols.js';
+import { glyphSymbol, symbolsFrom } from './symbols.js';
 
 /** A CMMI10 glyph as pdf.js hands it back when the font's ToUnicode map does not name it: the raw code. */
 function cmmiGlyph(unicode: string, code: number, box = { x0: 0, y0: 0, x1: 5, y1: 7 }): PdfGlyph {
@@ -67,6 +67,17 @@ describe('letters of a text font TeX does not name', () => {
     expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
     expect(glyphSymbol(termes('OURQFB+TeXGyreTermesX-Bold', false))?.style).toBe('bold');
     expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
+  });
+});
+
+describe('ligatures of a text font in a display', () => {
+  it('are their letters, upright, each with a share of the glyph box', () => {
+    const fi: PdfGlyph = { ...cmmiGlyph('\uFB01', 0x0c, { x0: 10, y0: 0, x1: 16, y1: 7 }), font: { name: 'CMR10', family: 'roman', italic: false, ascent: 0.7, descent: 0.2 } };
+    const letters = symbolsFrom([fi], []);
+    expect(letters.map((s) => [s.latex, s.style, s.box.x0, s.box.x1])).toEqual([
+      ['f', 'upright', 10, 13],
+      ['i', 'upright', 13, 16],
+    ]);
   });
 });
 

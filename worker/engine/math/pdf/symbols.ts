@@ -96,10 +96,29 @@ function hookPiece(g: PdfGlyph): string | undefined {
 function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
   const read = glyphs.flatMap((g) => {
     const symbol = glyphSymbol(g);
-    return symbol ? [{ g, symbol }] : [];
+    return symbol ? ligatureLetters(symbol).map((letter) => ({ g, symbol: letter })) : [];
   });
   const mathLetters = read.some(({ g, symbol }) => symbol.style !== undefined && isMathFamily(g.font.family));
   return read.map(({ g, symbol }) => (!mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol));
+}
+
+/** The text fonts' ligatures (U+FB00–FB06) and the letters they join. */
+const LIGATURES: Record<string, string> = { '\uFB00': 'ff', '\uFB01': 'fi', '\uFB02': 'fl', '\uFB03': 'ffi', '\uFB04': 'ffl', '\uFB05': 'st', '\uFB06': 'st' };
+
+/**
+ * A ligature glyph (`\text{the ﬁnal}` set in a text font) as its letters, each an upright letter
+ * with an equal share of its box, so the word it sits in reads as one run of letters.
+ */
+function ligatureLetters(symbol: Piece): Piece[] {
+  const letters = LIGATURES[symbol.latex];
+  if (!letters) return [symbol];
+  const width = (symbol.box.x1 - symbol.box.x0) / letters.length;
+  return [...letters].map((latex, i) => ({
+    ...symbol,
+    latex,
+    style: symbol.style === 'bold' ? 'bold' : 'upright',
+    box: { ...symbol.box, x0: symbol.box.x0 + i * width, x1: symbol.box.x0 + (i + 1) * width },
+  }));
 }
 
 const centre = (b: Box) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 });
