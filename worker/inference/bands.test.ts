@@ -93,6 +93,14 @@ describe('inkBands on a page of text under a tall row', () => {
   });
 });
 
+describe('inkBands on a row of fractions around an equals sign', () => {
+  it('joins the denominators once the upper stroke of the equals sign has joined the numerators', () => {
+    // dy/dx = dy/du du/dx at 150 dpi: numerators, the upper stroke, the bars with the lower stroke, denominators.
+    const bands = inkBands(mask(120, 60, [[7, 6, 111, 26], [38, 27, 52, 29], [6, 30, 112, 33], [7, 34, 111, 49]]));
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[6, 49]]);
+  });
+});
+
 describe('joinScripts on a full-width tall row over a paragraph', () => {
   it('grows the row by one script at most: lines further down are no script of it', () => {
     const row = { y0: 0, y1: 50, x0: 0, x1: 600 };

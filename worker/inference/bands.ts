@@ -92,22 +92,31 @@ function scriptOf(b: Cored, n: Cored): boolean {
   return height(b.band) < SCRIPT_HEIGHT_RATIO * height(core) && gap < SCRIPT_GAP_RATIO * height(core) && within(b.band, core, height(b.band));
 }
 
+/** Joins the first bar found (a run much shorter than the cores of both its neighbours, close to and within it) to both neighbours; whether one was. */
+function joinBar(out: Cored[]): boolean {
+  for (let i = 1; i + 1 < out.length; i++) {
+    const [above, bar, below] = [out[i - 1]!, out[i]!.band, out[i + 1]!];
+    const short = height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above.core), height(below.core));
+    const near = close(above.band, bar, above.core) && close(bar, below.band, below.core);
+    if (short && near && within(above.band, bar, height(above.core)) && within(below.band, bar, height(below.core))) {
+      out.splice(i - 1, 3, { band: join(join(above.band, bar), below.band), core: taller(above.core, below.core) });
+      return true;
+    }
+  }
+  return false;
+}
+
 /**
- * Joins bars to both neighbours, then short runs to a close, taller neighbour, shortest first, until
- * none qualifies. `runs`: the unjoined ink runs the bands were made of (stacks.ts joins some), for
+ * Joins bars to both neighbours and short runs to a close, taller neighbour, shortest first, until
+ * none qualifies: a bar is looked for again after each script joins (the upper stroke of an equals
+ * sign between a fraction row's numerators and its bars hides the bars until it joins the
+ * numerators). `runs`: the unjoined ink runs the bands were made of (stacks.ts joins some), for
  * their cores; without them each band is its own core.
  */
 export function joinScripts(bands: Band[], runs: Band[] = bands): Band[] {
   const out: Cored[] = bands.map((b) => ({ band: { ...b }, core: coreOf(b, runs) }));
-  for (let i = 1; i + 1 < out.length; i++) {
-    const [above, bar, below] = [out[i - 1]!.band, out[i]!.band, out[i + 1]!.band];
-    const short = height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above), height(below));
-    if (short && close(above, bar, above) && close(bar, below, below) && within(above, bar, height(above)) && within(below, bar, height(below))) {
-      out.splice(i - 1, 3, { band: join(join(above, bar), below), core: taller(out[i - 1]!.core, out[i + 1]!.core) });
-      i--;
-    }
-  }
   for (;;) {
+    if (joinBar(out)) continue;
     let best: { i: number; j: number; h: number } | null = null;
     out.forEach((b, i) => {
       for (const j of [i - 1, i + 1]) {
