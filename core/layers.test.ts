@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
  * - appliance/ never imports worker/ (recognition and page assembly run in the workers; what both
  *   need lives in core/ or page/);
  * - page/ is pure: it imports neither worker/ nor appliance/;
- * - core/ knows no surface: it imports none of worker/, appliance/, page/.
+ * - core/ knows no surface: it imports none of worker/, appliance/, page/;
+ * - runtime files import nothing from test/: fixtures and test helpers live in test/support/,
+ *   and only tests (`*.test.ts`) reach them.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,6 +24,9 @@ const FORBIDDEN: Record<string, string[]> = {
   page: ['worker', 'appliance'],
   core: ['worker', 'appliance', 'page'],
 };
+
+/** The folders whose files ship and run; their tests sit beside them. */
+const RUNTIME = ['appliance', 'worker', 'core', 'page', 'license'];
 
 /**
  * Files that still break a rule, each with who removes it. The list only shrinks: an entry that
@@ -54,6 +59,11 @@ describe('layer rules', () => {
       expect(fixed, 'no longer breaks the rule: take it off PENDING').toEqual([]);
     });
   }
+
+  it('runtime files, tests apart, import nothing from test/', () => {
+    const broken = RUNTIME.flatMap(sources).filter((f) => !f.endsWith('.test.ts') && importedLayers(f).includes('test'));
+    expect(broken).toEqual([]);
+  });
 
   it('reads static, type-only and dynamic imports', () => {
     const probe = "import a from '../worker/x.js';\nimport type { B } from '../../page/y.js';\nconst c = await import('./z.js');\nimport './side.js';";

@@ -1,12 +1,12 @@
 import { boxToUpright } from './geometry.js';
 import type { PageLine, PageRecognition } from './model.js';
 import { type AlphabetsFound, detectedAlphabets, excludedAlphabets, withoutAlphabets } from './processors/alphabets.js';
-import { type Block, textBlocks } from './processors/blocks.js';
+import { BULLET_MARKER, type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
 import type { MonospaceFit } from './processors/code-lines.js';
 import { punctuationWidth } from './processors/fullwidth.js';
 import { mapRecognitionText } from './processors/text-map.js';
-import type { Grid } from './render/tables-mmd.js';
+import type { Grid } from './blocks-model.js';
 
 /**
  * Page assembly of a recognised image: what turns recognised lines into a page. It runs in the
@@ -23,7 +23,11 @@ export interface AssemblyOptions {
   fullwidthPunctuation?: boolean | null;
 }
 
-/** A block with its lines as indices into the page's lines (reading order). */
+/**
+ * A block with its lines as indices into the page's lines (reading order): the form an assembled
+ * page travels and is stored in. Its kinds keep the names they were stored under: `lines` is a
+ * paragraph, and a list's items are bulleted lines at depth 0.
+ */
 export type BlockLayout =
   | { kind: 'lines'; lines: number[] }
   | { kind: 'heading'; level: number; lines: number[] }
@@ -67,9 +71,11 @@ export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions
   const index = new Map(lines.map((l, i) => [l, i]));
   const at = (l: PageLine) => index.get(l)!;
   const blocks = textBlocks(lines, upright).map((b): BlockLayout => {
-    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.map(at)) };
+    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.lines.map(at)) };
     if (b.kind === 'table') return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c ? at(c) : undefined))) } };
-    return { ...b, lines: b.lines.map(at) };
+    if (b.kind === 'paragraph') return { kind: 'lines', lines: b.lines.map(at) };
+    if (b.kind === 'heading' || b.kind === 'code') return { ...b, lines: b.lines.map(at) };
+    throw new Error(`an image has no ${b.kind} blocks`);
   });
   return { ...changed, lines, layout: { blocks, single, alphabets: detectedAlphabets(recognition.lines) } };
 }
@@ -78,10 +84,11 @@ export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions
 export function pageBlocks(page: AssembledPage): Block[] {
   const line = (i: number) => page.lines[i]!;
   return page.layout.blocks.map((b): Block => {
-    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.map(line)) };
+    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => ({ marker: BULLET_MARKER, depth: 0, lines: item.map(line) })) };
     // JSON writes an empty cell (undefined) as null.
     if (b.kind === 'table')
       return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c == null ? undefined : line(c)))) } };
+    if (b.kind === 'lines') return { kind: 'paragraph', lines: b.lines.map(line) };
     return { ...b, lines: b.lines.map(line) };
   });
 }

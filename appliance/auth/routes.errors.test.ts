@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authTestApp } from './testing.js';
+import { authTestApp } from '../../test/support/auth-app.js';
 
 const unauthorized = (message: string) => ({ status: 401, body: { error: 'unauthorized', error_info: { id: 'unauthorized', message } } });
 

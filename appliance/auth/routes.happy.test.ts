@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authTestApp } from './testing.js';
+import { authTestApp } from '../../test/support/auth-app.js';
 
 describe('operator key routes (/pco/v1 extension)', () => {
   it('creates an app (201), and answers 200 with the same app for its name again', async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { authTestApp } from './testing.js';
+import { authTestApp } from '../../test/support/auth-app.js';
 import { hashCredential } from './keys.js';
 
 // safeEqual wrapped in a spy, so the tests can see every credential comparison go through it.

@@ -18,6 +18,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from fit import fit
+from onnx_weights import initializers
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.dirname(HERE)
@@ -79,9 +80,46 @@ def without_size(features):
     return out
 
 
-def train(crops, feats, labels, classes, epochs, seed):
+@torch.no_grad()
+def initialise_from(net, onnx_path, class_names, crops, feats):
+    """Starts from an exported model (fine-tuning): its weights, and its output rows for the classes
+    it knew (matched by name through its labels file); a class it lacked keeps a fresh row. The
+    export folded each batch norm into its convolution, so each norm is set to add the folded bias
+    back, given the batch statistics of the convolution's output on these crops."""
+    weights = initializers(onnx_path)
+    old = json.load(open(onnx_path.replace(".onnx", ".labels.json")))["classes"]
+    folded = [v for k, v in weights.items() if not k.startswith("net.head")]
+    convs = [m for m in net.conv.modules() if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.conv.modules() if isinstance(m, nn.BatchNorm2d)]
+    kernels, biases = [v for v in folded if v.ndim == 4], [v for v in folded if v.ndim == 1]
+    sample = torch.randperm(len(crops))[:4096]
+    x, f = crops[sample].float() / 255, feats[sample]
+    net.train()
+    for conv, norm, kernel, bias in zip(convs, norms, kernels, biases):
+        conv.weight.copy_(torch.from_numpy(kernel.copy()))
+        norm.reset_running_stats()
+        norm.momentum = None
+        net(x, f)
+        norm.weight.copy_(torch.sqrt(norm.running_var + norm.eps))
+        norm.bias.copy_(norm.running_mean + torch.from_numpy(bias.copy()))
+        norm.momentum = 0.1
+    net.head[0].weight.copy_(torch.from_numpy(weights["net.head.0.weight"].copy()))
+    net.head[0].bias.copy_(torch.from_numpy(weights["net.head.0.bias"].copy()))
+    out_w, out_b = weights["net.head.3.weight"], weights["net.head.3.bias"]
+    for k, name in enumerate(class_names):
+        if name in old:
+            net.head[3].weight[k] = torch.from_numpy(out_w[old.index(name)].copy())
+            net.head[3].bias[k] = float(out_b[old.index(name)])
+        else:
+            net.head[3].bias[k] = float(out_b.mean())
+    print(f"initialised from {onnx_path}: {sum(n in old for n in class_names)} of {len(class_names)} classes known")
+
+
+def train(crops, feats, labels, class_names, epochs, seed, init=None, lr=3e-3):
     torch.manual_seed(seed)
-    net = SymbolNet(classes, feats.shape[1])
+    net = SymbolNet(len(class_names), feats.shape[1])
+    if init:
+        initialise_from(net, init, class_names, crops, feats)
 
     def step(idx):
         x = crops[idx].float() / 255
@@ -96,7 +134,7 @@ def train(crops, feats, labels, classes, epochs, seed):
         loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
         return loss, (logits.argmax(1) == labels[idx]).sum().item()
 
-    return fit(net, len(labels), epochs, 256, step)
+    return fit(net, len(labels), epochs, 256, step, lr=lr)
 
 
 @torch.no_grad()
@@ -128,20 +166,22 @@ def main():
     parser.add_argument("--holdout", default="termes", help="font family left out of the generalisation run")
     parser.add_argument("--skip-holdout", action="store_true", help="only train and export the shipped model")
     parser.add_argument("--holdout-only", action="store_true", help="only the generalisation run; adds to metrics.json")
+    parser.add_argument("--init", help="fine-tune from this exported model (e.g. models/math-symbols.onnx) instead of from scratch")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning: 1e-3)")
     args = parser.parse_args()
     torch.set_num_threads(2)
     np.random.seed(7)
     os.makedirs(OUT, exist_ok=True)
     meta, crops, feats, labels, sources = load(os.path.join(DATA, "symbols"))
     classes = meta["classes"]
-    metrics = {"training_crops": len(labels), "fonts": meta["sources"], "epochs": args.epochs}
+    metrics = {"training_crops": len(labels), "fonts": meta["sources"], "epochs": args.epochs, "init": args.init, "lr": args.lr}
     started = time.time()
 
     if not args.skip_holdout:
         held = meta["sources"].index(args.holdout)
         keep = torch.from_numpy(sources != held)
         print(f"generalisation run: training without {args.holdout} ({int(keep.sum())} crops)")
-        net = train(crops[keep], feats[keep], labels[keep], len(classes), args.epochs, seed=1)
+        net = train(crops[keep], feats[keep], labels[keep], classes, args.epochs, seed=1)
         metrics["held_out_font"] = {"font": args.holdout, **evaluate(net, crops[~keep], feats[~keep], labels[~keep], classes, f"held-out font {args.holdout}")}
         if args.holdout_only:
             save_metrics(metrics)
@@ -149,7 +189,7 @@ def main():
 
     print(f"final run: all fonts ({len(labels)} crops)")
     final_started = time.time()
-    net = train(crops, feats, labels, len(classes), args.epochs, seed=2)
+    net = train(crops, feats, labels, classes, args.epochs, seed=2, init=args.init, lr=args.lr)
     metrics["final_train_minutes"] = round((time.time() - final_started) / 60, 1)
     for dpi in (150, 300):
         prefix = os.path.join(DATA, f"latex-{dpi}")

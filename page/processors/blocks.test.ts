@@ -12,7 +12,7 @@ const line = (text: string, x: number, y: number, kind: 'text' | 'math' = 'text'
 });
 const shape = (lines: PageLine[]) =>
   textBlocks(lines, (l) => l.box).map((b) =>
-    b.kind === 'lines'
+    b.kind === 'paragraph'
       ? b.lines.map((l) => l.text)
       : b.kind === 'code'
         ? { code: b.lines.map((l) => l.text) }
@@ -20,7 +20,9 @@ const shape = (lines: PageLine[]) =>
           ? { table: b.grid.rows.map((r) => r.map((c) => c?.text ?? '')), align: b.grid.align.join('') }
           : b.kind === 'heading'
             ? { [`h${b.level}`]: b.lines.map((l) => l.text).join(' ') }
-            : { list: b.items.map((i) => i.map((l) => l.text).join(' ')) },
+            : b.kind === 'list'
+              ? { list: b.items.map((i) => i.lines.map((l) => l.text).join(' ')) }
+              : b.kind,
   );
 
 describe('textBlocks', () => {

@@ -1,6 +1,6 @@
+import type { Block as PageBlock } from '../blocks-model.js';
 import type { PageLine } from '../model.js';
-import type { Grid } from '../render/tables-mmd.js';
-import { codeRuns, type MonospaceFit } from './code-lines.js';
+import { codeRuns } from './code-lines.js';
 import { headingLevel } from './headings.js';
 import { upperMedian } from './line-measures.js';
 import { tableRuns } from './tables.js';
@@ -23,16 +23,14 @@ import { tableRuns } from './tables.js';
  *   right of the line before, continues it.
  */
 
-export type Block =
-  | { kind: 'lines'; lines: PageLine[] }
-  | { kind: 'heading'; level: number; lines: PageLine[] }
-  | { kind: 'list'; items: PageLine[][] }
-  | { kind: 'code'; lines: PageLine[]; pitch: number; fit?: MonospaceFit }
-  | { kind: 'table'; grid: Grid<PageLine> };
+/** The blocks of an image (page/blocks-model.ts): a list item's lines keep its bullet, all at depth 0. */
+export type Block = PageBlock<PageLine>;
 
 export const PARAGRAPH_GAP = 0.8;
 export const INDENT = 0.7;
 export const LIST_GAP = 2;
+/** An image's list items are bulleted (numbered lines are read as paragraphs or headings). */
+export const BULLET_MARKER = '- ';
 const BULLET = /^[•·●◦▪‣∙○■□–*-](?=\s|[A-Za-z])/;
 const SECTION_NUMBER_ONLY = /^\d{1,2}(?:\.\d{1,2})*\.?$/;
 /** A line that is only a section number (`3`, `2.1.`); the maths engine may have read it. */
@@ -93,8 +91,8 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
       return;
     }
     const last = blocks.at(-1);
-    if (sameRow(i) && (last?.kind === 'lines' || last?.kind === 'heading' || last?.kind === 'list')) {
-      (last.kind === 'list' ? last.items.at(-1)! : last.lines).push(line);
+    if (sameRow(i) && (last?.kind === 'paragraph' || last?.kind === 'heading' || last?.kind === 'list')) {
+      (last.kind === 'list' ? last.items.at(-1)!.lines : last.lines).push(line);
       return;
     }
     const spaced = i > 0 && gap(i) > PARAGRAPH_GAP * lineHeight;
@@ -123,17 +121,18 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
       return;
     }
     if (isBulleted(line)) {
-      if (last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight) last.items.push([line]);
-      else blocks.push({ kind: 'list', items: [[line]] });
+      const item = { marker: BULLET_MARKER, depth: 0, lines: [line] };
+      if (last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight) last.items.push(item);
+      else blocks.push({ kind: 'list', items: [item] });
       itemLeft = boxes[i]!.x + 0.5 * lineHeight;
       return;
     }
     if (last?.kind === 'list' && !spaced && line.kind !== 'math' && boxes[i]!.x >= itemLeft) {
-      last.items.at(-1)!.push(line);
+      last.items.at(-1)!.lines.push(line);
       return;
     }
-    if (last?.kind === 'lines' && !spaced && !indented && !movedUp) last.lines.push(line);
-    else blocks.push({ kind: 'lines', lines: [line] });
+    if (last?.kind === 'paragraph' && !spaced && !indented && !movedUp) last.lines.push(line);
+    else blocks.push({ kind: 'paragraph', lines: [line] });
   });
   return blocks;
 }
@@ -147,7 +146,7 @@ export function lineTypes(blocks: Block[]): Map<PageLine, LineType> {
     if (b.kind === 'table') for (const row of b.grid.rows) for (const cell of row) if (cell) types.set(cell, 'table');
     if (b.kind === 'code') for (const l of b.lines) types.set(l, 'code');
     if (b.kind === 'heading') for (const l of b.lines) types.set(l, 'section_header');
-    if (b.kind === 'list') for (const item of b.items) for (const l of item) types.set(l, 'list_item');
+    if (b.kind === 'list') for (const item of b.items) for (const l of item.lines) types.set(l, 'list_item');
   }
   return types;
 }

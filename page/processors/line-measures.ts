@@ -1,4 +1,4 @@
-/** Measures the /v3/text layout rules share (text-blocks.ts, text-columns.ts, text-tables.ts). */
+/** Measures the /v3/text layout rules share (blocks.ts, columns.ts, tables.ts here). */
 
 /** The upper median (the middle value, or the higher of the two middle ones); 0 for none. */
 export function upperMedian(values: number[]): number {

@@ -1,4 +1,4 @@
-import type { ColumnAlign, Grid } from '../render/tables-mmd.js';
+import type { ColumnAlign, Grid } from '../blocks-model.js';
 import type { PageLine } from '../model.js';
 import { upperMedian, wordCount } from './line-measures.js';
 

@@ -87,7 +87,7 @@ export function wordData(l: PageLine, opts: RenderOptions): WordData[] {
 }
 
 /**
- * lines_json: the page-region document of a PDF's lines.json (worker/document/pipeline/lines-json.ts)
+ * lines_json: the page-region document of a PDF's lines.json (page/render/lines-json.ts)
  * for the one page an image is: region in pixels, font_size the line's height in pixels, text the
  * line's MMD, every line part of the output.
  */

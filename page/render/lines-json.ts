@@ -1,4 +1,6 @@
 import { type Relinked, relinkFigures } from '../figure-links.js';
+import type { TextLine } from '../glyph-lines.js';
+import type { RenderedLine } from './document-mmd.js';
 
 /**
  * The entries of lines.json and lines.mmd.json (and of /v3/text's lines_json): per page, the lines
@@ -47,4 +49,51 @@ export function relinkLinesMmd(json: string, doc: Relinked, names: ReadonlySet<s
       [l.mmd_start, l.mmd_end] = [doc.offset(l.mmd_start), doc.offset(l.mmd_end)];
     }
   return JSON.stringify(parsed);
+}
+
+/**
+ * A document page's entries (document-mmd.ts renders its lines), regions in PDF points. lines.json
+ * also lists page info (headers, footers, page numbers) with conversion_output false when it was
+ * left out of the MMD.
+ */
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+function region(l: TextLine): Region {
+  return { top_left_x: r2(l.x0), top_left_y: r2(l.top), width: r2(l.x1 - l.x0), height: r2(l.bottom - l.top) };
+}
+
+/** Builds both page entries; `offset` is where the page's MMD starts in the document MMD. */
+export function pageLines(
+  page: number,
+  size: { width: number; height: number },
+  rendered: RenderedLine[],
+  pageInfo: TextLine[],
+  offset: number,
+): { lines: PageLines<LineEntry>; mmdLines: PageLines<MmdLineEntry> } {
+  const head = { page, page_width: r2(size.width), page_height: r2(size.height) };
+  // Reading order: headers, then the body as rendered, then footers.
+  const info = (top: boolean) =>
+    pageInfo.filter((l) => l.top < size.height / 2 === top).map((line) => ({ line, rendered: undefined as RenderedLine | undefined }));
+  const all = [...info(true), ...rendered.map((r) => ({ line: r.line, rendered: r as RenderedLine | undefined })), ...info(false)];
+  const lines: LineEntry[] = [];
+  const mmdLines: MmdLineEntry[] = [];
+  for (const [i, { line, rendered: r }] of all.entries()) {
+    const base: LineEntry = {
+      id: `${page}-${i + 1}`,
+      type: r?.type ?? 'page_info',
+      text: line.text,
+      region: region(line),
+      font_size: r2(line.size),
+      conversion_output: r !== undefined,
+    };
+    lines.push(base);
+    if (r) mmdLines.push({ ...base, text: r.mmd, mmd_start: offset + r.start, mmd_end: offset + r.end });
+  }
+  return { lines: { ...head, lines }, mmdLines: { ...head, lines: mmdLines } };
+}
+
+/** An empty entry for a page that produced no lines (blank, scanned, failed). */
+export function emptyPageLines(page: number, size: { width: number; height: number }): PageLines<never> {
+  return { page, page_width: r2(size.width), page_height: r2(size.height), lines: [] };
 }

@@ -13,7 +13,7 @@ import type { RenderOptions } from './options.js';
  * between them, rule 7); the LaTeX options applied to every equation; paragraphs separated by a
  * blank line, bulleted lists as itemize environments (rule 1) and code as a listing environment or,
  * with disable_lstlisting, a fenced block (rule 2), and tables as a boxed tabular, as documents'
- * tables are (text-blocks.ts finds all four); a chemical structure (include_smiles) as `<smiles>`,
+ * tables are (page/processors/blocks.ts finds all four); a chemical structure (include_smiles) as `<smiles>`,
  * with include_inchi its InChI and InChIKey as attributes (core/chemistry.ts).
  */
 
@@ -66,8 +66,9 @@ export function linesToMmd(
 ): string {
   if (single && lines[0]?.math) return inlineMath(styleLatex(lines[0].math.latex, opts), opts);
   return blocks
+    .filter((block) => block.kind !== 'furniture')
     .map((block) => {
-      if (block.kind === 'lines') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
+      if (block.kind === 'paragraph' || block.kind === 'display_math') return block.lines.map((l) => lineMmd(l, opts)).join('\n');
       if (block.kind === 'heading')
         // One line of single spaces: a text model may read a wide gap (after a section number) as two.
         return `${'#'.repeat(block.level)} ${block.lines
@@ -81,7 +82,8 @@ export function linesToMmd(
         const body = block.lines.map((l) => codeLineText(l, left, block.pitch, block.fit, upright)).join('\n');
         return opts.disable_lstlisting ? `\`\`\`\n${body}\n\`\`\`` : `\\begin{lstlisting}\n${body}\n\\end{lstlisting}`;
       }
-      const items = block.items.map((item) => item.map((l) => lineMmd(l, opts)).join(' '));
+      if (block.kind === 'figure') return block.figure.mmd;
+      const items = block.items.map((item) => item.lines.map((l) => lineMmd(l, opts)).join(' '));
       if (opts.disable_itemize) return items.join('\n');
       return ['\\begin{itemize}', ...items.map((t) => `\\item ${withoutBullet(t)}`), '\\end{itemize}'].join('\n');
     })

@@ -1,3 +1,5 @@
+import type { Grid } from '../blocks-model.js';
+
 /**
  * A table as MMD. Like the hosted service's PDF output, a LaTeX tabular with every cell boxed:
  * `\hline` before each row and after the last, and `|` between columns. convert-tables.ts reads
@@ -6,15 +8,6 @@
 
 /** LaTeX specials that end a cell or start a comment; maths runs never contain them unescaped. */
 const SPECIAL = /(?<!\\)([&%#])/g;
-
-/** How a column's cells sit: left, centred, right. */
-export type ColumnAlign = 'l' | 'c' | 'r';
-
-/** Rows of cells, one a column (an empty cell undefined), and each column's alignment. */
-export interface Grid<C> {
-  rows: Array<Array<C | undefined>>;
-  align: ColumnAlign[];
-}
 
 /** @param cell the MMD of one cell (its words and inline maths) */
 export function tableToMmd<C>(table: Grid<C>, cell: (c: C) => string): string {

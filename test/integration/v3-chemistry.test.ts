@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moleculePng } from '../../worker/chemistry/test-images.js';
+import { moleculePng } from '../support/chemistry-images.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { chemistryPaperPdf, PAPER_STRUCTURES } from '../support/chemistry-fixtures.js';
 import { waitFor } from '../support/ports.js';

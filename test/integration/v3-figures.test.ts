@@ -6,14 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3Storage } from '../../core/storage/s3.js';
-import {
-  DRAWING_CAPTION,
-  DRAWING_SIZE_PT,
-  RASTER_CAPTION,
-  RASTER_SIZE_PT,
-  type FigurePaper,
-  figurePaperPdf,
-} from '../../worker/document/pipeline/figure-fixture.js';
+import { DRAWING_CAPTION, DRAWING_SIZE_PT, RASTER_CAPTION, RASTER_SIZE_PT, type FigurePaper, figurePaperPdf } from '../support/figure-fixtures.js';
 import { FIGURE_DPI, linkedFigures } from '../../page/figure-links.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { waitFor } from '../support/ports.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stroke } from '../../core/v3/strokes.js';
 // The test plays the inference worker's part too: its 'strokes' reader runs in this process.
 import { startStrokesWorker } from '../../worker/inference/strokes.js';
-import { at, bar, radical } from '../../worker/engine/math/strokes/test-pen.js';
+import { at, bar, radical } from '../support/pen-strokes.js';
 import { authRoutes } from '../../appliance/auth/routes.js';
 import { createApp } from '../../appliance/http/app.js';
 import type { StrokesPool } from '../../appliance/http/v3/strokes-inference.js';
@@ -12,7 +12,7 @@ import { v3TestApp, type V3TestApp } from '../support/v3-test-app.js';
 /**
  * Handwriting no training example came from, read exactly through POST /v3/strokes with the
  * default options (so the default confidence_rate_threshold 0.75 applies). The strokes are drawn
- * by hand for these tests (worker/engine/math/strokes/test-pen.ts: coordinates written as a pen
+ * by hand for these tests (test/support/pen-strokes.ts: coordinates written as a pen
  * moves, leaning forward); the shipped classifier was trained on Detexify and UNIPEN writers only.
  * UNIPEN drawings may not be redistributed, so none are used here.
  */
@@ -60,6 +60,11 @@ describe('POST /v3/strokes reads handwriting at default options', () => {
     // \chi, sits on the baseline of its neighbours (χ descends below it), and so is an x.
     ['x+1', () => [...at('x', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)]],
     ['x^{2}+1', () => [...at('x', 0, 0, 40), ...at('2', 30, -10, 20), ...at('+', 60, 0, 40), ...at('1', 105, 0, 40)]],
+    // Read only since issue 17's fourth round (look-alikes weighted by how often they occur in
+    // maths): a `1` drawn as a stem with its foot flicked right, once `2+L`; a lone cursive x,
+    // with no baseline to judge by, once `\\chi`.
+    ['2+1', () => [...at('2', 0, 0, 40), ...at('+', 38, 8, 26), ...at('1 flicked', 74, 0, 40)]],
+    ['x', () => at('x', 0, 0, 40)],
   ])('%s', async (latex, strokes) => {
     expect(await read(strokes())).toBe(latex);
   });

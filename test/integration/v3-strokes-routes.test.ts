@@ -3,7 +3,7 @@ import { eventsStream } from '../../core/events.js';
 import type { Stroke } from '../../core/v3/strokes.js';
 // The test plays the inference worker's part too: its 'strokes' reader runs in this process.
 import { startStrokesWorker } from '../../worker/inference/strokes.js';
-import { at } from '../../worker/engine/math/strokes/test-pen.js';
+import { at } from '../support/pen-strokes.js';
 import { authRoutes } from '../../appliance/auth/routes.js';
 import { createApp } from '../../appliance/http/app.js';
 import type { StrokesPool } from '../../appliance/http/v3/strokes-inference.js';
@@ -38,7 +38,7 @@ describe('POST /v3/strokes (real Redis queue and recogniser, in-process)', () =>
     worker = await startStrokesWorker(t.workerCtx);
     app = createApp(t.ctx, [authRoutes(t.ctx), v3StrokesRoutes(t.ctx, { onPool: (p) => (pool = p) })]);
     key = await t.newKey();
-    // "a+1" drawn by hand (test-pen.ts), not by any writer the classifier was trained on.
+    // "a+1" drawn by hand (test/support/pen-strokes.ts), not by any writer the classifier was trained on.
     written = [...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)];
   });
   afterAll(async () => {

@@ -1,22 +1,22 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inkImage } from '../../models/training/handwriting-ink.js';
-import { at, radical } from '../../worker/engine/math/strokes/test-pen.js';
+import { at, radical } from '../support/pen-strokes.js';
 import type { Stroke } from '../../worker/engine/math/types.js';
 import { dataUrl, startMathStack } from './v3-math-support.js';
 
 /**
  * Pictures of handwriting through POST /v3/text with default options (so the default
  * confidence_rate_threshold 0.75 applies), read by the real inference worker. The ink is drawn
- * from pen coordinates written by hand for the tests (worker/engine/math/strokes/test-pen.ts, no
+ * from pen coordinates written by hand for the tests (test/support/pen-strokes.ts, no
  * training writer's) with a round pen, as a photo of a written line shows it; the handwriting
  * classifier was trained on Detexify and UNIPEN writers only. The classifier reads what the ink-kind
- * model calls handwritten (is_handwritten). Not yet read: test-pen's `a` (the handwriting classifier
+ * model calls handwritten (is_handwritten). Not yet read: pen-strokes.ts's `a` (the handwriting classifier
  * says Q), `1` (right, but under the threshold beside other symbols), and `\frac{b}{2}` and `b^{2}`,
  * whose pictures the ink-kind model calls printed (so the typeset classifier reads them).
  */
 
-/** Strokes in test-pen units (a 40-unit symbol height) drawn at 1 pixel per unit with a 3-pixel pen. */
+/** Strokes in pen-strokes units (a 40-unit symbol height) drawn at 1 pixel per unit with a 3-pixel pen. */
 async function picture(strokes: Stroke[]): Promise<Buffer> {
   const image = inkImage(strokes, { penPx: 3, ink: 30, marginPx: 20 });
   return sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 1 } })

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at } from '../../worker/engine/math/strokes/test-pen.js';
+import { at } from '../support/pen-strokes.js';
 import { type ApplianceProcess, spawnAppliance } from '../support/appliance.js';
 import { handwrittenLinePng } from '../support/ink-fixtures.js';
 import { HEADING_TEXT, PARAGRAPH_ONE, headingAndParagraphsPdf } from '../support/pdf-fixtures.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { moleculePng, osraHostilePng } from '../../worker/chemistry/test-images.js';
-import { compileLatex, type LatexPdf } from '../../worker/engine/math/pdf/test-pdf.js';
+import { moleculePng, osraHostilePng } from './chemistry-images.js';
+import { compileLatex, type LatexPdf } from './latex-pdf.js';
 
 /**
  * Test support: a pdflatex paper with three structure diagrams (Open Babel drawings) among its

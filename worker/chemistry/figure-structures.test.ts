@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { barChartPng } from '../document/pipeline/figure-fixture.js';
+import { barChartPng } from '../../test/support/figure-fixtures.js';
 import { figureStructures, structuresMmd } from './figure-structures.js';
-import { moleculePng } from './test-images.js';
+import { moleculePng } from '../../test/support/chemistry-images.js';
 
 describe('figureStructures (document figures)', () => {
   it('reads a figure that is a structure diagram, and writes it as smiles or as the crop with the SMILES as alt text', async () => {

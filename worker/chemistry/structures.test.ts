@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalize } from './open-babel.js';
 import { parseOsraOutput, runOsra } from './osra.js';
 import { heavyAtoms, plausibleStructure, readStructures, structureConfidence } from './structures.js';
-import { moleculePng, osraHostilePng } from './test-images.js';
+import { moleculePng, osraHostilePng } from '../../test/support/chemistry-images.js';
 
 const reading = (smiles: string, score = 2, bondLengthPx = 40) => ({ smiles, score, bondLengthPx, box: { x: 0, y: 0, width: 70, height: 70 } });
 
@@ -26,6 +26,10 @@ describe('OSRA output and the acceptance rule', () => {
     expect(plausibleStructure(reading('CC*CO'))).toBe(false); // a label OSRA could not name
     expect(plausibleStructure(reading('CC(=O)O', -0.4))).toBe(false); // OSRA's own score says noise
     expect(plausibleStructure(reading('CC(=O)O', 2, 3))).toBe(false); // bonds of 3 px are specks
+    // A bar chart's bars: OSRA's reading of gnuplot-like bars at 300 dpi, a carbon chain of cyclobutanes.
+    expect(plausibleStructure(reading('CCC1(C)CCC1(C)C1(C)CCC1(C)C1(C)CCC1C', 1.2, 157))).toBe(false);
+    expect(plausibleStructure(reading('C1CC2CCC2C1'))).toBe(true); // one four-membered ring, carbon only
+    expect(plausibleStructure(reading('O=C1NC2C1C1CNC21'))).toBe(true); // two, with heteroatoms
     expect(plausibleStructure({ ...reading('c1ccccc1', 2, 35), box: { x: 0, y: 0, width: 218, height: 53 } })).toBe(false); // wider than six atoms reach
   });
 

@@ -2,6 +2,7 @@ import type { ChemicalStructure } from '../../core/chemistry.js';
 import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
 import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
+import { fourMemberedRings, parseSmiles } from './smiles-graph.js';
 import { type Box, boxArea as area, boxOverlap as overlap, textBoxes } from './text-boxes.js';
 
 /**
@@ -12,6 +13,10 @@ import { type Box, boxArea as area, boxOverlap as overlap, textBoxes } from './t
  * - OSRA's own score reaches MIN_OSRA_SCORE (noise scores below 0, clean drawings 1 to 4);
  * - it has MIN_HEAVY_ATOMS heavy atoms, and unless it holds a heteroatom, at least one ring
  *   and MIN_CARBON_ONLY_ATOMS atoms (a bare carbon chain or triangle is what axes and polygons give);
+ * - unless it holds a heteroatom, fewer than MAX_CARBON_ONLY_FOUR_RINGS four-membered rings: the
+ *   bars of a bar chart and the cells of a grid are rectangles, which OSRA reads as a chain of
+ *   cyclobutanes; of the 4,999 NCI compounds the evaluation draws from, none is carbon-only with
+ *   even one (cubane and the ladderanes, which it refuses, stay figures: the safe failure);
  * - its bond length is plausible for a drawing of this size (bonds of at least MIN_BOND_PX pixels);
  * - its box is no longer than its atoms can reach: n atoms joined by bonds of length L span at
  *   most (n - 1) L, MAX_SPAN_PER_BOND allowing for labels (a rounded flow-chart box OSRA reads as
@@ -29,6 +34,7 @@ import { type Box, boxArea as area, boxOverlap as overlap, textBoxes } from './t
 export const MIN_OSRA_SCORE = 0.6;
 export const MIN_HEAVY_ATOMS = 3;
 export const MIN_CARBON_ONLY_ATOMS = 6;
+export const MAX_CARBON_ONLY_FOUR_RINGS = 2;
 export const MIN_BOND_PX = 8;
 /** Largest box side per bond of the longest possible chain; the evaluation's molecules reach 1.06. */
 export const MAX_SPAN_PER_BOND = 1.1;
@@ -66,8 +72,10 @@ export function plausibleStructure(s: OsraStructure): boolean {
   const atoms = heavyAtoms(s.smiles);
   if (atoms.length < MIN_HEAVY_ATOMS) return false;
   if (Math.max(s.box.width, s.box.height) > MAX_SPAN_PER_BOND * (atoms.length - 1) * s.bondLengthPx) return false;
-  const hetero = atoms.some((a) => a.toUpperCase() !== 'C');
-  return hetero || (/\d/.test(s.smiles.replace(/\[[^\]]*\]/g, '')) && atoms.length >= MIN_CARBON_ONLY_ATOMS);
+  if (atoms.some((a) => a.toUpperCase() !== 'C')) return true;
+  if (!/\d/.test(s.smiles.replace(/\[[^\]]*\]/g, '')) || atoms.length < MIN_CARBON_ONLY_ATOMS) return false;
+  const graph = parseSmiles(s.smiles);
+  return graph === null || fourMemberedRings(graph.atoms) < MAX_CARBON_ONLY_FOUR_RINGS;
 }
 
 /**

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { acceptStructures, enclosesText } from './structures.js';
-import { moleculePng } from './test-images.js';
+import { moleculePng } from '../../test/support/chemistry-images.js';
 import { textBoxes } from './text-boxes.js';
 
 /** A vertical flow chart: words in boxes and an ellipse, joined by arrows (the shape OSRA reads as rings). */

@@ -30,25 +30,37 @@ export interface InkWindows {
   weights: number[];
 }
 
-/** Sum of `data` over the rectangle [x0, x1) × [y0, y1) with fractional edges, from an integral image (w + 1 wide). */
-function areaSum(sums: Float64Array, w: number, h: number, x0: number, y0: number, x1: number, y1: number): number {
-  const at = (xRaw: number, yRaw: number) => {
-    const x = Math.min(xRaw, w);
-    const y = Math.min(yRaw, h);
-    const xi = Math.floor(x);
-    const yi = Math.floor(y);
-    const fx = x - xi;
-    const fy = y - yi;
-    const v = (xx: number, yy: number) => sums[yy * (w + 1) + xx];
-    const xj = Math.min(xi + 1, w);
-    const row = (yy: number) => v(xi, yy) * (1 - fx) + v(xj, yy) * fx;
-    return row(yi) * (1 - fy) + (fy ? row(yi + 1) : 0) * fy;
-  };
-  return at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0);
+/**
+ * The integral image `sums` (w + 1 wide) at the fractional point (x, y), clipped to (w, h):
+ * bilinear between its four corners. A plain function, no closures: it runs a few hundred
+ * thousand times a page.
+ */
+function integralAt(sums: Float64Array, w: number, h: number, xRaw: number, yRaw: number): number {
+  const x = Math.min(xRaw, w);
+  const y = Math.min(yRaw, h);
+  const xi = Math.floor(x);
+  const yi = Math.floor(y);
+  const fx = x - xi;
+  const fy = y - yi;
+  const xj = Math.min(xi + 1, w);
+  const at = yi * (w + 1);
+  const top = sums[at + xi]! * (1 - fx) + sums[at + xj]! * fx;
+  const below = fy ? sums[at + w + 1 + xi]! * (1 - fx) + sums[at + w + 1 + xj]! * fx : 0;
+  return top * (1 - fy) + below * fy;
 }
 
-/** The band (with its margin) as ink values, scaled to WINDOW_HEIGHT rows: area averaging, so thin pen lines keep their weight. */
-function scaledBand(gray: GrayImage, mask: InkMask, band: Band): { data: Float32Array; width: number } {
+/** Sum of the band's ink over the rectangle [x0, x1) × [y0, y1) with fractional edges, from its integral image (w + 1 wide). */
+function areaSum(sums: Float64Array, w: number, h: number, x0: number, y0: number, x1: number, y1: number): number {
+  return integralAt(sums, w, h, x1, y1) - integralAt(sums, w, h, x0, y1) - integralAt(sums, w, h, x1, y0) + integralAt(sums, w, h, x0, y0);
+}
+
+/**
+ * The band's windows (with its margin): its ink values scaled to WINDOW_HEIGHT rows by area
+ * averaging, so thin pen lines keep their weight, and up to MAX_WINDOWS_PER_BAND windows evenly
+ * spread over the scaled band; a band narrower than a window sits at its left, the rest paper.
+ * Only the pixels the windows take are computed.
+ */
+function bandWindows(gray: GrayImage, mask: InkMask, band: Band): Float32Array[] {
   const margin = Math.round(MARGIN * (band.y1 - band.y0));
   const x0 = Math.max(0, band.x0 - margin);
   const x1 = Math.min(gray.width, band.x1 + margin);
@@ -63,8 +75,8 @@ function scaledBand(gray: GrayImage, mask: InkMask, band: Band): { data: Float32
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++) {
       const i = y * gray.width + x;
-      if (mask.data[i]) ((inkSum += gray.data[i]), inkCount++);
-      else paperSum += gray.data[i];
+      if (mask.data[i]) ((inkSum += gray.data[i]!), inkCount++);
+      else paperSum += gray.data[i]!;
     }
   const paper = paperSum / Math.max(1, w * h - inkCount);
   const ink = inkSum / Math.max(1, inkCount);
@@ -73,20 +85,26 @@ function scaledBand(gray: GrayImage, mask: InkMask, band: Band): { data: Float32
   for (let y = 0; y < h; y++) {
     let row = 0;
     for (let x = 0; x < w; x++) {
-      row += Math.min(1, Math.max(0, (paper - gray.data[(y + y0) * gray.width + x + x0]) / range));
-      sums[(y + 1) * (w + 1) + x + 1] = sums[y * (w + 1) + x + 1] + row;
+      row += Math.min(1, Math.max(0, (paper - gray.data[(y + y0) * gray.width + x + x0]!) / range));
+      sums[(y + 1) * (w + 1) + x + 1] = sums[y * (w + 1) + x + 1]! + row;
     }
   }
   const k = h / WINDOW_HEIGHT;
   const width = Math.max(1, Math.round(w / k));
-  const data = new Float32Array(WINDOW_HEIGHT * width);
-  for (let y = 0; y < WINDOW_HEIGHT; y++)
-    for (let x = 0; x < width; x++) {
-      const sx0 = Math.min(w, x * k);
-      const sx1 = Math.min(w, (x + 1) * k);
-      data[y * width + x] = areaSum(sums, w, h, sx0, y * k, sx1, (y + 1) * k) / (k * k);
-    }
-  return { data, width };
+  const count = Math.min(MAX_WINDOWS_PER_BAND, Math.ceil(width / WINDOW_WIDTH));
+  const windows: Float32Array[] = [];
+  for (let n = 0; n < count; n++) {
+    const left = count > 1 ? Math.round((n * (width - WINDOW_WIDTH)) / (count - 1)) : 0;
+    const window = new Float32Array(WINDOW_HEIGHT * WINDOW_WIDTH);
+    for (let y = 0; y < WINDOW_HEIGHT; y++)
+      for (let x = 0; x < WINDOW_WIDTH && left + x < width; x++) {
+        const sx0 = Math.min(w, (left + x) * k);
+        const sx1 = Math.min(w, (left + x + 1) * k);
+        window[y * WINDOW_WIDTH + x] = areaSum(sums, w, h, sx0, y * k, sx1, (y + 1) * k) / (k * k);
+      }
+    windows.push(window);
+  }
+  return windows;
 }
 
 /** Windows of the image's ink rows, as the classifier takes them. */
@@ -98,24 +116,12 @@ export function inkWindows(gray: GrayImage, mask: InkMask, bands: readonly Band[
   const size = WINDOW_HEIGHT * WINDOW_WIDTH;
   const windows: Float32Array[] = [];
   const weights: number[] = [];
-  for (const band of chosen) {
-    const { data, width } = scaledBand(gray, mask, band);
-    const count = Math.min(MAX_WINDOWS_PER_BAND, Math.ceil(width / WINDOW_WIDTH));
-    for (let k = 0; k < count; k++) {
-      // Evenly spread over the band; a band narrower than a window sits at its left, the rest paper.
-      const left = count > 1 ? Math.round((k * (width - WINDOW_WIDTH)) / (count - 1)) : 0;
-      const window = new Float32Array(size);
-      let ink = 0;
-      for (let y = 0; y < WINDOW_HEIGHT; y++)
-        for (let x = 0; x < WINDOW_WIDTH && left + x < width; x++) {
-          const v = data[y * width + left + x];
-          window[y * WINDOW_WIDTH + x] = v;
-          ink += v;
-        }
-      if (ink <= 0) continue;
-      windows.push(window);
-      weights.push(ink);
-    }
+  for (const window of chosen.flatMap((band) => bandWindows(gray, mask, band))) {
+    let ink = 0;
+    for (const v of window) ink += v;
+    if (ink <= 0) continue;
+    windows.push(window);
+    weights.push(ink);
   }
   const pixels = new Float32Array(windows.length * size);
   windows.forEach((w, i) => pixels.set(w, i * size));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../models/training/augment.js';
 import { StrokeClassifier } from '../engine/math/strokes/classifier.js';
-import { at } from '../engine/math/strokes/test-pen.js';
+import { at } from '../../test/support/pen-strokes.js';
 import type { Stroke } from '../engine/math/types.js';
 import type { FormulaConfidenceModel } from './formula-confidence.js';
 import { judgeStrokes, loadStrokesConfidence, readJudged, strokesEvidence, strokesFeatures, STROKES_FEATURES } from './strokes-confidence.js';

@@ -86,9 +86,13 @@ export function nestedScripts(latex: string): boolean {
   return false;
 }
 
-/** Reads the strokes four times (as the route does) and gathers the evidence. */
-export async function strokesEvidence(strokes: readonly Stroke[], opts: SymbolsFromStrokesOptions = {}): Promise<StrokesEvidence> {
-  const first = await readStrokes(strokes, opts);
+/** Reads the strokes four times (as the route does; `first`, when given, is the first read already made) and gathers the evidence. */
+export async function strokesEvidence(
+  strokes: readonly Stroke[],
+  opts: SymbolsFromStrokesOptions = {},
+  first?: StrokesReading,
+): Promise<StrokesEvidence> {
+  first ??= await readStrokes(strokes, opts);
   const second = await readStrokes(strokes, { ...opts, regroup: false });
   const tilted = [await readStrokes(turned(strokes, TILT), opts), await readStrokes(turned(strokes, -TILT), opts)];
   return { first, second, tilted };
@@ -119,7 +123,10 @@ export async function readJudged(
   strokes: readonly Stroke[],
   opts: SymbolsFromStrokesOptions = {},
 ): Promise<{ result: MathResult; confidence: number; rate: number }> {
-  const evidence = await strokesEvidence(strokes, opts);
+  const first = await readStrokes(strokes, opts);
+  // A read of nothing is judged 0 whatever the other reads say (judgeStrokes): they are not made.
+  if (first.result.latex === '') return { result: first.result, confidence: 0, rate: 0 };
+  const evidence = await strokesEvidence(strokes, opts, first);
   return { result: evidence.first.result, ...judgeStrokes(model, evidence) };
 }
 

@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { ApiError, toApiError } from '../../../core/errors.js';
 import type { Resolver } from '../../../core/ssrf.js';
 import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
 import { type AuthEnv, requireAppKey } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { OcrHistory } from '../../results/ocr-history.js';
-import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
+import { imageFailure, imageStage, takeImageSlot } from './image-accounting.js';
 import { buildLatexResult } from './latex-result.js';
 import { type LatexOptions, parseLatexOptions } from './latex-options.js';
 import { checkLegacyCallback, deliverLegacyCallback } from './legacy-callback.js';
@@ -54,26 +53,13 @@ export function v3LatexRoutes(ctx: AppContext, opts: V3LatexRouteOptions = {}): 
     let options: LatexOptions | undefined;
     let bytes: Buffer | undefined;
     let background = false;
-    const answer = async (): Promise<Record<string, unknown>> => {
-      try {
+    const answer = () =>
+      imageStage(ctx, history, { usage: 'latex', requestId, auth, endpoint: '/v3/latex', usageType: 'image', args: options!, startedMs: started }, async () => {
         const image = await prepareImage(bytes ?? (await imageFromSrc(options!.src!, fetchOpts)), regionOf(options as TextOptions));
         const math = options!.ocr.includes('text') ? 'auto' : 'formula';
         const page = await read(requestId, image.png, { math, nBest: options!.n_best });
-        const body = await buildLatexResult(requestId, page, image.png, options!, regionOf(options as TextOptions));
-        await emitImageUsage(ctx, 'latex', requestId, true);
-        recordImage(ctx, history, { requestId, auth, endpoint: '/v3/latex', usageType: 'image', args: options!, startedMs: started, result: body });
-        return body;
-      } catch (err) {
-        if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'latex request failed');
-        const apiErr = toApiError(err);
-        const body = { request_id: requestId, ...apiErr.toBody() };
-        if (apiErr.id !== 'bad_request') {
-          await emitImageUsage(ctx, 'latex', requestId, false);
-          recordImage(ctx, history, { requestId, auth, endpoint: '/v3/latex', usageType: 'image', args: options!, startedMs: started, result: body });
-        }
-        throw Object.assign(apiErr, { body });
-      }
-    };
+        return buildLatexResult(requestId, page, image.png, options!, regionOf(options as TextOptions));
+      });
     try {
       const request = await readImageRequest(c.req.raw, parseLatexOptions, MAX_JSON_BYTES);
       options = request.options;
@@ -83,17 +69,16 @@ export function v3LatexRoutes(ctx: AppContext, opts: V3LatexRouteOptions = {}): 
         await checkLegacyCallback(callback, fetchOpts);
         background = true;
         void answer()
-          .catch((err: ApiError & { body: Record<string, unknown> }) => err.body)
-          .then((result) => deliverLegacyCallback(callback, result, { ...fetchOpts, logger: ctx.logger }))
+          .then(({ body }) => deliverLegacyCallback(callback, body, { ...fetchOpts, logger: ctx.logger }))
           .finally(release);
         return c.json({ session_id: requestId });
       }
-      return c.json(await answer());
+      const { body, status } = await answer();
+      return c.json(body, status);
     } catch (err) {
-      const apiErr = toApiError(err);
-      const body = (err as { body?: Record<string, unknown> }).body ?? { request_id: requestId, ...apiErr.toBody() };
-      // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
-      return c.json(body, apiErr.id === 'sys_exception' ? 200 : apiErr.status);
+      // Parameter errors and unread bodies are not image requests: neither counted nor remembered.
+      const { body, status } = imageFailure(ctx, requestId, err, 'latex');
+      return c.json(body, status);
     } finally {
       if (!background) release();
     }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ApiError, toApiError } from '../../../core/errors.js';
+import { ApiError } from '../../../core/errors.js';
 import { OCR_VERSION } from '../../../core/versions.js';
 import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
@@ -7,7 +7,7 @@ import type { Stroke, StrokesRead } from '../../../core/v3/strokes.js';
 import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { OcrHistory } from '../../results/ocr-history.js';
-import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
+import { imageFailure, imageStage, takeImageSlot } from './image-accounting.js';
 import { readJson } from '../read-json.js';
 import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
@@ -54,36 +54,24 @@ export function v3StrokesRoutes(ctx: AppContext, opts: V3StrokesRouteOptions = {
     const release = takeImageSlot(ctx);
     const requestId = newV3Id(ctx.now());
     const started = ctx.now();
-    let options: TextOptions | undefined;
-    let recognising = false;
-    const usage = (ok: boolean) => emitImageUsage(ctx, 'strokes', requestId, ok);
-    const remember = (result: Record<string, unknown>) => {
-      // The strokes are the input itself, like an image: only the options are kept as arguments.
-      const { strokes: _strokes, strokes_session_id: _session, ...args } = options ?? {};
-      recordImage(ctx, history, { requestId, auth: c.get('auth'), endpoint: '/v3/strokes', usageType: 'strokes', args, startedMs: started, result });
-    };
     try {
       const raw = await readJson(c.req.raw, MAX_STROKES_JSON_BYTES);
-      options = parseTextOptions(raw);
+      const options = parseTextOptions(raw);
       const sent = parseStrokes((raw as Record<string, unknown>).strokes);
       const session = sessions.sessionOf(c.get('auth'), raw as Record<string, unknown>);
       const strokes = session ? await sessions.append(session, sent) : sent;
-      recognising = true;
-      const math = await recognize(requestId, strokes);
-      const body = await strokesResult(requestId, math, strokes, options);
-      await usage(true);
-      remember(body);
-      return c.json(body);
+      // The strokes are the input itself, like an image: only the options are kept as arguments.
+      const { strokes: _strokes, strokes_session_id: _session, ...args } = options;
+      const { body, status } = await imageStage(
+        ctx,
+        history,
+        { usage: 'strokes', requestId, auth: c.get('auth'), endpoint: '/v3/strokes', usageType: 'strokes', args, startedMs: started },
+        async () => strokesResult(requestId, await recognize(requestId, strokes), strokes, options),
+      );
+      return c.json(body, status);
     } catch (err) {
-      const apiErr = toApiError(err);
-      if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'strokes request failed');
-      const body = { request_id: requestId, ...apiErr.toBody() };
-      if (recognising) {
-        await usage(false);
-        remember(body);
-      }
-      // 7.1: v3 recognition failures, internal errors included, come back with HTTP 200.
-      const status = apiErr.id === 'sys_exception' ? 200 : apiErr.status;
+      // Parameter errors and unread bodies are not recognition requests: neither counted nor remembered.
+      const { body, status } = imageFailure(ctx, requestId, err, 'strokes');
       return c.json(body, status);
     } finally {
       release();

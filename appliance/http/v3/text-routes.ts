@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { ApiError, toApiError } from '../../../core/errors.js';
 import type { Resolver } from '../../../core/ssrf.js';
 import { newV3Id } from '../../../core/v3/keys.js';
 import { requireLicense } from '../../../license/gate.js';
 import { type AuthEnv, requireKeyOrToken } from '../../auth/middleware.js';
 import type { AppContext } from '../../context.js';
 import { OcrHistory } from '../../results/ocr-history.js';
-import { emitImageUsage, recordImage, takeImageSlot } from './image-accounting.js';
+import { imageFailure, imageStage, takeImageSlot } from './image-accounting.js';
 import { imageFromSrc, prepareImage } from './text-image.js';
 import { type InferencePool, type Recognize, routeRecognizer } from './text-inference.js';
 import { parseTextOptions, regionOf, type TextOptions } from './text-options.js';
@@ -53,50 +52,27 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
     const release = takeImageSlot(ctx);
     const requestId = newV3Id(ctx.now());
     const started = ctx.now();
-    let options: TextOptions | undefined;
-    const usage = (ok: boolean) => emitImageUsage(ctx, 'text', requestId, ok);
-    const remember = (result: Record<string, unknown>) =>
-      recordImage(ctx, history, { requestId, auth: c.get('auth'), endpoint: '/v3/text', usageType: 'image', args: options ?? {}, startedMs: started, result });
     /** The image stage: every request that reaches it is counted and remembered, failed or not. */
-    const answer = async (
-      parsed: TextOptions,
-      upload: Buffer | undefined,
-    ): Promise<{ body: Record<string, unknown>; status: ReturnType<typeof errorAnswer>['status'] }> => {
-      try {
-        const bytes = upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
-        const image = await prepareImage(bytes, regionOf(parsed));
-        const page = await read(requestId, image.png, {
-          math: 'auto',
-          assemble: assemblyOf(parsed),
-          ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}),
-        });
-        const body = (await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed)) as Record<string, unknown>;
-        await usage(true);
-        remember(body);
-        return { body, status: 200 };
-      } catch (err) {
-        const failed = errorAnswer(err);
-        if (failed.apiErr.id !== 'bad_request') {
-          await usage(false);
-          remember(failed.body);
-        }
-        return failed;
-      }
-    };
-    const errorAnswer = (err: unknown) => {
-      const apiErr = toApiError(err);
-      if (!(err instanceof ApiError)) ctx.logger.error({ request_id: requestId, err: (err as Error).message }, 'text request failed');
-      // 7.1: v3 image failures, internal errors included, come back with HTTP 200.
-      return {
-        apiErr,
-        body: { request_id: requestId, ...apiErr.toBody() } as Record<string, unknown>,
-        status: apiErr.id === 'sys_exception' ? 200 : apiErr.status,
-      };
-    };
+    const answer = (parsed: TextOptions, upload: Buffer | undefined) =>
+      imageStage(
+        ctx,
+        history,
+        { usage: 'text', requestId, auth: c.get('auth'), endpoint: '/v3/text', usageType: 'image', args: parsed, startedMs: started },
+        async () => {
+          const bytes = upload ?? (await imageFromSrc(parsed.src!, fetchOpts));
+          const image = await prepareImage(bytes, regionOf(parsed));
+          const page = await read(requestId, image.png, {
+            math: 'auto',
+            assemble: assemblyOf(parsed),
+            ...(parsed.include_smiles ? { smiles: true, inchi: parsed.include_inchi } : {}),
+          });
+          return (await buildTextResult(requestId, { ...page, width: image.width, height: image.height }, parsed)) as Record<string, unknown>;
+        },
+      );
     let held = true;
     try {
       const request = await readImageRequest(c.req.raw, parseTextOptions, MAX_JSON_BYTES);
-      const parsed = (options = request.options);
+      const parsed = request.options;
       if (parsed.async) {
         // Non-interactive: the answer is the request id now; the result is read from
         // GET /v3/ocr-results?request_id=… once recorded (its image_id is this request id). The
@@ -109,7 +85,7 @@ export function v3TextRoutes(ctx: AppContext, opts: V3TextRouteOptions = {}): Ho
       return c.json(body, status);
     } catch (err) {
       // Parameter errors and unread bodies are not image requests: neither counted nor remembered.
-      const { body, status } = errorAnswer(err);
+      const { body, status } = imageFailure(ctx, requestId, err, 'text');
       return c.json(body, status);
     } finally {
       if (held) release();

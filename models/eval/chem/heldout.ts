@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import { compileLatex } from '../../../worker/engine/math/pdf/test-pdf.js';
+import { compileLatex } from '../../../test/support/latex-pdf.js';
 import { seeded } from './distractors.js';
 
 /**

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { SMILES_ELEMENT } from '../../../core/chemistry.js';
-import { compileLatex } from '../../../worker/engine/math/pdf/test-pdf.js';
+import { compileLatex } from '../../../test/support/latex-pdf.js';
 import { convertDocument } from '../../../worker/document/pipeline/index.js';
 import { DISTRACTOR_KINDS } from './distractors.js';
 import { HELDOUT_KINDS } from './heldout.js';

@@ -1,33 +1,21 @@
+import type { Block as PageBlock, ListItem } from '../../../page/blocks-model.js';
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { CAPTION } from './figure-regions.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { isDisplayLine } from './math-regions.js';
+import { isDisplayLine, standsAlone } from './math-regions.js';
 import { isTableLine } from './tables.js';
 import { dominantSize, isBullet, type TextLine } from './text-layer.js';
 
-/** Lines of one page → blocks: headings, paragraphs, list items, display maths, and page info set aside. */
+/**
+ * Lines of one born-digital page → the page model's blocks (page/blocks-model.ts): headings,
+ * paragraphs, lists, display maths, tables, and page furniture set aside (its own block, first).
+ */
 
 export { RunningLines };
 
-export type BlockKind = 'heading' | 'paragraph' | 'list_item' | 'display_math' | 'table';
-
-export interface Block {
-  kind: BlockKind;
-  lines: TextLine[];
-  /** Heading level, 1 for `#`. */
-  level?: number;
-  /** List items: '- ' or 'N. ', and the nesting depth. */
-  marker?: string;
-  depth?: number;
-}
-
-export interface PageLayout {
-  blocks: Block[];
-  /** Running headers, footers and page numbers, in reading order. */
-  pageInfo: TextLine[];
-  bodySize: number;
-}
+/** A born-digital page's blocks hold its glyph lines. */
+export type Block = PageBlock<TextLine>;
 
 const NUMBERED = /^(\d{1,3})[.)]\s/;
 /** Lines whose ink is this close (in ems) are one paragraph's even when their baselines are far apart. */
@@ -62,7 +50,7 @@ function quantile(xs: number[], q: number): number | undefined {
 }
 
 /** Lays out one page. `width`/`height` are the viewport's, in points. */
-export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean, running = new RunningLines()): PageLayout {
+export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean, running = new RunningLines()): Block[] {
   const body = bodySizeOf(all);
   const pageInfo = pageFurniture(all, height, body, running, keepPageInfo);
   const lines = all.filter((l) => !pageInfo.includes(l));
@@ -79,7 +67,7 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
   const leading = quantile(deltas, 0.25);
   // Indents of the open list's levels; a list item further right opens a deeper level.
   let listIndents: number[] = [];
-  const blocks: Block[] = [];
+  const blocks: Block[] = pageInfo.length ? [{ kind: 'furniture', lines: pageInfo }] : [];
   for (const section of sections) {
     const twoColumn = sections.some((s) => s.columnStarts.size > 0);
     let [colLeft, colRight, textRight] = [0, width, width];
@@ -103,21 +91,25 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred =
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
-      // A display gathered from stacked lines (fractions, limits, tall delimiters) needs no centring test.
+      // A display gathered from stacked lines (fractions, limits, tall delimiters) or numbered needs no centring test.
       if (isTableLine(line)) {
-        blocks.push({ kind: 'table', lines: [line] });
-      } else if ((isDisplayLine(line) && (centred || line.display.stacked)) || (centred && isMathOnly(line))) {
+        blocks.push({ kind: 'table', grid: line.table, whole: line });
+      } else if (isDisplayLine(line) && (centred || standsAlone(line.display))) {
+        blocks.push({ kind: 'display_math', lines: [line], ...(line.display.tag ? { tag: line.display.tag } : {}) });
+      } else if (centred && isMathOnly(line)) {
         blocks.push({ kind: 'display_math', lines: [line] });
       } else if (level !== undefined) {
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);
         else blocks.push({ kind: 'heading', level, lines: [line] });
       } else if (marker) {
-        if (last?.kind !== 'list_item') listIndents = [];
+        if (last?.kind !== 'list') listIndents = [];
         while (listIndents.length && line.x0 < listIndents[listIndents.length - 1] - 0.5 * line.size) listIndents.pop();
         if (!listIndents.length || line.x0 > listIndents[listIndents.length - 1] + 0.5 * line.size) listIndents.push(line.x0);
-        blocks.push({ kind: 'list_item', marker, depth: listIndents.length - 1, lines: [line] });
-      } else if (last?.kind === 'list_item' && close && line.x0 > last.lines[0].x0 + 0.5 * line.size) {
-        last.lines.push(line);
+        const item = { marker, depth: listIndents.length - 1, lines: [line] };
+        if (last?.kind === 'list' && sameList(last.items.at(-1)!, item)) last.items.push(item);
+        else blocks.push({ kind: 'list', items: [item] });
+      } else if (last?.kind === 'list' && close && line.x0 > last.items.at(-1)!.lines[0]!.x0 + 0.5 * line.size) {
+        last.items.at(-1)!.lines.push(line);
       } else if (
         last?.kind === 'paragraph' &&
         ((close && !indented(line, prev!, colLeft) && !captionEnds(last, line) && !endedShort(prev!, line, colLeft, textRight)) || carries)
@@ -129,7 +121,12 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       prev = line;
     });
   }
-  return { blocks, pageInfo, bodySize: body };
+  return blocks;
+}
+
+/** An item goes on the list before it unless its marker changes kind (bullets, numbers) at the same depth. */
+function sameList(prev: ListItem<TextLine>, item: ListItem<TextLine>): boolean {
+  return (prev.marker === '- ') === (item.marker === '- ') || item.depth !== prev.depth;
 }
 
 /** Justified lines end within this many points of each other: the text block's right edge. */
@@ -170,7 +167,7 @@ function justifiedEdge(lines: TextLine[]): number | undefined {
  * another once the gap is wider than the caption's own line spacing (or 1.5 lines after a
  * one-line caption) — pages with a figure have few lines, so the page's leading is a poor guide.
  */
-function captionEnds(block: Block, line: TextLine): boolean {
+function captionEnds(block: { lines: TextLine[] }, line: TextLine): boolean {
   if (CAPTION.test(line.text)) return true;
   const lines = block.lines;
   if (!CAPTION.test(lines[0]!.text)) return false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { osraHostilePng } from '../../chemistry/test-images.js';
-import { compileLatex } from '../../engine/math/pdf/test-pdf.js';
+import { osraHostilePng } from '../../../test/support/chemistry-images.js';
+import { compileLatex } from '../../../test/support/latex-pdf.js';
 import { convertDocument } from './index.js';
 
 /**

@@ -58,18 +58,25 @@ export function renderRegion(pdfPath: string, page: number, r: PixelRegion, as: 
   });
 }
 
-/** A whole page rendered at FIGURE_DPI: its PNG (to cut crops from) and its gray pixels (to find them). */
+/**
+ * A whole page rendered at FIGURE_DPI: its pixels as an uncompressed TIFF (to cut crops from;
+ * pdftoppm's PNG encoding cost several times the render) and its gray pixels (to find them).
+ */
 export interface PageImage {
-  png: Buffer;
+  tiff: Buffer;
   gray: GrayImage;
 }
 
 export function renderPage(pdfPath: string, page: number, signal?: AbortSignal): Promise<PageImage> {
   return inTempDir(async (dir) => {
-    await run('pdftoppm', ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-png', '-singlefile', pdfPath, join(dir, 'page')], limit(signal));
-    const png = await readFile(join(dir, 'page.png'));
-    const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
-    return { png, gray: { data, width: info.width, height: info.height, scale: SCALE } };
+    await run(
+      'pdftoppm',
+      ['-r', String(FIGURE_DPI), '-f', String(page), '-l', String(page), '-tiff', '-singlefile', pdfPath, join(dir, 'page')],
+      limit(signal),
+    );
+    const tiff = await readFile(join(dir, 'page.tif'));
+    const { data, info } = await sharp(tiff).greyscale().raw().toBuffer({ resolveWithObject: true });
+    return { tiff, gray: { data, width: info.width, height: info.height, scale: SCALE } };
   });
 }
 
@@ -77,6 +84,6 @@ export function renderPage(pdfPath: string, page: number, signal?: AbortSignal):
 export function cropPage(image: PageImage, r: PixelRegion, format: 'jpeg' | 'png' = 'jpeg'): Promise<Buffer> {
   const width = Math.min(r.width, image.gray.width - r.top_left_x);
   const height = Math.min(r.height, image.gray.height - r.top_left_y);
-  const crop = sharp(image.png).extract({ left: r.top_left_x, top: r.top_left_y, width, height }).flatten({ background: '#ffffff' });
+  const crop = sharp(image.tiff).extract({ left: r.top_left_x, top: r.top_left_y, width, height }).flatten({ background: '#ffffff' });
   return (format === 'png' ? crop.png() : crop.jpeg({ quality: JPEG_QUALITY })).toBuffer();
 }

@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scannedPdf } from '../../../test/support/scanned-fixtures.js';
-import { DRAWING_CAPTION, DRAWING_SIZE_PT, FIGURE_COUNT, RASTER_CAPTION, RASTER_SIZE_PT, type FigurePaper, figurePaperPdf } from './figure-fixture.js';
+import {
+  DRAWING_CAPTION,
+  DRAWING_SIZE_PT,
+  FIGURE_COUNT,
+  RASTER_CAPTION,
+  RASTER_SIZE_PT,
+  type FigurePaper,
+  figurePaperPdf,
+} from '../../../test/support/figure-fixtures.js';
 import { FIGURE_DPI, cdnFigureUrl, linkedFigures } from '../../../page/figure-links.js';
 import { isPictureLine } from './figure-regions.js';
 import { convertDocument, type DocumentResult, type FigureSink } from './index.js';

@@ -3,8 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { layoutPage, RunningLines } from './blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
-import type { LineEntry, MmdLineEntry, PageLines } from '../../../page/render/lines-json.js';
-import { emptyPageLines, pageLines } from './lines-json.js';
+import { emptyPageLines, type LineEntry, type MmdLineEntry, type PageLines, pageLines } from '../../../page/render/lines-json.js';
 import { OFFICE_TIMEOUT_MS, officeToPdf, type ConvertedPdf, type OfficeOptions } from './office.js';
 import { epubToPdf } from './epub.js';
 import { kfxUnsupported, mobiToPdf } from './ebook.js';
@@ -12,7 +11,8 @@ import { djvuToPdf } from './djvu.js';
 import { pageMathLatex, type ParseMath } from './math-latex.js';
 import { groupDisplayMath } from './math-regions.js';
 import { findTables } from './tables.js';
-import { renderPage } from './page-mmd.js';
+import { renderDocumentPage } from '../../../page/render/document-mmd.js';
+import { lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
 import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
@@ -200,13 +200,15 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   // maths lines become one display, read by the 2-D parser.
   const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width);
   const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
-  const layout = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
-  return renderPage(layout, {
-    inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'],
+  const blocks = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
+  const inline = opts.mathInlineDelimiters ?? ['\\(', '\\)'];
+  const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
+  return renderDocumentPage(blocks, {
     display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
-    links: content.links,
+    // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.
+    lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex),
+    displayLatex: (line) => latex?.displayLatex(line) || lineToLatex(line),
     figures: content.figures,
-    ...(content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : {}),
   });
 }
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../../engine/math/latex-normalise.js';
-import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument, type DocumentResult } from './index.js';
-import { DISPLAYS, MATH_PAGE_BODY, NUMBERED_DISPLAY } from './math-fixture.js';
+import { DISPLAYS, MATH_PAGE_BODY, NUMBERED_DISPLAY } from '../../../test/support/math-page-fixture.js';
 
 /** A pdflatex page with inline and display maths, converted with the real layout parser. */
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { type MathSymbol, RADICAL, RULE } from '../../engine/math/types.js';
 import { convertDocument, type DocumentResult } from './index.js';
 import type { LineEntry } from '../../../page/render/lines-json.js';
-import { DISPLAYS, MATH_PAGE_BODY } from './math-fixture.js';
+import { DISPLAYS, MATH_PAGE_BODY } from '../../../test/support/math-page-fixture.js';
 
 /**
  * Which glyphs and rules reach the maths parser for each region of a pdflatex page. The parser

@@ -28,6 +28,13 @@ const ROW_GAP_EM = 1.15;
  * while two numbered equations in a row are parted by the display skips (1 em and more).
  */
 const NUMBERED_ROW_GAP_EM = 0.8;
+/**
+ * …or when their baselines are this close, whatever their ink: rows of short symbols (`a`, `b`, `c`,
+ * no ascender) leave a full em of white between them at amsmath's row pitch (\baselineskip plus
+ * \jot: 1.46–1.52 em at 10–12 pt), while two numbered equations in a row are parted by the display
+ * skips as well (baselines 1.7 em apart when \belowdisplayskip shrinks all it can, 2.2 em usually).
+ */
+const NUMBERED_ROW_PITCH_EM = 1.6;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -88,6 +95,16 @@ export type DisplayLine = TextLine & { display: DisplayRegion };
 
 export function isDisplayLine(line: TextLine): line is DisplayLine {
   return (line as Partial<DisplayLine>).display !== undefined;
+}
+
+/**
+ * A display wherever it stands: 2-D, or with an equation number at its right. A flat unnumbered
+ * formula on a line of its own is a display only where it is centred (the page layout's test): a
+ * paragraph's line can be all maths. Numbered displays need not be centred (fleqn, a class's
+ * \mathindent, a display inside a list).
+ */
+export function standsAlone(display: DisplayRegion): boolean {
+  return display.stacked || display.tag !== undefined || display.rowTags !== undefined;
 }
 
 const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
@@ -254,7 +271,9 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       // The next row of a multi-line display: a line without prose under (or over) the group, across
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
-      const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em;
+      const pitch = Math.min(...group.lines.map((g) => Math.abs(g.base - l.base)));
+      const ownNumbers =
+        numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em && pitch > NUMBERED_ROW_PITCH_EM * em;
       const row =
         !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
       if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {

@@ -1,4 +1,4 @@
-import type { Box } from '../../engine/math/types.js';
+import type { FigureRef } from '../../../page/blocks-model.js';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { CHEMISTRY_DPI, figureStructures, MIN_OSRA_WALL_MS, structuresMmd } from '../../chemistry/figure-structures.js';
 import { cropPage, type PageImage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
@@ -20,14 +20,6 @@ export interface FigureSink {
   link(name: string, region: PixelRegion): string;
 }
 
-export interface PlacedFigure {
-  name: string;
-  /** Region on the page in points, origin top-left. */
-  box: Box;
-  /** The MMD that shows it: `![](<link>)`, or a structure diagram's `<smiles>` (figure-structures.ts). */
-  mmd: string;
-}
-
 export interface PageFigureInput {
   pdfPath: string;
   page: number;
@@ -46,11 +38,11 @@ export interface PageFigureInput {
 }
 
 /** Finds and stores the page's figures; returns them in top-to-bottom order and the lines left as text. */
-export async function extractFigures(p: PageFigureInput): Promise<{ figures: PlacedFigure[]; lines: TextLine[] }> {
+export async function extractFigures(p: PageFigureInput): Promise<{ figures: FigureRef[]; lines: TextLine[] }> {
   const image = p.graphics ? undefined : await renderPage(p.pdfPath, p.page, p.signal);
   const candidates = p.graphics ? bornDigitalCandidates(p.graphics, p.width, p.height, p.lines) : scannedCandidates(image!.gray, p.lines);
   const found = acceptFigures(candidates, p.lines);
-  const figures: PlacedFigure[] = [];
+  const figures: FigureRef[] = [];
   for (const [i, box] of found.figures.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0).entries()) {
     const name = figureName(p.sink.prefix, p.page, i + 1);
     const region = pixelRegion(box, p.width, p.height);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../../engine/math/latex-normalise.js';
-import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { extractTables } from '../convert-tables.js';
 import { SOURCE_NAME } from '../convert-pandoc.js';
 import { convertDocument, type DocumentResult } from './index.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument } from './index.js';
 import { findOnPath } from './office.js';
 

@@ -2,8 +2,9 @@ import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { ApiError } from '../../../core/errors.js';
 import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
-import { extractFigures, type FigureSink, type PlacedFigure } from './page-figures.js';
-import type { RenderedPage } from './page-mmd.js';
+import type { FigureRef } from '../../../page/blocks-model.js';
+import { extractFigures, type FigureSink } from './page-figures.js';
+import type { RenderedPage } from '../../../page/render/document-mmd.js';
 import type { PdfReader } from './pdf-reader.js';
 import { keepLines, type ScannedPage, scannedLines } from './scanned-page.js';
 import { glyphsToLines, type TextLine } from './text-layer.js';
@@ -27,7 +28,7 @@ export interface PageContentLines {
   /** Glyph boxes and rules of a born-digital page; absent for OCR'd pages. */
   math?: PdfPageMath;
   /** Cropped figures, top to bottom; their text lines are no longer in `lines`. */
-  figures: PlacedFigure[];
+  figures: FigureRef[];
   /** A scanned page: its image's recognition, assembled as an image is (scanned-page.ts). */
   scanned?: ScannedPage;
 }
@@ -123,7 +124,7 @@ export async function runPage(
       scanned = await opts.ocrPage(n, content.width, content.height, clock);
       lines = scannedLines(scanned);
     }
-    let figures: PlacedFigure[] = [];
+    let figures: FigureRef[] = [];
     if (opts.figures) {
       const graphics = kind === 'text' ? content.graphics : undefined;
       const chemistryDeadline = Date.now() + clock.remainingMs() - Math.max(FIGURE_RESERVE_MIN_MS, FIGURE_RESERVE_SHARE * timeoutMs);

@@ -1,13 +1,14 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
 import { boxToUpright } from '../../../page/geometry.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { type Block, lineTypes } from '../../../page/processors/blocks.js';
+import { lineTypes } from '../../../page/processors/blocks.js';
+import { blockLines } from '../../../page/blocks-model.js';
 import { assemblePage } from '../../../page/assemble.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
-import type { PlacedFigure } from './page-figures.js';
-import type { LineType, RenderedLine, RenderedPage } from './page-mmd.js';
+import type { FigureRef } from '../../../page/blocks-model.js';
+import { figureLine, type LineType, type RenderedLine, type RenderedPage } from '../../../page/render/document-mmd.js';
 import type { TextLine } from './text-layer.js';
 
 /**
@@ -61,19 +62,12 @@ const LINE_TYPES: Record<string, LineType> = {
   text: 'text',
 };
 
-/** Every line a block holds. */
-function blockLines(b: Block): PageLine[] {
-  if (b.kind === 'list') return b.items.flat();
-  if (b.kind === 'table') return b.grid.rows.flat().filter((c): c is PageLine => c !== undefined);
-  return b.lines;
-}
-
 /**
  * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
  * Each figure is written before the first block below its top that shares its columns, as on a
- * born-digital page (page-mmd.ts), so a caption under a figure follows it.
+ * born-digital page (page/render/document-mmd.ts), so a caption under a figure follows it.
  */
-export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: PlacedFigure[] = [], furniture = new PageInfo()): RenderedPage {
+export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: FigureRef[] = [], furniture = new PageInfo()): RenderedPage {
   const info = furniture.of(page);
   const body = info.length ? { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } } : page;
   const read = assemblePage(body.read);
@@ -91,7 +85,7 @@ export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figure
           x1: Math.max(...boxes.map((x) => x.x + x.width)) * s,
         };
       });
-  const before = pieces.map(() => [] as PlacedFigure[]).concat([[]]);
+  const before = pieces.map(() => [] as FigureRef[]).concat([[]]);
   for (const f of figures) {
     const at = pieces.findIndex((p) => p.top >= f.box.y0 && p.x0 < f.box.x1 && p.x1 > f.box.x0);
     before[at < 0 ? pieces.length : at]!.push(f);
@@ -100,11 +94,10 @@ export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figure
   const lines = scannedLines({ ...page, read });
   const rendered: RenderedLine[] = [];
   let mmd = '';
-  const emitFigures = (list: PlacedFigure[]) => {
+  const emitFigures = (list: FigureRef[]) => {
     for (const f of list) {
       if (mmd) mmd += '\n\n';
-      const line: TextLine = { glyphs: [], x0: f.box.x0, x1: f.box.x1, top: f.box.y0, bottom: f.box.y1, base: f.box.y1, size: 0, bold: false, text: '' };
-      rendered.push({ line, type: 'image', mmd: f.mmd, start: mmd.length, end: mmd.length + f.mmd.length });
+      rendered.push({ line: figureLine(f), type: 'image', mmd: f.mmd, start: mmd.length, end: mmd.length + f.mmd.length });
       mmd += f.mmd;
     }
   };

@@ -1,7 +1,7 @@
 import type { Box } from '../../engine/math/types.js';
 import { findGutter } from './columns.js';
 import { type Glyph, makeLine, type TextLine } from './text-layer.js';
-import type { ColumnAlign } from '../../../page/render/tables-mmd.js';
+import type { ColumnAlign } from '../../../page/blocks-model.js';
 
 /**
  * Tables on a page: consecutive rows whose words leave the same wide vertical gaps empty. The

@@ -3,12 +3,14 @@
  * Coordinates are PDF points in the page's viewport with the origin top-left.
  */
 
+import type { Glyph, TextLine } from '../../../page/glyph-lines.js';
 import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
 import { gutterStrip } from './gutter-strip.js';
 import { multiplyMatrix } from '../../engine/math/pdf/matrix.js';
 import { BULLETS } from '../../engine/math/unicode-latex.js';
 
 export { dominantSize };
+export type { Glyph, TextLine };
 
 /** The fields of a pdf.js TextItem this module reads. */
 export interface RawTextItem {
@@ -24,34 +26,6 @@ export interface FontInfo {
   math: boolean;
   /** A text font's italic (isTextItalicFont): where some documents set their maths letters. */
   italic?: boolean;
-}
-
-export interface Glyph {
-  ch: string;
-  x: number;
-  w: number;
-  /** Baseline, measured down from the top of the page. */
-  base: number;
-  size: number;
-  font: string;
-  bold: boolean;
-  mathFont: boolean;
-  /** Drawn in a text font's italic. */
-  italic?: boolean;
-}
-
-export interface TextLine {
-  glyphs: Glyph[];
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  /** Baseline and size of the line's dominant glyphs (superscripts and subscripts excluded). */
-  base: number;
-  size: number;
-  bold: boolean;
-  /** Plain text with spaces, for classification. */
-  text: string;
 }
 
 /** A word gap wider than this many ems splits a baseline into separate lines (columns, table cells). */

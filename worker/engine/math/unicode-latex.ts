@@ -320,8 +320,9 @@ const ESCAPED: Record<string, string> = { '{': '\\{', '}': '\\}', '%': '\\%', '#
 /** Bullets are drawn from Symbol-like fonts too; they mark lists, never maths. */
 export const BULLETS = new Set(['•', '◦', '▪', '▫', '‣', '∙', '●', '○', '■', '□', '–', '-', '*', '', '']);
 
-/** TeX maths fonts and symbol fonts whose every glyph is maths (CMMI10, CMSY7, CMEX10, MSBM10, Symbol…). */
-const MATH_FONT = /(^|\+)(CMMI|CMSY|CMEX|CMBSY|CMMIB|MSAM|MSBM|EUFM|EUSM|RSFS|STIX.*Math|Cambria.?Math|Symbol|LatinModernMath|MathJax)/i;
+/** TeX maths fonts and symbol fonts whose every glyph is maths (CMMI10, CMSY7, CMEX10, MSBM10, Symbol, MathDesign's and kpfonts' maths italic, symbols and extension…). */
+const MATH_FONT =
+  /(^|\+)(CMMI|CMSY|CMEX|CMBSY|CMMIB|MSAM|MSBM|EUFM|EUSM|RSFS|STIX.*Math|Cambria.?Math|Symbol|LatinModernMath|MathJax|MathDesign-.*-(Symbol-|Extension|MathItalic)|Kp-+M-(Sy|Ex|Italic))/i;
 
 export function isMathFontName(name: string): boolean {
   return MATH_FONT.test(name);

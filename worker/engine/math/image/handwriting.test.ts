@@ -4,7 +4,7 @@ import { inkImage } from '../../../../models/training/handwriting-ink.js';
 import { renderTexSvg } from '../../../../models/training/render-mathjax.js';
 import { HANDWRITING_THRESHOLD } from '../../../../page/model.js';
 import { parseLayout } from '../layout/index.js';
-import { at } from '../strokes/test-pen.js';
+import { at } from '../../../../test/support/pen-strokes.js';
 import type { GrayImage } from '../types.js';
 import { SymbolClassifier } from './classifier.js';
 import { loadHandwritingClassifier, SURELY_HANDWRITTEN, symbolsFromEitherHand, type ImageClassifiers } from './handwriting.js';

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inkImage } from '../../../../models/training/handwriting-ink.js';
-import { at, bar } from '../strokes/test-pen.js';
+import { at, bar } from '../../../../test/support/pen-strokes.js';
 import type { Stroke } from '../types.js';
 import type { SymbolClassifier } from './classifier.js';
 import { loadHandwritingClassifier } from './handwriting.js';
 import { symbolsFromImage } from './symbols-from-image.js';
 
-/** A wavy pen line from x0 to x1 around height y, as a hand draws the bars of = (test-pen units: 40 a symbol). */
+/** A wavy pen line from x0 to x1 around height y, as a hand draws the bars of = (pen-strokes units: 40 a symbol). */
 function wave(x0: number, x1: number, y: number, amplitude: number): Stroke {
   const xs = Array.from({ length: 13 }, (_, k) => x0 + ((x1 - x0) * k) / 12);
   return { x: xs, y: xs.map((x) => y + amplitude * Math.sin((2 * Math.PI * (x - x0)) / (x1 - x0))) };

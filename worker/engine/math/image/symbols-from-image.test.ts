@@ -67,6 +67,15 @@ describe('symbolsFromImage', () => {
     ]);
   });
 
+  it('reads a blackboard letter class as its letter styled blackboard, which the parser writes back as \\mathbb', async () => {
+    const symbols = await symbolsFromImage(await formula('x\\in\\mathbb{R}'), { classifier });
+    expect(symbols.map((s) => [s.latex, s.style])).toEqual([
+      ['x', undefined],
+      ['\\in', undefined],
+      ['R', 'blackboard'],
+    ]);
+  });
+
   it('reads two glyphs whose ink touches as two symbols', async () => {
     // Kerned together, each pair below is one connected blob of ink.
     expect(await labels('2+1\\mkern-3mu 2', 24)).toEqual(['2', '+', '1', '2']);

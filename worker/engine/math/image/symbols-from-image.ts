@@ -1,4 +1,4 @@
-import { RULE, type Box, type GrayImage, type MathSymbol } from '../types.js';
+import { RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
 import { freeAccentDots, joinSemicolons } from './accent-dots.js';
 import { binarise } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
@@ -10,7 +10,7 @@ import { cropFeatures, normaliseCrop } from './normalise.js';
 import { withPriors } from './priors.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
-import { DOT_TOKENS, uprightLetter } from './vocabulary.js';
+import { DOT_TOKENS, styledLetter } from './vocabulary.js';
 
 export interface SymbolsFromImageOptions {
   /** @default the shipped classifier, loaded once on first use */
@@ -19,6 +19,8 @@ export interface SymbolsFromImageOptions {
   rawConfidence?: boolean;
   /** The calibration exponent of `classifier`'s probabilities. @default CONFIDENCE_EXPONENT (the typeset classifier's) */
   confidenceExponent?: number;
+  /** Look-alike weights (priors.ts withPriors). @default print's (RARE_LOOKALIKES) */
+  priors?: Readonly<Record<string, number>>;
   /** Join nearby pieces whose joined crop the classifier reads likelier than the parts (join-by-score.ts); for handwriting. @default false */
   joinByScore?: boolean;
 }
@@ -66,7 +68,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   if (emPx !== undefined) {
     labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
   }
-  labels = labels.map(withPriors);
+  labels = labels.map((label) => withPriors(label, opts.priors));
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
@@ -110,21 +112,27 @@ function asDot(label: Classification): Classification {
  * The symbol a classification names. An upright letter class is its letter with style 'upright';
  * the letter's probability is that of both its shapes together (italic or upright is a detail of
  * the letter), and the runners-up are pooled the same way. A letter read as italic keeps no style,
- * so the parser still finds function names in it, as in any picture whose style is unknown.
+ * so the parser still finds function names in it, as in any picture whose style is unknown. A
+ * letter of another alphabet (`\mathbf{x}`, `\mathcal{L}`, `\mathbb{E}`) is its letter with that
+ * alphabet's style too, but competes on its own probability: pooled with the plain letter's, four
+ * alphabets' shapes of O would outweigh any `\circ`, and of E any `\varepsilon`.
  */
 function symbolOf(label: Classification, box: Box): MathSymbol {
-  const pooled = new Map<string, { confidence: number; upright: number }>();
+  const pooled = new Map<string, { confidence: number; upright: number; style?: SymbolStyle }>();
   for (const { latex, confidence } of [label, ...label.alternatives]) {
-    const letter = uprightLetter(latex);
-    const entry = pooled.get(letter ?? latex) ?? { confidence: 0, upright: 0 };
+    const styled = styledLetter(latex);
+    const upright = styled?.style === 'upright';
+    const key = upright ? styled.letter : latex;
+    const entry = pooled.get(key) ?? { confidence: 0, upright: 0, ...(styled && !upright ? { style: styled.style } : {}) };
     entry.confidence += confidence;
-    if (letter) entry.upright += confidence;
-    pooled.set(letter ?? latex, entry);
+    if (upright) entry.upright += confidence;
+    pooled.set(key, entry);
   }
-  const [[latex, best], ...rest] = [...pooled].sort((a, b) => b[1].confidence - a[1].confidence);
-  const alternatives = rest.map(([token, entry]) => ({ latex: token, confidence: entry.confidence }));
-  const style = best.upright > best.confidence / 2 ? { style: 'upright' as const } : {};
-  return { latex, box, confidence: best.confidence, alternatives, ...style };
+  const [[token, best], ...rest] = [...pooled].sort((a, b) => b[1].confidence - a[1].confidence);
+  const alternatives = rest.map(([latex, entry]) => ({ latex, confidence: entry.confidence }));
+  const style = best.style ?? (best.upright > best.confidence / 2 ? 'upright' : undefined);
+  const latex = best.style ? styledLetter(token)!.letter : token;
+  return { latex, box, confidence: best.confidence, alternatives, ...(style ? { style } : {}) };
 }
 
 /** Median of height / typical height over confidently recognised symbols, or undefined if none qualify. */

@@ -3,7 +3,7 @@ import type { SymbolClassifier } from './classifier.js';
 import type { Component, ComponentMap } from './components.js';
 import type { SymbolGroup } from './merge.js';
 import { cropOf, pieceOf, SLIVERS, withDots, type ClassifiedGroup, type Piece } from './split.js';
-import { DOT_TOKENS, uprightLetter } from './vocabulary.js';
+import { DOT_TOKENS, styledLetter } from './vocabulary.js';
 
 /** Letters that carry a tittle of their own. */
 const DOTTED = new Set(['i', 'j']);
@@ -18,7 +18,7 @@ const CENTRED_WITHIN = 0.2;
 /** A loose dot counts as resting on the glyph when it is at most this far above it (fraction of its height). */
 const MAX_GAP = 0.6;
 
-const letterOf = (latex: string): string | null => uprightLetter(latex) ?? (/^[a-zA-Z]$/u.test(latex) ? latex : null);
+const letterOf = (latex: string): string | null => styledLetter(latex)?.letter ?? (/^[a-zA-Z]$/u.test(latex) ? latex : null);
 const centreX = (box: Box): number => (box.x0 + box.x1) / 2;
 
 interface Tittle {

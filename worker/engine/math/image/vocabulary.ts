@@ -1,3 +1,5 @@
+import type { SymbolStyle } from '../types.js';
+
 /**
  * The classes of the image symbol classifier, as the LaTeX tokens of `MathSymbol.latex`.
  *
@@ -95,9 +97,22 @@ export const UPRIGHT_LATIN: readonly string[] = LATIN.map((letter) => `\\mathrm{
 const IMAGE_EXTRAS = ['\\circ', '\\rightleftharpoons', '\\lfloor', '\\rfloor', '\\perp'];
 export const IMAGE_CLASSES: readonly string[] = [...SYMBOL_CLASSES, ...UPRIGHT_LATIN, ...IMAGE_EXTRAS];
 
-/** The letter an upright class draws (`\mathrm{H}` → `H`), or null for any other class. */
-export function uprightLetter(token: string): string | null {
-  return /^\\mathrm\{([A-Za-z])\}$/u.exec(token)?.[1] ?? null;
+/** The maths alphabets a class of the image classifier may be drawn in (its labels file lists its classes), by command. */
+const ALPHABET_STYLES: Record<string, SymbolStyle> = {
+  mathrm: 'upright',
+  mathbf: 'bold',
+  mathcal: 'calligraphic',
+  mathbb: 'blackboard',
+};
+
+/**
+ * The letter a class draws in a maths alphabet and that alphabet's style (`\mathrm{H}` → `H`
+ * upright, `\mathbf{x}` → `x` bold, `\mathbb{R}` → `R` blackboard), or null for any other class.
+ */
+export function styledLetter(token: string): { letter: string; style: SymbolStyle } | null {
+  const match = /^\\(math[a-z]+)\{([A-Za-z])\}$/u.exec(token);
+  const style = match && ALPHABET_STYLES[match[1]];
+  return style ? { letter: match[2], style } : null;
 }
 
 /** Tokens the classifier never outputs because they share the shape of the class '.'. */

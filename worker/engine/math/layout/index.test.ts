@@ -2,7 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../latex-normalise.js';
 import { RULE, type MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
-import { accent, bigop, cdots, fenced, fn, frac, g, grid, ldots, row, scripts, sqrt, sub, sup, typeset, type Item } from './test-typesetter.js';
+import {
+  accent,
+  bigop,
+  cdots,
+  fenced,
+  fn,
+  frac,
+  g,
+  grid,
+  ldots,
+  row,
+  scripts,
+  sqrt,
+  sub,
+  sup,
+  typeset,
+  type Item,
+} from '../../../../test/support/typesetter.js';
 
 const SEEDS = [1, 2, 3];
 

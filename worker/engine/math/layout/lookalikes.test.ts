@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
-import { g, row, sub, sup, typeset, type Item } from './test-typesetter.js';
+import { g, row, sub, sup, typeset, type Item } from '../../../../test/support/typesetter.js';
 
 /** Image-style symbols of `item` where the symbol drawn as `drawn` is relabelled as the classifier might have. */
 function relabel(item: Item, drawn: string, top: string, runnerUp: string): MathSymbol[] {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../latex-normalise.js';
 import { RULE, type MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
-import { accent, fenced, fn, frac, g, grid, row, scripts, sqrt, sup, typeset } from './test-typesetter.js';
+import { accent, fenced, fn, frac, g, grid, row, scripts, sqrt, sup, typeset } from '../../../../test/support/typesetter.js';
 
 const pdf = (item: Parameters<typeof typeset>[0]) => parseLayout(typeset(item, 'pdf'));
 const image = (item: Parameters<typeof typeset>[0], seed = 5) => parseLayout(typeset(item, 'image', seed));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../document/pipeline/index.js';
 import { normaliseLatex } from '../latex-normalise.js';
-import { compileLatex, type LatexPdf } from './test-pdf.js';
+import { compileLatex, type LatexPdf } from '../../../../test/support/latex-pdf.js';
 
 /**
  * A PDF made by latex, dvips and Ghostscript (as journals' PostScript workflows make them) paints

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PdfGlyph } from './page-reader.js';
-import { glyphSymbol } from './symbols.js';
+import { glyphSymbol, symbolsFrom } from './symbols.js';
 
 /** A CMMI10 glyph as pdf.js hands it back when the font's ToUnicode map does not name it: the raw code. */
 function cmmiGlyph(unicode: string, code: number, box = { x0: 0, y0: 0, x1: 5, y1: 7 }): PdfGlyph {
@@ -31,15 +31,53 @@ describe('maths italic glyphs known only by their code (OML)', () => {
   });
 });
 
+describe('maths symbol glyphs known only by their code (OMS)', () => {
+  const symbolGlyph = (font: string, unicode: string, code: number): PdfGlyph => ({
+    ...cmmiGlyph(unicode, code),
+    font: { name: font, family: 'symbols', italic: false, ascent: 0.7, descent: 0.2 },
+  });
+
+  it("reads a CMSY radical handed back as 'p' and a MathDesign symbol font's unnamed glyphs from the code", () => {
+    expect(glyphSymbol(symbolGlyph('OHXPEK+CMSY10', 'p', 0x70))?.latex).toBe('\\sqrt');
+    expect(glyphSymbol(symbolGlyph('OHXPEK+CMSY10', 'j', 0x6a))?.latex).toBe('|');
+    const mathDesign = (unicode: string, code: number) => glyphSymbol(symbolGlyph('XWLOMP+MathDesign-UT-Regular-Symbol-10', unicode, code))?.latex;
+    expect([mathDesign('\u0000', 0), mathDesign('\u0001', 1), mathDesign('!', 0x21), mathDesign('f', 0x66), mathDesign('g', 0x67)]).toEqual([
+      '-',
+      '\\cdot',
+      '\\rightarrow',
+      '\\{',
+      '\\}',
+    ]);
+  });
+
+  it('keeps what pdf.js named and the calligraphic capitals at their ASCII codes', () => {
+    expect(glyphSymbol(symbolGlyph('CMSY10', '\u221A', 0x70))?.latex).toBe('\\sqrt');
+    expect(glyphSymbol(symbolGlyph('CMSY10', '\u2264', 0x14))?.latex).toBe('\\leq');
+    expect(glyphSymbol(symbolGlyph('CMSY10', 'L', 0x4c))).toMatchObject({ latex: 'L', style: 'calligraphic' });
+  });
+});
+
 describe('letters of a text font TeX does not name', () => {
   const termes = (name: string, italic: boolean): PdfGlyph => ({
     ...cmmiGlyph('f', 0x66),
     font: { name, family: 'other', italic, ascent: 0.7, descent: 0.2 },
   });
 
-  it('are upright in the roman (\\text{if} beside maths letters) and unstyled in the italic', () => {
+  it('are upright in the roman (\\text{if} beside maths letters), bold in the bold (newtx\'s \\mathbf{q}) and unstyled in the italic', () => {
     expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
+    expect(glyphSymbol(termes('OURQFB+TeXGyreTermesX-Bold', false))?.style).toBe('bold');
     expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
+  });
+});
+
+describe('ligatures of a text font in a display', () => {
+  it('are their letters, upright, each with a share of the glyph box', () => {
+    const fi: PdfGlyph = { ...cmmiGlyph('\uFB01', 0x0c, { x0: 10, y0: 0, x1: 16, y1: 7 }), font: { name: 'CMR10', family: 'roman', italic: false, ascent: 0.7, descent: 0.2 } };
+    const letters = symbolsFrom([fi], []);
+    expect(letters.map((s) => [s.latex, s.style, s.box.x0, s.box.x1])).toEqual([
+      ['f', 'upright', 10, 13],
+      ['i', 'upright', 13, 16],
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLayout } from '../layout/index.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { readPdfMath, symbolsInRegion } from './index.js';
-import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
+import { compileLatex, openTestPdf, type LatexPdf } from '../../../../test/support/latex-pdf.js';
 
 /**
  * End to end through the layout parser: pdflatex typesets each formula on a page of its own, the

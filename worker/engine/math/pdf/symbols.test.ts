@@ -2,7 +2,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { readPdfMath, symbolsInRegion, type PdfPageMath } from './index.js';
-import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
+import { compileLatex, openTestPdf, type LatexPdf } from '../../../../test/support/latex-pdf.js';
 
 /** One formula per page, so a page's symbols are exactly one formula's. */
 const PAGES = [

@@ -2,6 +2,7 @@ import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import { mathItalicUnicode } from './oml-codes.js';
+import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
 import { glyphToken, isMathFamily, tokenByCode } from './tex-fonts.js';
 
@@ -51,19 +52,30 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
   const known = tokenByCode(g.font.family, g.code) ?? hookPiece(g);
   if (known) return { ...common, latex: known, part: 'whole' };
-  const unicode = g.font.family === 'math-italic' ? mathItalicUnicode(g.unicode, g.code) : g.unicode;
+  const unicode = rawCodeUnicode(g);
   const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
   const style = token.style ?? uprightTextLetter(g, token.latex);
   return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
 }
 
+/** The glyph's Unicode, read from TeX's encoding where pdf.js could only return the maths italic's or symbol font's raw code. */
+function rawCodeUnicode(g: PdfGlyph): string {
+  if (g.font.family === 'math-italic') return mathItalicUnicode(g.unicode, g.code);
+  return g.font.family === 'symbols' ? mathSymbolUnicode(g.unicode, g.code) : g.unicode;
+}
+
+/** A text font's bold weights, by name (TeXGyreTermesX-Bold, TimesNewRomanPS-BoldMT, MinionPro-Semibold). */
+const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+
 /**
  * A Latin letter of a text font TeX does not name (Termes, Bera, Times) that is not its italic:
- * upright, as `\text{if}` and `\mathrm{d}` set it beside maths-font letters.
+ * upright, as `\text{if}` and `\mathrm{d}` set it beside maths-font letters, or bold in the font's
+ * bold weight, as newtx's `\mathbf{q}` sets it.
  */
-function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | undefined {
-  return g.font.family === 'other' && !g.font.italic && /^[A-Za-z]$/u.test(latex) ? 'upright' : undefined;
+function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | 'bold' | undefined {
+  if (g.font.family !== 'other' || g.font.italic || !/^[A-Za-z]$/u.test(latex)) return undefined;
+  return BOLD_FONT.test(g.font.name) ? 'bold' : 'upright';
 }
 
 /**
@@ -84,10 +96,29 @@ function hookPiece(g: PdfGlyph): string | undefined {
 function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
   const read = glyphs.flatMap((g) => {
     const symbol = glyphSymbol(g);
-    return symbol ? [{ g, symbol }] : [];
+    return symbol ? ligatureLetters(symbol).map((letter) => ({ g, symbol: letter })) : [];
   });
   const mathLetters = read.some(({ g, symbol }) => symbol.style !== undefined && isMathFamily(g.font.family));
   return read.map(({ g, symbol }) => (!mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol));
+}
+
+/** The text fonts' ligatures (U+FB00–FB06) and the letters they join. */
+const LIGATURES: Record<string, string> = { '\uFB00': 'ff', '\uFB01': 'fi', '\uFB02': 'fl', '\uFB03': 'ffi', '\uFB04': 'ffl', '\uFB05': 'st', '\uFB06': 'st' };
+
+/**
+ * A ligature glyph (`\text{the ﬁnal}` set in a text font) as its letters, each an upright letter
+ * with an equal share of its box, so the word it sits in reads as one run of letters.
+ */
+function ligatureLetters(symbol: Piece): Piece[] {
+  const letters = LIGATURES[symbol.latex];
+  if (!letters) return [symbol];
+  const width = (symbol.box.x1 - symbol.box.x0) / letters.length;
+  return [...letters].map((latex, i) => ({
+    ...symbol,
+    latex,
+    style: symbol.style === 'bold' ? 'bold' : 'upright',
+    box: { ...symbol.box, x0: symbol.box.x0 + i * width, x1: symbol.box.x0 + (i + 1) * width },
+  }));
 }
 
 const centre = (b: Box) => ({ x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 });

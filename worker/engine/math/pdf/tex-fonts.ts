@@ -31,6 +31,10 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/^[tp]xb?exs?$/i, 'extension'],
   [/^[tp]xb?sys$/i, 'symbols'],
   [/^New[TP]XB?MI|^zsfmi/i, 'math-italic'],
+  // MathDesign (Utopia, Charter, Garamond) and kpfonts keep TeX's OML, OMS and OMX layouts under their own names.
+  [/^MathDesign-.*-Extension|^Kp-+M-Ex/i, 'extension'],
+  [/^MathDesign-.*-Symbol-|^Kp-+M-Sy/i, 'symbols'],
+  [/^MathDesign-.*-MathItalic|^Kp-+M-Italic/i, 'math-italic'],
   [/CMBSY|LMMathSymbols.*Bold/i, 'symbols'],
   [/CMSY|LMMathSymbols|LMSY/i, 'symbols'],
   [/CMMIB|LMMathItalic.*Bold/i, 'math-italic'],

@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPdfMath, symbolsInRegion } from './index.js';
-import { compileLatex, openTestPdf, type LatexPdf } from './test-pdf.js';
+import { compileLatex, openTestPdf, type LatexPdf } from '../../../../test/support/latex-pdf.js';
 
 /**
  * Every symbol of the TeX and AMS maths fonts a formula is likely to use, typeset by pdflatex one

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isMathFontName } from '../unicode-latex.js';
 import { classifyFont, glyphToken } from './tex-fonts.js';
 
 describe('glyphs pdf.js names by another character', () => {
@@ -46,6 +47,22 @@ describe('newtx and newpx fonts', () => {
     ]);
     // txexas holds newtx's own additions, not CMEX's layout.
     expect(classifyFont('RBHSNX+txexas')).toBe('other');
+  });
+
+  it("classifies MathDesign's and kpfonts' maths fonts, which keep TeX's layouts under their own names", () => {
+    const names = [
+      'HSWYTW+MathDesign-UT-Regular-Extension-10',
+      'XWLOMP+MathDesign-UT-Regular-Symbol-10',
+      'VUIYZF+MathDesign-UT-Regular-Italic-MathItalic-10',
+      'OREBPM+Kp--M-Ex-Regular',
+      'JAYNQO+Kp--M-Sy-Regular',
+      'FXCIKI+Kp--M-Italic',
+    ];
+    expect(names.map(classifyFont)).toEqual(['extension', 'symbols', 'math-italic', 'extension', 'symbols', 'math-italic']);
+    expect(names.every(isMathFontName)).toBe(true);
+    // Their text fonts and MathDesign's own symbol font (not OMS) are not maths fonts.
+    expect(['MathDesign-UT-Regular-OT1-10', 'MathDesign-UT-Regular-MathDesignSymbolA-10', 'Kp-Regular'].map(classifyFont)).toEqual(['other', 'other', 'other']);
+    expect(isMathFontName('MKSPTN+Utopia-Italic')).toBe(false);
   });
 
   it('reads a symbol named with a variation selector (a larger size) as the symbol', () => {

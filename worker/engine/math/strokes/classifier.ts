@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EngineError } from '../../errors.js';
 import { createSession, loadModelFile } from '../../models.js';
 import type { Classification } from '../image/classifier.js';
+import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
 import { SYMBOL_FEATURE_COUNT, TRAJECTORY_CHANNELS, TRAJECTORY_POINTS } from './trajectory.js';
 
 /** Manifest ids of the strokes classifier (models/training/strokes-real-train.py) and its class list. */
@@ -36,13 +37,11 @@ export const COMMON_CLASSES: ReadonlySet<string> = new Set([
 ]);
 const RARE_PRIOR = 0.35;
 /**
- * Letters a hand draws like a commoner digit or operator: in written maths `0` far outnumbers the
- * letters `O` and `o` (writers avoid `o` as a variable for that reason), `1` the letters `l` and
- * `I`, `+` the letters `t` and `T`, and `\pi` the `\prod` a hand draws alike; `\iota`, a hooked `1` or `l`
- * to the classifier, is hardly ever written. Their weight is the rough
- * ratio of their frequencies, so the letter still wins where its shape is clearly a letter.
+ * Look-alikes of a commoner class, weighted by how often they occur in maths (HANDWRITTEN_LOOKALIKES),
+ * and those the counts there do not settle: the letters `t` and `T` against `+` (TeX's units
+ * inflate `t` there) and `\prod` against `\pi`, weighted by the rough ratio of their frequencies.
  */
-const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { O: 0.15, o: 0.3, l: 0.3, I: 0.3, t: 0.6, T: 0.4, '\\prod': 0.1, '\\iota': 0.05 };
+const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { t: 0.6, T: 0.4, '\\prod': 0.1, ...HANDWRITTEN_LOOKALIKES };
 
 const LabelsSchema = z.object({
   classes: z.array(z.string()).min(2),

@@ -3,7 +3,7 @@ import type { Stroke } from '../types.js';
 import { isRadicalStroke, isStraightBar, typicalSymbolHeight } from './geometry.js';
 import { groupStrokes } from './grouping.js';
 import { splitLines } from './lines.js';
-import { at, bar, radical } from './test-pen.js';
+import { at, bar, radical } from '../../../../test/support/pen-strokes.js';
 
 const SIZE = 40;
 

@@ -6,7 +6,7 @@ import { normaliseLatex } from '../latex-normalise.js';
 import { RADICAL, RULE, type Stroke } from '../types.js';
 import { StrokeClassifier } from './classifier.js';
 import { recognizeStrokes, symbolsFromStrokes } from './index.js';
-import { at, bar, radical } from './test-pen.js';
+import { at, bar, radical } from '../../../../test/support/pen-strokes.js';
 
 const EM_PX = 48;
 
@@ -23,7 +23,7 @@ describe('recognizeStrokes', () => {
   });
   const read = async (strokes: Stroke[]) => normaliseLatex((await recognizeStrokes(strokes, { classifier })).latex);
 
-  // Hand-drawn strokes (test-pen.ts): no training example came from them; the classifier was
+  // Hand-drawn strokes (test/support/pen-strokes.ts): no training example came from them; the classifier was
   // trained on Detexify and UNIPEN writers.
   it('reads hand-drawn a=b, a^2+1, b=2 and fractions', async () => {
     expect(await read([...at('a', 0, 0, 40), ...at('=', 38, 0, 40), ...at('b', 80, 0, 40)])).toBe(normaliseLatex('a=b'));

@@ -52,10 +52,14 @@ describe('preferBaselineTwins', () => {
     expect(read([glyph('a', 0, 15, 40), glyph('+', 30, 10, 30), chi(60, 0, 41)])).toBe('a + X');
   });
 
-  it('keeps a χ that descends below the baseline, stands alone, has only a raised script beside it, or has no x-like alternative', () => {
+  it('reads a χ with no baseline to judge by (alone, or with only a raised script) as the commoner small x', () => {
+    expect(read([chi(0, 15, 40)])).toBe('x');
+    expect(read([chi(0, 15, 40), glyph('2', 25, 0, 18)])).toBe('x 2');
+  });
+
+  it('keeps a χ that descends below the baseline, or has no x-like alternative', () => {
     expect(read([glyph('a', 0, 15, 40), chi(30, 20, 52)])).toBe('a \\chi');
-    expect(read([chi(0, 15, 40)])).toBe('\\chi');
-    expect(read([chi(0, 15, 40), glyph('2', 25, 0, 18)])).toBe('\\chi 2');
     expect(read([chi(0, 15, 40, 0.01), glyph('2', 30, 0, 40)])).toBe('\\chi 2');
+    expect(read([chi(0, 15, 40, 0.01)])).toBe('\\chi');
   });
 });

@@ -49,8 +49,10 @@ const SMALL_LETTER = 0.8;
  * A `\chi` whose foot is level with the baseline of its neighbour on the line (a digit or a letter
  * that sits on the baseline) is an `x` drawn with curved strokes: χ descends below the baseline, x
  * does not. The twin is `x` or `X` by its height against that neighbour's, when the classifier
- * found either plausible; its confidence is then the shape's (χ, x and X together). A `\chi`
- * alone, or one that descends, keeps its label.
+ * found either plausible; its confidence is then the shape's (χ, x and X together). A `\chi` with
+ * no such neighbour has no baseline to judge by: it is the small twin, far the commoner in maths
+ * (models/training/maths-symbol-frequency.py: x 976 times, X 64, \chi 7), when that is plausible.
+ * One that descends keeps its label.
  */
 export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
   return symbols.map((s) => {
@@ -61,10 +63,9 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
       .filter((o) => o !== s && ON_BASELINE.test(o.latex) && sharedHeight(o, s) >= SAME_LINE * Math.min(o.box.y1 - o.box.y0, height))
       .filter((o) => o.box.y1 >= (s.box.y0 + s.box.y1) / 2) // not a script raised above it
       .sort((a, b) => gap(a, s) - gap(b, s))[0];
-    if (!neighbour) return s;
-    const neighbourHeight = neighbour.box.y1 - neighbour.box.y0;
-    if (s.box.y1 > neighbour.box.y1 + DESCENT * neighbourHeight) return s;
-    const twin = height < SMALL_LETTER * neighbourHeight ? twins[0] : twins[1];
+    const neighbourHeight = neighbour ? neighbour.box.y1 - neighbour.box.y0 : 0;
+    if (neighbour && s.box.y1 > neighbour.box.y1 + DESCENT * neighbourHeight) return s;
+    const twin = !neighbour || height < SMALL_LETTER * neighbourHeight ? twins[0] : twins[1];
     const plausible = (s.alternatives ?? []).filter((a) => twins.includes(a.latex)).reduce((sum, a) => sum + a.confidence, 0);
     if (plausible < PLAUSIBLE) return s;
     const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== twin)];

@@ -3,10 +3,10 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../core/config.js';
 import { ApiError, toApiError } from '../../core/errors.js';
 import { createLogger } from '../../core/logging.js';
-import type { AppContext } from '../context.js';
-import { openDatabase } from '../db.js';
-import { requireAppKey, requireKeyOrToken } from './middleware.js';
-import { authRoutes } from './routes.js';
+import type { AppContext } from '../../appliance/context.js';
+import { openDatabase } from '../../appliance/db.js';
+import { requireAppKey, requireKeyOrToken } from '../../appliance/auth/middleware.js';
+import { authRoutes } from '../../appliance/auth/routes.js';
 
 /** Test support: authRoutes plus one probe route behind each middleware, in-process, with a movable clock. */
 export function authTestApp(opts: { logLevel?: string } = {}) {

@@ -1,4 +1,4 @@
-import type { Stroke } from '../types.js';
+import type { Stroke } from '../../worker/engine/math/types.js';
 
 /**
  * Hand-made pen strokes for tests: a few glyphs drawn as a person would, on a 1-unit symbol
@@ -25,6 +25,8 @@ export const PEN: Record<string, Glyph> = {
     { x: [0.62, 0.5, 0.38, 0.3, 0.22, 0.1, 0], y: [0.5, 0.42, 0.44, 0.7, 0.95, 0.98, 0.9] },
   ],
   '1': [join(line(0, 0.3, 0.35, 0), line(0.35, 0, 0.35, 1)), line(0.1, 1, 0.6, 1)],
+  // A `1` as many write it: one stem, top to bottom, its foot flicked to the right (`[`, `L` or `\iota` to the classifier).
+  '1 flicked': [{ x: [0.2, 0.1, 0.05, 0.01, 0.02, 0.1, 0.3], y: [0, 0.05, 0.3, 0.8, 0.97, 1, 0.96] }],
   '2': [join(arc(0.3, 0.28, 0.28, 0.28, Math.PI * 1.1, Math.PI * 2.2), line(0.55, 0.4, 0, 1), line(0, 1, 0.62, 1))],
   // Drawn as a hand does: round anticlockwise from the top right, then up and down the stem.
   a: [join(arc(0.28, 0.7, 0.26, 0.3, -0.6, -0.6 - 2 * Math.PI), line(0.56, 0.4, 0.56, 0.95), line(0.56, 0.95, 0.66, 0.98))],

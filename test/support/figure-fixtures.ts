@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { compileLatex, type LatexPdf } from '../../engine/math/pdf/test-pdf.js';
+import { compileLatex, type LatexPdf } from './latex-pdf.js';
 
 /**
  * Test support: a two-page pdflatex paper with two figures — an embedded raster image and a

@@ -1,5 +1,5 @@
-import { RADICAL, RULE, type MathSymbol, type SymbolStyle } from '../types.js';
-import { glyphInk } from './test-glyphs.js';
+import { RADICAL, RULE, type MathSymbol, type SymbolStyle } from '../../worker/engine/math/types.js';
+import { glyphInk } from './typeset-glyphs.js';
 
 /**
  * A miniature TeX for the parser's tests: lays formulas out the way a typesetter would (scripts
