@@ -1,5 +1,6 @@
-"""How often symbols occur in real maths: the counts behind the strokes classifier's look-alike
-weights (worker/engine/math/strokes/classifier.ts MATHS_FREQUENCY).
+"""How often symbols occur in real maths: the counts behind the handwritten look-alike
+weights (worker/engine/math/lookalikes.ts MATHS_FREQUENCY), shared by the pen-strokes classifier
+and the handwriting picture read.
 
 Counts the tokens (a letter, a digit, a sign, a control word) of every math-mode span ($...$,
 $$...$$, \\[...\\], equation/align/gather/multline) in the .tex sources under a TeX Live tree,

@@ -2,10 +2,12 @@ import { type ExecFileException, execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { osraLists } from './osra-lists.js';
 
 /**
  * OSRA (optical structure recognition, Debian's `osra`, GPL-2.0+), run as a separate program on a
- * PNG: every structure it finds, with its own confidence score, average bond length and box.
+ * PNG: every structure it finds, with its own confidence score, average bond length and box. It is
+ * given Debian's label lists with Folio's mends (osra-lists.ts: iPr, OMe, Boc, Ts... expand).
  *
  * OSRA is native code fed with user pixels, so every run is bounded: `prlimit` caps its address
  * space (an allocation past the cap fails inside OSRA, which exits) and its CPU time (the kernel
@@ -67,9 +69,12 @@ export async function runOsra(png: Buffer, limits: OsraLimits = {}): Promise<Osr
   try {
     const image = join(dir, 'in.png');
     await writeFile(image, png);
+    const lists = await osraLists();
+    const listArgs = lists ? ['-a', join(dir, 'superatom.txt'), '-l', join(dir, 'spelling.txt')] : [];
+    if (lists) await Promise.all([writeFile(listArgs[1]!, lists.superatom), writeFile(listArgs[3]!, lists.spelling)]);
     const cpu = Math.max(1, Math.ceil(limits.cpuSeconds ?? OSRA_CPU_SECONDS));
     const timeoutMs = Math.max(1, Math.round(Math.min(cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS, limits.wallMs ?? Infinity)));
-    const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', image];
+    const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', ...listArgs, image];
     const result = await new Promise<{ stdout: string; error?: ExecFileException }>((resolve) => {
       execFile('prlimit', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir }, (error, stdout) =>
         resolve({ stdout: String(stdout), error: error ?? undefined }),

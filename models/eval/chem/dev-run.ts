@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type OsraStructure, runOsra } from '../../../worker/chemistry/osra.js';
 import { acceptStructures } from '../../../worker/chemistry/structures.js';
 import { DEV_KINDS, renderDevDistractors } from './dev-distractors.js';
-import { RESOLUTIONS } from './render.js';
+import { osraCachePath, RESOLUTIONS } from './render.js';
 
 /**
  * The development distractors (dev-distractors.ts) against the acceptance rule: how many of each
@@ -16,7 +16,7 @@ const i = process.argv.indexOf('--per-kind');
 const perKind = i > 0 ? Number(process.argv[i + 1]) : 8;
 const cacheDir = join(import.meta.dirname, '..', '.cache', 'chem');
 await mkdir(cacheDir, { recursive: true });
-const rawPath = join(cacheDir, 'dev-osra.json');
+const rawPath = await osraCachePath(cacheDir, 'dev-osra');
 const raw: Record<string, OsraStructure[] | string> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
 const rows: string[] = ['| kind | ' + RESOLUTIONS.map((d) => `${d} dpi`).join(' | ') + ' |', '|---|' + RESOLUTIONS.map(() => '---|').join('')];
 const counts = new Map<string, string[]>();

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { canonicalize } from '../../../worker/chemistry/open-babel.js';
+import { osraLists } from '../../../worker/chemistry/osra-lists.js';
 import { heavyAtoms } from '../../../worker/chemistry/structures.js';
 import { DISTRACTOR_KINDS, type DistractorKind, distractorSvg } from './distractors.js';
 import { type HeldoutKind, renderHeldout } from './heldout.js';
@@ -56,6 +58,18 @@ async function usableRows(): Promise<string[][]> {
     .map((l) => l.split('\t'))
     .filter((r) => r[0]);
   return rows.filter(([s]) => !s!.includes('.') && heavyAtoms(s!).length >= 5 && heavyAtoms(s!).length <= 35);
+}
+
+/**
+ * The file caching OSRA's answers as `name`, keyed by the label lists OSRA is given
+ * (osra-lists.ts): mending them starts a fresh cache instead of scoring stale readings.
+ */
+export async function osraCachePath(dir: string, name: string): Promise<string> {
+  const key = createHash('sha256')
+    .update(JSON.stringify(await osraLists()))
+    .digest('hex')
+    .slice(0, 8);
+  return join(dir, `${name}-${key}.json`);
 }
 
 export async function pickMolecules(count: number): Promise<Molecule[]> {

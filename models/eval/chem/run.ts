@@ -4,7 +4,7 @@ import { type OsraStructure, runOsra } from '../../../worker/chemistry/osra.js';
 import { acceptStructures } from '../../../worker/chemistry/structures.js';
 import { DISTRACTOR_KINDS } from './distractors.js';
 import { childCpuSeconds, evaluatePages, type PagesOutcome } from './pages.js';
-import { type EvalImage, type Molecule, pickMolecules, pickStereoMolecules, RENDERERS, renderSet, RESOLUTIONS } from './render.js';
+import { type EvalImage, type Molecule, osraCachePath, pickMolecules, pickStereoMolecules, RENDERERS, renderSet, RESOLUTIONS } from './render.js';
 import { imageTables, type ImageOutcome } from './report.js';
 
 /**
@@ -17,8 +17,9 @@ import { imageTables, type ImageOutcome } from './report.js';
  * Usage: npx tsx models/eval/chem/run.ts [--molecules N] [--stereo N] [--distractors N] [--heldout N] [--pages N]
  *   [--concurrency C] [--osra-cpu S] [--budget-minutes M] [--pages-only | --pages-cached]
  * OSRA reads one image at a time by default (then each image's CPU seconds are measured), under
- * EVAL_OSRA_CPU_SECONDS. Its raw answers are cached per image (models/eval/.cache/chem/osra.json,
- * saved every 10 images), so an interrupted run resumes where it stopped and changing the
+ * EVAL_OSRA_CPU_SECONDS. Its raw answers are cached per image (models/eval/.cache/chem/osra-<key>.json,
+ * saved every 10 images; a fresh file when OSRA's label lists change, osraCachePath), so an
+ * interrupted run resumes where it stopped and changing the
  * acceptance rule re-scores in seconds. With a budget, images not read when it runs out are left
  * out of the tables and the report says how many.
  */
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     return;
   }
   console.log(`${molecules.length} molecules, ${images.length} images rendered (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-  const rawPath = join(cacheDir, 'osra.json');
+  const rawPath = await osraCachePath(cacheDir, 'osra');
   const raw: Record<string, CachedRead> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
   // Smallest files first: under a budget, what is left out is the slowest to read.
   const sizes = new Map(await Promise.all(images.map(async (img) => [img.path, (await stat(img.path)).size] as const)));

@@ -1,4 +1,5 @@
 import { HANDWRITING_THRESHOLD } from '../../../../page/model.js';
+import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
 import type { GrayImage, MathSymbol } from '../types.js';
 import { CONFIDENCE_EXPONENT } from './calibration.js';
 import { SymbolClassifier } from './classifier.js';
@@ -66,13 +67,14 @@ export const PRINT_SURE_RATE = 0.75;
  * - at SURELY_HANDWRITTEN or more the handwriting classifier does;
  * - in between (unsure), the typeset read stands when the typeset classifier is sure of its
  *   symbols (PRINT_SURE_RATE), else the handwriting classifier reads it.
- * A hand's read also joins two-piece symbols by the classifier's score (join-by-score.ts), pairs
- * delimiters by kind (delimiter-pairs.ts) and reads a tall stroke before rows as the brace of
- * `cases` (brace-rows.ts): what a hand leaves ambiguous that type does not. Only where ink kind is
- * not known (no ink-kind model) is the image read with both and the read whose symbols its
- * classifier found likelier kept (print on a tie). Keeping the likelier read in the unsure zone was
- * tried: on a typeset page's prose line the handwriting classifier's confident soup won and turned
- * the line into a display (v3-text.test.ts); the typeset classifier's own certainty does not let it.
+ * A hand's read weighs look-alikes by how often they occur in maths (lookalikes.ts: `0` over `O`),
+ * joins two-piece symbols by the classifier's score (join-by-score.ts), pairs delimiters by kind
+ * (delimiter-pairs.ts) and reads a tall stroke before rows as the brace of `cases` (brace-rows.ts):
+ * what a hand leaves ambiguous that type does not. Only where ink kind is not known (no ink-kind
+ * model) is the image read with both and the read whose symbols its classifier found likelier kept
+ * (print on a tie). Keeping the likelier read in the unsure zone was tried: on a typeset page's
+ * prose line the handwriting classifier's confident soup won and turned the line into a display
+ * (v3-text.test.ts); the typeset classifier's own certainty does not let it.
  * `handwritten` says which classifier read it.
  */
 export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
@@ -81,7 +83,7 @@ export async function symbolsFromEitherHand(image: GrayImage, classifiers: Image
   const handwritten = classifiers.handwritten;
   const asHandwriting = async () =>
     braceBeforeRows(
-      pairDelimiters(await symbolsFromImage(image, { classifier: handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT, joinByScore: true })),
+      pairDelimiters(await symbolsFromImage(image, { classifier: handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT, joinByScore: true, priors: HANDWRITTEN_LOOKALIKES })),
     );
   if (handwriting !== undefined) {
     if (handwriting < HANDWRITING_THRESHOLD) return { symbols: await asPrint(), handwritten: false };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
 import { withPriors } from './priors.js';
 
 describe('withPriors', () => {
@@ -21,5 +22,14 @@ describe('withPriors', () => {
     expect(withPriors({ latex: '\\upsilon', confidence: 0.95, alternatives: [{ latex: 'v', confidence: 0.03 }] }).latex).toBe('\\upsilon');
     const plain = { latex: 'x', confidence: 0.6, alternatives: [{ latex: 'X', confidence: 0.3 }] };
     expect(withPriors(plain)).toBe(plain);
+  });
+
+  it("weighs a hand's look-alikes by how often maths writes them: a round 0 read O, a cursive x read χ", () => {
+    const zero = { latex: 'O', confidence: 0.52, alternatives: [{ latex: '0', confidence: 0.27 }] };
+    expect(withPriors(zero, HANDWRITTEN_LOOKALIKES).latex).toBe('0');
+    expect(withPriors(zero).latex).toBe('O'); // print's weights leave it: type draws the two apart
+    expect(withPriors({ latex: '\\chi', confidence: 0.43, alternatives: [{ latex: 'x', confidence: 0.34 }] }, HANDWRITTEN_LOOKALIKES).latex).toBe('x');
+    // A letter drawn clearly as a letter still wins.
+    expect(withPriors({ latex: 'O', confidence: 0.97, alternatives: [{ latex: '0', confidence: 0.02 }] }, HANDWRITTEN_LOOKALIKES).latex).toBe('O');
   });
 });

@@ -9,12 +9,15 @@ import type { Classification } from './classifier.js';
  */
 const RARE_LOOKALIKES: Readonly<Record<string, number>> = { '\\upsilon': 0.4 };
 
-/** The classification reweighed by RARE_LOOKALIKES and re-ranked; the mass of the listed readings is kept. */
-export function withPriors(label: Classification): Classification {
+/**
+ * The classification reweighed by `weights` (RARE_LOOKALIKES, print's; a hand's are
+ * HANDWRITTEN_LOOKALIKES) and re-ranked; the mass of the listed readings is kept.
+ */
+export function withPriors(label: Classification, weights: Readonly<Record<string, number>> = RARE_LOOKALIKES): Classification {
   const candidates = [label, ...label.alternatives];
-  if (!candidates.some(({ latex }) => RARE_LOOKALIKES[latex] !== undefined)) return label;
+  if (!candidates.some(({ latex }) => weights[latex] !== undefined)) return label;
   const mass = candidates.reduce((sum, { confidence }) => sum + confidence, 0);
-  const weighed = candidates.map(({ latex, confidence }) => ({ latex, confidence: confidence * (RARE_LOOKALIKES[latex] ?? 1) }));
+  const weighed = candidates.map(({ latex, confidence }) => ({ latex, confidence: confidence * (weights[latex] ?? 1) }));
   const scale = mass / weighed.reduce((sum, { confidence }) => sum + confidence, 0);
   const [best, ...rest] = weighed.map(({ latex, confidence }) => ({ latex, confidence: confidence * scale })).sort((a, b) => b.confidence - a.confidence);
   return { ...best, alternatives: rest };

@@ -19,6 +19,8 @@ export interface SymbolsFromImageOptions {
   rawConfidence?: boolean;
   /** The calibration exponent of `classifier`'s probabilities. @default CONFIDENCE_EXPONENT (the typeset classifier's) */
   confidenceExponent?: number;
+  /** Look-alike weights (priors.ts withPriors). @default print's (RARE_LOOKALIKES) */
+  priors?: Readonly<Record<string, number>>;
   /** Join nearby pieces whose joined crop the classifier reads likelier than the parts (join-by-score.ts); for handwriting. @default false */
   joinByScore?: boolean;
 }
@@ -66,7 +68,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   if (emPx !== undefined) {
     labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
   }
-  labels = labels.map(withPriors);
+  labels = labels.map((label) => withPriors(label, opts.priors));
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EngineError } from '../../errors.js';
 import { createSession, loadModelFile } from '../../models.js';
 import type { Classification } from '../image/classifier.js';
+import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
 import { SYMBOL_FEATURE_COUNT, TRAJECTORY_CHANNELS, TRAJECTORY_POINTS } from './trajectory.js';
 
 /** Manifest ids of the strokes classifier (models/training/strokes-real-train.py) and its class list. */
@@ -36,28 +37,11 @@ export const COMMON_CLASSES: ReadonlySet<string> = new Set([
 ]);
 const RARE_PRIOR = 0.35;
 /**
- * Classes a hand draws like a commoner digit or letter. The classifier is trained balanced, so
- * each is weighted by how often it occurs in real maths against its look-alike: math-mode tokens
- * of TeX Live's documentation sources (models/training/maths-symbol-frequency.py: 27,059 tokens
- * of 3,593 files, amsmath's held-out documents left out), floored at LOOKALIKE_FLOOR so a letter
- * still wins where its shape is clearly a letter. A hooked `1` is drawn like `\iota`, `l`, `L`, `I`
- * or `[`; `0` like `O` or `o`; a cursive `x` like `\chi`.
+ * Look-alikes of a commoner class, weighted by how often they occur in maths (HANDWRITTEN_LOOKALIKES),
+ * and those the counts there do not settle: the letters `t` and `T` against `+` (TeX's units
+ * inflate `t` there) and `\prod` against `\pi`, weighted by the rough ratio of their frequencies.
  */
-const MATHS_FREQUENCY: Readonly<Record<string, number>> = { '1': 1278, l: 133, L: 44, I: 72, '[': 246, '\\iota': 0, '0': 1445, O: 24, o: 274, x: 976, '\\chi': 7 };
-const LOOKS_LIKE: Readonly<Record<string, string>> = { l: '1', L: '1', I: '1', '[': '1', '\\iota': '1', O: '0', o: '0', '\\chi': 'x' };
-const LOOKALIKE_FLOOR = 0.05;
-/**
- * Look-alikes the counts above do not settle: the letters `t` and `T` against `+` (TeX's units
- * inflate `t` there) and `\prod` against `\pi`; their weight is the rough ratio of their frequencies.
- */
-const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = {
-  t: 0.6,
-  T: 0.4,
-  '\\prod': 0.1,
-  ...Object.fromEntries(
-    Object.entries(LOOKS_LIKE).map(([c, common]) => [c, Math.max(LOOKALIKE_FLOOR, MATHS_FREQUENCY[c]! / MATHS_FREQUENCY[common]!)]),
-  ),
-};
+const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { t: 0.6, T: 0.4, '\\prod': 0.1, ...HANDWRITTEN_LOOKALIKES };
 
 const LabelsSchema = z.object({
   classes: z.array(z.string()).min(2),
