@@ -9,12 +9,12 @@ import { joinStacks } from './stacks.js';
  * joined to their neighbour. A line of text is not: its neighbours are about as tall as it is, a
  * line gap away, and a line of prose is wider than the formula it introduces.
  *
- * A script is judged against its neighbour's core, the tallest ink run the neighbour began as,
- * never against what the neighbour has grown into: a band that took a script, or a stack of lines
- * around a bar, is taller and wider than any line of its page, so judged by its whole box every
- * next line of text would pass for its script and the band would swallow the page line by line.
- * Measured from the core, a band grows at most one script's height and gap above and below it,
- * as a sum with both its limits does.
+ * A script's height and gap are judged against its neighbour's core, the tallest ink run the
+ * neighbour began as, never against what the neighbour has grown into: a band that took a script,
+ * or a stack of lines around a bar, is taller than any line of its page, so judged by its whole
+ * box every next line of text would pass for its script and the band would swallow the page line
+ * by line. Measured from the core, a band grows at most one script's height and gap above and
+ * below it, as a sum with both its limits does.
  */
 
 export interface Band {
@@ -85,11 +85,11 @@ function coreOf(band: Band, runs: Band[]): Band {
 
 const taller = (a: Band, b: Band) => (height(b) > height(a) ? b : a);
 
-/** Whether `b` may be a script, limit or bar-part of `n`: short beside `n`'s core, close to it and within its columns. */
+/** Whether `b` may be a script, limit or rule of `n`: short beside `n`'s core, close to that core, within `n`'s columns (a table's rule overhangs its cells). */
 function scriptOf(b: Cored, n: Cored): boolean {
   const core = n.core;
   const gap = b.band.y1 <= core.y0 ? core.y0 - b.band.y1 : b.band.y0 - core.y1;
-  return height(b.band) < SCRIPT_HEIGHT_RATIO * height(core) && gap < SCRIPT_GAP_RATIO * height(core) && within(b.band, core, height(b.band));
+  return height(b.band) < SCRIPT_HEIGHT_RATIO * height(core) && gap < SCRIPT_GAP_RATIO * height(core) && within(b.band, n.band, height(b.band));
 }
 
 /** Joins the first bar found (a run much shorter than the cores of both its neighbours, close to and within it) to both neighbours; whether one was. */
