@@ -78,8 +78,7 @@ describe('inkBands on a display formula between lines of prose', () => {
 
 describe('inkBands on a page of text under a tall row', () => {
   // Five 28 px lines of prose, 5 px apart (a 200 dpi page), starting `top`.
-  const paragraph = (top: number): Array<[number, number, number, number]> =>
-    [0, 1, 2, 3, 4].map((k) => [20, top + 33 * k, 580, top + 33 * k + 28]);
+  const paragraph = (top: number): Array<[number, number, number, number]> => [0, 1, 2, 3, 4].map((k) => [20, top + 33 * k, 580, top + 33 * k + 28]);
 
   it('keeps each line of a paragraph its own band under a full-width fraction', () => {
     // Numerator and denominator of text height around a full-width bar: a 62 px stack (stacks.ts).
@@ -96,7 +95,14 @@ describe('inkBands on a page of text under a tall row', () => {
 describe('inkBands on a row of fractions around an equals sign', () => {
   it('joins the denominators once the upper stroke of the equals sign has joined the numerators', () => {
     // dy/dx = dy/du du/dx at 150 dpi: numerators, the upper stroke, the bars with the lower stroke, denominators.
-    const bands = inkBands(mask(120, 60, [[7, 6, 111, 26], [38, 27, 52, 29], [6, 30, 112, 33], [7, 34, 111, 49]]));
+    const bands = inkBands(
+      mask(120, 60, [
+        [7, 6, 111, 26],
+        [38, 27, 52, 29],
+        [6, 30, 112, 33],
+        [7, 34, 111, 49],
+      ]),
+    );
     expect(bands.map((b) => [b.y0, b.y1])).toEqual([[6, 49]]);
   });
 });
