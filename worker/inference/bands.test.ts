@@ -75,3 +75,44 @@ describe('inkBands on a display formula between lines of prose', () => {
     ]);
   });
 });
+
+describe('inkBands on a page of text under a tall row', () => {
+  // Five 28 px lines of prose, 5 px apart (a 200 dpi page), starting `top`.
+  const paragraph = (top: number): Array<[number, number, number, number]> => [0, 1, 2, 3, 4].map((k) => [20, top + 33 * k, 580, top + 33 * k + 28]);
+
+  it('keeps each line of a paragraph its own band under a full-width fraction', () => {
+    // Numerator and denominator of text height around a full-width bar: a 62 px stack (stacks.ts).
+    const bands = inkBands(mask(600, 300, [[20, 10, 580, 38], [20, 42, 580, 44], [100, 48, 500, 72], ...paragraph(80)]));
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[10, 72], ...paragraph(80).map(([, y0, , y1]) => [y0, y1])]);
+  });
+
+  it('joins a limit above and below a sum but lets the joined row take no line after them', () => {
+    const bands = inkBands(mask(600, 400, [[20, 10, 60, 20], [10, 24, 70, 74], [20, 78, 60, 88], ...paragraph(93)]));
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[10, 88], ...paragraph(93).map(([, y0, , y1]) => [y0, y1])]);
+  });
+});
+
+describe('inkBands on a row of fractions around an equals sign', () => {
+  it('joins the denominators once the upper stroke of the equals sign has joined the numerators', () => {
+    // dy/dx = dy/du du/dx at 150 dpi: numerators, the upper stroke, the bars with the lower stroke, denominators.
+    const bands = inkBands(
+      mask(120, 60, [
+        [7, 6, 111, 26],
+        [38, 27, 52, 29],
+        [6, 30, 112, 33],
+        [7, 34, 111, 49],
+      ]),
+    );
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([[6, 49]]);
+  });
+});
+
+describe('joinScripts on a full-width tall row over a paragraph', () => {
+  it('grows the row by one script at most: lines further down are no script of it', () => {
+    const row = { y0: 0, y1: 50, x0: 0, x1: 600 };
+    const lines = [0, 1, 2, 3, 4].map((k) => ({ y0: 56 + 33 * k, y1: 84 + 33 * k, x0: 0, x1: 600 }));
+    const bands = joinScripts([row, ...lines]);
+    expect(bands.length).toBeGreaterThanOrEqual(5);
+    expect(bands.slice(-4)).toEqual(lines.slice(-4));
+  });
+});

@@ -8,6 +8,13 @@ import { joinStacks } from './stacks.js';
  * clear of the bar, leaves a short run close to a tall one, lying within its columns; those are
  * joined to their neighbour. A line of text is not: its neighbours are about as tall as it is, a
  * line gap away, and a line of prose is wider than the formula it introduces.
+ *
+ * A script's height and gap are judged against its neighbour's core, the tallest ink run the
+ * neighbour began as, never against what the neighbour has grown into: a band that took a script,
+ * or a stack of lines around a bar, is taller than any line of its page, so judged by its whole
+ * box every next line of text would pass for its script and the band would swallow the page line
+ * by line. Measured from the core, a band grows at most one script's height and gap above and
+ * below it, as a sum with both its limits does.
  */
 
 export interface Band {
@@ -52,7 +59,7 @@ export function inkBands(mask: InkMask): Band[] {
       runs.push(open);
     }
   }
-  return joinScripts(joinStacks(mask, runs));
+  return joinScripts(joinStacks(mask, runs), runs);
 }
 
 /** A run this much shorter than both its neighbours, close to both, is a bar between them (a fraction's). */
@@ -64,30 +71,63 @@ const within = (inner: Band, outer: Band, slack: number) => inner.x0 >= outer.x0
 const join = (a: Band, b: Band): Band => ({ y0: a.y0, y1: b.y1, x0: Math.min(a.x0, b.x0), x1: Math.max(a.x1, b.x1) });
 const close = (upper: Band, lower: Band, ref: Band) => lower.y0 - upper.y1 < SCRIPT_GAP_RATIO * height(ref);
 
-/** Joins bars to both neighbours, then short runs to a close, taller neighbour, shortest first, until none qualifies. */
-export function joinScripts(bands: Band[]): Band[] {
-  const out = bands.map((b) => ({ ...b }));
+/** A band and its core: the tallest of the ink runs it holds, which scripts are judged against. */
+interface Cored {
+  band: Band;
+  core: Band;
+}
+
+/** The tallest of `runs` lying in `band`'s rows (the first of equals), or the band itself when none does. */
+function coreOf(band: Band, runs: Band[]): Band {
+  const inside = runs.filter((r) => r.y0 >= band.y0 && r.y1 <= band.y1);
+  return inside.reduce((a, b) => (height(b) > height(a) ? b : a), inside[0] ?? band);
+}
+
+const taller = (a: Band, b: Band) => (height(b) > height(a) ? b : a);
+
+/** Whether `b` may be a script, limit or rule of `n`: short beside `n`'s core, close to that core, within `n`'s columns (a table's rule overhangs its cells). */
+function scriptOf(b: Cored, n: Cored): boolean {
+  const core = n.core;
+  const gap = b.band.y1 <= core.y0 ? core.y0 - b.band.y1 : b.band.y0 - core.y1;
+  return height(b.band) < SCRIPT_HEIGHT_RATIO * height(core) && gap < SCRIPT_GAP_RATIO * height(core) && within(b.band, n.band, height(b.band));
+}
+
+/** Joins the first bar found (a run much shorter than the cores of both its neighbours, close to and within it) to both neighbours; whether one was. */
+function joinBar(out: Cored[]): boolean {
   for (let i = 1; i + 1 < out.length; i++) {
-    const [above, bar, below] = [out[i - 1]!, out[i]!, out[i + 1]!];
-    const short = height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above), height(below));
-    if (short && close(above, bar, above) && close(bar, below, below) && within(above, bar, height(above)) && within(below, bar, height(below))) {
-      out.splice(i - 1, 3, join(join(above, bar), below));
-      i--;
+    const [above, bar, below] = [out[i - 1]!, out[i]!.band, out[i + 1]!];
+    const short = height(bar) < BAR_HEIGHT_RATIO * Math.min(height(above.core), height(below.core));
+    const near = close(above.band, bar, above.core) && close(bar, below.band, below.core);
+    if (short && near && within(above.band, bar, height(above.core)) && within(below.band, bar, height(below.core))) {
+      out.splice(i - 1, 3, { band: join(join(above.band, bar), below.band), core: taller(above.core, below.core) });
+      return true;
     }
   }
+  return false;
+}
+
+/**
+ * Joins bars to both neighbours and short runs to a close, taller neighbour, shortest first, until
+ * none qualifies: a bar is looked for again after each script joins (the upper stroke of an equals
+ * sign between a fraction row's numerators and its bars hides the bars until it joins the
+ * numerators). `runs`: the unjoined ink runs the bands were made of (stacks.ts joins some), for
+ * their cores; without them each band is its own core.
+ */
+export function joinScripts(bands: Band[], runs: Band[] = bands): Band[] {
+  const out: Cored[] = bands.map((b) => ({ band: { ...b }, core: coreOf(b, runs) }));
   for (;;) {
+    if (joinBar(out)) continue;
     let best: { i: number; j: number; h: number } | null = null;
     out.forEach((b, i) => {
       for (const j of [i - 1, i + 1]) {
         const n = out[j];
-        if (!n) continue;
-        const gap = j < i ? b.y0 - n.y1 : n.y0 - b.y1;
-        const script = height(b) < SCRIPT_HEIGHT_RATIO * height(n) && gap < SCRIPT_GAP_RATIO * height(n) && within(b, n, height(b));
-        if (script && (!best || height(b) < best.h)) best = { i, j, h: height(b) };
+        if (!n || !scriptOf(b, n)) continue;
+        if (!best || height(b.band) < best.h) best = { i, j, h: height(b.band) };
       }
     });
-    if (!best) return out;
+    if (!best) return out.map((c) => c.band);
     const { i, j } = best;
-    out.splice(Math.min(i, j), 2, join(out[Math.min(i, j)]!, out[Math.max(i, j)]!));
+    const [upper, lower] = [out[Math.min(i, j)]!, out[Math.max(i, j)]!];
+    out.splice(Math.min(i, j), 2, { band: join(upper.band, lower.band), core: out[j]!.core });
   }
 }

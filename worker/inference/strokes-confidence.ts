@@ -87,11 +87,7 @@ export function nestedScripts(latex: string): boolean {
 }
 
 /** Reads the strokes four times (as the route does; `first`, when given, is the first read already made) and gathers the evidence. */
-export async function strokesEvidence(
-  strokes: readonly Stroke[],
-  opts: SymbolsFromStrokesOptions = {},
-  first?: StrokesReading,
-): Promise<StrokesEvidence> {
+export async function strokesEvidence(strokes: readonly Stroke[], opts: SymbolsFromStrokesOptions = {}, first?: StrokesReading): Promise<StrokesEvidence> {
   first ??= await readStrokes(strokes, opts);
   const second = await readStrokes(strokes, { ...opts, regroup: false });
   const tilted = [await readStrokes(turned(strokes, TILT), opts), await readStrokes(turned(strokes, -TILT), opts)];

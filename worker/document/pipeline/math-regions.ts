@@ -272,8 +272,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       // its width (its first text line may hold only digits and relations: a numerator, `=`).
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
       const pitch = Math.min(...group.lines.map((g) => Math.abs(g.base - l.base)));
-      const ownNumbers =
-        numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em && pitch > NUMBERED_ROW_PITCH_EM * em;
+      const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em && pitch > NUMBERED_ROW_PITCH_EM * em;
       const row =
         !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
       if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {

@@ -8,7 +8,19 @@
  * documents left out), floored at LOOKALIKE_FLOOR so a letter still wins where its shape is clearly
  * a letter.
  */
-const MATHS_FREQUENCY: Readonly<Record<string, number>> = { '1': 1278, l: 133, L: 44, I: 72, '[': 246, '\\iota': 0, '0': 1445, O: 24, o: 274, x: 976, '\\chi': 7 };
+const MATHS_FREQUENCY: Readonly<Record<string, number>> = {
+  '1': 1278,
+  l: 133,
+  L: 44,
+  I: 72,
+  '[': 246,
+  '\\iota': 0,
+  '0': 1445,
+  O: 24,
+  o: 274,
+  x: 976,
+  '\\chi': 7,
+};
 const LOOKS_LIKE: Readonly<Record<string, string>> = { l: '1', L: '1', I: '1', '[': '1', '\\iota': '1', O: '0', o: '0', '\\chi': 'x' };
 const LOOKALIKE_FLOOR = 0.05;
 

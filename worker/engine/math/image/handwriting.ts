@@ -83,7 +83,14 @@ export async function symbolsFromEitherHand(image: GrayImage, classifiers: Image
   const handwritten = classifiers.handwritten;
   const asHandwriting = async () =>
     braceBeforeRows(
-      pairDelimiters(await symbolsFromImage(image, { classifier: handwritten, confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT, joinByScore: true, priors: HANDWRITTEN_LOOKALIKES })),
+      pairDelimiters(
+        await symbolsFromImage(image, {
+          classifier: handwritten,
+          confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT,
+          joinByScore: true,
+          priors: HANDWRITTEN_LOOKALIKES,
+        }),
+      ),
     );
   if (handwriting !== undefined) {
     if (handwriting < HANDWRITING_THRESHOLD) return { symbols: await asPrint(), handwritten: false };

@@ -63,7 +63,7 @@ describe('letters of a text font TeX does not name', () => {
     font: { name, family: 'other', italic, ascent: 0.7, descent: 0.2 },
   });
 
-  it('are upright in the roman (\\text{if} beside maths letters), bold in the bold (newtx\'s \\mathbf{q}) and unstyled in the italic', () => {
+  it("are upright in the roman (\\text{if} beside maths letters), bold in the bold (newtx's \\mathbf{q}) and unstyled in the italic", () => {
     expect(glyphSymbol(termes('KNGXFZ+TeXGyreTermesX-Regular', false))?.style).toBe('upright');
     expect(glyphSymbol(termes('OURQFB+TeXGyreTermesX-Bold', false))?.style).toBe('bold');
     expect(glyphSymbol(termes('BDFFPL+TeXGyreTermesX-Italic', true))?.style).toBeUndefined();
@@ -72,7 +72,10 @@ describe('letters of a text font TeX does not name', () => {
 
 describe('ligatures of a text font in a display', () => {
   it('are their letters, upright, each with a share of the glyph box', () => {
-    const fi: PdfGlyph = { ...cmmiGlyph('\uFB01', 0x0c, { x0: 10, y0: 0, x1: 16, y1: 7 }), font: { name: 'CMR10', family: 'roman', italic: false, ascent: 0.7, descent: 0.2 } };
+    const fi: PdfGlyph = {
+      ...cmmiGlyph('\uFB01', 0x0c, { x0: 10, y0: 0, x1: 16, y1: 7 }),
+      font: { name: 'CMR10', family: 'roman', italic: false, ascent: 0.7, descent: 0.2 },
+    };
     const letters = symbolsFrom([fi], []);
     expect(letters.map((s) => [s.latex, s.style, s.box.x0, s.box.x1])).toEqual([
       ['f', 'upright', 10, 13],
