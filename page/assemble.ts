@@ -1,12 +1,12 @@
 import { boxToUpright } from './geometry.js';
 import type { PageLine, PageRecognition } from './model.js';
 import { type AlphabetsFound, detectedAlphabets, excludedAlphabets, withoutAlphabets } from './processors/alphabets.js';
-import { BULLET_MARKER, type Block, textBlocks } from './processors/blocks.js';
+import { type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
 import type { MonospaceFit } from './processors/code-lines.js';
 import { punctuationWidth } from './processors/fullwidth.js';
 import { mapRecognitionText } from './processors/text-map.js';
-import type { Grid } from './blocks-model.js';
+import { BULLET_MARKER, type Grid } from './blocks-model.js';
 
 /**
  * Page assembly of a recognised image: what turns recognised lines into a page. It runs in the

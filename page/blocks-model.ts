@@ -16,7 +16,10 @@ export interface Grid<C> {
   align: ColumnAlign[];
 }
 
-/** One item of a list: its marker (`- ` for a bullet, `N. ` for a number), its nesting depth (0 outermost), its lines. */
+/** A bulleted list item's marker (a numbered one's is `N. `). */
+export const BULLET_MARKER = '- ';
+
+/** One item of a list: its marker (BULLET_MARKER, or `N. ` for a number), its nesting depth (0 outermost), its lines. */
 export interface ListItem<L> {
   marker: string;
   depth: number;

@@ -1,4 +1,4 @@
-import type { Block as PageBlock } from '../blocks-model.js';
+import { BULLET_MARKER, type Block as PageBlock } from '../blocks-model.js';
 import type { PageLine } from '../model.js';
 import { codeRuns } from './code-lines.js';
 import { headingLevel } from './headings.js';
@@ -29,8 +29,6 @@ export type Block = PageBlock<PageLine>;
 export const PARAGRAPH_GAP = 0.8;
 export const INDENT = 0.7;
 export const LIST_GAP = 2;
-/** An image's list items are bulleted (numbered lines are read as paragraphs or headings). */
-export const BULLET_MARKER = '- ';
 const BULLET = /^[•·●◦▪‣∙○■□–*-](?=\s|[A-Za-z])/;
 const SECTION_NUMBER_ONLY = /^\d{1,2}(?:\.\d{1,2})*\.?$/;
 /** A line that is only a section number (`3`, `2.1.`); the maths engine may have read it. */
@@ -121,6 +119,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
       return;
     }
     if (isBulleted(line)) {
+      // An image's list items are bulleted (numbered lines are read as paragraphs or headings).
       const item = { marker: BULLET_MARKER, depth: 0, lines: [line] };
       if (last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight) last.items.push(item);
       else blocks.push({ kind: 'list', items: [item] });

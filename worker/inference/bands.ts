@@ -77,13 +77,14 @@ interface Cored {
   core: Band;
 }
 
+/** The taller of two bands, `a` when they are equal. */
+const taller = (a: Band, b: Band) => (height(b) > height(a) ? b : a);
+
 /** The tallest of `runs` lying in `band`'s rows (the first of equals), or the band itself when none does. */
 function coreOf(band: Band, runs: Band[]): Band {
   const inside = runs.filter((r) => r.y0 >= band.y0 && r.y1 <= band.y1);
-  return inside.reduce((a, b) => (height(b) > height(a) ? b : a), inside[0] ?? band);
+  return inside.reduce(taller, inside[0] ?? band);
 }
-
-const taller = (a: Band, b: Band) => (height(b) > height(a) ? b : a);
 
 /** Whether `b` may be a script, limit or rule of `n`: short beside `n`'s core, close to that core, within `n`'s columns (a table's rule overhangs its cells). */
 function scriptOf(b: Cored, n: Cored): boolean {

@@ -1,4 +1,4 @@
-import type { Block as PageBlock, ListItem } from '../../../page/blocks-model.js';
+import { BULLET_MARKER, type Block as PageBlock, type ListItem } from '../../../page/blocks-model.js';
 import { readingOrder } from './columns.js';
 import { isMathOnly } from './inline.js';
 import { CAPTION } from './figure-regions.js';
@@ -28,7 +28,7 @@ export function bodySizeOf(lines: TextLine[]): number {
 
 function listMarker(line: TextLine): string | undefined {
   const first = line.glyphs[0]?.ch ?? '';
-  if (isBullet(first) && line.glyphs[1]?.ch === ' ') return '- ';
+  if (isBullet(first) && line.glyphs[1]?.ch === ' ') return BULLET_MARKER;
   const m = NUMBERED.exec(line.text);
   return m ? `${m[1]}. ` : undefined;
 }
@@ -126,7 +126,7 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
 
 /** An item goes on the list before it unless its marker changes kind (bullets, numbers) at the same depth. */
 function sameList(prev: ListItem<TextLine>, item: ListItem<TextLine>): boolean {
-  return (prev.marker === '- ') === (item.marker === '- ') || item.depth !== prev.depth;
+  return (prev.marker === BULLET_MARKER) === (item.marker === BULLET_MARKER) || item.depth !== prev.depth;
 }
 
 /** Justified lines end within this many points of each other: the text block's right edge. */

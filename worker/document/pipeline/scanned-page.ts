@@ -2,12 +2,11 @@ import type { PageLine, PageRecognition } from '../../../page/model.js';
 import { boxToUpright } from '../../../page/geometry.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import { lineTypes } from '../../../page/processors/blocks.js';
-import { blockLines } from '../../../page/blocks-model.js';
+import { blockLines, type FigureRef } from '../../../page/blocks-model.js';
 import { assemblePage } from '../../../page/assemble.js';
 import { imagePage } from '../../../page/render/image-page.js';
 import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
-import type { FigureRef } from '../../../page/blocks-model.js';
 import { figureLine, type LineType, type RenderedLine, type RenderedPage } from '../../../page/render/document-mmd.js';
 import type { TextLine } from './text-layer.js';
 
