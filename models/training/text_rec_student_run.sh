@@ -7,7 +7,7 @@ set -u
 OUT=$1
 D=$(cd "$(dirname "$0")" && pwd)
 PY=${PY:-python3}
-export NAME=textrec18 TRAIN_SECONDS=${TRAIN_SECONDS:-300}
+export NAME=textrec18 THREADS=2 TRAIN_SECONDS=${TRAIN_SECONDS:-320}
 mkdir -p "$OUT/w20" "$OUT/w25"
 start=$(date +%s)
 (cd "$D" && WIDTH=2.0 timeout 400 $PY text_rec_student.py train "$D" "$OUT/w20" 2>"$OUT/w20/err.txt") &
