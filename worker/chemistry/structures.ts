@@ -1,4 +1,5 @@
 import type { ChemicalStructure } from '../../core/chemistry.js';
+import { restoreMissedCharges } from './charges.js';
 import { readOsra } from './enlarge.js';
 import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
@@ -96,8 +97,8 @@ export function structureConfidence(score: number): number {
 
 /**
  * The structures among OSRA's readings: the plausible ones (plausibleStructure) that, given the
- * image OSRA read, enclose no writing (enclosesText), nitro groups written one way (nitro.ts),
- * canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
+ * image OSRA read, enclose no writing (enclosesText), with the charges OSRA missed on N and O
+ * (charges.ts) and nitro groups written one way (nitro.ts), canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
  */
 export async function acceptStructures(readings: OsraStructure[], inchi = false, image?: Buffer): Promise<ChemicalStructure[]> {
   return (await acceptReadings(readings, inchi, image)).map((a) => a.structure);
@@ -109,7 +110,7 @@ async function acceptReadings(readings: OsraStructure[], inchi: boolean, image?:
   const plausible = readings.filter(plausibleStructure);
   const boxes = image && plausible.length ? await textBoxes(image) : [];
   for (const s of plausible.filter((p) => !enclosesText(p.box, boxes))) {
-    const molecule = await canonicalize(normalizeNitro(s.smiles));
+    const molecule = await canonicalize(normalizeNitro(restoreMissedCharges(s.smiles)));
     if (!molecule) continue;
     const structure = {
       smiles: molecule.smiles,
