@@ -34,10 +34,14 @@ export interface MathEngines {
   inkKind?: InkKindClassifier;
   /**
    * The calibrated chance that a printed formula read is exact, from the features of its evidence
-   * (formula-confidence.ts); without it, or for a read by the handwriting classifier (its
-   * probabilities are another scale), formulas report their per-symbol rate.
+   * (formula-confidence.ts); without it formulas report their per-symbol rate.
    */
   formulaConfidence?: (features: readonly number[]) => CalibratedConfidence;
+  /**
+   * The same for a read by the handwriting classifier (its probabilities are another scale): the
+   * handwriting-confidence model over the same evidence; without it such reads report their per-symbol rate.
+   */
+  handwritingConfidence?: (features: readonly number[]) => CalibratedConfidence;
 }
 
 /**
@@ -57,7 +61,10 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).
   const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
-  if (options.calibrate === false) delete engines.formulaConfidence;
+  if (options.calibrate === false) {
+    delete engines.formulaConfidence;
+    delete engines.handwritingConfidence;
+  }
   const base = {
     width: read.width,
     height: read.height,
@@ -218,7 +225,8 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
 /**
  * The image read as one formula by the maths engine (n-best candidates when asked). Given what the
  * text model read on the same ink (`text`), a read of a whole line or image is judged by the
- * formula-confidence model when the engines have one (`calibrated`); inline spans of a prose
+ * formula-confidence model when the engines have one (`calibrated`; a read by the handwriting
+ * classifier by the handwriting-confidence model); inline spans of a prose
  * line are not (the model was fitted on whole formulas).
  */
 export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string } = {}): Promise<FormulaRead> {
@@ -232,9 +240,10 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
     symbolCount: best.boxes.length,
     ...(handwritten ? { handwritten } : {}),
   };
-  if (opts.text !== undefined && engines.formulaConfidence && !handwritten) {
+  const calibrate = handwritten ? engines.handwritingConfidence : engines.formulaConfidence;
+  if (opts.text !== undefined && calibrate) {
     const second = await parse((await engines.symbols(await enlarged(image, SECOND_READ_SCALE))).symbols);
-    read.calibrated = engines.formulaConfidence(formulaFeatures({ symbols, result: best, text: opts.text, second }));
+    read.calibrated = calibrate(formulaFeatures({ symbols, result: best, text: opts.text, second }));
   }
   if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
   return read;
