@@ -4,7 +4,8 @@
  * sent through /v3/pdf (up to its 1 GiB limit) and the Files API (multipart, streamed), one at a
  * time. The worker's peak RSS is the kernel's high-water mark (VmHWM, reset before each document),
  * so no short peak is missed, and reset at each stage of the document (fetch, pages, outputs) for
- * that stage's own peak; the reference is the same worker's idle RSS measured in the same run. Target: peaks flat across sizes (within 100 MB of each other) and each within 300 MB of idle.
+ * that stage's own peak; the reference is the same worker's idle RSS measured in the same run.
+ * Target: peaks flat across sizes (within 100 MB of each other) and each within 300 MB of idle.
  *
  *   npx tsx bench/large-documents.bench.ts [GB ...] [files:GB ...]
  *   (default 0.3 1 2 through both surfaces and files:4.3, just over what pdf.js can address;
