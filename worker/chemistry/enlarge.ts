@@ -60,7 +60,10 @@ export async function readOsra(png: Buffer, limits: OsraLimits = {}): Promise<Os
   const started = performance.now();
   const first = await runOsra(png, limits);
   if (first.stopped) return { first };
-  const { width, height } = await sharp(png).metadata();
+  // OSRA read it, so it decodes; should sharp still refuse it, the first reading stands.
+  const { width, height } = await sharp(png)
+    .metadata()
+    .catch(() => ({ width: undefined, height: undefined }));
   const factor = width && height ? enlargement(first.structures, width, height) : null;
   const cpuLeft = Math.floor((limits.cpuSeconds ?? OSRA_CPU_SECONDS) - first.cpuSpent);
   const wallMs = limits.wallMs === undefined ? undefined : limits.wallMs - (performance.now() - started);
@@ -68,7 +71,9 @@ export async function readOsra(png: Buffer, limits: OsraLimits = {}): Promise<Os
   const enlarged = await sharp(png)
     .resize(Math.round(width! * factor), Math.round(height! * factor), { kernel: 'lanczos3' })
     .png()
-    .toBuffer();
+    .toBuffer()
+    .catch(() => null);
+  if (!enlarged) return { first };
   const run = await runOsra(enlarged, { ...limits, cpuSeconds: cpuLeft, wallMs });
   return { first, enlarged: { factor, run: run.stopped ? run : { ...run, structures: run.structures.map((s) => shrink(s, factor)) } } };
 }
