@@ -27,7 +27,7 @@ const entries: ManifestEntry[] = [
       'trained in this repository on Detexify (ODbL 1.0) and UNIPEN train_r01_v07 (commercial training permitted with acknowledgement) pen strokes drawn as ink; see notices',
     notices: STROKES_DATA_NOTICES,
     recipe:
-      'models/training: handwriting-symbols-generate.ts (Detexify + UNIPEN folds 1-9 drawn as ink with varied size, pen, blur and noise, cropped by the inference pipeline) + train_handwriting_symbols.py (torch CPU, ONNX opset 13); `make models`',
+      'models/training: handwriting-symbols-generate.ts (Detexify + UNIPEN folds 1-9 drawn as ink with varied size, width, pen, blur and noise, cropped by the inference pipeline; five rounds of 250 a class, half stretched 0.6-1.8 wide) + train_handwriting_gpu.py (SymbolNet, augmented on a GPU, 40 epochs, chosen on fold-1 writers; exported with torch 1.13, ONNX opset 13). `make models` trains the same network on CPU (train_handwriting_symbols.py)',
     metrics: `held-out writers (fold 0, ${held.count} symbols): ${pct(held.size_unknown)} size unknown, ${pct(held.size_known)} size known; ${metrics.training_crops} training crops, ${metrics.epochs} epochs; expressions: models/eval/HANDWRITING-IMAGE.md`,
   },
   {
