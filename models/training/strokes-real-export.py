@@ -53,7 +53,7 @@ def main():
             "training_samples": len(labels), "sources": meta["sources"], "arch": args.arch, "held_out_writers": report,
             "epochs": gpu.get("epochs"), "validation_fold_1": gpu.get("results", {}).get(args.arch, {}),
             "network": NETWORKS.get(args.arch, args.arch),
-            "recipe": "models/training: strokes-real-generate.ts with VALIDATION_FOLD=1 PER_CLASS=800 MAX_COPIES=30 (Detexify + UNIPEN folds 2-9, "
+            "recipe": "models/training: strokes-real-generate.ts with VALIDATION_FOLD=1 PER_CLASS=1000 MAX_COPIES=30 (Detexify + UNIPEN folds 2-9, "
                       "warped copies, traced MathJax fonts for classes without real drawings; fold 1 for choosing the network) + "
                       f"strokes-gpu/ (pack_data.py, train.py on one GPU: {gpu.get('epochs')} epochs with affine warps of the trajectory) + "
                       "strokes-real-export.py (torch 1.13, ONNX opset 13)",
