@@ -14,11 +14,8 @@ import { MATHJAX_FONTS, renderTexSvg, type MathJaxFontName } from './render-math
 
 /** Samples per class and font, spread over the class's recipes. */
 const SAMPLES_PER_CLASS_AND_FONT = Number(process.env.SAMPLES ?? 40);
-/**
- * Pixels per em, drawn log-uniformly: the second-level scripts of a 10 pt formula at 150 dpi (an
- * exponent's fraction, 0.5 em of 21 px) up to 12 pt at 330 dpi.
- */
-const EM_PX_RANGE = [10, 56] as const;
+/** Pixels per em, drawn log-uniformly: a 10 pt formula at 100 dpi up to 12 pt at 330 dpi. */
+const EM_PX_RANGE = [14, 56] as const;
 const MAX_ROTATION_DEG = 3;
 const SEED = 20240917;
 

@@ -93,21 +93,9 @@ export const SYMBOL_CLASSES: readonly string[] = [
  * which. The stroke classifier shares SYMBOL_CLASSES alone (handwriting has no such style).
  */
 export const UPRIGHT_LATIN: readonly string[] = LATIN.map((letter) => `\\mathrm{${letter}}`);
-/** Typeset-only symbols (chemistry, degrees, floors, logic, geometry) the image classifier also knows. */
-const IMAGE_EXTRAS = ['\\circ', '\\rightleftharpoons', '\\lfloor', '\\rfloor', '\\perp', '\\angle', '\\triangle', '\\neg', '\\wedge', '\\vee'];
-const CAPITALS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
-/**
- * Letters in the maths alphabets printed maths uses, as classes of their own: bold vectors and
- * matrices (`\\mathbf{x}`), calligraphic (`\\mathcal{L}`) and blackboard (`\\mathbb{E}`) capitals;
- * symbolsFromImage reports each as its letter with the alphabet's style (styledLetter). The five
- * blackboard capitals already in SYMBOL_CLASSES (`\\mathbb{R}`…) are not repeated.
- */
-const FONT_VARIANTS = [
-  ...LATIN.map((letter) => `\\mathbf{${letter}}`),
-  ...CAPITALS.map((letter) => `\\mathcal{${letter}}`),
-  ...CAPITALS.map((letter) => `\\mathbb{${letter}}`).filter((token) => !SYMBOL_CLASSES.includes(token)),
-];
-export const IMAGE_CLASSES: readonly string[] = [...SYMBOL_CLASSES, ...UPRIGHT_LATIN, ...IMAGE_EXTRAS, ...FONT_VARIANTS];
+/** Typeset-only symbols (chemistry, degrees, floors) the image classifier also knows. */
+const IMAGE_EXTRAS = ['\\circ', '\\rightleftharpoons', '\\lfloor', '\\rfloor', '\\perp'];
+export const IMAGE_CLASSES: readonly string[] = [...SYMBOL_CLASSES, ...UPRIGHT_LATIN, ...IMAGE_EXTRAS];
 
 /** The maths alphabets a class of the image classifier may be drawn in (its labels file lists its classes), by command. */
 const ALPHABET_STYLES: Record<string, SymbolStyle> = {
