@@ -75,8 +75,9 @@ bench: deps test-deps
 # pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
 # and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS,
 # the pen-strokes confidence model (models/strokes-confidence.json) from training writers' composed expressions,
-# and the formula-image confidence model (models/formula-confidence.json) from generated formulas;
-# see models/training/README.md.
+# the formula-image confidence model (models/formula-confidence.json) from generated formulas,
+# and the handwriting-picture confidence model (models/handwriting-confidence.json) from training
+# writers' composed expressions drawn as ink; see models/training/README.md.
 .PHONY: models
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
@@ -100,6 +101,9 @@ models: deps
 	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set calibration
 	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set heldout
 	npx tsx models/training/fit-formula-confidence.ts
+	nice -n 10 npx tsx models/training/handwriting-confidence-reads.ts --set calibration --count 800
+	nice -n 10 npx tsx models/training/handwriting-confidence-reads.ts --set heldout --count 300
+	npx tsx models/training/fit-handwriting-confidence.ts
 	npx tsx models/training/evaluate-onnx.ts
 
 # 2,000 mixed documents under random worker kills (gives up after 40 minutes); prints memory at start and end.

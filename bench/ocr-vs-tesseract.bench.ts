@@ -41,18 +41,18 @@ export interface OcrComparison {
   tesseract_version: string;
 }
 
-interface Reading {
+export interface Reading {
   text: string;
   cpu: number;
   wall: number;
 }
 
 /** Pins every thread of this process to `cores` (taskset -a -p). */
-async function pin(cores: string): Promise<void> {
+export async function pin(cores: string): Promise<void> {
   await run('taskset', ['-a', '-p', '-c', cores, String(process.pid)]);
 }
 
-async function folioRead(engine: TextRecognizer, image: Buffer): Promise<Reading> {
+export async function folioRead(engine: TextRecognizer, image: Buffer): Promise<Reading> {
   const cpu = process.cpuUsage();
   const t = performance.now();
   const r = await engine.recognize(image);
@@ -61,7 +61,7 @@ async function folioRead(engine: TextRecognizer, image: Buffer): Promise<Reading
 }
 
 /** Runs tesseract on core 0 under bash, whose `times` reports the child's CPU seconds. */
-async function tesseractRead(dir: string, image: Buffer): Promise<Reading> {
+export async function tesseractRead(dir: string, image: Buffer): Promise<Reading> {
   await writeFile(join(dir, 'in.png'), image);
   const t = performance.now();
   const script = `taskset -c 0 tesseract in.png out -l eng --dpi ${SCAN_BENCH_DPI} 2>/dev/null && times`;
@@ -80,7 +80,7 @@ async function tesseractRead(dir: string, image: Buffer): Promise<Reading> {
   return { text: await readFile(join(dir, 'out.txt'), 'utf8'), cpu: seconds[0]! + seconds[1]!, wall };
 }
 
-function score(readings: Reading[], truths: string[]): EngineScore {
+export function score(readings: Reading[], truths: string[]): EngineScore {
   const n = readings.length;
   const mean = (f: (r: Reading, i: number) => number) => Math.round((readings.reduce((s, r, i) => s + f(r, i), 0) / n) * 1000) / 1000;
   return {

@@ -154,6 +154,12 @@ ${images.length} composed expressions of held-out writers (fold 0) drawn as ink,
 
 ${main}
 
+The answered columns judge each read by its symbols' geometric-mean probability. Since session 22
+\`/v3/text\` answers a read by the handwriting classifier by the handwriting-confidence model instead
+(the evidence of the whole read, a second read at twice the size included; fitted on training
+writers' pictures): its reliability on held-out writers is in \`HANDWRITING-CONFIDENCE.md\`, and
+what it answers through the product by \`handwriting-image-http.ts\`.
+
 ## Calibration of the handwriting read
 
 Fitted on the ${odd.length} odd rows: exponent ${fitted.toFixed(2)} (keeps ${percent(KEEP)} of exact reads at ${THRESHOLD}); shipped HANDWRITING_CONFIDENCE_EXPONENT ${HANDWRITING_CONFIDENCE_EXPONENT}.

@@ -1,7 +1,7 @@
 import type { GrayImage } from '../../worker/engine/math/types.js';
 import { seededRandom } from '../training/augment.js';
 import { inkImage } from '../training/handwriting-ink.js';
-import { composedExpressions } from './strokes-real-set.js';
+import { composedExpressions, type WriterPool } from './strokes-real-set.js';
 
 /**
  * Pictures of handwritten expressions by held-out writers: the composed expressions of
@@ -21,9 +21,10 @@ export interface HandwrittenImage {
   image: GrayImage;
 }
 
-export async function handwrittenImages(count: number, seed?: number): Promise<HandwrittenImage[]> {
+/** `pool`: the writers drawn from (default the held-out writers, strokes-real-set.ts). */
+export async function handwrittenImages(count: number, seed?: number, pool?: WriterPool): Promise<HandwrittenImage[]> {
   const random = seededRandom(7_001);
-  return (await composedExpressions(count, seed)).map((e) => {
+  return (await composedExpressions(count, seed, pool)).map((e) => {
     const emPx = EM_PX_RANGE[0] + random() * (EM_PX_RANGE[1] - EM_PX_RANGE[0]);
     const scale = emPx / SET_EM;
     const strokes = e.strokes.map((s) => ({ x: s.x.map((v) => v * scale), y: s.y.map((v) => v * scale) }));

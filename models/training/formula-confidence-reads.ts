@@ -1,30 +1,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
-import { assemblyOf, buildTextResult } from '../../appliance/http/v3/text-result.js';
-import { assemblePage } from '../../page/assemble.js';
-import { parseTextOptions } from '../../appliance/http/v3/text-options.js';
-import { prepareImage } from '../../appliance/http/v3/text-image.js';
-import { SymbolClassifier } from '../../worker/engine/math/image/classifier.js';
-import { loadHandwritingClassifier, symbolsFromEitherHand } from '../../worker/engine/math/image/handwriting.js';
-import { createMathRecognizer } from '../../worker/engine/math/index.js';
 import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
-import { TextRecognizer } from '../../worker/engine/text/index.js';
-import { MATH_MIN_TURN_MARGIN } from '../../worker/inference/index.js';
-import { InkKindClassifier } from '../../worker/inference/ink-kind.js';
-import { addMath, type MathEngines } from '../../worker/inference/math-page.js';
-import { keepsTurn } from '../../worker/inference/math-turn.js';
 import type { Formula } from '../eval/corpus.js';
 import { readCorpus } from '../eval/corpus.js';
 import { readPgm } from '../eval/pgm.js';
-import { answerLatex } from '../eval/product.js';
 import { renderCorpus, type Dpi } from '../eval/render.js';
 import { calibrationFormulas } from './calibration-formulas.js';
+import { textRouteReader } from './text-route-read.js';
 
 /**
- * Reads formula images as `POST /v3/text` does with default options — the inference worker's
- * steps (text read, turn check, maths added: worker/inference/index.ts) and the answer
- * (appliance/http/v3/text-result.ts), in one process, with the confidence threshold off — and
+ * Reads formula images as `POST /v3/text` does with default options (text-route-read.ts) and
  * writes, for each image read as one formula, the evidence features of that read
  * (worker/inference/formula-confidence.ts), whether the answer is exactly the formula, and the
  * per-symbol rate that was its confidence_rate before the formula-confidence model.
@@ -73,43 +58,13 @@ async function main(): Promise<void> {
   } else throw new Error('--set must be calibration or heldout');
   const rendered = await renderCorpus(formulas, cache);
 
-  const recognizer = await TextRecognizer.load();
-  const classifier = await SymbolClassifier.load();
-  const classifiers = { printed: classifier, handwritten: await loadHandwritingClassifier() };
-  // The worker's engines, with a formula-confidence step that records the evidence of each calibrated read.
-  let evidence: number[][] = [];
-  const engines: MathEngines = {
-    math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: classifiers.handwritten }),
-    symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
-    inkKind: await InkKindClassifier.load(),
-    formulaConfidence: (features) => {
-      evidence.push([...features]);
-      return { confidence: 1, rate: 1 };
-    },
-  };
-  const options = parseTextOptions({ src: 'data:,', confidence_rate_threshold: 0 });
-
+  const read = await textRouteReader();
   const out: ConfidenceRead[] = [];
   const started = performance.now();
   for (const dpi of dpis) {
     for (const [i, item] of rendered.formulas.entries()) {
-      const gray = await readPgm(item.crops[dpi].path);
-      const png = await sharp(Buffer.from(gray.data), { raw: { width: gray.width, height: gray.height, channels: 1 } })
-        .png()
-        .toBuffer();
-      const image = await prepareImage(png, null);
-      evidence = [];
-      let r = await recognizer.recognize(image.png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
-      if (!(await keepsTurn(image.png, r, engines))) r = await recognizer.recognize(image.png, { minTurnMargin: Infinity });
-      const page = await addMath(image.png, r, { math: 'auto' }, engines);
-      const answer = await buildTextResult('calibration', assemblePage({ ...page, width: image.width, height: image.height }, assemblyOf(options)), options);
+      const { page, got, printed: evidence } = await read(await readPgm(item.crops[dpi].path));
       const expected = normaliseLatex(item.formula.latex);
-      let got = '';
-      try {
-        got = normaliseLatex(answerLatex(String(answer.text ?? '')));
-      } catch {
-        // An answer the normaliser cannot read is wrong.
-      }
       // One maths line read with its evidence: the image was one formula, and that is its read.
       if (page.lines.filter((l) => l.math).length !== 1 || evidence.length !== 1) continue;
       out.push({

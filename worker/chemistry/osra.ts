@@ -1,4 +1,5 @@
 import { type ExecFileException, execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,9 @@ import { osraLists } from './osra-lists.js';
  * stops it with SIGXCPU, then SIGKILL a second later), and a wall-clock timer SIGKILLs a run that
  * sleeps instead of computing, or outlasts the wall time its caller has left (`wallMs`: a page's). CPU time rather than wall time is the main bound so a busy machine
  * does not cut off honest reads. Either way the caller gets `{ stopped }` instead of structures and
- * the page goes on without chemistry.
+ * the page goes on without chemistry. OSRA (and the GraphicsMagick it reads with) runs on one
+ * thread (OMP_NUM_THREADS=1): a worker runs several jobs at once, and a run's CPU time is then at
+ * most its wall time, which is how a caller learns what a run may have cost (`cpuSpent`).
  */
 
 /** @defaultValue 8 CPU seconds: a molecule takes OSRA 0.2 to 1 s, a dense A4 page at 300 dpi about 2 s. */
@@ -35,7 +38,15 @@ export interface OsraStructure {
   box: { x: number; y: number; width: number; height: number };
 }
 
-export type OsraRun = { structures: OsraStructure[]; stopped?: undefined } | { structures: []; stopped: 'timeout' | 'failed'; message: string };
+type OsraOutcome = { structures: OsraStructure[]; stopped?: undefined } | { structures: []; stopped: 'timeout' | 'failed'; message: string };
+
+export type OsraRun = OsraOutcome & {
+  /**
+   * CPU seconds the run may have used, at most: the smaller of its wall time (OSRA runs on one
+   * thread) and the CPU of every child this process reaped meanwhile (its own included).
+   */
+  cpuSpent: number;
+};
 
 export interface OsraLimits {
   /** @defaultValue OSRA_CPU_SECONDS */
@@ -63,8 +74,23 @@ export function parseOsraOutput(text: string): OsraStructure[] {
   return out;
 }
 
+/** CPU seconds (user and system) of this process's reaped children, from /proc/self/stat (clock ticks of 1/100 s). */
+export function childCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17 of proc(5), cutime and cstime; the slice starts at field 3.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
 /** Runs OSRA on one PNG under the limits; never throws for what OSRA does. */
 export async function runOsra(png: Buffer, limits: OsraLimits = {}): Promise<OsraRun> {
+  const [startedMs, childCpuBefore] = [performance.now(), childCpuSeconds()];
+  const spent = () => Math.min((performance.now() - startedMs) / 1000, childCpuSeconds() - childCpuBefore);
+  const run = await runOsraIn(png, limits);
+  return { ...run, cpuSpent: spent() };
+}
+
+async function runOsraIn(png: Buffer, limits: OsraLimits): Promise<OsraOutcome> {
   const dir = await mkdtemp(join(tmpdir(), 'folio-osra-'));
   try {
     const image = join(dir, 'in.png');
@@ -76,8 +102,11 @@ export async function runOsra(png: Buffer, limits: OsraLimits = {}): Promise<Osr
     const timeoutMs = Math.max(1, Math.round(Math.min(cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS, limits.wallMs ?? Infinity)));
     const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', ...listArgs, image];
     const result = await new Promise<{ stdout: string; error?: ExecFileException }>((resolve) => {
-      execFile('prlimit', args, { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir }, (error, stdout) =>
-        resolve({ stdout: String(stdout), error: error ?? undefined }),
+      execFile(
+        'prlimit',
+        args,
+        { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir, env: { ...process.env, OMP_NUM_THREADS: '1' } },
+        (error, stdout) => resolve({ stdout: String(stdout), error: error ?? undefined }),
       );
     });
     const e = result.error;

@@ -1,7 +1,9 @@
 import type { ChemicalStructure } from '../../core/chemistry.js';
+import { restoreMissedCharges } from './charges.js';
+import { readOsra } from './enlarge.js';
 import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
-import { type OsraLimits, type OsraStructure, runOsra } from './osra.js';
+import type { OsraLimits, OsraStructure } from './osra.js';
 import { fourMemberedRings, parseSmiles } from './smiles-graph.js';
 import { type Box, boxArea as area, boxOverlap as overlap, textBoxes } from './text-boxes.js';
 
@@ -95,29 +97,53 @@ export function structureConfidence(score: number): number {
 
 /**
  * The structures among OSRA's readings: the plausible ones (plausibleStructure) that, given the
- * image OSRA read, enclose no writing (enclosesText), nitro groups written one way (nitro.ts),
- * canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
+ * image OSRA read, enclose no writing (enclosesText), with the charges OSRA missed on N and O
+ * (charges.ts) and nitro groups written one way (nitro.ts), canonicalised by Open Babel; with `inchi`, their InChI and InChIKey.
  */
 export async function acceptStructures(readings: OsraStructure[], inchi = false, image?: Buffer): Promise<ChemicalStructure[]> {
-  const structures: ChemicalStructure[] = [];
+  return (await acceptReadings(readings, inchi, image)).map((a) => a.structure);
+}
+
+/** acceptStructures, each with OSRA's score of it. */
+async function acceptReadings(readings: OsraStructure[], inchi: boolean, image?: Buffer): Promise<{ structure: ChemicalStructure; score: number }[]> {
+  const accepted = [];
   const plausible = readings.filter(plausibleStructure);
   const boxes = image && plausible.length ? await textBoxes(image) : [];
   for (const s of plausible.filter((p) => !enclosesText(p.box, boxes))) {
-    const molecule = await canonicalize(normalizeNitro(s.smiles));
+    const molecule = await canonicalize(normalizeNitro(restoreMissedCharges(s.smiles)));
     if (!molecule) continue;
-    structures.push({
+    const structure = {
       smiles: molecule.smiles,
       ...(inchi ? { inchi: molecule.inchi, inchikey: molecule.inchikey } : {}),
       confidence: structureConfidence(s.score),
       box: s.box,
-    });
+    };
+    accepted.push({ structure, score: s.score });
   }
-  return structures;
+  return accepted;
 }
 
-/** The structure diagrams of one PNG, canonicalised by Open Babel; OSRA's limits as given. */
+/**
+ * The structures of an image OSRA read twice, as it is and enlarged (enlarge.ts): the enlarged
+ * reading's accepted structures when it has any and OSRA scores its best at least as high as the
+ * first reading's best accepted one, else the first's. A reading with an unnamed atom or a low
+ * score is no reading, at either scale.
+ */
+export async function chooseStructures(
+  first: OsraStructure[],
+  enlarged: OsraStructure[] | undefined,
+  inchi = false,
+  image?: Buffer,
+): Promise<ChemicalStructure[]> {
+  const asIs = await acceptReadings(first, inchi, image);
+  const larger = enlarged?.length ? await acceptReadings(enlarged, inchi, image) : [];
+  const best = (accepted: { score: number }[]) => Math.max(-Infinity, ...accepted.map((a) => a.score));
+  return (larger.length && best(larger) >= best(asIs) ? larger : asIs).map((a) => a.structure);
+}
+
+/** The structure diagrams of one PNG (read again enlarged when drawn small), canonicalised by Open Babel; OSRA's limits as given. */
 export async function readStructures(png: Buffer, opts: ReadStructuresOptions = {}): Promise<StructuresRead> {
-  const run = await runOsra(png, opts);
-  if (run.stopped) return { structures: [], stopped: run.message };
-  return { structures: await acceptStructures(run.structures, opts.inchi, png) };
+  const { first, enlarged } = await readOsra(png, opts);
+  if (first.stopped) return { structures: [], stopped: first.message };
+  return { structures: await chooseStructures(first.structures, enlarged?.run.structures, opts.inchi, png) };
 }

@@ -48,6 +48,33 @@ describe('inkBands', () => {
   });
 });
 
+describe('inkBands on a scan with specks', () => {
+  // Three lines of 14 px letters, 16 px apart; a letter every 12 px.
+  const letters = (y: number): Array<[number, number, number, number]> => Array.from({ length: 16 }, (_, k) => [5 + 12 * k, y, 13 + 12 * k, y + 14]);
+  const page = [...letters(10), ...letters(40), ...letters(70)];
+
+  it('finds one band per line though dust leaves ink in every pixel row', () => {
+    // A one-pixel speck in every row, beside the text, no two touching (as sensor noise and dust binarise).
+    const specks = Array.from({ length: 100 }, (_, y): [number, number, number, number] => [220 + ((y * 7) % 70), y, 221 + ((y * 7) % 70), y + 1]);
+    const bands = inkBands(mask(300, 100, [...page, ...specks]));
+    expect(bands.map((b) => [b.y0, b.y1, b.x0, b.x1])).toEqual([
+      [10, 24, 5, 193],
+      [40, 54, 5, 193],
+      [70, 84, 5, 193],
+    ]);
+  });
+
+  it('keeps a dot of a glyph as ink: a dot accent above a line stays in its band', () => {
+    // A 3×3 dot 3 px above the middle line (a speck is a pixel or two; a dot a fifth of the glyph height across).
+    const bands = inkBands(mask(300, 100, [...page, [30, 34, 33, 37]]));
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([
+      [10, 24],
+      [34, 54],
+      [70, 84],
+    ]);
+  });
+});
+
 describe('joinScripts', () => {
   it('leaves a short band alone when the gap is wide', () => {
     const bands = [

@@ -1,4 +1,5 @@
 import type { InkMask } from '../engine/math/image/binarise.js';
+import { withoutSpecks } from './specks.js';
 import { joinStacks } from './stacks.js';
 
 /**
@@ -33,8 +34,13 @@ export const SCRIPT_GAP_RATIO = 0.35;
 
 const height = (b: Band) => b.y1 - b.y0;
 
-/** Ink rows of `mask`, top to bottom, with the parts of stacked formulas (stacks.ts), scripts, limits and bars joined to their row. */
-export function inkBands(mask: InkMask): Band[] {
+/**
+ * Ink rows of `mask`, top to bottom, with the parts of stacked formulas (stacks.ts), scripts,
+ * limits and bars joined to their row. Specks (specks.ts) are no ink here: a scan's dust would
+ * leave ink in every row between its lines.
+ */
+export function inkBands(page: InkMask): Band[] {
+  const mask = withoutSpecks(page);
   const runs: Band[] = [];
   let open: Band | null = null;
   for (let y = 0; y < mask.height; y++) {

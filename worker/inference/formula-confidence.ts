@@ -16,6 +16,12 @@ import { RULE, type MathResult, type MathSymbol } from '../engine/math/types.js'
  */
 
 export const FORMULA_CONFIDENCE_MODEL_ID = 'formula-confidence';
+/**
+ * The same model form over the same FEATURES, fitted on pictures of handwriting read by the
+ * handwriting classifier (its probabilities are another scale than the typeset classifier's):
+ * models/training/fit-handwriting-confidence.ts, models/handwriting-confidence.json.
+ */
+export const HANDWRITING_CONFIDENCE_MODEL_ID = 'handwriting-confidence';
 
 /** What a read leaves to judge it by. */
 export interface FormulaEvidence {
@@ -126,6 +132,11 @@ export function judge(model: FormulaConfidenceModel, features: readonly number[]
 /** Loads the shipped model, refusing one whose features are not FEATURES. */
 export async function loadFormulaConfidence(manifestPath?: string): Promise<FormulaConfidenceModel> {
   return loadConfidenceModel(FORMULA_CONFIDENCE_MODEL_ID, FEATURES, manifestPath);
+}
+
+/** Loads the shipped handwriting-picture model, refusing one whose features are not FEATURES. */
+export async function loadHandwritingConfidence(manifestPath?: string): Promise<FormulaConfidenceModel> {
+  return loadConfidenceModel(HANDWRITING_CONFIDENCE_MODEL_ID, FEATURES, manifestPath);
 }
 
 /** Loads a shipped confidence model of this form (formula images, pen strokes), refusing one fitted on other features. */

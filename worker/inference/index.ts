@@ -6,7 +6,7 @@ import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
-import { judge, loadFormulaConfidence } from './formula-confidence.js';
+import { judge, loadFormulaConfidence, loadHandwritingConfidence, type FormulaConfidenceModel } from './formula-confidence.js';
 import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
 import { keepsTurn } from './math-turn.js';
@@ -39,18 +39,22 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
       ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
       return undefined;
     });
-    const formulaConfidence = await loadFormulaConfidence().then(
-      (model) => (features: readonly number[]) => judge(model, features),
-      (err: Error) => {
-        ctx.logger.error({ err: err.message }, 'formula-confidence model not loaded: formulas report their per-symbol rate');
-        return undefined;
-      },
-    );
+    const judgeBy = (load: () => Promise<FormulaConfidenceModel>, what: string) =>
+      load().then(
+        (model) => (features: readonly number[]) => judge(model, features),
+        (err: Error) => {
+          ctx.logger.error({ err: err.message }, `${what} model not loaded: ${what.replace('-confidence', '')} reads report their per-symbol rate`);
+          return undefined;
+        },
+      );
+    const formulaConfidence = await judgeBy(loadFormulaConfidence, 'formula-confidence');
+    const handwritingConfidence = await judgeBy(loadHandwritingConfidence, 'handwriting-confidence');
     engines = {
       math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
       symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
       inkKind,
       formulaConfidence,
+      handwritingConfidence,
     };
   } catch (err) {
     ctx.logger.error({ err: (err as Error).message }, 'maths recogniser not loaded: page tasks asking for maths will fail');

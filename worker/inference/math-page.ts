@@ -3,6 +3,7 @@ import type { PageOptions } from '../../core/queue/catalog.js';
 import { binarise, type InkMask } from '../engine/math/image/binarise.js';
 import type { HandRead } from '../engine/math/image/handwriting.js';
 import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
+import { boxBeforeTurn } from '../engine/text/deskew.js';
 import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
@@ -34,10 +35,14 @@ export interface MathEngines {
   inkKind?: InkKindClassifier;
   /**
    * The calibrated chance that a printed formula read is exact, from the features of its evidence
-   * (formula-confidence.ts); without it, or for a read by the handwriting classifier (its
-   * probabilities are another scale), formulas report their per-symbol rate.
+   * (formula-confidence.ts); without it formulas report their per-symbol rate.
    */
   formulaConfidence?: (features: readonly number[]) => CalibratedConfidence;
+  /**
+   * The same for a read by the handwriting classifier (its probabilities are another scale): the
+   * handwriting-confidence model over the same evidence; without it such reads report their per-symbol rate.
+   */
+  handwritingConfidence?: (features: readonly number[]) => CalibratedConfidence;
 }
 
 /**
@@ -49,15 +54,23 @@ export interface MathEngines {
  *   image is a single maths band, that read is the formula of the whole image. Code (lines the
  *   text model read as a monospaced run that reads like code, code-lines.ts) stays text as read:
  *   `x = x + 1;` is not maths.
+ * A page of text is read straightened as the text engine read it (pageSkew): on a page scanned
+ * a degree askew, lines drift by more than the gap between them across the page, and its rows of
+ * ink would run into each other.
  */
 export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, allEngines: MathEngines): Promise<PageRecognition> {
-  const gray = await uprightGray(png, read.rotation);
+  const skew = pageSkew(read);
+  const gray = await uprightGray(png, read.rotation, skew);
+  const { toInput, toUpright } = uprightFrame(read, skew, gray);
   const mask = binarise(gray);
   const bands = inkBands(mask);
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).
   const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
-  if (options.calibrate === false) delete engines.formulaConfidence;
+  if (options.calibrate === false) {
+    delete engines.formulaConfidence;
+    delete engines.handwritingConfidence;
+  }
   const base = {
     width: read.width,
     height: read.height,
@@ -72,8 +85,6 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, { nBest: options.nBest, text }) };
   }
   const code = new Set(codeRuns(textLines).flatMap((r) => textLines.slice(r.start, r.end)));
-  const toInput = (b: Box) => boxToInput(b, read.rotation, gray.width, gray.height);
-  const toUpright = (b: Box) => boxToUpright(b, read.rotation, gray.width, gray.height);
   const owner = textLines.map((l) => bandOf(bands, toUpright(l.box)));
   const lines: PageLine[] = [];
   let formula: FormulaRead | undefined;
@@ -98,7 +109,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text });
       const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
-        page ??= { gray, rotation: read.rotation, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
+        page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
         continue;
       }
@@ -114,6 +125,21 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+/** Lines of text (this many times as wide as they are tall, about eight characters) an image needs to be read straightened. */
+const STRAIGHTEN_MIN_LINES = 3;
+const LINE_ASPECT = 5;
+
+/**
+ * The skew the maths pass turns the image by: the text engine's, on an image holding
+ * STRAIGHTEN_MIN_LINES lines of text or more, else 0. A formula's few boxes give the skew
+ * measure nothing to go by (a formula's shape leans, not its lines: a fifth of the evaluation's
+ * straight formula renders measured 0.5–4.5°), and it holds no lines that could run together.
+ */
+function pageSkew(read: OcrResult): number {
+  const lines = read.lines.filter((l) => Math.max(l.box.width, l.box.height) >= LINE_ASPECT * Math.min(l.box.width, l.box.height));
+  return lines.length >= STRAIGHTEN_MIN_LINES ? read.skew : 0;
 }
 
 /** The text that tells whether lines are prose: stacked lines by their wordiest, others all together. */
@@ -169,7 +195,20 @@ interface UprightPage {
   gray: GrayImage;
   /** The ink without its rules (a table's, an underline): what inline-math.ts takes for unread ink. */
   prose: InkMask;
-  rotation: Rotation;
+  toInput: (b: Box) => Box;
+  toUpright: (b: Box) => Box;
+}
+
+/**
+ * Boxes between the input image (where the text engine's boxes are) and the upright page: turned
+ * by the page's skew (deskew.ts, centres turned, sizes kept), then by its rotation.
+ */
+function uprightFrame(read: OcrResult, skew: number, gray: GrayImage): Pick<UprightPage, 'toInput' | 'toUpright'> {
+  const { rotation, width, height } = read;
+  return {
+    toInput: (b) => boxBeforeTurn(boxToInput(b, rotation, gray.width, gray.height), skew, width, height),
+    toUpright: (b) => boxToUpright(boxBeforeTurn(b, -skew, width, height), rotation, gray.width, gray.height),
+  };
 }
 
 /**
@@ -179,9 +218,7 @@ interface UprightPage {
  * read missed.
  */
 async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engines: MathEngines): Promise<PageLine[]> {
-  const { gray, prose, rotation } = page;
-  const toUpright = (b: Box) => boxToUpright(b, rotation, gray.width, gray.height);
-  const toInput = (b: Box) => boxToInput(b, rotation, gray.width, gray.height);
+  const { gray, prose, toInput, toUpright } = page;
   const starts = mine.map((l) => toUpright(l.box).x);
   const out: PageLine[] = [];
   for (const [i, line] of mine.entries()) {
@@ -218,7 +255,8 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
 /**
  * The image read as one formula by the maths engine (n-best candidates when asked). Given what the
  * text model read on the same ink (`text`), a read of a whole line or image is judged by the
- * formula-confidence model when the engines have one (`calibrated`); inline spans of a prose
+ * formula-confidence model when the engines have one (`calibrated`; a read by the handwriting
+ * classifier by the handwriting-confidence model); inline spans of a prose
  * line are not (the model was fitted on whole formulas).
  */
 export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string } = {}): Promise<FormulaRead> {
@@ -232,9 +270,10 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
     symbolCount: best.boxes.length,
     ...(handwritten ? { handwritten } : {}),
   };
-  if (opts.text !== undefined && engines.formulaConfidence && !handwritten) {
+  const calibrate = handwritten ? engines.handwritingConfidence : engines.formulaConfidence;
+  if (opts.text !== undefined && calibrate) {
     const second = await parse((await engines.symbols(await enlarged(image, SECOND_READ_SCALE))).symbols);
-    read.calibrated = engines.formulaConfidence(formulaFeatures({ symbols, result: best, text: opts.text, second }));
+    read.calibrated = calibrate(formulaFeatures({ symbols, result: best, text: opts.text, second }));
   }
   if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
   return read;
@@ -270,9 +309,26 @@ async function enlarged(image: GrayImage, scale: number): Promise<GrayImage> {
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
-/** The image turned upright by `rotation`, in grey levels. */
-export async function uprightGray(png: Buffer, rotation: Rotation): Promise<GrayImage> {
-  const { data, info } = await sharp(png).rotate(rotation).flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+/**
+ * The image turned upright by `rotation`, in grey levels; first, when `skew` is not 0, turned by
+ * `skew` degrees clockwise on white and cut back to its own size, as the text engine's turnImage.
+ */
+export async function uprightGray(png: Buffer, rotation: Rotation, skew = 0): Promise<GrayImage> {
+  const grey = (input: sharp.Sharp) => input.flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  let input = sharp(png);
+  if (skew) {
+    const flat = await grey(sharp(png).rotate());
+    const raw = { raw: { width: flat.info.width, height: flat.info.height, channels: 1 as const } };
+    const turned = await sharp(flat.data, raw).rotate(skew, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+    const [left, top] = [Math.floor((turned.info.width - flat.info.width) / 2), Math.floor((turned.info.height - flat.info.height) / 2)];
+    input = sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: turned.info.channels } }).extract({
+      left,
+      top,
+      width: flat.info.width,
+      height: flat.info.height,
+    });
+  }
+  const { data, info } = await grey(input.rotate(rotation));
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 

@@ -108,6 +108,31 @@ describe('joinStacks', () => {
   });
 });
 
+describe('joinStacks and the strokes of glyphs', () => {
+  // A line of text whose letter stands on an 8 px foot serif (touching its stem), over a letter of
+  // the next line that fits within the serif's columns: laid out as numerator, bar, denominator,
+  // but the serif is part of its glyph, not a rule standing apart.
+  const serifOver = (gap: number) =>
+    mask(120, 80, [
+      [18, 10, 21, 28 - gap],
+      [16, 28, 24, 29],
+      [40, 14, 100, 29],
+      [16, 44, 24, 58],
+      [40, 44, 100, 58],
+    ]);
+
+  it('does not take a serif for a fraction bar: the two lines stay two bands', () => {
+    expect(rows(serifOver(0))).toEqual([
+      [10, 29],
+      [44, 58],
+    ]);
+  });
+
+  it('still takes the same rule standing a row clear of the ink above it for a bar', () => {
+    expect(rows(serifOver(1))).toEqual([[10, 58]]);
+  });
+});
+
 describe('rulesIn', () => {
   it('finds thin horizontal runs and ignores thick blocks', () => {
     const m = mask(100, 40, [

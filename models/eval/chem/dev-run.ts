@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type OsraStructure, runOsra } from '../../../worker/chemistry/osra.js';
-import { acceptStructures } from '../../../worker/chemistry/structures.js';
+import { readOsra } from '../../../worker/chemistry/enlarge.js';
+import type { OsraStructure } from '../../../worker/chemistry/osra.js';
+import { chooseStructures } from '../../../worker/chemistry/structures.js';
 import { DEV_KINDS, renderDevDistractors } from './dev-distractors.js';
 import { osraCachePath, RESOLUTIONS } from './render.js';
 
@@ -17,19 +18,20 @@ const perKind = i > 0 ? Number(process.argv[i + 1]) : 8;
 const cacheDir = join(import.meta.dirname, '..', '.cache', 'chem');
 await mkdir(cacheDir, { recursive: true });
 const rawPath = await osraCachePath(cacheDir, 'dev-osra');
-const raw: Record<string, OsraStructure[] | string> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
+/** An image's first reading (or why OSRA was stopped) and its enlarged one (enlarge.ts). */
+const raw: Record<string, { read: OsraStructure[] | string; enlarged?: OsraStructure[] }> = JSON.parse(await readFile(rawPath, 'utf8').catch(() => '{}'));
 const rows: string[] = ['| kind | ' + RESOLUTIONS.map((d) => `${d} dpi`).join(' | ') + ' |', '|---|' + RESOLUTIONS.map(() => '---|').join('')];
 const counts = new Map<string, string[]>();
 let [fp, total] = [0, 0];
 for (const dpi of RESOLUTIONS) {
   for (const { path, kind } of await renderDevDistractors(cacheDir, perKind, dpi)) {
     if (raw[path] === undefined) {
-      const r = await runOsra(await readFile(path), { cpuSeconds: 60 });
-      raw[path] = r.stopped ? r.message : r.structures;
+      const { first, enlarged } = await readOsra(await readFile(path), { cpuSeconds: 60 });
+      raw[path] = { read: first.stopped ? first.message : first.structures, enlarged: enlarged?.run.structures };
       await writeFile(rawPath, JSON.stringify(raw));
     }
-    const read = raw[path]!;
-    const found = typeof read === 'string' ? [] : await acceptStructures(read, false, await readFile(path));
+    const { read, enlarged } = raw[path]!;
+    const found = typeof read === 'string' ? [] : await chooseStructures(read, enlarged, false, await readFile(path));
     total++;
     if (found.length) {
       fp++;

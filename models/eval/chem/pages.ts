@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { SMILES_ELEMENT } from '../../../core/chemistry.js';
 import { compileLatex } from '../../../test/support/latex-pdf.js';
+import { childCpuSeconds } from '../../../worker/chemistry/osra.js';
 import { convertDocument } from '../../../worker/document/pipeline/index.js';
 import { DISTRACTOR_KINDS } from './distractors.js';
 import { HELDOUT_KINDS } from './heldout.js';
@@ -41,14 +41,6 @@ const PROSE =
 
 /** One figure item of the MMD, in order: a smiles element or an image. */
 const FIGURE_ITEM = /<smiles(?:\s[^>]*)?>([^<]*)<\/smiles>|!\[[^\]]*\]\([^)]*\)/g;
-
-/** CPU seconds (user and system) of this process's reaped children, from /proc/self/stat (clock ticks of 1/100 s). */
-export function childCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 16 and 17 of proc(5), cutime and cstime; the slice starts at field 3.
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
 
 /** With `heldout`, the other figures are the held-out distractors (heldout.ts, already rendered at 300 dpi). */
 export async function evaluatePages(cacheDir: string, molecules: Molecule[], pages: number, heldout = false): Promise<PagesOutcome> {

@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import { ENLARGE_BELOW_BOND_PX, MAX_ENLARGED_PIXELS, TARGET_BOND_PX } from '../../../worker/chemistry/enlarge.js';
 import { canonicalize } from '../../../worker/chemistry/open-babel.js';
 import { osraLists } from '../../../worker/chemistry/osra-lists.js';
 import { heavyAtoms } from '../../../worker/chemistry/structures.js';
@@ -62,11 +63,12 @@ async function usableRows(): Promise<string[][]> {
 
 /**
  * The file caching OSRA's answers as `name`, keyed by the label lists OSRA is given
- * (osra-lists.ts): mending them starts a fresh cache instead of scoring stale readings.
+ * (osra-lists.ts) and when it reads an image again enlarged (enlarge.ts): changing either starts
+ * a fresh cache instead of scoring stale readings.
  */
 export async function osraCachePath(dir: string, name: string): Promise<string> {
   const key = createHash('sha256')
-    .update(JSON.stringify(await osraLists()))
+    .update(JSON.stringify([await osraLists(), ENLARGE_BELOW_BOND_PX, TARGET_BOND_PX, MAX_ENLARGED_PIXELS]))
     .digest('hex')
     .slice(0, 8);
   return join(dir, `${name}-${key}.json`);

@@ -4,6 +4,7 @@
  */
 
 import type { Glyph, TextLine } from '../../../page/glyph-lines.js';
+import { composeAccents } from './accents.js';
 import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
 import { gutterStrip } from './gutter-strip.js';
 import { multiplyMatrix } from '../../engine/math/pdf/matrix.js';
@@ -94,7 +95,7 @@ const isSpace = (g: Glyph) => /\s/.test(g.ch);
  */
 export function glyphsToLines(glyphs: Glyph[]): TextLine[] {
   const lines: TextLine[] = [];
-  const rows = clusterByBaseline(glyphs.filter((g) => !isSpace(g) || g.w > 0)).map((c) => c.glyphs.sort((a, b) => a.x - b.x));
+  const rows = clusterByBaseline(glyphs.filter((g) => !isSpace(g) || g.w > 0)).map((c) => composeAccents(c.glyphs.sort((a, b) => a.x - b.x)));
   const gutter = gutterStrip(rows);
   for (const row of rows) {
     for (const fragment of splitFragments(row, gutter)) {

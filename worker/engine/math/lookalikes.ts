@@ -20,11 +20,20 @@ const MATHS_FREQUENCY: Readonly<Record<string, number>> = {
   o: 274,
   x: 976,
   '\\chi': 7,
+  '\\propto': 3,
 };
 const LOOKS_LIKE: Readonly<Record<string, string>> = { l: '1', L: '1', I: '1', '[': '1', '\\iota': '1', O: '0', o: '0', '\\chi': 'x' };
 const LOOKALIKE_FLOOR = 0.05;
 
+const weighed = (looksLike: Readonly<Record<string, string>>): Record<string, number> =>
+  Object.fromEntries(Object.entries(looksLike).map(([c, common]) => [c, Math.max(LOOKALIKE_FLOOR, MATHS_FREQUENCY[c]! / MATHS_FREQUENCY[common]!)]));
+
 /** The weight of each handwritten look-alike against its common twin (classes not listed weigh 1). */
-export const HANDWRITTEN_LOOKALIKES: Readonly<Record<string, number>> = Object.fromEntries(
-  Object.entries(LOOKS_LIKE).map(([c, common]) => [c, Math.max(LOOKALIKE_FLOOR, MATHS_FREQUENCY[c]! / MATHS_FREQUENCY[common]!)]),
-);
+export const HANDWRITTEN_LOOKALIKES: Readonly<Record<string, number>> = weighed(LOOKS_LIKE);
+
+/**
+ * Look-alikes that only a picture of ink confuses: without the pen's order and direction, an `x`
+ * written as two arcs back to back, `)(`, is the ink of `\propto` (the strokes classifier sees the
+ * two arcs drawn apart and keeps them apart).
+ */
+export const PICTURE_LOOKALIKES: Readonly<Record<string, number>> = { ...HANDWRITTEN_LOOKALIKES, ...weighed({ '\\propto': 'x' }) };

@@ -1,5 +1,5 @@
 import { HANDWRITING_THRESHOLD } from '../../../../page/model.js';
-import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
+import { PICTURE_LOOKALIKES } from '../lookalikes.js';
 import type { GrayImage, MathSymbol } from '../types.js';
 import { CONFIDENCE_EXPONENT } from './calibration.js';
 import { SymbolClassifier } from './classifier.js';
@@ -67,8 +67,9 @@ export const PRINT_SURE_RATE = 0.75;
  * - at SURELY_HANDWRITTEN or more the handwriting classifier does;
  * - in between (unsure), the typeset read stands when the typeset classifier is sure of its
  *   symbols (PRINT_SURE_RATE), else the handwriting classifier reads it.
- * A hand's read weighs look-alikes by how often they occur in maths (lookalikes.ts: `0` over `O`),
- * joins two-piece symbols by the classifier's score (join-by-score.ts), pairs delimiters by kind
+ * A hand's read weighs look-alikes by how often they occur in maths (lookalikes.ts: `0` over `O`,
+ * `x` over `\propto`), reads an unsure wide crop also squeezed to its class's usual proportions
+ * (wide-views.ts), joins two-piece symbols by the classifier's score (join-by-score.ts), pairs delimiters by kind
  * (delimiter-pairs.ts) and reads a tall stroke before rows as the brace of `cases` (brace-rows.ts):
  * what a hand leaves ambiguous that type does not. Only where ink kind is not known (no ink-kind
  * model) is the image read with both and the read whose symbols its classifier found likelier kept
@@ -88,7 +89,8 @@ export async function symbolsFromEitherHand(image: GrayImage, classifiers: Image
           classifier: handwritten,
           confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT,
           joinByScore: true,
-          priors: HANDWRITTEN_LOOKALIKES,
+          squeezeWide: true,
+          priors: PICTURE_LOOKALIKES,
         }),
       ),
     );

@@ -38,21 +38,36 @@ export function cropFeatures(box: Box, emPx?: number): Float32Array {
 
 /** Renders the pixels of components `ids` inside `box` onto the canvas; other ink in the box is ignored. */
 export function normaliseCrop(map: ComponentMap, ids: readonly number[], box: Box, emPx?: number): NormalisedCrop {
+  const scale = (CROP_SIZE - 2 * CROP_MARGIN) / Math.max(box.x1 - box.x0, box.y1 - box.y0);
+  return { pixels: render(map, ids, box, scale, scale), features: cropFeatures(box, emPx) };
+}
+
+/**
+ * The crop of a wide symbol squeezed sideways into a square, told it is square: how the symbol
+ * would look drawn as narrow as its class usually is. Inference only (a second view of a wide
+ * crop, symbols-from-image.ts); training crops keep their aspect.
+ */
+export function squeezedCrop(map: ComponentMap, ids: readonly number[], box: Box, emPx?: number): NormalisedCrop {
+  const inner = CROP_SIZE - 2 * CROP_MARGIN;
+  const [width, height] = [box.x1 - box.x0, box.y1 - box.y0];
+  return { pixels: render(map, ids, box, inner / width, inner / height), features: cropFeatures({ ...box, x1: box.x0 + height }, emPx) };
+}
+
+/** Coverage of components `ids`' pixels inside `box`, scaled by `scaleX` and `scaleY` and centred on the canvas. */
+function render(map: ComponentMap, ids: readonly number[], box: Box, scaleX: number, scaleY: number): Float32Array {
   const member = new Uint8Array(map.components.length + 1);
   for (const id of ids) member[id] = 1;
   const width = box.x1 - box.x0;
   const height = box.y1 - box.y0;
-  const inner = CROP_SIZE - 2 * CROP_MARGIN;
-  const scale = inner / Math.max(width, height);
-  const offsetX = (CROP_SIZE - width * scale) / 2;
-  const offsetY = (CROP_SIZE - height * scale) / 2;
+  const offsetX = (CROP_SIZE - width * scaleX) / 2;
+  const offsetY = (CROP_SIZE - height * scaleY) / 2;
   // Source column and row of every sub-sample, -1 outside the box: computed once, not per pixel.
   const samples = CROP_SIZE * SUPERSAMPLE;
   const sourceX = new Int32Array(samples);
   const sourceY = new Int32Array(samples);
   for (let k = 0; k < samples; k++) {
-    const x = Math.floor(box.x0 + ((k + 0.5) / SUPERSAMPLE - offsetX) / scale);
-    const y = Math.floor(box.y0 + ((k + 0.5) / SUPERSAMPLE - offsetY) / scale);
+    const x = Math.floor(box.x0 + ((k + 0.5) / SUPERSAMPLE - offsetX) / scaleX);
+    const y = Math.floor(box.y0 + ((k + 0.5) / SUPERSAMPLE - offsetY) / scaleY);
     sourceX[k] = x >= box.x0 && x < box.x1 ? x : -1;
     sourceY[k] = y >= box.y0 && y < box.y1 ? y * map.width : -1;
   }
@@ -67,5 +82,5 @@ export function normaliseCrop(map: ComponentMap, ids: readonly number[], box: Bo
       if (col >= 0 && member[map.labels[row + col]]) pixels[out + ((sx / SUPERSAMPLE) | 0)] += weight;
     }
   }
-  return { pixels, features: cropFeatures(box, emPx) };
+  return pixels;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
+import { HANDWRITTEN_LOOKALIKES, PICTURE_LOOKALIKES } from '../lookalikes.js';
 import { withPriors } from './priors.js';
 
 describe('withPriors', () => {
@@ -31,5 +31,13 @@ describe('withPriors', () => {
     expect(withPriors({ latex: '\\chi', confidence: 0.43, alternatives: [{ latex: 'x', confidence: 0.34 }] }, HANDWRITTEN_LOOKALIKES).latex).toBe('x');
     // A letter drawn clearly as a letter still wins.
     expect(withPriors({ latex: 'O', confidence: 0.97, alternatives: [{ latex: '0', confidence: 0.02 }] }, HANDWRITTEN_LOOKALIKES).latex).toBe('O');
+  });
+
+  it('reads the ink of an x written as two arcs, )(, as x in a picture, where \\propto is rare, and leaves pen strokes their own reading', () => {
+    const arcs = { latex: '\\propto', confidence: 0.56, alternatives: [{ latex: 'x', confidence: 0.08 }] };
+    expect(withPriors(arcs, PICTURE_LOOKALIKES).latex).toBe('x');
+    expect(withPriors(arcs, HANDWRITTEN_LOOKALIKES)).toBe(arcs);
+    // A picture's look-alikes include the pen's.
+    expect(withPriors({ latex: '\\chi', confidence: 0.43, alternatives: [{ latex: 'x', confidence: 0.34 }] }, PICTURE_LOOKALIKES).latex).toBe('x');
   });
 });

@@ -11,6 +11,7 @@ import { withPriors } from './priors.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, styledLetter } from './vocabulary.js';
+import { withSqueezedViews } from './wide-views.js';
 
 export interface SymbolsFromImageOptions {
   /** @default the shipped classifier, loaded once on first use */
@@ -23,6 +24,8 @@ export interface SymbolsFromImageOptions {
   priors?: Readonly<Record<string, number>>;
   /** Join nearby pieces whose joined crop the classifier reads likelier than the parts (join-by-score.ts); for handwriting. @default false */
   joinByScore?: boolean;
+  /** Read wide crops also squeezed into a square and average the two views (wide-views.ts); for handwriting. @default false */
+  squeezeWide?: boolean;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   if (emPx !== undefined) {
     labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
   }
+  if (opts.squeezeWide) labels = await withSqueezedViews(map, glyphs, labels, classifier, emPx);
   labels = labels.map((label) => withPriors(label, opts.priors));
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));

@@ -95,6 +95,42 @@ describe('parseLayout: big operators', () => {
 
 describe('parseLayout: delimiters, matrices and cases', () => {
   it('reads tall parentheses around a fraction', () => expectParse(fenced('(', frac('a', 'b'), ')'), '\\left(\\frac{a}{b}\\right)'));
+  it('reads norms side by side, not the bars between them as a determinant', () => {
+    // A fraction's numerator as a PDF sets it (text-style limits beside tall bars): latex x0 y0 x1 y1.
+    const glyphs = `
+\\| 154.4 292.1 156.5 305.9
+Y 158.1 295.7 164.1 300.9
+\\tilde 159.7 293.9 162.5 294.7
+i 163.2 298.4 165.0 302.0
+( 166.9 295.2 168.8 302.7
+k 169.9 295.7 173.6 300.9
+) 174.6 295.2 176.6 302.7
+\\| 178.6 292.0 180.7 305.9
+2 182.3 291.3 185.0 294.8
++ 188.4 296.2 193.9 301.7
+j 196.6 304.0 199.1 308.6
+\\sum 198.8 295.2 206.4 302.7
+= 200.3 305.4 204.7 306.9
+q 201.3 291.1 203.9 294.4
+1 206.0 304.0 208.1 307.5
+\\| 211.4 292.1 213.5 305.9
+Z 215.3 295.7 220.7 300.9
+\\tilde 217.2 293.9 219.9 294.7
+j 220.7 298.4 223.2 303.0
+( 225.3 295.2 227.2 302.7
+k 228.3 295.7 232.0 300.9
+) 233.0 295.2 235.0 302.7
+\\| 237.0 292.0 239.1 305.9
+2 240.8 291.3 243.4 294.8`;
+    const symbols: MathSymbol[] = glyphs
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [latex, x0, y0, x1, y1] = line.split(' ');
+        return { latex: latex!, box: { x0: +x0!, y0: +y0!, x1: +x1!, y1: +y1! }, confidence: 1 };
+      });
+    expect(normaliseLatex(parseLayout(symbols).latex)).toBe(normaliseLatex('\\|\\tilde{Y}_{i}(k)\\|^{2}+\\sum_{j=1}^{q}\\|\\tilde{Z}_{j}(k)\\|^{2}'));
+  });
   it('reads a column vector', () => expectParse(fenced('(', grid([['x'], ['y']]), ')'), '\\begin{pmatrix}x \\\\ y\\end{pmatrix}'));
   it('reads a pmatrix', () =>
     expectParse(

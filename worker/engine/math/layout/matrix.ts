@@ -53,10 +53,13 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
   const openers = elements
     .filter((element) => (glyphOf(element)?.latex ?? '') in CLOSERS && height(element.box) > TALL_EM * em)
     .sort((a, b) => a.box.x0 - b.box.x0);
+  // A bar that closed a pair (`\\|x\\|+\\|y\\|`) opens nothing, whether or not the pair held a grid.
+  const closingBars = new Set<Element>();
   for (const open of openers) {
-    if (!pool.includes(open)) continue;
+    if (!pool.includes(open) || closingBars.has(open)) continue;
     const openGlyph = glyphOf(open) as Glyph;
     const close = matchingCloser(pool, open, CLOSERS[openGlyph.latex]);
+    if (close && CLOSERS[openGlyph.latex] === openGlyph.latex) closingBars.add(close);
     if (!close && openGlyph.latex !== '\\{') continue;
     const right = close ? close.box.x0 : Number.POSITIVE_INFINITY;
     const content = pool.filter(

@@ -159,6 +159,13 @@ for (const [first, last, latex] of YHCMEX_SIZES) for (let code = first; code <= 
 /** yhmath's fonts, whose codes above 127 are YHCMEX_SIZES; other CMEX-like fonts (newtx's txexs) put their own glyphs there. */
 const YHMATH_FONT = /yhcmex|yrcmex/i;
 
+const TOKENS = new Set([...TABLE.values()].map((g) => g.latex));
+
+/** Whether some CMEX glyph is this token (a big operator, a delimiter, a wide accent, a radical). */
+export function isCmexToken(latex: string): boolean {
+  return TOKENS.has(latex);
+}
+
 /** The glyph of an extension font by its code; `fontName` tells whether codes above 127 are yhmath's. */
 export function cmexGlyph(code: number, fontName: string): CmexGlyph | undefined {
   if (code > 127 && !YHMATH_FONT.test(fontName)) return undefined;

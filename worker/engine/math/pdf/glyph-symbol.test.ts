@@ -90,3 +90,29 @@ describe('CJK characters in a display', () => {
     expect(glyphSymbol(glyph)?.latex).toBe('\\text{且}');
   });
 });
+
+describe('extension-font glyphs (CMEX)', () => {
+  const cmex = (unicode: string, code: number, y0 = 0): PdfGlyph => ({
+    ...cmmiGlyph(unicode, code, { x0: 0, y0, x1: 5, y1: y0 + 6 }),
+    font: { name: 'EHKDJA+CMEX8', family: 'extension', italic: false, ascent: 0.04, descent: 0.96 },
+  });
+
+  it("are read by CMEX's code where pdf.js returned the raw code (pdfTeX, Ghostscript)", () => {
+    expect(glyphSymbol(cmex('P', 0x50))?.latex).toBe('\\sum');
+    expect(glyphSymbol(cmex('\r', 0x0d))).toMatchObject({ latex: '\\|', part: 'extender' });
+    expect(glyphSymbol(cmex('\u0010', 0x10))?.latex).toBe('(');
+  });
+
+  it('are read by their names where a re-subset font numbered them afresh (Acrobat Distiller)', () => {
+    // Such a font sets a text-style \sum at code 2 (CMEX's `[`) and the \| extender at code 3 (CMEX's `]`).
+    expect(glyphSymbol(cmex('\u2211', 2))?.latex).toBe('\\sum');
+    expect(glyphSymbol(cmex('(', 4))?.latex).toBe('(');
+    const bar = [0, 5, 10].map((y) => cmex('\u2225', 3, y));
+    expect(symbolsFrom(bar, []).map((s) => [s.latex, s.box.y0, s.box.y1])).toEqual([['\\|', 0, 16]]);
+  });
+
+  it("keep CMEX's code where the name says the same symbol", () => {
+    expect(glyphSymbol(cmex('\u2211', 0x58))?.latex).toBe('\\sum');
+    expect(glyphSymbol(cmex('\u23AA', 0x3e))).toMatchObject({ latex: '\\{', part: 'extender' });
+  });
+});

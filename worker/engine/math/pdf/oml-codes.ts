@@ -1,3 +1,4 @@
+import { isRawCode } from './tex-fonts.js';
 /**
  * TeX's maths italic encoding (OML: CMMI, LMMathItalic) by character code, for glyphs pdf.js can
  * only hand back as their raw code. A PDF whose maths italic font has a partial ToUnicode map and
@@ -33,7 +34,7 @@ const OTHERS: Record<number, string> = {
  * exactly the character whose code it is where OML has something else there.
  */
 export function mathItalicUnicode(unicode: string, code: number): string {
-  const raw = unicode === '' || /^\p{Cc}$/u.test(unicode) || unicode === String.fromCharCode(code);
+  const raw = isRawCode(unicode, code);
   if (!raw) return unicode;
   if (code < GREEK.length) return GREEK[code]!;
   return OTHERS[code] ?? unicode;

@@ -1,3 +1,4 @@
+import { isRawCode } from './tex-fonts.js';
 /**
  * TeX's maths symbol encoding (OMS: CMSY, LMMathSymbols, and the symbol fonts that keep its layout:
  * txsys, MathDesign's Symbol, kpfonts' M-Sy) by character code, for glyphs pdf.js can only hand back
@@ -23,7 +24,7 @@ const OMS =
  * character whose code it is where OMS has something else there (every code but the capitals).
  */
 export function mathSymbolUnicode(unicode: string, code: number): string {
-  const raw = unicode === '' || /^\p{Cc}$/u.test(unicode) || unicode === String.fromCharCode(code);
+  const raw = isRawCode(unicode, code);
   const oms = OMS[code];
   return raw && oms !== undefined && oms !== '\u0000' ? oms : unicode;
 }

@@ -1,10 +1,10 @@
 import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
-import { cmexGlyph, type CmexGlyph } from './cmex.js';
+import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
-import { glyphToken, isMathFamily, tokenByCode } from './tex-fonts.js';
+import { glyphToken, isMathFamily, isRawCode, tokenByCode } from './tex-fonts.js';
 
 /**
  * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
@@ -46,7 +46,7 @@ const UNICODE_PIECES: Record<string, [string, Part]> = {
 /** One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces. */
 export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   const common = { box: g.box, confidence: 1, baseline: g.baseline, size: g.size };
-  const cmex = g.font.family === 'extension' ? cmexGlyph(g.code, g.font.name) : undefined;
+  const cmex = g.font.family === 'extension' ? extensionGlyph(g) : undefined;
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
   const piece = UNICODE_PIECES[g.unicode];
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
@@ -57,6 +57,32 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (!token) return undefined;
   const style = token.style ?? uprightTextLetter(g, token.latex);
   return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
+}
+
+/**
+ * A CMEX glyph by its character code, unless pdf.js named it as something else. A font subset
+ * again by Acrobat Distiller numbers its glyphs afresh (a text-style `\\sum` at code 2, which is
+ * CMEX's `[`), and then only the glyph names, which pdf.js turns into Unicode, still say what
+ * they are; pdfTeX's and Ghostscript's fonts keep CMEX's codes, and pdf.js hands back the raw
+ * code for the names it does not know.
+ */
+function extensionGlyph(g: PdfGlyph): CmexGlyph | undefined {
+  const byCode = cmexGlyph(g.code, g.font.name);
+  if (isRawCode(g.unicode, g.code)) return byCode;
+  const named = namedExtensionGlyph(g.unicode);
+  if (!named || !byCode) return byCode ?? named;
+  return stackKey(named.latex) === stackKey(byCode.latex) ? byCode : named;
+}
+
+/** An extension-font glyph by the Unicode pdf.js gave its name: a piece, a bar, a big operator or a delimiter. */
+function namedExtensionGlyph(unicode: string): CmexGlyph | undefined {
+  const piece = UNICODE_PIECES[unicode];
+  if (piece) return { latex: piece[0], part: piece[1] };
+  // CMEX's bars are the extenders of | and \|, and each is also their smallest size alone.
+  if (unicode === '\u2225' || unicode === '\u2016') return { latex: '\\|', part: 'extender' };
+  if (unicode === '|' || unicode === '\u2223') return { latex: '|', part: 'extender' };
+  const token = glyphToken(unicode, 'extension')?.latex;
+  return token && isCmexToken(token) ? { latex: token, part: 'whole' } : undefined;
 }
 
 /** The glyph's Unicode, read from TeX's encoding where pdf.js could only return the maths italic's or symbol font's raw code. */
@@ -84,7 +110,7 @@ function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | 'bold' | und
  * left hook's code 44, and a hook sits on the arrow's axis, above the baseline.
  */
 function hookPiece(g: PdfGlyph): string | undefined {
-  const piece = arrowPiece(g.font.family, g.code);
+  const piece = isRawCode(g.unicode, g.code) ? arrowPiece(g.font.family, g.code) : undefined;
   return piece && g.box.y1 > g.baseline + 0.1 * g.size ? undefined : piece;
 }
 

@@ -196,6 +196,14 @@ function alphanumericStyle(cp: number): SymbolStyle | undefined {
 }
 
 /**
+ * Whether pdf.js could only hand back the glyph's character code (nothing, a control character, or
+ * the code read as ASCII): the glyph's name meant nothing to it, so the font's encoding must say.
+ */
+export function isRawCode(unicode: string, code: number): boolean {
+  return unicode === '' || /^\p{Cc}$/u.test(unicode) || unicode === String.fromCharCode(code);
+}
+
+/**
  * Glyphs of the AMS fonts pdf.js can only name by their character code, which it hands back as
  * ASCII: MSBM's wide hats and tildes (codes 0x5B–0x60), which amssymb uses for `\widehat` and
  * `\widetilde` over two or more letters.
