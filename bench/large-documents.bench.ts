@@ -141,7 +141,7 @@ type Poll = { status: string; num_pages?: number; num_pages_completed?: number; 
 
 /**
  * The stage a document is in, from what its poll answers: `fetch` until the page count is known
- * (the worker copies the source from storage), `pages` while pages remain, `outputs` once every
+ * (the worker copies the source from storage and pdf.js opens it), `pages` while pages remain, `outputs` once every
  * page is counted (MMD, lines JSON and any formats are written).
  */
 function stageOf(s: Poll): 'fetch' | 'pages' | 'outputs' {
