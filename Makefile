@@ -93,9 +93,7 @@ models: deps
 	nice -n 10 npx tsx models/training/ink-kind-generate.ts
 	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
 	npx tsx models/training/update-ink-kind-manifest.ts
-	nice -n 10 npx tsx models/training/handwriting-symbols-generate.ts
-	nice -n 10 /usr/bin/python3 models/training/train_handwriting_symbols.py
-	npx tsx models/training/update-handwriting-manifest.ts
+	@echo "models: the handwriting image classifier (models/math-handwriting.onnx) is trained on a GPU: models/training/README.md, 'Training the handwriting image classifier'; kept as shipped"
 	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set calibration
 	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set heldout
 	npx tsx models/training/fit-formula-confidence.ts
