@@ -86,9 +86,7 @@ models: deps
 	/usr/bin/python3 models/training/train_symbols.py --skip-holdout
 	/usr/bin/python3 models/training/train_symbols.py --holdout-only --epochs 3
 	npx tsx models/training/update-manifest.ts
-	nice -n 10 npx tsx models/training/strokes-real-generate.ts
-	nice -n 10 /usr/bin/python3 models/training/strokes-real-train.py
-	npx tsx models/training/update-strokes-manifest.ts
+	@echo "models: the pen-strokes classifier (models/math-strokes.onnx, a BiGRU) is trained on a GPU: models/training/README.md, 'Fourth round'; kept as shipped"
 	nice -n 10 npx tsx models/training/strokes-confidence-reads.ts --set calibration
 	nice -n 10 npx tsx models/training/strokes-confidence-reads.ts --set heldout
 	npx tsx models/training/fit-strokes-confidence.ts

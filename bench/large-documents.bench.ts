@@ -3,8 +3,9 @@
  * hold a large incompressible image and a line of text, written by streaming into a temp folder,
  * sent through /v3/pdf (up to its 1 GiB limit) and the Files API (multipart, streamed), one at a
  * time. The worker's peak RSS is the kernel's high-water mark (VmHWM, reset before each document),
- * so no short peak is missed; the reference is the same worker's idle RSS measured in the same
- * run. Target: peaks flat across sizes (within 100 MB of each other) and each within 300 MB of idle.
+ * so no short peak is missed, and reset at each stage of the document (fetch, pages, outputs) for
+ * that stage's own peak; the reference is the same worker's idle RSS measured in the same run.
+ * Target: peaks flat across sizes (within 100 MB of each other) and each within 300 MB of idle.
  *
  *   npx tsx bench/large-documents.bench.ts [GB ...] [files:GB ...]
  *   (default 0.3 1 2 through both surfaces and files:4.3, just over what pdf.js can address;
@@ -90,6 +91,11 @@ function multipart(path: string, name: string): { body: ReadableStream; type: st
 
 const TABLE = new URL('./LARGE-DOCUMENTS.md', import.meta.url);
 
+const stagePeaks = (r: Record<string, unknown>) => {
+  const s = (r.stage_peaks_mib ?? {}) as Record<string, number>;
+  return ['upload', 'fetch', 'pages', 'outputs'].map((k) => s[k] ?? '–').join(' / ');
+};
+
 /** bench/LARGE-DOCUMENTS.md: this run's rows, with the machine's load and the commit. */
 function writeTable(idle: Record<string, number>, rows: Record<string, unknown>[]): void {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -104,11 +110,11 @@ function writeTable(idle: Record<string, number>, rows: Record<string, unknown>[
     `Idle RSS: ${idle.cold_mib} MiB once started (cold), ${idle.warm_mib} MiB after a one-page document through each surface (warm).`,
     'Peak RSS is the kernel high-water mark (VmHWM) of the worker process, reset before each document; pdftoppm and OSRA run as their own processes.',
     '',
-    '| Surface | Size (10^9 B) | Pages | Result | Seconds | Peak RSS MiB | Above warm idle | Above cold idle |',
-    '|---|---|---|---|---|---|---|---|',
+    '| Surface | Size (10^9 B) | Pages | Result | Seconds | Peak RSS MiB | Above warm idle | Above cold idle | Peak by stage: upload / fetch / pages / outputs |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.surface} | ${(Number(r.bytes) / 1e9).toFixed(2)} | ${r.pages} | ${r.status}${r.pages_completed !== undefined ? `, ${r.pages_completed} pages` : ''}${r.error ? ` (${String(r.error)})` : ''}${failed(r) ? `; ${failed(r)}` : ''} | ${Math.round(Number(r.seconds))} | ${r.peak_rss_mib} | ${r.above_warm_idle_mib} | ${r.above_cold_idle_mib} |`,
+        `| ${r.surface} | ${(Number(r.bytes) / 1e9).toFixed(2)} | ${r.pages} | ${r.status}${r.pages_completed !== undefined ? `, ${r.pages_completed} pages` : ''}${r.error ? ` (${String(r.error)})` : ''}${failed(r) ? `; ${failed(r)}` : ''} | ${Math.round(Number(r.seconds))} | ${r.peak_rss_mib} | ${r.above_warm_idle_mib} | ${r.above_cold_idle_mib} | ${stagePeaks(r)} |`,
     ),
     '',
   ];
@@ -131,9 +137,19 @@ async function settledRss(pid: number): Promise<number> {
   }
 }
 
-type Poll = { status: string; num_pages_completed?: number; page_errors?: unknown; error?: string; error_info?: unknown };
+type Poll = { status: string; num_pages?: number; num_pages_completed?: number; page_errors?: unknown; error?: string; error_info?: unknown };
 
-/** Sends the file through one surface and waits for its end state: the worker's peak RSS meanwhile. */
+/**
+ * The stage a document is in, from what its poll answers: `fetch` until the page count is known
+ * (the worker copies the source from storage and pdf.js opens it), `pages` while pages remain, `outputs` once every
+ * page is counted (MMD, lines JSON and any formats are written).
+ */
+function stageOf(s: Poll): 'fetch' | 'pages' | 'outputs' {
+  if (!s.num_pages) return 'fetch';
+  return (s.num_pages_completed ?? 0) < s.num_pages ? 'pages' : 'outputs';
+}
+
+/** Sends the file through one surface and waits for its end state: the worker's peak RSS meanwhile, and the peak of each stage (polled every second). */
 async function send(url: string, key: Record<string, string>, worker: number, path: string, surface: 'v3-pdf' | 'files'): Promise<Record<string, unknown>> {
   const [post, poll] = surface === 'v3-pdf' ? ['/v3/pdf', '/v3/pdf/'] : ['/files/v1', '/files/v1/'];
   resetPeak(worker);
@@ -142,17 +158,30 @@ async function send(url: string, key: Record<string, string>, worker: number, pa
   const res = await fetch(`${url}${post}`, { method: 'POST', headers: { ...key, 'content-type': type }, body, duplex: 'half' } as RequestInit);
   const answer = (await res.json()) as { pdf_id?: string; file_id?: string; error?: string };
   const id = answer.pdf_id ?? answer.file_id;
+  const stages: Record<string, number> = { upload: memoryMiB(worker).peak };
+  let peak = stages.upload!;
+  let stage = 'fetch';
+  resetPeak(worker);
   const end: Poll = id
     ? await waitFor(
         async () => {
           const s = (await (await fetch(`${url}${poll}${id}`, { headers: key })).json()) as Poll;
-          return ['completed', 'error'].includes(s.status) && s;
+          const done = ['completed', 'error'].includes(s.status);
+          const now = done ? 'end' : stageOf(s);
+          if (now !== stage) {
+            const hwm = memoryMiB(worker).peak;
+            stages[stage] = Math.max(stages[stage] ?? 0, hwm);
+            peak = Math.max(peak, hwm);
+            resetPeak(worker);
+            stage = now;
+          }
+          return done && s;
         },
         3_600_000,
         1000,
       )
     : { status: `refused at upload: HTTP ${res.status}`, error: answer.error };
-  const { rss, peak } = memoryMiB(worker);
+  const { rss } = memoryMiB(worker);
   return {
     status: end.status,
     pages_completed: end.num_pages_completed,
@@ -160,6 +189,7 @@ async function send(url: string, key: Record<string, string>, worker: number, pa
     ...(end.error ? { error: end.error } : {}),
     seconds: (Date.now() - t0) / 1000,
     peak_rss_mib: peak,
+    stage_peaks_mib: stages,
     rss_after_mib: rss,
   };
 }

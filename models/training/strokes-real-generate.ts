@@ -5,6 +5,8 @@
  *
  *   npx tsx models/training/strokes-real-generate.ts [out-prefix]
  * @default out-prefix models/training/data/strokes-real (and <prefix>-test for fold 0)
+ * Environment: PER_CLASS, MAX_COPIES; VALIDATION_FOLD=k also writes fold k unwarped to <prefix>-val
+ * and leaves it out of training (for choosing among networks on training writers).
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -19,7 +21,7 @@ import { strokesFromTex } from './strokes-render.js';
 /** Crops per class: a large class is sampled down to this, a small one drawn again, warped, up to it. */
 const PER_CLASS = Number(process.env.PER_CLASS ?? 360);
 /** At most this many warped copies of one drawing. */
-const MAX_COPIES = 8;
+const MAX_COPIES = Number(process.env.MAX_COPIES ?? 8);
 /** Warp strength of the copies (strokes-distort.ts; 1 is as strong as the font tracing uses). */
 const DISTORTION = 0.6;
 const SYNTHETIC_PER_FONT = 40;
@@ -31,12 +33,18 @@ const random = seededRandom(SEED);
 const started = Date.now();
 const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
 
+/** A training fold kept apart, unwarped, as a validation set for choosing among networks (never fold 0). */
+const VALIDATION_FOLD = process.env.VALIDATION_FOLD === undefined ? undefined : Number(process.env.VALIDATION_FOLD);
+if (VALIDATION_FOLD === HELD_OUT_FOLD) throw new Error('the validation fold must be a training fold');
+
 const all = await readRealSamples();
 console.log(`read ${all.length} real samples in ${seconds()} s`);
 const byClass: RealSample[][] = SYMBOL_CLASSES.map(() => []);
 const test = new TrajectoryWriter();
+const validation = new TrajectoryWriter();
 for (const s of all) {
   if (s.fold === HELD_OUT_FOLD) test.add(sampleOfDrawing(s.strokes, s.label, { distortion: 0 }), s.label, SOURCES.indexOf(s.source));
+  else if (s.fold === VALIDATION_FOLD) validation.add(sampleOfDrawing(s.strokes, s.label, { distortion: 0 }), s.label, SOURCES.indexOf(s.source));
   else byClass[s.label].push(s);
 }
 
@@ -68,4 +76,5 @@ await mkdir(dirname(out), { recursive: true });
 const meta = { classes: SYMBOL_CLASSES, sources: SOURCES, seed: SEED, perClass: PER_CLASS, heldOutFold: HELD_OUT_FOLD, traced };
 await train.write(out, meta);
 await test.write(`${out}-test`, meta);
+if (VALIDATION_FOLD !== undefined) await validation.write(`${out}-val`, { ...meta, validationFold: VALIDATION_FOLD });
 console.log(`wrote ${train.count} training and ${test.count} held-out samples in ${seconds()} s; traced-font classes: ${traced.join(' ')}`);

@@ -10,6 +10,7 @@ models/math-strokes.onnx, models/math-strokes.labels.json and models/training/ou
 import argparse
 import json
 import os
+import sys
 import time
 from collections import Counter
 
@@ -19,6 +20,11 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from fit import fit
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "strokes-gpu"))
+# Three 1-D conv blocks along the pen's path (32 -> 16 -> 8 points), flattened in drawing order, joined
+# by the aspect/size features, then an MLP: about 0.7 M multiply-adds per symbol (strokes-gpu/nets.py).
+from nets import Base as TrajectoryNet  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.dirname(HERE)
@@ -38,22 +44,6 @@ def load(prefix):
     return meta, torch.from_numpy(points.copy()), torch.from_numpy(feats.copy()), torch.from_numpy(labels)
 
 
-class TrajectoryNet(nn.Module):
-    """Three 1-D conv blocks along the pen's path (32 → 16 → 8 points), flattened in drawing order,
-    joined by the aspect/size features, then an MLP. About 0.7 M multiply-adds per symbol."""
-
-    def __init__(self, classes, channels, points, features):
-        super().__init__()
-        def block(cin, cout, k, stride):
-            return nn.Sequential(nn.Conv1d(cin, cout, k, stride=stride, padding=k // 2, bias=False), nn.BatchNorm1d(cout), nn.ReLU(inplace=True))
-        self.conv = nn.Sequential(block(channels, 64, 5, 1), block(64, 64, 5, 2), block(64, 96, 3, 2))
-        self.head = nn.Sequential(nn.Linear(96 * (points // 4) + features, 256), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(256, classes))
-
-    def forward(self, points, features):
-        x = self.conv(points.transpose(1, 2)).flatten(1)
-        return self.head(torch.cat([x, features], 1))
-
-
 class Exported(nn.Module):
     def __init__(self, net):
         super().__init__()
@@ -65,7 +55,7 @@ class Exported(nn.Module):
 
 def train(points, feats, labels, classes, epochs, seed):
     torch.manual_seed(seed)
-    net = TrajectoryNet(classes, points.shape[2], points.shape[1], feats.shape[1])
+    net = TrajectoryNet(classes)
 
     def step(idx):
         logits = net(points[idx], feats[idx])

@@ -12,7 +12,8 @@
  *
  * Writes OUT_DIR/crops.bin (grey WebPs 32 high, concatenated), OUT_DIR/topk.bin (per crop, per step of
  * ceil(max(64, width) / 8) steps: K class ids then K probabilities × 255, uint8) and
- * OUT_DIR/index.jsonl (per crop: WebP bytes, its width, the width at height 48, text). Resumable: appends.
+ * OUT_DIR/index.jsonl (per crop: WebP bytes, its width, the width at height 48, text, the PDF's
+ * number). Resumable: appends.
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -221,7 +222,7 @@ try {
           const topk = await teacherTopK(grey, width);
           appendFileSync(join(out, 'crops.bin'), webp);
           appendFileSync(join(out, 'topk.bin'), topk);
-          appendFileSync(indexFile, JSON.stringify({ bytes: webp.length, stored, width, text, noisy, dpi }) + '\n');
+          appendFileSync(indexFile, JSON.stringify({ bytes: webp.length, stored, width, text, noisy, dpi, doc: n }) + '\n');
           count++;
         }
       }

@@ -141,6 +141,7 @@ def pack(src, dst, limit=None):
         stored=np.array([r['stored'] for r in rows], dtype=np.int16),
         width=np.array([r['width'] for r in rows], dtype=np.int16),
         noisy=np.array([r['noisy'] for r in rows], dtype=np.uint8),
+        doc=np.array([r.get('doc', -1) for r in rows], dtype=np.int32),
         label=np.concatenate(labels),
         label_len=np.array([len(l) for l in labels], dtype=np.int16),
         topk_ids=topk[:, :k],
@@ -185,6 +186,7 @@ def load(data_dir, device, limit=None):
         'tp': torch.from_numpy(tp).to(device),
         'labels': labels,
         'width_np': width,
+        'doc': z['doc'][:n] if 'doc' in z else None,
         'steps_np': steps,
     }
 
@@ -329,11 +331,21 @@ def train(data_dir, out_dir):
     d = load(data_dir, device, 300 if smoke else None)
     n = len(d['width_np'])
     rng = np.random.default_rng(18)
-    perm = rng.permutation(n)
-    val = np.sort(perm[: max(8, n // 30)])
-    tr = np.sort(perm[max(8, n // 30) :])
+    if d['doc'] is not None and (d['doc'] >= 0).all():
+        # held out by document: crops of one PDF share its fonts and often its words
+        docs = rng.permutation(np.unique(d['doc']))
+        held = np.isin(d['doc'], docs[: max(1, len(docs) // 30)])
+        val, tr = np.flatnonzero(held), np.flatnonzero(~held)
+    else:
+        perm = rng.permutation(n)
+        val = np.sort(perm[: max(8, n // 30)])
+        tr = np.sort(perm[max(8, n // 30) :])
     log(f'{n} crops loaded in {time.time() - t0:.0f}s on {device}; {len(val)} held out')
-    model = Student(float(os.environ.get('WIDTH', '1.0'))).to(device)
+    model = Student(float(os.environ.get('WIDTH', '1.0')))
+    if os.environ.get('INIT'):
+        load_npz(model, os.environ['INIT'])  # go on from an earlier run's weights
+        log(f"started from {os.environ['INIT']}")
+    model = model.to(device)
     log(f'{sum(p.numel() for p in model.parameters()) / 1e6:.2f} M parameters')
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     batch = 8 if smoke else int(os.environ.get('BATCH', '160'))
@@ -372,14 +384,18 @@ def train(data_dir, out_dir):
     json.dump(metrics, open(os.path.join(out_dir, 'metrics.json'), 'w'), indent=1)
 
 
-def export(weights, out, width=None):
-    model = Student(float(width or os.environ.get('WIDTH', '1.0')))
+def load_npz(model, weights):
     z = np.load(weights)
     sd = model.state_dict()
     for k in sd:
         if k in z.files:
             sd[k] = torch.from_numpy(z[k]).to(sd[k].dtype)
     model.load_state_dict(sd)
+
+
+def export(weights, out, width=None):
+    model = Student(float(width or os.environ.get('WIDTH', '1.0')))
+    load_npz(model, weights)
     model.eval()
     x = torch.zeros(1, 3, HEIGHT, 320)
     kwargs = dict(input_names=['x'], output_names=['softmax'], dynamic_axes={'x': {0: 'n', 3: 'w'}, 'softmax': {0: 'n', 1: 't'}}, opset_version=14)

@@ -41,20 +41,22 @@ def load(prefix):
 
 class SymbolNet(nn.Module):
     """Four 3x3 conv blocks (32x32 → 2x2), then the crop's aspect/size features join a small MLP.
-    Kept to ~4 M multiply-adds per crop so that training fits in minutes on two CPU cores."""
+    At width 1, ~4 M multiply-adds per crop, so that training fits in minutes on two CPU cores;
+    `width` scales every layer (train_symbols_gpu.py tries wider networks on a GPU)."""
 
-    def __init__(self, classes, features):
+    def __init__(self, classes, features, width=1.0):
         super().__init__()
         def block(cin, cout):
             return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+        c1, c2, c3, c4, hidden = (round(n * width) for n in (16, 32, 64, 128, 256))
         self.conv = nn.Sequential(
-            block(1, 16), nn.MaxPool2d(2),
-            block(16, 32), nn.MaxPool2d(2),
-            block(32, 64), nn.MaxPool2d(2),
-            block(64, 128), nn.MaxPool2d(2),
+            block(1, c1), nn.MaxPool2d(2),
+            block(c1, c2), nn.MaxPool2d(2),
+            block(c2, c3), nn.MaxPool2d(2),
+            block(c3, c4), nn.MaxPool2d(2),
         )
         self.head = nn.Sequential(
-            nn.Linear(128 * 4 + features, 256), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(256, classes),
+            nn.Linear(c4 * 4 + features, hidden), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(hidden, classes),
         )
 
     def forward(self, crops, features):

@@ -37,4 +37,10 @@ describe('renderDocumentPage', () => {
     for (const r of page.lines) expect(page.mmd.slice(r.start, r.end)).toBe(r.mmd);
     expect(page.lines.map((r) => r.type)).toEqual(['section_header', 'list_item', 'list_item', 'image', 'list_item', 'text', 'text', 'math']);
   });
+
+  it("writes a display block's equation number as \\tag{} only under include_equation_tags, whatever its LaTeX came from", () => {
+    const blocks: Block<TextLine>[] = [{ kind: 'display_math', lines: [line('E=mc^2', 100)], tag: '3' }];
+    expect(renderDocumentPage(blocks, { ...opts, includeTags: true }).mmd).toBe('\\[\nE=mc^2 \\tag{3}\n\\]');
+    expect(renderDocumentPage(blocks, opts).mmd).toBe('\\[\nE=mc^2\n\\]');
+  });
 });

@@ -33,8 +33,10 @@ export interface DocumentRenderOptions {
   display: [string, string];
   /** A text line's MMD: its words, with its inline maths between the inline delimiters. */
   lineMmd: (line: TextLine) => string;
-  /** A display equation's LaTeX. */
+  /** A display equation's LaTeX, without its block's equation number. */
   displayLatex: (line: TextLine) => string;
+  /** Write a display block's equation number (its `tag`) as `\tag{n}` after its LaTeX (spec 4.7 include_equation_tags). @default false */
+  includeTags?: boolean;
   /** Cropped figures, each written as its own paragraph where it sits in the reading order. */
   figures?: FigureRef[];
 }
@@ -91,7 +93,9 @@ export function renderDocumentPage(blocks: Block<TextLine>[], opts: DocumentRend
       return;
     }
     if (block.kind === 'display_math') {
-      emit(lines[0]!, type, `${opts.display[0]}\n${opts.displayLatex(lines[0]!)}\n${opts.display[1]}`);
+      const latex = opts.displayLatex(lines[0]!);
+      const tagged = opts.includeTags && block.tag ? `${latex} \\tag{${block.tag}}` : latex;
+      emit(lines[0]!, type, `${opts.display[0]}\n${tagged}\n${opts.display[1]}`);
       return;
     }
     let prefix = '';

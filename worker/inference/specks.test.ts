@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { glyphHeight, withoutSpecks } from './specks.js';
 
 describe('glyphHeight', () => {
-  it('is the median height of blobs three rows tall or more: specks and one large frame do not move it', () => {
-    expect(glyphHeight([1, 1, 1, 1, 1, 2, 2, 14, 14, 10, 18, 300])).toBe(14);
+  const blob = (height: number, area: number) => ({ height, area });
+  it('is the median height of blobs of three rows and nine pixels or more: specks and one large frame do not move it', () => {
+    expect(glyphHeight([blob(1, 1), blob(1, 1), blob(2, 2), blob(14, 40), blob(14, 38), blob(10, 30), blob(18, 50), blob(300, 5000)])).toBe(14);
+  });
+  it('leaves out sparse specks three rows tall, which outnumber the glyphs of a noisy image of one formula', () => {
+    const specks = Array.from({ length: 20 }, () => blob(3, 3));
+    expect(glyphHeight([...specks, blob(12, 40), blob(14, 45), blob(9, 30)])).toBe(12);
   });
   it('is 0 for a page of specks alone', () => {
-    expect(glyphHeight([1, 2, 1])).toBe(0);
+    expect(glyphHeight([blob(1, 1), blob(2, 3), blob(1, 1)])).toBe(0);
   });
 });
 

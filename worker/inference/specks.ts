@@ -17,23 +17,27 @@ import { connectedComponents } from '../engine/math/image/components.js';
 export const SPECK_SHARE = 1 / 6;
 /** …and is one when no larger blob lies within this share of the glyph height of its box. */
 export const SPECK_REACH = 1 / 4;
-/** Blobs shorter than this are left out of the glyph height: at any resolution a text can be read at, a glyph is taller. */
+/** Blobs shorter than this, or of fewer than its square of pixels, are left out of the glyph height: at any resolution a text can be read at, a glyph is larger. */
 const MIN_GLYPH_PX = 3;
 
 /**
- * The page's glyph height: the median height of its blobs of MIN_GLYPH_PX rows or more, 0 when it
- * has none. Counted by blob, so that a frame, a rule or a figure (one blob each, large) weighs no
- * more than a letter; specks, a pixel or two, are left out.
+ * The page's glyph height: the median height of its blobs of MIN_GLYPH_PX rows and MIN_GLYPH_PX²
+ * pixels or more, 0 when it has none. Counted by blob, so that a frame, a rule or a figure (one
+ * blob each, large) weighs no more than a letter; specks, sparse and a few pixels each, are left
+ * out (on a noisy image of one formula they outnumber its glyphs).
  */
-export function glyphHeight(heights: readonly number[]): number {
-  const tall = heights.filter((h) => h >= MIN_GLYPH_PX).sort((a, b) => a - b);
-  return tall[Math.floor(tall.length / 2)] ?? 0;
+export function glyphHeight(blobs: readonly { height: number; area: number }[]): number {
+  const glyphs = blobs
+    .filter((b) => b.height >= MIN_GLYPH_PX && b.area >= MIN_GLYPH_PX ** 2)
+    .map((b) => b.height)
+    .sort((a, b) => a - b);
+  return glyphs[Math.floor(glyphs.length / 2)] ?? 0;
 }
 
 /** `mask` without its specks (the same mask when it has none); other ink stays as it is. */
 export function withoutSpecks(mask: InkMask): InkMask {
   const { labels, components } = connectedComponents(mask);
-  const glyph = glyphHeight(components.map((c) => c.box.y1 - c.box.y0));
+  const glyph = glyphHeight(components.map((c) => ({ height: c.box.y1 - c.box.y0, area: c.area })));
   const limit = Math.floor((SPECK_SHARE * glyph) ** 2);
   if (limit < 1) return mask;
   const small = new Uint8Array(components.length + 1);

@@ -208,6 +208,7 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.
     lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex),
     displayLatex: (line) => latex?.displayLatex(line) || lineToLatex(line),
+    includeTags: opts.includeEquationTags ?? false,
     figures: content.figures,
   });
 }

@@ -18,7 +18,9 @@ export interface PageMathLatex {
 /**
  * The page's readers for inline runs and display equations. A region the parser cannot read (it
  * throws, or returns nothing) gives undefined, and the caller falls back to the glyph-by-glyph map.
- * @param includeTags write a display's equation number as `\tag{n}` (spec 4.7 include_equation_tags)
+ * A display's single equation number is its block's `tag`, written by the renderer
+ * (page/render/document-mmd.ts); the numbers of a display's rows belong with its rows.
+ * @param includeTags write the numbers of a display's rows as `\tag{n}` (spec 4.7 include_equation_tags)
  */
 export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: boolean): PageMathLatex {
   const radicals = radicalOfVinculum(math);
@@ -44,12 +46,10 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
     inlineLatex: read,
     displayLatex: (line) => {
       if (!isDisplayLine(line)) return undefined;
-      const { pieces, rowTags, tag } = line.display;
+      const { pieces, rowTags } = line.display;
       const whole = pieces ? undefined : parseRegion(line.display.box);
       const latex = pieces ? (readPieces(pieces) ?? read(line.display.box)) : whole?.latex;
-      if (!latex || !includeTags) return latex;
-      if (rowTags) return tagRows(latex, whole?.rows, rowTags);
-      return tag ? `${latex} \\tag{${tag}}` : latex;
+      return latex && includeTags && rowTags ? tagRows(latex, whole?.rows, rowTags) : latex;
     },
   };
 }

@@ -25,8 +25,15 @@ const IMAGE_OPS = new Set<number>([
   OPS.paintImageMaskXObjectRepeat,
 ]);
 
-/** How much pdf.js asks for at a time: it reads these ranges of the file, never the whole file. */
-const RANGE_CHUNK_BYTES = 1 << 20;
+/**
+ * The unit pdf.js reads the file in (never the whole file); a run of missing units is one read.
+ * pdf.js's own default. Small because every open fetches each page object of a flat page tree (it
+ * checks the last page) and keeps each unit it read until the document closes: a scanned book's
+ * page objects lie between its images, one unit apart each. With 1 MiB units a 2 GB document of
+ * 121 pages held 121 MiB after every open, past REOPEN_AFTER_BYTES (pdf-thread.ts), so it was
+ * reopened and walked again after every page; with 64 KiB it holds 7.6 MiB.
+ */
+const RANGE_CHUNK_BYTES = 1 << 16;
 /** The largest file pdf.js can address: it keeps one byte array of the file's length (filled only where read). */
 export const MAX_PDF_BYTES = 2 ** 32 - 1;
 

@@ -66,8 +66,9 @@ export interface StrokeSymbolReader {
 }
 
 /**
- * The on-line symbol classifier trained on real pen strokes (Detexify, UNIPEN): a small 1-D
- * convolutional network over each symbol's resampled trajectory, run by onnxruntime on the CPU.
+ * The on-line symbol classifier trained on real pen strokes (Detexify, UNIPEN): a small network
+ * (a bidirectional GRU, models/training/strokes-gpu/) over each symbol's resampled trajectory, run
+ * by onnxruntime on the CPU.
  */
 export class StrokeClassifier implements StrokeSymbolReader {
   private constructor(

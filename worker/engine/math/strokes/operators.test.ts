@@ -62,4 +62,19 @@ describe('preferBaselineTwins', () => {
     expect(read([chi(0, 15, 40, 0.01), glyph('2', 30, 0, 40)])).toBe('\\chi 2');
     expect(read([chi(0, 15, 40, 0.01)])).toBe('\\chi');
   });
+
+  it("gives an x read as x, with χ among its alternatives, the shape's confidence as when it is read χ", () => {
+    const x = (x0: number, y0: number, y1: number) =>
+      glyph('x', x0, y0, y1, [
+        { latex: '\\chi', confidence: 0.1 },
+        { latex: 'X', confidence: 0.05 },
+      ]);
+    const confidence = (symbols: MathSymbol[]) => preferBaselineTwins(symbols)[0].confidence;
+    expect(confidence([x(0, 15, 40)])).toBeCloseTo(0.95);
+    expect(confidence([x(0, 15, 40), glyph('2', 30, 0, 40)])).toBeCloseTo(0.95);
+    // It descends (a χ), or is a capital's height (X): its own probability only.
+    expect(confidence([x(30, 20, 52), glyph('a', 0, 15, 40)])).toBeCloseTo(0.8);
+    expect(confidence([x(60, 0, 41), glyph('a', 0, 15, 40)])).toBeCloseTo(0.8);
+    expect(confidence([glyph('x', 0, 15, 40, [{ latex: 'X', confidence: 0.1 }])])).toBeCloseTo(0.8);
+  });
 });

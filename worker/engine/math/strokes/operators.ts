@@ -38,6 +38,9 @@ export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
 
 /** Letters that descend below the baseline, and the letters of the same shape that sit on it (small, capital). */
 const DESCENDING_TWINS: Readonly<Record<string, readonly [string, string]>> = { '\\chi': ['x', 'X'] };
+const DESCENDER_OF: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(DESCENDING_TWINS).flatMap(([descender, twins]) => twins.map((t) => [t, descender])),
+);
 /** Letters and digits that sit on the baseline: their foot marks it. */
 const ON_BASELINE = /^[0-9a-fhik-orstuv-zA-Z]$/;
 /** How far (in the neighbour's height) a descender's foot must reach below the baseline to descend. */
@@ -52,12 +55,14 @@ const SMALL_LETTER = 0.8;
  * found either plausible; its confidence is then the shape's (χ, x and X together). A `\chi` with
  * no such neighbour has no baseline to judge by: it is the small twin, far the commoner in maths
  * (models/training/maths-symbol-frequency.py: x 976 times, X 64, \chi 7), when that is plausible.
- * One that descends keeps its label.
+ * One that descends keeps its label. A shape the classifier already reads as that twin, with `\chi`
+ * among its alternatives, gets the same confidence: the shape's.
  */
 export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
   return symbols.map((s) => {
-    const twins = DESCENDING_TWINS[s.latex];
-    if (!twins) return s;
+    const descender = DESCENDING_TWINS[s.latex] ? s.latex : DESCENDER_OF[s.latex];
+    if (!descender) return s;
+    const twins = DESCENDING_TWINS[descender];
     const height = s.box.y1 - s.box.y0;
     const neighbour = symbols
       .filter((o) => o !== s && ON_BASELINE.test(o.latex) && sharedHeight(o, s) >= SAME_LINE * Math.min(o.box.y1 - o.box.y0, height))
@@ -66,6 +71,11 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
     const neighbourHeight = neighbour ? neighbour.box.y1 - neighbour.box.y0 : 0;
     if (neighbour && s.box.y1 > neighbour.box.y1 + DESCENT * neighbourHeight) return s;
     const twin = !neighbour || height < SMALL_LETTER * neighbourHeight ? twins[0] : twins[1];
+    if (s.latex !== descender) {
+      const shape = (s.alternatives ?? []).filter((a) => a.latex === descender || twins.includes(a.latex));
+      if (twin !== s.latex || !shape.some((a) => a.latex === descender)) return s;
+      return { ...s, confidence: s.confidence + shape.reduce((sum, a) => sum + a.confidence, 0) };
+    }
     const plausible = (s.alternatives ?? []).filter((a) => twins.includes(a.latex)).reduce((sum, a) => sum + a.confidence, 0);
     if (plausible < PLAUSIBLE) return s;
     const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== twin)];
