@@ -29,6 +29,15 @@ describe('enlarging small drawings before OSRA', () => {
     expect(structures.map((s) => s.smiles)).toEqual(['CC(=O)Oc1ccccc1C(=O)O']);
   });
 
+  it('reads again only a first reading the caller finds worth it (a document figure: one that could cover its ink)', async () => {
+    const png = await moleculePng('CC(=O)Oc1ccccc1C(=O)O', 160);
+    const seen: number[] = [];
+    const { first, enlarged } = await readOsra(png, { enlargeIf: (found) => (seen.push(found.length), false) });
+    expect(seen).toEqual([first.structures.length]);
+    expect(first.structures.length).toBeGreaterThan(0);
+    expect(enlarged).toBeUndefined();
+  });
+
   it('shares one CPU allowance between the two runs: none left, no second run', async () => {
     const { first, enlarged } = await readOsra(await moleculePng('CC(=O)Oc1ccccc1C(=O)O', 160), { cpuSeconds: 1 });
     expect(first.stopped).toBeUndefined();

@@ -55,11 +55,16 @@ function shrink(s: OsraStructure, factor: number): OsraStructure {
   return { ...s, bondLengthPx: s.bondLengthPx / factor, box: { x: px(s.box.x), y: px(s.box.y), width: px(s.box.width), height: px(s.box.height) } };
 }
 
+export interface ReadOsraOptions extends OsraLimits {
+  /** Whether a first reading is worth a second, enlarged one (a document figure's: only where it could be chemistry). @defaultValue always */
+  enlargeIf?: (first: OsraStructure[]) => boolean;
+}
+
 /** OSRA's readings of a PNG, and of it enlarged when its bonds are short; never throws for what OSRA does. */
-export async function readOsra(png: Buffer, limits: OsraLimits = {}): Promise<OsraReadings> {
+export async function readOsra(png: Buffer, limits: ReadOsraOptions = {}): Promise<OsraReadings> {
   const started = performance.now();
   const first = await runOsra(png, limits);
-  if (first.stopped) return { first };
+  if (first.stopped || (limits.enlargeIf && !limits.enlargeIf(first.structures))) return { first };
   // OSRA read it, so it decodes; should sharp still refuse it, the first reading stands.
   const { width, height } = await sharp(png)
     .metadata()
@@ -74,6 +79,6 @@ export async function readOsra(png: Buffer, limits: OsraLimits = {}): Promise<Os
     .toBuffer()
     .catch(() => null);
   if (!enlarged) return { first };
-  const run = await runOsra(enlarged, { ...limits, cpuSeconds: cpuLeft, wallMs });
+  const run = await runOsra(enlarged, { memoryBytes: limits.memoryBytes, cpuSeconds: cpuLeft, wallMs });
   return { first, enlarged: { factor, run: run.stopped ? run : { ...run, structures: run.structures.map((s) => shrink(s, factor)) } } };
 }

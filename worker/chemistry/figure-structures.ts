@@ -54,10 +54,10 @@ export async function figureStructures(png: Buffer, opts: ChemistryOptions, dead
   const ink = found.box;
   const wallMs = deadline === undefined ? undefined : deadline - Date.now();
   if (wallMs !== undefined && wallMs < MIN_OSRA_WALL_MS) return [];
-  const { structures } = await readStructures(png, { inchi: opts.inchi, cpuSeconds: opts.cpuSeconds, wallMs });
-  if (!structures.length) return [];
-  const covered = structures.reduce((s, st) => s + area(clipTo(st.box, ink)), 0);
-  if (covered < MIN_INK_COVER * area(ink)) return [];
+  const coversInk = (found: Array<{ box: Box }>) => found.reduce((s, st) => s + area(clipTo(st.box, ink)), 0) >= MIN_INK_COVER * area(ink);
+  // A plot's or a table's few "molecules" are no chemistry at any scale: only a first reading that could be is read again enlarged.
+  const { structures } = await readStructures(png, { inchi: opts.inchi, cpuSeconds: opts.cpuSeconds, wallMs, enlargeIf: coversInk });
+  if (!structures.length || !coversInk(structures)) return [];
   return structures.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
 }
 

@@ -1,9 +1,9 @@
 import type { ChemicalStructure } from '../../core/chemistry.js';
 import { restoreMissedCharges } from './charges.js';
-import { readOsra } from './enlarge.js';
+import { readOsra, type ReadOsraOptions } from './enlarge.js';
 import { normalizeNitro } from './nitro.js';
 import { canonicalize } from './open-babel.js';
-import type { OsraLimits, OsraStructure } from './osra.js';
+import type { OsraStructure } from './osra.js';
 import { fourMemberedRings, parseSmiles } from './smiles-graph.js';
 import { type Box, boxArea as area, boxOverlap as overlap, textBoxes } from './text-boxes.js';
 
@@ -46,7 +46,7 @@ export const MAX_TEXT_BOX_SHARE = 0.25;
 /** The score at which confidence reaches 1: OSRA scores a clean drawing about 2 and more. */
 const SURE_OSRA_SCORE = 3;
 
-export interface ReadStructuresOptions extends OsraLimits {
+export interface ReadStructuresOptions extends ReadOsraOptions {
   /** Add InChI and InChIKey. @defaultValue false */
   inchi?: boolean;
 }
