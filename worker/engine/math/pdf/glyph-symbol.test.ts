@@ -116,3 +116,19 @@ describe('extension-font glyphs (CMEX)', () => {
     expect(glyphSymbol(cmex('\u23AA', 0x3e))).toMatchObject({ latex: '\\{', part: 'extender' });
   });
 });
+
+describe('blackboard-font glyphs known by their code (MSBM)', () => {
+  const msbm = (unicode: string, code: number): PdfGlyph => ({
+    ...cmmiGlyph(unicode, code),
+    font: { name: 'EHKDJB+MSBM10', family: 'blackboard', italic: false, ascent: 0.7, descent: 0.2 },
+  });
+
+  it("read the wide hat and tilde at MSBM's codes where pdf.js returned the raw code", () => {
+    expect(glyphSymbol(msbm('[', 0x5b))?.latex).toBe('\\widehat');
+    expect(glyphSymbol(msbm('^', 0x5e))?.latex).toBe('\\widetilde');
+  });
+
+  it('read a named letter at those codes as the letter (a font numbered afresh)', () => {
+    expect(glyphSymbol(msbm('R', 0x5b))).toMatchObject({ latex: 'R', style: 'blackboard' });
+  });
+});

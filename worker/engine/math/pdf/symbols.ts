@@ -50,7 +50,7 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
   const piece = UNICODE_PIECES[g.unicode];
   if (piece) return { ...common, latex: piece[0], part: piece[1] };
-  const known = tokenByCode(g.font.family, g.code) ?? hookPiece(g);
+  const known = (isRawCode(g.unicode, g.code) ? tokenByCode(g.font.family, g.code) : undefined) ?? hookPiece(g);
   if (known) return { ...common, latex: known, part: 'whole' };
   const unicode = rawCodeUnicode(g);
   const token = glyphToken(unicode, g.font.family);
