@@ -61,7 +61,7 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
 
 /**
  * A CMEX glyph by its character code, unless pdf.js named it as something else. A font subset
- * again by Acrobat Distiller numbers its glyphs afresh (a text-style `\\sum` at code 2, which is
+ * again by Acrobat Distiller numbers its glyphs afresh (a text-style `\sum` at code 2, which is
  * CMEX's `[`), and then only the glyph names, which pdf.js turns into Unicode, still say what
  * they are; pdfTeX's and Ghostscript's fonts keep CMEX's codes, and pdf.js hands back the raw
  * code for the names it does not know.
