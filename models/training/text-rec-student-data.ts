@@ -24,6 +24,7 @@ import ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { noisySkewed } from '../../bench/scanned-renders.js';
 import { REC_HEIGHT } from '../../worker/engine/text/recognize.js';
+import { seededRandom } from './augment.js';
 
 const run = promisify(execFile);
 const DOCS = '/usr/share/doc/texlive-doc';
@@ -47,17 +48,6 @@ const dictionary = readFileSync(join(MODELS, 'text-recognition-cpu-latin.txt'), 
   .filter((c) => c.length > 0);
 const known = new Set([...dictionary, ' ']);
 const LIGATURES: Record<string, string> = { ﬀ: 'ff', ﬁ: 'fi', ﬂ: 'fl', ﬃ: 'ffi', ﬄ: 'ffl', ﬅ: 'st', ﬆ: 'st' };
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Word {
   x0: number;
@@ -141,7 +131,7 @@ const pdfs = (await run('find', [DOCS, '-name', '*.pdf'], { maxBuffer: 64 << 20 
   .filter((p) => p && !HELD_OUT.test(p))
   .sort();
 const order = pdfs.map((_, i) => i);
-const shuffle = random(18);
+const shuffle = seededRandom(18);
 for (let i = order.length - 1; i > 0; i--) {
   const j = Math.floor(shuffle() * (i + 1));
   [order[i], order[j]] = [order[j]!, order[i]!];
@@ -153,7 +143,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'folio-student-'));
 try {
   for (let n = Number(firstArg ?? 0); n < order.length && count < maxCrops; n++) {
     const pdf = pdfs[order[n]!]!;
-    const rnd = random(1000 + n);
+    const rnd = seededRandom(1000 + n);
     let pages = 0;
     try {
       pages = Number(/Pages:\s+(\d+)/.exec((await run('pdfinfo', [pdf])).stdout)?.[1] ?? 0);
