@@ -249,7 +249,9 @@ def make_input(d, b, augment, gen):
         x = torch.where(r(*x.shape) < 0.001, x - 0.5, x)
         x = x.clamp(0, 1)
     x = (x - 0.5) / 0.5 * inside
-    return x.expand(-1, 3, -1, -1).contiguous(), bt
+    x = x.expand(-1, 3, -1, -1)
+    # channels-last: oneDNN's depthwise convolutions on the CPU take about half the time
+    return x.contiguous(memory_format=torch.channels_last if device.type == 'cpu' else torch.contiguous_format), bt
 
 
 def losses(model, d, b, augment, gen, use_amp):
@@ -346,18 +348,23 @@ def train(data_dir, out_dir):
         load_npz(model, os.environ['INIT'])  # go on from an earlier run's weights
         log(f"started from {os.environ['INIT']}")
     model = model.to(device)
+    if device == 'cpu':
+        model = model.to(memory_format=torch.channels_last)
     log(f'{sum(p.numel() for p in model.parameters()) / 1e6:.2f} M parameters')
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    peak = float(os.environ.get('LR', '3e-3'))  # lower when going on from INIT
+    warmup = int(os.environ.get('WARMUP', '300'))
+    snapshot = float(os.environ.get('SNAPSHOT_SECONDS', '0'))  # keep student-<step>.npz this often
+    opt = torch.optim.AdamW(model.parameters(), lr=peak, weight_decay=1e-4)
     batch = 8 if smoke else int(os.environ.get('BATCH', '160'))
     max_steps = 6 if smoke else 10**9
-    step, last_save, last_log = 0, time.time(), time.time()
+    step, last_save, last_log, last_snapshot = 0, time.time(), time.time(), time.time()
     start = time.time()
     done = False
     epoch = 0
     while not done:
         for b in batches(d['width_np'], tr, batch, rng):
             frac = min(1.0, (time.time() - start) / budget)
-            lr = 3e-3 * min(1.0, (step + 1) / 300) * (0.5 * (1 + math.cos(math.pi * frac)) * 0.97 + 0.03)
+            lr = peak * min(1.0, (step + 1) / warmup) * (0.5 * (1 + math.cos(math.pi * frac)) * 0.97 + 0.03)
             for g in opt.param_groups:
                 g['lr'] = lr
             kd, ctc, _ = losses(model, d, b, True, None, use_amp)
@@ -373,6 +380,9 @@ def train(data_dir, out_dir):
             if time.time() - last_save > 45:
                 save_npz(model, os.path.join(out_dir, 'student.npz'))
                 last_save = time.time()
+            if snapshot and time.time() - last_snapshot > snapshot:
+                save_npz(model, os.path.join(out_dir, f'student-{step}.npz'))
+                last_snapshot = time.time()
             if step >= max_steps or time.time() - start > budget:
                 done = True
                 break
