@@ -11,7 +11,7 @@ import { djvuToPdf } from './djvu.js';
 import { pageMathLatex, type ParseMath } from './math-latex.js';
 import { groupDisplayMath } from './math-regions.js';
 import { findTables } from './tables.js';
-import { renderDocumentPage } from '../../../page/render/document-mmd.js';
+import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
 import { lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
 import { PdfReader } from './pdf-reader.js';
@@ -203,14 +203,18 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   const blocks = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
   const inline = opts.mathInlineDelimiters ?? ['\\(', '\\)'];
   const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
-  return renderDocumentPage(blocks, {
-    display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
+  const render = {
+    math_display_delimiters: opts.mathDisplayDelimiters,
+    include_equation_tags: opts.includeEquationTags,
+    // A document's lists are written one item a line, with their markers as printed.
+    disable_itemize: true,
+  };
+  const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.
     lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex),
     displayLatex: (line) => latex?.displayLatex(line) || lineToLatex(line),
-    includeTags: opts.includeEquationTags ?? false,
-    figures: content.figures,
-  });
+  };
+  return renderTextLayerPage(blocks, read, render, content.figures);
 }
 
 function assemble(numPagesPdf: number, results: PageResult[], opts: DocumentOptions): DocumentResult {

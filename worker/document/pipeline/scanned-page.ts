@@ -4,10 +4,11 @@ import { pageFurniture, RunningLines } from '../../../page/processors/furniture.
 import { lineTypes } from '../../../page/processors/blocks.js';
 import { blockLines, type FigureRef } from '../../../page/blocks-model.js';
 import { assemblePage } from '../../../page/assemble.js';
-import { imagePage } from '../../../page/render/image-page.js';
-import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
+import { imagePage, linesToMmd } from '../../../page/render/image-page.js';
+import { lineMmd } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
-import { figureLine, type LineType, type RenderedLine, type RenderedPage } from '../../../page/render/document-mmd.js';
+import type { LineType, RenderedLine } from '../../../page/render/page-mmd.js';
+import { figureLine, type RenderedPage } from '../../../page/render/text-layer-page.js';
 import type { TextLine } from './text-layer.js';
 
 /**
@@ -64,7 +65,7 @@ const LINE_TYPES: Record<string, LineType> = {
 /**
  * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
  * Each figure is written before the first block below its top that shares its columns, as on a
- * born-digital page (page/render/document-mmd.ts), so a caption under a figure follows it.
+ * born-digital page (page/render/page-mmd.ts), so a caption under a figure follows it.
  */
 export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: FigureRef[] = [], furniture = new PageInfo()): RenderedPage {
   const info = furniture.of(page);
@@ -91,7 +92,7 @@ export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figure
   }
   const types = lineTypes(blocks);
   const lines = scannedLines({ ...page, read });
-  const rendered: RenderedLine[] = [];
+  const rendered: RenderedLine<TextLine>[] = [];
   let mmd = '';
   const emitFigures = (list: FigureRef[]) => {
     for (const f of list) {
