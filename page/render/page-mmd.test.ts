@@ -57,4 +57,17 @@ describe('renderBlocks', () => {
     expect(renderBlocks([code], reader(true), {}).mmd).toBe('\\begin{lstlisting}\nx = 1\n  y\n\\end{lstlisting}');
     expect(renderBlocks([code], reader(true), { disable_lstlisting: true }).mmd).toBe('```\nx = 1\n  y\n```');
   });
+
+  it('gives each cell of a table its own place in the MMD, or the whole table to the line that stands for it', () => {
+    const grid = { rows: [[at('a & b', 0), undefined, at('1', 0)]], align: ['l', 'l', 'r'] as const };
+    const cells = renderBlocks([{ kind: 'table', grid: { ...grid, align: [...grid.align] } }], reader(true), {});
+    expect(cells.mmd).toBe('\\begin{tabular}{|l|l|r|}\n\\hline a \\& b &  & 1 \\\\\n\\hline\n\\end{tabular}');
+    expect(cells.lines.map((r) => [r.line.text, r.mmd, cells.mmd.slice(r.start, r.end)])).toEqual([
+      ['a & b', 'a \\& b', 'a \\& b'],
+      ['1', '1', '1'],
+    ]);
+    const whole = at('the table', 0);
+    const one = renderBlocks([{ kind: 'table', grid: { ...grid, align: [...grid.align] }, whole }], reader(false), {});
+    expect(one.lines).toEqual([{ line: whole, type: 'table', mmd: one.mmd, start: 0, end: one.mmd.length }]);
+  });
 });

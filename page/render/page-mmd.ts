@@ -111,7 +111,7 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
       const next = list[i + 1];
       const joinsWord = !reader.keepsBreaks && next !== undefined && HYPHEN_END.test(out) && /^\p{Ll}/u.test(reader.text(next));
       if (joinsWord) out = out.slice(0, -1);
-      emit(line, reader.isDisplay(line) ? 'math' : type, (i === 0 ? prefix : '') + out);
+      emit(line, type === 'text' && reader.isDisplay(line) ? 'math' : type, (i === 0 ? prefix : '') + out);
       if (next && !joinsWord) mmd += reader.keepsBreaks ? between : ' ';
     });
   };
@@ -131,10 +131,14 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
     if (mmd) mmd += sameList ? '\n' : '\n\n';
     if (block.kind === 'figure') return writeFigure(block.figure);
     if (block.kind === 'table') {
-      const table = tableToMmd(block.grid, (l) => reader.mmd(l));
-      const first = block.whole ?? blockLines(block)[0];
-      if (first === undefined) mmd += table;
-      else emit(first, 'table', table);
+      // A table's line where the source has one, else each cell's.
+      const at = mmd.length;
+      const cells: RenderedLine<L>[] = [];
+      const cellAt = (line: L, start: number, end: number) => cells.push({ line, type: 'table', mmd: '', start: at + start, end: at + end });
+      const table = tableToMmd(block.grid, (l) => reader.mmd(l), block.whole ? undefined : cellAt);
+      if (block.whole) return emit(block.whole, 'table', table);
+      mmd += table;
+      lines.push(...cells.map((c) => ({ ...c, mmd: mmd.slice(c.start, c.end) })));
       return;
     }
     if (block.kind === 'display_math') {

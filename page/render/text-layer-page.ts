@@ -1,7 +1,7 @@
 import type { Block, FigureRef } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
 import type { RenderOptions } from './options.js';
-import { type LineReader, type RenderedLine, renderBlocks } from './page-mmd.js';
+import { type LineReader, type RenderedBlocks, type RenderedLine, renderBlocks } from './page-mmd.js';
 
 /**
  * A born-digital page's blocks (glyph lines) as MMD, by the page renderer (page-mmd.ts), with the
@@ -26,12 +26,20 @@ export interface TextLayerRead {
 }
 
 export function renderTextLayerPage(blocks: Block<TextLine>[], read: TextLayerRead, opts: RenderOptions, figures: FigureRef[] = []): RenderedPage {
-  const page = renderBlocks(blocks, textLayerLines(read), opts, figures);
+  return documentPage(renderBlocks(blocks, textLayerLines(read), opts, figures), (l) => l);
+}
+
+/**
+ * A rendered page as a document's page: its lines as lines.json regions (`inPoints`), the
+ * figures shown among them as their regions, in the order of the MMD.
+ */
+export function documentPage<L>(page: RenderedBlocks<L>, inPoints: (line: L) => TextLine): RenderedPage {
+  const lines = page.lines.map((r): RenderedLine<TextLine> => ({ ...r, line: inPoints(r.line) }));
   const shown = page.figures.map(({ figure, ...at }): RenderedLine<TextLine> => ({ line: figureLine(figure), type: 'image', ...at }));
   return {
     mmd: page.mmd,
-    lines: [...page.lines, ...shown].sort((a, b) => a.start - b.start),
-    pageInfo: page.pageInfo,
+    lines: [...lines, ...shown].sort((a, b) => a.start - b.start),
+    pageInfo: page.pageInfo.map(inPoints),
     figures: page.figures.map((f) => f.figure.name),
   };
 }
