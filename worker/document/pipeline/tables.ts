@@ -1,5 +1,5 @@
 import type { Box } from '../../engine/math/types.js';
-import { findGutter } from './columns.js';
+import { findGutter } from '../../../page/processors/text-layer-columns.js';
 import { type Glyph, makeLine, type TextLine } from './text-layer.js';
 import type { ColumnAlign } from '../../../page/blocks-model.js';
 
