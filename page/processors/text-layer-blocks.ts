@@ -1,14 +1,16 @@
-import { BULLET_MARKER, type Block as PageBlock, type Grid, type ListItem } from '../blocks-model.js';
+import { BULLET_MARKER, type Block as PageBlock, type ListItem } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
 import { pageFurniture, RunningLines } from './furniture.js';
 import { dominantSize } from './line-measures.js';
 import { readingOrder } from './text-layer-columns.js';
+import { isTableLine } from './text-layer-tables.js';
 
 /**
  * Lines of one born-digital page → the page model's blocks (page/blocks-model.ts): headings,
  * paragraphs, lists, display maths, tables, and page furniture set aside (its own block, first).
- * What recognition found in the lines before (tables, display equations, lines all maths: the
- * document worker's worker/document/pipeline/) comes in as `TextLayerReading`.
+ * Tables come found (text-layer-tables.ts); what recognition found in the lines (display
+ * equations, lines all maths: the document worker's worker/document/pipeline/) comes in as
+ * `TextLayerReading`.
  */
 
 export { RunningLines };
@@ -18,8 +20,6 @@ export type Block = PageBlock<TextLine>;
 
 /** What the document worker read of a page's glyph lines before their layout. */
 export interface TextLayerReading {
-  /** The table a line stands for (one line spanning its cells), if it stands for one. */
-  table(line: TextLine): Grid<TextLine> | undefined;
   /**
    * The display equation a line stands for, if it stands for one: its equation number, and
    * whether it is a display wherever it stands (2-D, or numbered); else only where it is centred.
@@ -116,10 +116,9 @@ export function layoutPage(
       const centred =
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
       // A display gathered from stacked lines (fractions, limits, tall delimiters) or numbered needs no centring test.
-      const table = reading.table(line);
       const display = reading.display(line);
-      if (table) {
-        blocks.push({ kind: 'table', grid: table, whole: line });
+      if (isTableLine(line)) {
+        blocks.push({ kind: 'table', grid: line.table, whole: line });
       } else if (display && (centred || display.standsAlone)) {
         blocks.push({ kind: 'display_math', lines: [line], ...(display.tag ? { tag: display.tag } : {}) });
       } else if (centred && reading.isMathOnly(line)) {

@@ -10,8 +10,8 @@ import { kfxUnsupported, mobiToPdf } from './ebook.js';
 import { djvuToPdf } from './djvu.js';
 import { pageMathLatex, type ParseMath } from './math-latex.js';
 import { groupDisplayMath, isDisplayLine, standsAlone } from './math-regions.js';
-import { findTables, isTableLine } from './tables.js';
-import { isBullet } from './text-layer.js';
+import { findTables } from '../../../page/processors/text-layer-tables.js';
+import { isBullet, makeLine } from './text-layer.js';
 import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
 import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
@@ -199,7 +199,7 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   }
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
-  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width);
+  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
   const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
   const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
   const inline = opts.mathInlineDelimiters ?? ['\\(', '\\)'];
@@ -218,9 +218,8 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   return renderTextLayerPage(blocks, read, render, content.figures);
 }
 
-/** What this worker found in a page's glyph lines (tables, displays), as the page layout reads it. */
+/** What this worker found in a page's glyph lines (displays, maths), as the page layout reads it. */
 const TEXT_LAYER_READING: TextLayerReading = {
-  table: (line) => (isTableLine(line) ? line.table : undefined),
   display: (line) => (isDisplayLine(line) ? { tag: line.display.tag, standsAlone: standsAlone(line.display) } : undefined),
   isMathOnly,
   isBullet,
