@@ -19,6 +19,14 @@ export interface Glyph {
   italic?: boolean;
 }
 
+/** A region of the page in PDF points, origin top-left. */
+export interface Region {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 export interface TextLine {
   glyphs: Glyph[];
   x0: number;

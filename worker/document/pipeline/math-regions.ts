@@ -1,7 +1,7 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { isMathChar } from '../../engine/math/unicode-latex.js';
-import { findGutter } from './columns.js';
+import { findGutter } from '../../../page/processors/text-layer-columns.js';
 import { FUNCTION_NAME } from './inline.js';
 import { byHomeLine, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
