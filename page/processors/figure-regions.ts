@@ -1,7 +1,5 @@
-import type { Box } from '../../engine/math/types.js';
-import type { PageGraphics } from './page-graphics.js';
-import type { TextLine } from './text-layer.js';
-import { CAPTION } from '../../../page/processors/text-layer-blocks.js';
+import type { PageGraphics, Region as Box, TextLine } from '../glyph-lines.js';
+import { CAPTION } from './text-layer-blocks.js';
 
 /**
  * Which parts of a page are figures, from candidate boxes (painted images, clusters of vector
