@@ -1,13 +1,15 @@
 """Trains Folio's pen-strokes classifier on real pen strokes on the CPU and exports it to ONNX.
 
 Run with Debian's python3 + torch:  /usr/bin/python3 models/training/strokes-real-train.py [--arch base] [--epochs N]
+(`make models-strokes-cpu` runs it with its defaults after strokes-real-generate.ts with VALIDATION_FOLD=1
+PER_CLASS=1000 MAX_COPIES=30).
 Reads what strokes-real-generate.ts wrote under models/training/data/<data>: the training samples
 (Detexify + UNIPEN training folds, traced fonts where no real drawing exists), <data>-val (a training
 fold kept apart, unwarped: the epoch kept is the best there) and <data>-test (fold 0, held-out
 writers: reported, never used to choose). The networks are strokes-gpu/nets.py's over the on-line
 input (worker/engine/math/strokes/trajectory.ts: 32 points resampled along the pen's path with
 position, direction and pen-up flag, plus aspect and size features). AdamW with a one-cycle learning
-rate, label smoothing 0.05, optionally strokes-gpu/warp.py's affine warps on each batch.
+rate, label smoothing 0.05, strokes-gpu/warp.py's affine warps on each batch.
 Writes models/math-strokes.onnx, models/math-strokes.labels.json and models/training/out/strokes-metrics.json
 (--no-write: report only).
 """
@@ -120,15 +122,17 @@ def export(net, meta, feats, labels):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--arch", default="base", choices=sorted(CONFIGS))
-    parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--warmup", type=float, default=0.2, help="share of the steps the learning rate rises")
-    parser.add_argument("--warp", action="store_true", help="strokes-gpu/warp.py's affine warps on every batch")
+    parser.add_argument("--warmup", type=float, default=0.1, help="share of the steps the learning rate rises")
+    parser.add_argument("--no-warp", dest="warp", action="store_false", help="without strokes-gpu/warp.py's affine warps on every batch")
     parser.add_argument("--data", default="strokes-real", help="prefix under models/training/data")
     parser.add_argument("--no-write", action="store_true", help="report only: leave models/ as they are")
     args = parser.parse_args()
-    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "2")))
+    # One thread: on two shared cores a second one spun more than it computed (4.6 times the CPU
+    # seconds a sample for the 1-D CNN under load).
+    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
     torch.manual_seed(2)
     prefix = os.path.join(DATA, args.data)
     meta, points, feats, labels = load(prefix)
@@ -148,6 +152,7 @@ def main():
         return
     export(net, meta, feats, labels)
     os.makedirs(OUT, exist_ok=True)
+    np.savez(os.path.join(OUT, f"strokes-{args.arch}.npz"), **{k: v.numpy() for k, v in net.state_dict().items()})
     json.dump(metrics, open(os.path.join(OUT, "strokes-metrics.json"), "w"), indent=1)
 
 
