@@ -39,6 +39,8 @@ describe('preferOperators', () => {
     const bar = (x: number) => at('|', x, [{ latex: '1', confidence: 0.3 }]);
     expect(read([at('x', 0), at('+', 30), bar(60)])).toBe('x+1');
     expect(read([bar(0), at('x', 30), bar(60)])).toBe('|x|');
+    // A single stroke is the shape of both: however little the classifier gives `1`, an unpaired bar is one.
+    expect(read([at('x', 0), at('+', 30), at('|', 60, [{ latex: '1', confidence: 0.01 }])])).toBe('x+1');
   });
 });
 

@@ -17,13 +17,14 @@ const isOperand = (latex: string): boolean => /^[A-Za-z0-9]$/.test(latex) || GRE
  * both neighbours (`4+2`, not `4t2`; `u+(`, not `ut(`; `R+\sqrt{…}`; a fraction bar, with ink over
  * and under it, is an operand too: `a+\frac{…}{…}`). A `t` next to an operator, a bracket it
  * opens or closes, or the end of the line keeps the classifier's label (`1+t`, `t^{2}`). Likewise
- * a lone `|` in an expression, with `1` plausible, is `1`.
+ * a lone `|` in an expression, with `1` among its alternatives however unlikely (one stroke draws
+ * both), is `1`.
  */
 export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
   const bars = symbols.filter((s) => s.latex === '|').length;
   return symbols.map((s) => {
     // `|` comes in pairs around an absolute value or a norm; a lone one is a `1` drawn as a stroke.
-    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1') ?? s;
+    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1', 0) ?? s;
     if (!PLUS_LOOKALIKES.has(s.latex)) return s;
     const plus = preferAlternative(s, '+');
     if (!plus) return s;
@@ -86,10 +87,10 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
 
 const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
 
-/** `s` relabelled `latex` when that is among its alternatives with at least PLAUSIBLE. */
-function preferAlternative(s: MathSymbol, latex: string): MathSymbol | null {
+/** `s` relabelled `latex` when that is among its alternatives with at least `least`. */
+function preferAlternative(s: MathSymbol, latex: string, least = PLAUSIBLE): MathSymbol | null {
   const chosen = s.alternatives?.find((a) => a.latex === latex);
-  if (!chosen || chosen.confidence < PLAUSIBLE) return null;
+  if (!chosen || chosen.confidence < least) return null;
   const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a !== chosen)];
   return { ...s, latex, confidence: chosen.confidence, alternatives: others };
 }
