@@ -55,17 +55,19 @@ const STRONG_SIGMAS = 5;
 const SEED_SIGMAS = 4;
 const WEAK_SIGMAS = 3;
 
-/** Otsu's level (strong), the darkest level a stroke must reach (seed) and the level ink grows to from it (weak). */
-function levels(image: GrayImage, lightest: number, scanned: boolean): { strong: number; seed: number; weak: number } {
+/**
+ * The level a stroke must reach somewhere (seed) and the level ink grows to from it (weak), both
+ * set from the strong level: Otsu's, or on a scan no lighter than its noise and ink allow.
+ */
+function levels(image: GrayImage, lightest: number, scanned: boolean): { seed: number; weak: number } {
   const otsu = otsuThreshold(image);
   // A hairline that falls between two pixel rows (a script-size `=` bar at 150 dpi) has no pixel
   // as dark as Otsu's level: seed a quarter of the way towards the paper so it is not lost.
-  if (!scanned) return { strong: otsu, seed: Math.round(otsu + (lightest - otsu) / 4), weak: Math.round((otsu + lightest) / 2) };
+  if (!scanned) return { seed: Math.round(otsu + (lightest - otsu) / 4), weak: Math.round((otsu + lightest) / 2) };
   const { paper, sigma } = paperNoise(image, otsu);
   const darkest = paper - STRONG_SIGMAS * sigma;
   const strong = Math.min(otsu, darkest, (inkGrey(image, darkest) + paper) / 2);
   return {
-    strong,
     seed: Math.min(strong + (lightest - strong) / 4, paper - SEED_SIGMAS * sigma),
     weak: Math.min((strong + lightest) / 2, paper - WEAK_SIGMAS * sigma),
   };
@@ -78,7 +80,7 @@ function levels(image: GrayImage, lightest: number, scanned: boolean): { strong:
  * without isolated grey noise turning into ink.
  *
  * A scan (paper noise of SCAN_NOISE_SIGMA or more, scan-noise.ts) is first smoothed, which takes a
- * speck of dust to a quarter of its depth and the grain to a third, and its three levels are kept
+ * speck of dust to a quarter of its depth and the grain to about a third, and its three levels are kept
  * clear of what is left of the noise: a seed must be SEED_SIGMAS darker than the paper, a pixel joins
  * it at WEAK_SIGMAS, and the strong level lies no lighter than halfway from the ink's grey to the
  * paper's (Otsu's, on a small crop of grainy paper, lies close to the paper). A clean render keeps

@@ -62,7 +62,7 @@ const intersect = (a: Box, b: Box): boolean => a.x0 <= b.x1 && b.x0 <= a.x1 && a
 /**
  * Signs of two flat strokes other than `=`, with how often maths writes each for every time it
  * writes `=` (math-mode tokens of TeX Live's documentation, models/training/maths-symbol-frequency.py:
- * `=` 984, `\\Rightarrow` 8, `\\approx` 5 …; a sign never seen there counts once).
+ * `=` 984, `\Rightarrow` 8, `\approx` 5 …; a sign never seen there counts once).
  */
 const OTHER_FLAT_PAIRS: Readonly<Record<string, number>> = Object.fromEntries(
   Object.entries({
@@ -79,8 +79,8 @@ const OTHER_FLAT_PAIRS: Readonly<Record<string, number>> = Object.fromEntries(
 
 /**
  * A group of two strokes that equalsPairs pairs is `=` (the pair was grouped for being the two bars
- * of one): two short bars read alone look like `:` or `\\div` to the classifier, and a second bar
- * drawn short like a `.`. Only another sign of two flat strokes (`\\approx`, `\\Rightarrow` …)
+ * of one): two short bars read alone look like `:` or `\div` to the classifier, and a second bar
+ * drawn short like a `.`. Only another sign of two flat strokes (`\approx`, `\Rightarrow` …)
  * can keep the pair, where the classifier's probability for it, weighed by how rare it is against
  * `=`, still beats the rest; `=` gets the rest as its confidence.
  */
