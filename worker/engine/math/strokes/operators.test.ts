@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MathSymbol } from '../types.js';
+import { RULE, type MathSymbol } from '../types.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
 
 const at = (latex: string, x: number, alternatives: MathSymbol['alternatives'] = []): MathSymbol => ({
@@ -19,6 +19,14 @@ describe('preferOperators', () => {
     expect(read([at('4', 0), tee(30), at('2', 60)])).toBe('4+2');
     expect(read([at('u', 0), tee(30), at('(', 60)])).toBe('u+(');
     expect(read([at('R', 0), tee(30), at('\\sqrt', 60)])).toBe('R+\\sqrt');
+  });
+
+  it('reads a t between an operand and a fraction as +, but not one before a minus sign', () => {
+    const bar = { latex: RULE, box: { x0: 60, y0: 14, x1: 100, y1: 16 }, confidence: 1 };
+    const over = { ...at('a', 70), box: { x0: 70, y0: -20, x1: 90, y1: 10 } };
+    const under = { ...at('b', 70), box: { x0: 70, y0: 20, x1: 90, y1: 50 } };
+    expect(read([at('4', 0), tee(30), bar, over, under])).toBe(`4+${RULE}ab`);
+    expect(read([at('4', 0), tee(30), bar])).toBe(`4t${RULE}`);
   });
 
   it('keeps a t beside an operator, at the end of its line, or without + among its alternatives', () => {
