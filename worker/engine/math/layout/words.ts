@@ -111,9 +111,12 @@ function readRun(run: Element[]): Element[] {
   }
   const result: Element[] = [];
   let upright: Element[] = [];
+  // Upright letters beside italic ones are a word unless a thin space parts them (`\mathrm{i}\,\mathrm{d}y`).
   const flushUpright = () => {
-    if (upright.length >= 2) result.push(word(upright, `\\text{${upright.map((e) => glyphOf(e)?.latex).join('')}}`));
-    else result.push(...upright);
+    for (const piece of upright.length ? splitAtThinSpaces(upright) : []) {
+      if (piece.length >= 2) result.push(word(piece, `\\text{${piece.map((e) => glyphOf(e)?.latex).join('')}}`));
+      else result.push(...piece);
+    }
     upright = [];
   };
   for (let i = 0; i < run.length;) {
