@@ -1,6 +1,6 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
-import { isMathChar } from '../../engine/math/unicode-latex.js';
+import { isCjkChar, isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from '../../../page/processors/text-layer-columns.js';
 import { FUNCTION_NAME } from './inline.js';
 import { byHomeLine, centredInColumn, columnEdges, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
@@ -43,9 +43,6 @@ const SPACED_GAP_EM = 3.5;
 const MAX_DISPLAY_SHARE = 0.85;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 
-/** A Chinese, Japanese or Korean character: a word on its own (`设`, `解`). */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
 /** The letters of a line's words: runs of two or more letters in a text font that are not an operator name, or a CJK character. */
 function wordLetters(line: TextLine): number {
   const words: Glyph[][] = [[]];
@@ -61,7 +58,7 @@ function wordLetters(line: TextLine): number {
         .join('')
         .split(' '),
     )
-    .filter((letters) => (letters.length >= 2 || CJK.test(letters)) && !FUNCTION_NAME.test(letters))
+    .filter((letters) => (letters.length >= 2 || [...letters].some(isCjkChar)) && !FUNCTION_NAME.test(letters))
     .join('').length;
 }
 
