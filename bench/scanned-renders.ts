@@ -63,6 +63,11 @@ export async function noisySkewed(clean: Buffer, skew: number, seed: number): Pr
     .toBuffer();
 }
 
+/** The skew of the `index`th scanned render, in degrees: ±0.5, ±0.75 or ±1, alternating in sign. */
+export function scanSkew(index: number): number {
+  return (index % 2 ? -1 : 1) * (0.5 + (index % 3) * 0.25);
+}
+
 export async function renderBenchPages(dir: string, pages = BENCH_PAGES): Promise<BenchPage[]> {
   const out: BenchPage[] = [];
   for (const [i, { pdf, page }] of pages.entries()) {
@@ -70,7 +75,7 @@ export async function renderBenchPages(dir: string, pages = BENCH_PAGES): Promis
     await run('pdftoppm', ['-r', String(SCAN_BENCH_DPI), '-f', String(page), '-l', String(page), '-gray', '-png', '-singlefile', pdf, base]);
     const { stdout: truth } = await run('pdftotext', ['-f', String(page), '-l', String(page), '-enc', 'UTF-8', pdf, '-'], { maxBuffer: 16 << 20 });
     const clean = await sharp(`${base}.png`).toBuffer();
-    const skew = (i % 2 ? -1 : 1) * (0.5 + (i % 3) * 0.25);
+    const skew = scanSkew(i);
     out.push({ name: `${pdf.split('/').pop()}:${page}`, truth, clean, noisy: await noisySkewed(clean, skew, 1000 + i), skew });
   }
   return out;

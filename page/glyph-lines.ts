@@ -19,6 +19,27 @@ export interface Glyph {
   italic?: boolean;
 }
 
+/** A region of the page in PDF points, origin top-left. */
+export interface Region {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Where a born-digital page paints pictures and vector shapes (worker/document/pipeline/page-graphics.ts reads them). */
+export interface PageGraphics {
+  /** Raster images: each covers the unit square under the transform in force when it is painted. */
+  images: Region[];
+  /** Every painted path (stroked, filled or both), strokes widened by half the line width. */
+  paths: PathBox[];
+}
+
+export interface PathBox extends Region {
+  /** A stroked straight segment or a filled bar no thicker than THIN_PT (page-graphics.ts): table rules, fraction bars, underlines, drawn lines. */
+  thin: boolean;
+}
+
 export interface TextLine {
   glyphs: Glyph[];
   x0: number;

@@ -1,5 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import { noisySkewed, scanSkew } from '../../bench/scanned-renders.js';
 import type { ScoredFormula } from '../../worker/engine/math/eval-metrics.js';
 import { spawnAppliance } from '../../test/support/appliance.js';
 import { waitFor } from '../../test/support/ports.js';
@@ -7,7 +8,7 @@ import type { Formula } from './corpus.js';
 import type { Evaluation } from './evaluate.js';
 import type { Parts } from './front-ends.js';
 import { readPgm } from './pgm.js';
-import type { RenderedCorpus } from './render.js';
+import type { RenderedCorpus, RenderedFormula } from './render.js';
 
 /**
  * Product rows: the formulas the image rows read, sent as a user sends them to a running
@@ -15,7 +16,9 @@ import type { RenderedCorpus } from './render.js';
  * with default options:
  * - `/v3/text`: the 150 dpi crop as a PNG; the answer's `text`;
  * - `/v3/pdf`, scanned: every crop as the only content of one page of an image-only PDF (no text
- *   layer), read by the document pipeline; each page's MMD from `lines.mmd.json`.
+ *   layer), read by the document pipeline; each page's MMD from `lines.mmd.json`;
+ * - `/v3/pdf`, noisy scan: the same with each crop as a scanner takes it (bench/scanned-renders.ts
+ *   `noisySkewed`: turned by 0.5–1°, softened, with sensor noise and dust specks).
  * A page's answer counts as the formula when it is exactly one maths element (inline or display
  * delimiters) and its LaTeX normalises to the formula's; anything else (prose, several pieces, a
  * math_confidence error) is wrong. The spec's default answer writes `cases` as a braced array
@@ -27,6 +30,9 @@ export const PRODUCT_DPI = 150;
 /** Longest wait for the scanned PDF, per page. */
 const PDF_MS_PER_PAGE = 5_000;
 
+/** Seed of the first formula's noisy scan (the bench pages use 1000 + their index). */
+const NOISY_SEED = 2000;
+
 /** The LaTeX of an answer that is one maths element, else the answer as it is (which then fails to match). */
 export function answerLatex(mmd: string): string {
   const text = mmd.trim();
@@ -35,7 +41,13 @@ export function answerLatex(mmd: string): string {
   return one[1]!.replace(/\\left\\\{\\begin\{array\}\{l+\}([\s\S]*?)\\end\{array\}\\right\./g, '\\begin{cases}$1\\end{cases}');
 }
 
-async function pngOf(path: string): Promise<{ png: Buffer; width: number; height: number }> {
+interface PageImage {
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+async function pngOf(path: string): Promise<PageImage> {
   const g = await readPgm(path);
   const png = await sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } })
     .png()
@@ -82,39 +94,61 @@ export async function evaluateProduct(rendered: RenderedCorpus, formulas: readon
       text.push(scored(item.formula, parts, r.status === 200 ? String(r.body.text ?? '') : `(${r.status} ${r.body?.error_info?.id ?? r.body?.error})`, ms));
     }
 
-    const pdf = await PDFDocument.create();
-    for (const image of images) {
-      const embedded = await pdf.embedPng(image.png);
-      const [w, h] = [(image.width * 72) / PRODUCT_DPI, (image.height * 72) / PRODUCT_DPI];
-      pdf.addPage([w, h]).drawImage(embedded, { x: 0, y: 0, width: w, height: h });
-    }
-    const form = new FormData();
-    form.append('file', new Blob([await pdf.save()], { type: 'application/pdf' }), 'formulas.pdf');
-    const started = performance.now();
-    const up = await call('POST', '/v3/pdf', { headers: auth, form });
-    const status = await waitFor(
-      async () => {
-        const s = await call('GET', `/v3/pdf/${up.body.pdf_id}`, { headers: auth });
-        return ['completed', 'error'].includes(s.body?.status) && s.body;
-      },
-      PDF_MS_PER_PAGE * items.length + 60_000,
-      1_000,
+    const scanned = await readScannedPdf(call, auth, images, items, parts);
+    const noisy = await Promise.all(
+      images.map(async (image, i) => {
+        const png = await noisySkewed(image.png, scanSkew(i), NOISY_SEED + i);
+        const { width, height } = await sharp(png).metadata();
+        return { png, width: width!, height: height! };
+      }),
     );
-    const perPage = (performance.now() - started) / items.length;
-    const lines = status.status === 'completed' ? await call('GET', `/v3/pdf/${up.body.pdf_id}.lines.mmd.json`, { headers: auth }) : null;
-    const pages = new Map<number, string>(
-      (lines?.body?.pages ?? []).map((p: { page: number; lines: { text: string }[] }) => [p.page, p.lines.map((l) => l.text).join('\n')]),
-    );
-    const scanned = items.map((item, i) =>
-      status.status === 'completed'
-        ? scored(item.formula, parts, pages.get(i + 1) ?? '', perPage)
-        : scored(item.formula, parts, '', perPage, `the PDF ended in status ${status.status}`),
-    );
+    const noisyScanned = await readScannedPdf(call, auth, noisy, items, parts);
     return [
       { frontEnd: `/v3/text PNG ${PRODUCT_DPI} dpi`, rows: text },
       { frontEnd: `/v3/pdf scanned ${PRODUCT_DPI} dpi`, rows: scanned },
+      { frontEnd: `/v3/pdf noisy scan ${PRODUCT_DPI} dpi`, rows: noisyScanned },
     ];
   } finally {
     await app.stop();
   }
+}
+
+type Call = (method: string, path: string, init?: { headers?: Record<string, string>; form?: FormData }) => Promise<{ status: number; body: any }>;
+
+/** `images` as the pages of one image-only PDF through `/v3/pdf`, each page scored as its formula. */
+async function readScannedPdf(
+  call: Call,
+  auth: Record<string, string>,
+  images: readonly PageImage[],
+  items: readonly RenderedFormula[],
+  parts: Parts,
+): Promise<ScoredFormula[]> {
+  const pdf = await PDFDocument.create();
+  for (const image of images) {
+    const embedded = await pdf.embedPng(image.png);
+    const [w, h] = [(image.width * 72) / PRODUCT_DPI, (image.height * 72) / PRODUCT_DPI];
+    pdf.addPage([w, h]).drawImage(embedded, { x: 0, y: 0, width: w, height: h });
+  }
+  const form = new FormData();
+  form.append('file', new Blob([await pdf.save()], { type: 'application/pdf' }), 'formulas.pdf');
+  const started = performance.now();
+  const up = await call('POST', '/v3/pdf', { headers: auth, form });
+  const status = await waitFor(
+    async () => {
+      const s = await call('GET', `/v3/pdf/${up.body.pdf_id}`, { headers: auth });
+      return ['completed', 'error'].includes(s.body?.status) && s.body;
+    },
+    PDF_MS_PER_PAGE * items.length + 60_000,
+    1_000,
+  );
+  const perPage = (performance.now() - started) / items.length;
+  const lines = status.status === 'completed' ? await call('GET', `/v3/pdf/${up.body.pdf_id}.lines.mmd.json`, { headers: auth }) : null;
+  const pages = new Map<number, string>(
+    (lines?.body?.pages ?? []).map((p: { page: number; lines: { text: string }[] }) => [p.page, p.lines.map((l) => l.text).join('\n')]),
+  );
+  return items.map((item, i) =>
+    status.status === 'completed'
+      ? scored(item.formula, parts, pages.get(i + 1) ?? '', perPage)
+      : scored(item.formula, parts, '', perPage, `the PDF ended in status ${status.status}`),
+  );
 }

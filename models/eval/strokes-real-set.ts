@@ -30,7 +30,7 @@ export interface ComposedExpression {
 }
 
 /** A laid-out piece: strokes with y down, baseline at y = 0, starting at x = 0. */
-interface Piece {
+export interface Piece {
   strokes: Stroke[];
   width: number;
   top: number;
@@ -47,6 +47,10 @@ class Writer {
     private readonly random: Random,
     readonly size: number,
   ) {}
+
+  has(label: string): boolean {
+    return Boolean(this.own.get(label)?.length || this.shared.get(label)?.length);
+  }
 
   drawing(label: string): Stroke[] | undefined {
     const pool = this.own.get(label)?.length ? this.own.get(label)! : this.shared.get(label);
@@ -223,6 +227,45 @@ export async function composedExpressions(count: number, seed = SEED, pool?: Wri
     out.push({ id: `hw-${String(out.length + 1).padStart(3, '0')}`, latex: piece.latex, strokes: onPaper(piece, random) });
   }
   return out;
+}
+
+/** The layouts of the composer, for a caller that builds its own expression from one writer's drawings. */
+export interface Composer {
+  /** `size`: 1 on the baseline, 0.7 in a script. */
+  symbol(label: string, size?: number): Piece;
+  row(pieces: Piece[]): Piece;
+  script(base: Piece, small: Piece, up: boolean): Piece;
+  fraction(num: Piece, den: Piece): Piece;
+  radical(body: Piece): Piece | undefined;
+}
+
+class MissingDrawing extends Error {}
+
+/**
+ * One expression built by `build` from the drawings of `writer` (a pool writer; the pool's other
+ * drawings stand in for classes the writer has none of), at an em of 100 units, laid on paper as
+ * composedExpressions lays its own. Undefined when no drawing of a symbol it needs is in the pool.
+ */
+export function composedBy(pool: WriterPool, writer: string, seed: number, build: (c: Composer) => Piece | undefined): ComposedExpression | undefined {
+  const random = seededRandom(seed);
+  const w = new Writer(pool.byWriter.get(writer) ?? new Map(), pool.shared, random, 1);
+  const composer: Composer = {
+    symbol: (label, size = 1) => {
+      if (label !== '-' && !w.has(label)) throw new MissingDrawing(label);
+      return symbol(w, label, size, random);
+    },
+    row: (pieces) => row(pieces, w, 0.18),
+    script: (base, small, up) => script(base, small, up, w),
+    fraction: (num, den) => fraction(num, den, w, random),
+    radical: (body) => radical(body, w),
+  };
+  try {
+    const piece = build(composer);
+    return piece && { id: `${writer}-${seed}`, latex: piece.latex, strokes: onPaper(piece, random) };
+  } catch (err) {
+    if (err instanceof MissingDrawing) return undefined;
+    throw err;
+  }
 }
 
 /**

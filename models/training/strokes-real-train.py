@@ -1,11 +1,17 @@
-"""Trains Folio's strokes classifier on real pen strokes and exports it to ONNX.
+"""Trains Folio's pen-strokes classifier on real pen strokes on the CPU and exports it to ONNX.
 
-Run with Debian's python3 + torch (CPU):  /usr/bin/python3 models/training/strokes-real-train.py [--epochs N]
-Reads what strokes-real-generate.ts wrote (Detexify + UNIPEN folds 1-9, traced fonts where no real
-drawing exists; fold 0 of both, held-out writers, for the report), trains a small 1-D convolutional
-network over the on-line input (worker/engine/math/strokes/trajectory.ts: 32 points resampled along
-the pen's path with position, direction and pen-up flag, plus aspect and size features) and writes
-models/math-strokes.onnx, models/math-strokes.labels.json and models/training/out/strokes-metrics.json.
+Run with Debian's python3 + torch:  /usr/bin/python3 models/training/strokes-real-train.py [--arch base] [--epochs N]
+(`make models-strokes-cpu` runs it with its defaults after strokes-real-generate.ts with VALIDATION_FOLD=1
+PER_CLASS=1000 MAX_COPIES=30).
+Reads what strokes-real-generate.ts wrote under models/training/data/<data>: the training samples
+(Detexify + UNIPEN training folds, traced fonts where no real drawing exists), <data>-val (a training
+fold kept apart, unwarped: the epoch kept is the best there) and <data>-test (fold 0, held-out
+writers: reported, never used to choose). The networks are strokes-gpu/nets.py's over the on-line
+input (worker/engine/math/strokes/trajectory.ts: 32 points resampled along the pen's path with
+position, direction and pen-up flag, plus aspect and size features). AdamW with a one-cycle learning
+rate, label smoothing 0.05, strokes-gpu/warp.py's affine warps on each batch.
+Writes models/math-strokes.onnx, models/math-strokes.labels.json and models/training/out/strokes-metrics.json
+(--no-write: report only).
 """
 import argparse
 import json
@@ -16,70 +22,84 @@ from collections import Counter
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-from fit import fit
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "strokes-gpu"))
-# Three 1-D conv blocks along the pen's path (32 -> 16 -> 8 points), flattened in drawing order, joined
-# by the aspect/size features, then an MLP: about 0.7 M multiply-adds per symbol (strokes-gpu/nets.py).
-from nets import Base as TrajectoryNet  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "strokes-gpu"))
+from nets import CONFIGS, Exported, build  # noqa: E402
+from samples import load_arrays  # noqa: E402
+from warp import augment  # noqa: E402
+
 MODELS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
 OUT = os.path.join(HERE, "out")
 
 
 def load(prefix):
-    """Reads `<prefix>.bin` / `<prefix>.json` as written by TrajectoryWriter (strokes-real-samples.ts)."""
-    meta = json.load(open(prefix + ".json"))
-    n, p, c, nf = meta["count"], meta["points"], meta["channels"], meta["featureCount"]
-    raw = open(prefix + ".bin", "rb").read()
-    at = 0
-    points = np.frombuffer(raw, "<f4", n * p * c, at).reshape(n, p, c); at += n * p * c * 4
-    feats = np.frombuffer(raw, "<f4", n * nf, at).reshape(n, nf); at += n * nf * 4
-    labels = np.frombuffer(raw, "<u2", n, at).astype(np.int64)
-    return meta, torch.from_numpy(points.copy()), torch.from_numpy(feats.copy()), torch.from_numpy(labels)
-
-
-class Exported(nn.Module):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-
-    def forward(self, points, features):
-        return F.softmax(self.net(points, features), dim=1)
-
-
-def train(points, feats, labels, classes, epochs, seed):
-    torch.manual_seed(seed)
-    net = TrajectoryNet(classes)
-
-    def step(idx):
-        logits = net(points[idx], feats[idx])
-        loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
-        return loss, (logits.argmax(1) == labels[idx]).sum().item()
-
-    return fit(net, len(labels), epochs, 256, step)
+    """`<prefix>.bin` / `<prefix>.json` as tensors: meta, points, features, labels (int64)."""
+    meta, points, feats, labels = load_arrays(prefix)
+    return meta, torch.from_numpy(points.copy()), torch.from_numpy(feats.copy()), torch.from_numpy(labels.astype(np.int64))
 
 
 @torch.no_grad()
-def evaluate(net, points, feats, labels, classes):
-    report = {}
+def accuracies(net, points, feats, labels):
+    """Accuracy with the size known and hidden (the front end's features without an em), and the predictions without it."""
+    net.eval()
     hidden = feats.clone()
     hidden[:, 1:] = 0
+    report, pred = {}, None
     for mode, f in (("size_known", feats), ("size_unknown", hidden)):
         pred = torch.cat([net(points[i:i + 2048], f[i:i + 2048]).argmax(1) for i in range(0, len(labels), 2048)])
         report[mode] = round((pred == labels).float().mean().item(), 4)
-        if mode == "size_unknown":
-            wrong = Counter((classes[t], classes[p]) for t, p in zip(labels.tolist(), pred.tolist()) if t != p)
-            report["confusions"] = [f"{t} -> {p} ({n})" for (t, p), n in wrong.most_common(25)]
+    return report, pred
+
+
+def evaluate(net, points, feats, labels, classes):
+    """The held-out writers' report: both accuracies and the commonest confusions with the size hidden."""
+    report, pred = accuracies(net, points, feats, labels)
+    wrong = Counter((classes[t], classes[p]) for t, p in zip(labels.tolist(), pred.tolist()) if t != p)
+    report["confusions"] = [f"{t} -> {p} ({n})" for (t, p), n in wrong.most_common(25)]
     report["count"] = len(labels)
     print(f"held-out writers: {report['size_known']:.4f} (size known), {report['size_unknown']:.4f} (size unknown) on {len(labels)} symbols")
     print("  confusions:", ", ".join(report["confusions"][:15]))
     return report
+
+
+def train(net, data, validation, args):
+    """One-cycle AdamW over `args.epochs`; keeps the epoch that does best on the validation fold."""
+    points, feats, labels = data
+    count = len(labels)
+    steps_per_epoch = (count + args.batch - 1) // args.batch
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=CONFIGS[args.arch]["wd"])
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=args.warmup)
+    best, history = None, []
+    for epoch in range(args.epochs):
+        net.train()
+        started, cpu = time.time(), time.process_time()
+        order = torch.randperm(count)
+        correct = 0
+        for i in range(0, count, args.batch):
+            idx = order[i:i + args.batch]
+            p, f = (augment(points[idx], feats[idx]) if args.warp else (points[idx], feats[idx]))
+            logits = net(p, f)
+            loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            correct += (logits.argmax(1) == labels[idx]).sum().item()
+        row = {"epoch": epoch + 1, "train": round(correct / count, 4), "seconds": round(time.time() - started), "cpu_seconds": round(time.process_time() - cpu)}
+        if validation is not None:
+            row.update(accuracies(net, *validation)[0])
+            score = row["size_known"] + row["size_unknown"]
+            if best is None or score > best[0]:
+                best = (score, epoch + 1, {k: v.clone() for k, v in net.state_dict().items()})
+        history.append(row)
+        print("  " + ", ".join(f"{k} {v}" for k, v in row.items()), flush=True)
+    if best is not None:
+        net.load_state_dict(best[2])
+    net.eval()
+    return {"kept_epoch": best[1] if best else args.epochs, "history": history}
 
 
 def export(net, meta, feats, labels):
@@ -101,20 +121,39 @@ def export(net, meta, feats, labels):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--arch", default="base", choices=sorted(CONFIGS))
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--warmup", type=float, default=0.1, help="share of the steps the learning rate rises")
+    parser.add_argument("--no-warp", dest="warp", action="store_false", help="without strokes-gpu/warp.py's affine warps on every batch")
     parser.add_argument("--data", default="strokes-real", help="prefix under models/training/data")
+    parser.add_argument("--no-write", action="store_true", help="report only: leave models/ as they are")
     args = parser.parse_args()
-    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "2")))
-    os.makedirs(OUT, exist_ok=True)
-    meta, points, feats, labels = load(os.path.join(DATA, args.data))
-    started = time.time()
-    net = train(points, feats, labels, len(meta["classes"]), args.epochs, seed=2)
-    metrics = {"training_samples": len(labels), "sources": meta["sources"], "epochs": args.epochs, "train_minutes": round((time.time() - started) / 60, 1)}
-    _, tp, tf, tl = load(os.path.join(DATA, args.data + "-test"))
+    # One thread: on two shared cores a second one spun more than it computed (4.6 times the CPU
+    # seconds a sample for the 1-D CNN under load).
+    torch.set_num_threads(int(os.environ.get("TORCH_THREADS", "1")))
+    torch.manual_seed(2)
+    prefix = os.path.join(DATA, args.data)
+    meta, points, feats, labels = load(prefix)
+    validation = load(prefix + "-val")[1:] if os.path.exists(prefix + "-val.json") else None
+    net = build(args.arch, len(meta["classes"]))
+    started, cpu = time.time(), time.process_time()
+    fitted = train(net, (points, feats, labels), validation, args)
+    metrics = {
+        "training_samples": len(labels), "sources": meta["sources"], "arch": args.arch, "epochs": args.epochs, "batch": args.batch,
+        "lr": args.lr, "warp": args.warp, "train_minutes": round((time.time() - started) / 60, 1),
+        "train_cpu_minutes": round((time.process_time() - cpu) / 60, 1), **fitted,
+    }
+    _, tp, tf, tl = load(prefix + "-test")
     metrics["held_out_writers"] = evaluate(net, tp, tf, tl, meta["classes"])
+    print(f"trained in {metrics['train_minutes']} min ({metrics['train_cpu_minutes']} CPU min); kept epoch {fitted['kept_epoch']}")
+    if args.no_write:
+        return
     export(net, meta, feats, labels)
+    os.makedirs(OUT, exist_ok=True)
+    np.savez(os.path.join(OUT, f"strokes-{args.arch}.npz"), **{k: v.numpy() for k, v in net.state_dict().items()})
     json.dump(metrics, open(os.path.join(OUT, "strokes-metrics.json"), "w"), indent=1)
-    print(f"done in {(time.time() - started) / 60:.1f} min")
 
 
 if __name__ == "__main__":

@@ -20,47 +20,14 @@ import time
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
+# SymbolNet and Exported are the CPU trainer's (train_symbols.py; `width` scales every layer): a GPU
+# folder gets train_symbols.py, fit.py and onnx_weights.py copied in beside this file.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from train_symbols import Exported, SymbolNet  # noqa: E402
+
 SIDE, FEATURES = 32, 3
-
-
-class SymbolNet(nn.Module):
-    """train_symbols.py's SymbolNet with its channel counts times `width` (1.0: the same network)."""
-
-    def __init__(self, classes, features, width=1.0):
-        super().__init__()
-        c = [int(round(n * width)) for n in (16, 32, 64, 128)]
-        hidden = int(round(256 * width))
-
-        def block(cin, cout):
-            return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
-
-        self.conv = nn.Sequential(
-            block(1, c[0]), nn.MaxPool2d(2),
-            block(c[0], c[1]), nn.MaxPool2d(2),
-            block(c[1], c[2]), nn.MaxPool2d(2),
-            block(c[2], c[3]), nn.MaxPool2d(2),
-        )
-        self.head = nn.Sequential(
-            nn.Linear(c[3] * 4 + features, hidden), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(hidden, classes),
-        )
-
-    def forward(self, crops, features):
-        x = self.conv(crops).flatten(1)
-        return self.head(torch.cat([x, features], 1))
-
-
-class Exported(nn.Module):
-    """What ships: crops in 0..1 → class probabilities (train_symbols.py's export)."""
-
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-
-    def forward(self, crops, features):
-        return F.softmax(self.net(crops, features), dim=1)
 
 
 def read_crops(prefix):
@@ -146,7 +113,6 @@ def log(tag, text):
 def export_here(weights, data, name):
     """Ships a run's weights as models/<name>.onnx + labels with train_symbols.py's export (torch 1.13
     here, as the shipped models were exported); typical heights come from the training crops."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from train_symbols import export
     state = {k: torch.from_numpy(v) for k, v in np.load(weights).items()}
     d = np.load(data)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../model.js';
-import { linesToMmd } from '../render/mmd.js';
+import { linesToMmd } from '../render/image-page.js';
 import { textBlocks } from './blocks.js';
 
 /** A text line of height 20 at (x, y). */

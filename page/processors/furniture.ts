@@ -1,7 +1,7 @@
 /**
  * Page furniture: running headers, running footers and page numbers. Hosted MMD leaves them out
  * (include_page_info false); lines.json still lists them as page_info. One rule for every page:
- * born-digital lines (worker/document/pipeline/blocks.ts) and scanned ones
+ * born-digital lines (page/processors/text-layer-blocks.ts) and scanned ones
  * (worker/document/pipeline/scanned-page.ts) alike, in whatever unit their page measures.
  */
 

@@ -3,7 +3,7 @@ import { wordCount } from './line-measures.js';
 
 /**
  * Headings of a recognised page image, as a born-digital page finds them from font sizes
- * (worker/document/pipeline/blocks.ts). A scan has no fonts: a line's box height stands for its
+ * (page/processors/text-layer-blocks.ts). A scan has no fonts: a line's box height stands for its
  * size, against the body's line height. A heading is a row of text (a section number and its
  * title may be read as two lines side by side, the number even by the maths engine) that stands
  * alone — set apart from the line above and the line below by more than the page's usual space

@@ -1,6 +1,6 @@
 import { type Relinked, relinkFigures } from '../figure-links.js';
 import type { TextLine } from '../glyph-lines.js';
-import type { RenderedLine } from './document-mmd.js';
+import type { RenderedLine } from './page-mmd.js';
 
 /**
  * The entries of lines.json and lines.mmd.json (and of /v3/text's lines_json): per page, the lines
@@ -52,7 +52,7 @@ export function relinkLinesMmd(json: string, doc: Relinked, names: ReadonlySet<s
 }
 
 /**
- * A document page's entries (document-mmd.ts renders its lines), regions in PDF points. lines.json
+ * A document page's entries (text-layer-page.ts renders its lines), regions in PDF points. lines.json
  * also lists page info (headers, footers, page numbers) with conversion_output false when it was
  * left out of the MMD.
  */
@@ -67,15 +67,15 @@ function region(l: TextLine): Region {
 export function pageLines(
   page: number,
   size: { width: number; height: number },
-  rendered: RenderedLine[],
+  rendered: RenderedLine<TextLine>[],
   pageInfo: TextLine[],
   offset: number,
 ): { lines: PageLines<LineEntry>; mmdLines: PageLines<MmdLineEntry> } {
   const head = { page, page_width: r2(size.width), page_height: r2(size.height) };
   // Reading order: headers, then the body as rendered, then footers.
   const info = (top: boolean) =>
-    pageInfo.filter((l) => l.top < size.height / 2 === top).map((line) => ({ line, rendered: undefined as RenderedLine | undefined }));
-  const all = [...info(true), ...rendered.map((r) => ({ line: r.line, rendered: r as RenderedLine | undefined })), ...info(false)];
+    pageInfo.filter((l) => l.top < size.height / 2 === top).map((line) => ({ line, rendered: undefined as RenderedLine<TextLine> | undefined }));
+  const all = [...info(true), ...rendered.map((r) => ({ line: r.line, rendered: r as RenderedLine<TextLine> | undefined })), ...info(false)];
   const lines: LineEntry[] = [];
   const mmdLines: MmdLineEntry[] = [];
   for (const [i, { line, rendered: r }] of all.entries()) {

@@ -9,8 +9,22 @@ import type { Grid } from '../blocks-model.js';
 /** LaTeX specials that end a cell or start a comment; maths runs never contain them unescaped. */
 const SPECIAL = /(?<!\\)([&%#])/g;
 
-/** @param cell the MMD of one cell (its words and inline maths) */
-export function tableToMmd<C>(table: Grid<C>, cell: (c: C) => string): string {
-  const rows = table.rows.map((cells) => `\\hline ${cells.map((c) => (c ? cell(c).replace(SPECIAL, '\\$1') : '')).join(' & ')} \\\\`);
-  return [`\\begin{tabular}{|${table.align.join('|')}|}`, ...rows, '\\hline', '\\end{tabular}'].join('\n');
+/**
+ * @param cell the MMD of one cell (its words and inline maths)
+ * @param written told where each cell's MMD stands in the table's
+ */
+export function tableToMmd<C>(table: Grid<C>, cell: (c: C) => string, written?: (c: C, start: number, end: number) => void): string {
+  let out = `\\begin{tabular}{|${table.align.join('|')}|}`;
+  for (const cells of table.rows) {
+    out += '\n\\hline ';
+    cells.forEach((c, i) => {
+      if (i > 0) out += ' & ';
+      if (!c) return;
+      const text = cell(c).replace(SPECIAL, '\\$1');
+      written?.(c, out.length, out.length + text.length);
+      out += text;
+    });
+    out += ' \\\\';
+  }
+  return `${out}\n\\hline\n\\end{tabular}`;
 }

@@ -42,3 +42,19 @@ export async function osraHostilePng(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"><rect width="100%" height="100%" fill="white"/><g stroke="black" stroke-width="2">${body}</g></svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
+
+/**
+ * A geometry figure drawn at 150 dpi: a triangle with a median, its vertices lettered A, B, C.
+ * OSRA reads its letters as short bonds, and the image enlarged three times as a spiro ring system
+ * joining those strokes to the triangle's sides.
+ */
+export function geometryFigurePng(): Promise<Buffer> {
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="white"/>' +
+    '<g stroke="black" stroke-width="1.6" fill="none"><polygon points="72.765,210.669 357.479,213.151 151.503,69.317"/><line x1="151.5" y1="69.3" x2="215.1" y2="211.9"/></g>' +
+    '<g fill="black" stroke="none" font-family="serif" font-size="18"><text x="64.8" y="232.7">A</text><text x="349.5" y="235.2">B</text><text x="143.5" y="61.3">C</text><text x="211.1" y="262.0" font-size="16">c</text></g></svg>';
+  return sharp(Buffer.from(svg), { density: (150 * 72) / 96 })
+    .flatten({ background: '#ffffff' })
+    .png()
+    .toBuffer();
+}

@@ -36,6 +36,11 @@ export interface OsraStructure {
   /** Average bond length in pixels. */
   bondLengthPx: number;
   box: { x: number; y: number; width: number; height: number };
+  /**
+   * Each bond's length in OSRA's drawing over the median bond's, shortest first (2 decimals): how
+   * regular the bonds it assembled are (structures.ts). Absent for a reading without bonds.
+   */
+  bondLengths?: number[];
 }
 
 type OsraOutcome = { structures: OsraStructure[]; stopped?: undefined } | { structures: []; stopped: 'timeout' | 'failed'; message: string };
@@ -57,21 +62,47 @@ export interface OsraLimits {
   wallMs?: number;
 }
 
+/** What OSRA is asked to write: SD records (parseOsraSdf) with its SMILES, score, bond length and box as data. */
+export const OSRA_OUTPUT = ['-f', 'sdf', '--embedded-format', 'smi', '-p', '-b', '-c'];
+
 /** OSRA's exit status when SIGXCPU reaches it (its handler exits with the signal's number). */
 const EXIT_ON_SIGXCPU = 24;
 
-/** One output line: `SMILES bond_length score x0xy0-x1xy1` (osra -b -p -c). */
-const LINE = /^(\S+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(\d+)x(\d+)-(\d+)x(\d+)\s*$/;
-
-export function parseOsraOutput(text: string): OsraStructure[] {
+/**
+ * OSRA's SD output (OSRA_OUTPUT): each record's SMILES, score, bond
+ * length and box from its data fields, and the lengths of its bonds from the molfile's atom
+ * coordinates (bondLengthRatios).
+ */
+export function parseOsraSdf(text: string): OsraStructure[] {
   const out: OsraStructure[] = [];
-  for (const line of text.split('\n')) {
-    const m = LINE.exec(line.trim());
-    if (!m) continue;
-    const [x0, y0, x1, y1] = [m[4], m[5], m[6], m[7]].map(Number) as [number, number, number, number];
-    out.push({ smiles: m[1]!, bondLengthPx: Number(m[2]), score: Number(m[3]), box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } });
+  for (const record of text.split(/^\$\$\$\$\r?\n/m)) {
+    const field = (name: string) => new RegExp(`^>\\s+<${name}>\\s*\\n(.*)$`, 'm').exec(record)?.[1]?.trim();
+    const [smiles, bond, score, box] = [field('smi'), field('Average_bond_length'), field('Confidence_estimate'), field('Surrounding_box')];
+    const corners = box && /^(\d+)x(\d+)-(\d+)x(\d+)$/.exec(box)?.slice(1);
+    if (!smiles || !bond || !score || !corners) continue;
+    const [x0, y0, x1, y1] = corners.map(Number) as [number, number, number, number];
+    const s = { smiles, bondLengthPx: Number(bond), score: Number(score), box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } };
+    const ratios = bondLengthRatios(record);
+    out.push(ratios.length ? { ...s, bondLengths: ratios } : s);
   }
   return out;
+}
+
+/** A V2000 molfile's bond lengths over their median, shortest first; [] when it has no bonds or does not parse. */
+export function bondLengthRatios(molfile: string): number[] {
+  const lines = molfile.split(/\r?\n/);
+  const [atoms, bonds] = [Number(lines[3]?.slice(0, 3)), Number(lines[3]?.slice(3, 6))];
+  if (!(atoms > 0 && bonds > 0) || lines.length < 4 + atoms + bonds) return [];
+  const xy = lines.slice(4, 4 + atoms).map((l) => [Number(l.slice(0, 10)), Number(l.slice(10, 20))] as const);
+  const lengths: number[] = [];
+  for (const l of lines.slice(4 + atoms, 4 + atoms + bonds)) {
+    const [a, b] = [xy[Number(l.slice(0, 3)) - 1], xy[Number(l.slice(3, 6)) - 1]];
+    if (!a || !b) return [];
+    lengths.push(Math.hypot(a[0] - b[0], a[1] - b[1]));
+  }
+  lengths.sort((p, q) => p - q);
+  const median = lengths[Math.floor((lengths.length - 1) / 2)]!;
+  return median > 0 ? lengths.map((l) => Math.round((l / median) * 100) / 100) : [];
 }
 
 /** CPU seconds (user and system) of this process's reaped children, from /proc/self/stat (clock ticks of 1/100 s). */
@@ -100,12 +131,12 @@ async function runOsraIn(png: Buffer, limits: OsraLimits): Promise<OsraOutcome> 
     if (lists) await Promise.all([writeFile(listArgs[1]!, lists.superatom), writeFile(listArgs[3]!, lists.spelling)]);
     const cpu = Math.max(1, Math.ceil(limits.cpuSeconds ?? OSRA_CPU_SECONDS));
     const timeoutMs = Math.max(1, Math.round(Math.min(cpu * 1000 * WALL_FACTOR + WALL_MARGIN_MS, limits.wallMs ?? Infinity)));
-    const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', '-b', '-p', '-c', ...listArgs, image];
+    const args = [`--as=${limits.memoryBytes ?? OSRA_MEMORY_BYTES}`, `--cpu=${cpu}:${cpu + 1}`, '--', 'osra', ...OSRA_OUTPUT, ...listArgs, image];
     const result = await new Promise<{ stdout: string; error?: ExecFileException }>((resolve) => {
       execFile(
         'prlimit',
         args,
-        { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 4 * 1024 * 1024, cwd: dir, env: { ...process.env, OMP_NUM_THREADS: '1' } },
+        { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024, cwd: dir, env: { ...process.env, OMP_NUM_THREADS: '1' } },
         (error, stdout) => resolve({ stdout: String(stdout), error: error ?? undefined }),
       );
     });
@@ -114,7 +145,7 @@ async function runOsraIn(png: Buffer, limits: OsraLimits): Promise<OsraOutcome> 
       return { structures: [], stopped: 'timeout', message: `OSRA used its ${cpu} s of CPU time and was stopped` };
     if (e?.killed) return { structures: [], stopped: 'timeout', message: `OSRA ran past ${timeoutMs} ms and was stopped` };
     if (e) return { structures: [], stopped: 'failed', message: `OSRA failed: ${e.message.split('\n')[0]}` };
-    return { structures: parseOsraOutput(result.stdout) };
+    return { structures: parseOsraSdf(result.stdout) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

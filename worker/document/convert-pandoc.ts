@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { environmentsAsMarkdown } from './convert-environments.js';
 import { FormatError, runTool } from './convert-tool.js';
 
 /** pandoc reads MMD's \( \) and \[ \] maths with this reader. */
@@ -12,9 +13,15 @@ export const SOURCE_NAME = 'document.mmd';
 /**
  * Runs pandoc on the MMD in `dir` (`source`, by default SOURCE_NAME) and returns the file it
  * wrote. `from` narrows the reader (the printed HTML turns raw HTML off, see convert-html-pdf.ts).
+ * Lists and listings are handed to pandoc as Markdown (convert-environments.ts), so no format
+ * loses them.
  */
 export async function pandoc(dir: string, to: string, out: string, extra: string[] = [], from = PANDOC_FROM, source = SOURCE_NAME): Promise<Buffer> {
-  const run = await runTool('pandoc', ['-f', from, '-t', to, ...extra, '-o', out, source], { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS });
+  const mmd = await readFile(join(dir, source), 'utf8');
+  const markdown = environmentsAsMarkdown(mmd);
+  const input = markdown === mmd ? source : `${source}.pandoc.md`;
+  if (input !== source) await writeFile(join(dir, input), markdown);
+  const run = await runTool('pandoc', ['-f', from, '-t', to, ...extra, '-o', out, input], { cwd: dir, timeoutMs: CONVERT_TIMEOUT_MS });
   if (run.code !== 0) {
     const why = run.timedOut ? `took longer than ${CONVERT_TIMEOUT_MS / 1000} s` : run.output.trim().split('\n').slice(-3).join(' ');
     throw new FormatError('sys_exception', `pandoc could not write ${to}: ${why}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../../../page/model.js';
-import { linesToMmd, styleLatex } from '../../../page/render/mmd.js';
+import { styleLatex } from '../../../page/render/mmd.js';
+import { linesToMmd } from '../../../page/render/image-page.js';
 import { assemblePage } from '../../../page/assemble.js';
 import type { PageRecognition } from '../../../page/model.js';
 import { assemblyOf, buildTextResult, confidences } from './text-result.js';

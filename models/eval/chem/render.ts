@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { ENLARGE_BELOW_BOND_PX, MAX_ENLARGED_PIXELS, TARGET_BOND_PX } from '../../../worker/chemistry/enlarge.js';
 import { canonicalize } from '../../../worker/chemistry/open-babel.js';
 import { osraLists } from '../../../worker/chemistry/osra-lists.js';
+import { OSRA_OUTPUT } from '../../../worker/chemistry/osra.js';
 import { heavyAtoms } from '../../../worker/chemistry/structures.js';
 import { DISTRACTOR_KINDS, type DistractorKind, distractorSvg } from './distractors.js';
 import { type HeldoutKind, renderHeldout } from './heldout.js';
@@ -63,12 +64,12 @@ async function usableRows(): Promise<string[][]> {
 
 /**
  * The file caching OSRA's answers as `name`, keyed by the label lists OSRA is given
- * (osra-lists.ts) and when it reads an image again enlarged (enlarge.ts): changing either starts
- * a fresh cache instead of scoring stale readings.
+ * (osra-lists.ts), what it is asked to write (osra.ts) and when it reads an image again enlarged
+ * (enlarge.ts): changing any starts a fresh cache instead of scoring stale readings.
  */
 export async function osraCachePath(dir: string, name: string): Promise<string> {
   const key = createHash('sha256')
-    .update(JSON.stringify([await osraLists(), ENLARGE_BELOW_BOND_PX, TARGET_BOND_PX, MAX_ENLARGED_PIXELS]))
+    .update(JSON.stringify([await osraLists(), ENLARGE_BELOW_BOND_PX, TARGET_BOND_PX, MAX_ENLARGED_PIXELS, OSRA_OUTPUT]))
     .digest('hex')
     .slice(0, 8);
   return join(dir, `${name}-${key}.json`);

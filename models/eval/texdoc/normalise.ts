@@ -18,14 +18,15 @@ import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-nor
  *   `$$…$$` and displaymath are the bare formula; an aligned block without any `&` is `gathered`;
  * - a row break's optional spacing (`\\[4pt]`) and empty rows (a break after the last row) are
  *   dropped, eqnarray's `a &=& b` is `a &= b`, an operator written just before the `&` (`a =& b`)
- *   moves after it (`a &= b`: the same glyph at the same point), and a one-row aligned or gathered
+ *   moves after it (`a &= b`: the same glyph at the same point) unless it is a script (`x_- & 0`), and a one-row aligned or gathered
  *   block is its row with its `&` removed.
  */
 
 const ALIGNED = /^(align|flalign|eqnarray|alignat|split|aligned|alignedat)\*?$/u;
 const GATHERED = /^(gather|multline|gathered)\*?$/u;
+// Not a script's argument (`(\hat a)_- & 0`, `x_\pm &= …`): that operator belongs to its script.
 const OPERATOR_BEFORE_AMPERSAND =
-  /(=|<|>|\+|-|\\(?:leq?|geq?|neq?|approx|equiv|sim|simeq|cong|iff|implies|[Ll]ongrightarrow|[Rr]ightarrow|to|subset|subseteq|in|cdot|times|pm)\b)\s*&/gu;
+  /(?<![_^]\s*)(=|<|>|\+|-|\\(?:leq?|geq?|neq?|approx|equiv|sim|simeq|cong|iff|implies|[Ll]ongrightarrow|[Rr]ightarrow|to|subset|subseteq|in|cdot|times|pm)\b)\s*&/gu;
 
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {

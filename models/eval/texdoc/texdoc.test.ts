@@ -37,6 +37,10 @@ describe('the display normal form', () => {
     expect(normaliseDisplay('equation', '\\begin{split} a &= b \\\\[2pt] &= c \\end{split} \\tag{3}')).toBe(aligned);
     expect(normaliseDisplay('eqnarray*', 'a &=& b \\\\ &=& c')).toBe(aligned);
     expect(normaliseDisplay('align*', 'a =& b \\\\ =& c')).toBe(aligned);
+    // An operator that is a script stays in its script.
+    expect(normaliseDisplay('eqnarray', 'x_\\pm & = & a \\\\ y_- & = & b')).toBe(
+      normaliseMmdDisplay('\\begin{aligned}x_{\\pm} & = a \\\\ y_{-} & = b\\end{aligned}'),
+    );
     expect(normaliseDisplay('gather*', 'a \\\\ b')).toBe(normaliseMmdDisplay('\\begin{gathered}a\\\\b\\end{gathered}'));
     expect(normaliseDisplay('align*', 'a \\\\ b')).toBe(normaliseDisplay('gather', 'a \\\\ b'));
   });

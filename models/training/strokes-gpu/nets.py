@@ -11,7 +11,8 @@ POINTS, CHANNELS, FEATURES = 32, 5, 3
 
 
 class Base(nn.Module):
-    """Today's shipped network (strokes-real-train.py's TrajectoryNet), as a control."""
+    """Three 1-D conv blocks along the pen's path (32 -> 16 -> 8 points), flattened in drawing order, joined by the
+    aspect/size features, then an MLP: about 0.8 M multiply-adds per symbol (strokes-real-train.py's default)."""
 
     def __init__(self, classes):
         super().__init__()
@@ -23,6 +24,17 @@ class Base(nn.Module):
     def forward(self, points, features):
         x = self.conv(points.transpose(1, 2)).flatten(1)
         return self.head(torch.cat([x, features], 1))
+
+
+class Exported(nn.Module):
+    """What ships: the network with softmax, inputs `points`, `features`, output `probabilities`."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, points, features):
+        return F.softmax(self.net(points, features), dim=1)
 
 
 class ResBlock(nn.Module):

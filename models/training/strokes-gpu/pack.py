@@ -2,21 +2,10 @@
 import json, os, sys, tarfile, time
 import numpy as np
 import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from nets import CONFIGS, build, POINTS, CHANNELS, FEATURES
+from nets import CONFIGS, Exported, build, POINTS, CHANNELS, FEATURES
 
 OUT = sys.argv[1]
 NAME = "strokes17"
-
-
-class Exported(nn.Module):
-    def __init__(self, net):
-        super().__init__()
-        self.net = net
-
-    def forward(self, points, features):
-        return F.softmax(self.net(points, features), dim=1)
 
 
 def log(msg):

@@ -3,17 +3,7 @@ x, y -> uint8 stored as deltas along the path, direction -> angle byte (255 = no
 deltas, pen flag -> bits, aspect/height -> int16, labels uint8."""
 import json, sys
 import numpy as np
-
-
-def load(prefix):
-    meta = json.load(open(prefix + ".json"))
-    n, p, c, nf = meta["count"], meta["points"], meta["channels"], meta["featureCount"]
-    raw = open(prefix + ".bin", "rb").read()
-    at = 0
-    pts = np.frombuffer(raw, "<f4", n * p * c, at).reshape(n, p, c); at += n * p * c * 4
-    feats = np.frombuffer(raw, "<f4", n * nf, at).reshape(n, nf); at += n * nf * 4
-    labels = np.frombuffer(raw, "<u2", n, at)
-    return meta, pts, feats, labels
+from samples import load_arrays as load
 
 
 def delta(a):

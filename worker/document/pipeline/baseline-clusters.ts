@@ -1,4 +1,5 @@
 import { bareFontName, classifyFont, type FontFamily } from '../../engine/math/pdf/tex-fonts.js';
+import { dominantSize } from '../../../page/processors/line-measures.js';
 import type { Glyph } from './text-layer.js';
 
 /**
@@ -121,17 +122,4 @@ function clusterUnder(g: Glyph, clusters: Cluster[]): Cluster | undefined {
     best = { cluster, distance };
   }
   return best?.cluster;
-}
-
-/** The font size carrying the most glyphs (rounded to a quarter point). */
-export function dominantSize(glyphs: Glyph[]): number {
-  const counts = new Map<number, number>();
-  for (const g of glyphs) {
-    const k = Math.round(g.size * 4) / 4;
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  let best = 0;
-  let bestCount = -1;
-  for (const [k, c] of counts) if (c > bestCount || (c === bestCount && k > best)) [best, bestCount] = [k, c];
-  return best;
 }

@@ -1,4 +1,4 @@
-import type { FigureCandidate } from './figure-regions.js';
+import type { FigureCandidate } from '../../../page/processors/figure-regions.js';
 import type { TextLine } from './text-layer.js';
 
 /**

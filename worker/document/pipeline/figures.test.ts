@@ -13,7 +13,7 @@ import {
   figurePaperPdf,
 } from '../../../test/support/figure-fixtures.js';
 import { FIGURE_DPI, cdnFigureUrl, linkedFigures } from '../../../page/figure-links.js';
-import { isPictureLine } from './figure-regions.js';
+import { isPictureLine } from '../../../page/processors/figure-regions.js';
 import { convertDocument, type DocumentResult, type FigureSink } from './index.js';
 import { openPdf, readPage } from './pdf.js';
 import { glyphsToLines } from './text-layer.js';

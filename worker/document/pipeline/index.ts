@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { ApiError } from '../../../core/errors.js';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
-import { layoutPage, RunningLines } from './blocks.js';
+import { layoutPage, RunningLines, type TextLayerReading } from '../../../page/processors/text-layer-blocks.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, type LineEntry, type MmdLineEntry, type PageLines, pageLines } from '../../../page/render/lines-json.js';
 import { OFFICE_TIMEOUT_MS, officeToPdf, type ConvertedPdf, type OfficeOptions } from './office.js';
@@ -9,10 +9,11 @@ import { epubToPdf } from './epub.js';
 import { kfxUnsupported, mobiToPdf } from './ebook.js';
 import { djvuToPdf } from './djvu.js';
 import { pageMathLatex, type ParseMath } from './math-latex.js';
-import { groupDisplayMath } from './math-regions.js';
-import { findTables } from './tables.js';
-import { renderDocumentPage } from '../../../page/render/document-mmd.js';
-import { lineToLatex, lineToMmd } from './inline.js';
+import { groupDisplayMath, isDisplayLine, standsAlone } from './math-regions.js';
+import { findTables } from '../../../page/processors/text-layer-tables.js';
+import { isBullet, makeLine } from './text-layer.js';
+import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
+import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
 import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
@@ -198,20 +199,31 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   }
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
-  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width);
+  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
   const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
-  const blocks = layoutPage(lines, content.width, content.height, opts.includePageInfo ?? false, running);
+  const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
   const inline = opts.mathInlineDelimiters ?? ['\\(', '\\)'];
   const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
-  return renderDocumentPage(blocks, {
-    display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'],
+  const render = {
+    math_display_delimiters: opts.mathDisplayDelimiters,
+    include_equation_tags: opts.includeEquationTags,
+    // A document's lists are written one item a line, with their markers as printed.
+    disable_itemize: true,
+  };
+  const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.
     lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex),
     displayLatex: (line) => latex?.displayLatex(line) || lineToLatex(line),
-    includeTags: opts.includeEquationTags ?? false,
-    figures: content.figures,
-  });
+  };
+  return renderTextLayerPage(blocks, read, render, content.figures);
 }
+
+/** What this worker found in a page's glyph lines (displays, maths), as the page layout reads it. */
+const TEXT_LAYER_READING: TextLayerReading = {
+  display: (line) => (isDisplayLine(line) ? { tag: line.display.tag, standsAlone: standsAlone(line.display) } : undefined),
+  isMathOnly,
+  isBullet,
+};
 
 function assemble(numPagesPdf: number, results: PageResult[], opts: DocumentOptions): DocumentResult {
   let mmd = '';

@@ -26,24 +26,58 @@ export const sideGap = (a: Box, b: Box) => Math.max(a.x0 - b.x1, b.x0 - a.x1, 0)
 /** A line whose middle is this many ems from its column's is centred in it. */
 const CENTRED_EM = 1;
 
+/** Lines that start (or end) within this many points of each other mark a column's edge. */
+const EDGE_TOLERANCE_PT = 0.5;
+const EDGE_LINES = 3;
+
 /**
- * The prose lines that reach their column's edge: lines of a paragraph, never part of a display.
- * Of `formulas` (maths set in a text font), a line centred in its column short of its right edge
- * is a display's, however near the left edge a long one starts.
+ * The outermost of `xs` (the least, or with `sign` -1 the greatest) where EDGE_LINES of them meet,
+ * else the outermost of all: a page number or a margin note past the text block is no edge.
  */
-export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: number | undefined, formulas = new Set<TextLine>()): Set<TextLine> {
-  const rightColumn = (l: TextLine) => gutter !== undefined && l.x0 >= gutter;
+function sharedEdge(xs: number[], sign: 1 | -1): number {
+  const sorted = xs.map((x) => sign * x).sort((a, b) => a - b);
+  const at = sorted.findIndex((x, i) => i + EDGE_LINES - 1 < sorted.length && sorted[i + EDGE_LINES - 1]! - x <= EDGE_TOLERANCE_PT);
+  return sign * sorted[Math.max(0, at)]!;
+}
+
+type Edges = { left: number; right: number };
+
+/**
+ * The left and right edges of each line's column (the lines on its side of the gutter), undefined
+ * for a column without lines: the outermost ink, or with `shared` where lines start and end together.
+ */
+export function columnEdges(lines: TextLine[], gutter: number | undefined, shared: boolean): (line: Pick<TextLine, 'x0' | 'x1'>) => Edges | undefined {
+  const rightColumn = (l: Pick<TextLine, 'x0'>) => gutter !== undefined && l.x0 >= gutter;
+  const edge = (xs: number[], sign: 1 | -1) => (shared ? sharedEdge(xs, sign) : sign * Math.min(...xs.map((x) => sign * x)));
   const edges = [false, true].map((right) => {
     const column = lines.filter((l) => rightColumn(l) === right && (right || gutter === undefined || l.x1 <= gutter));
-    return column.length ? { left: Math.min(...column.map((l) => l.x0)), right: Math.max(...column.map((l) => l.x1)) } : undefined;
+    if (!column.length) return undefined;
+    const [starts, ends] = [column.map((l) => l.x0), column.map((l) => l.x1)];
+    return { left: edge(starts, 1), right: edge(ends, -1) };
   });
+  return (l) => edges[rightColumn(l) ? 1 : 0];
+}
+
+/** True when the line stops short of its column's right edge and its middle is within CENTRED_EM of the column's. */
+export function centredInColumn(l: Pick<TextLine, 'x0' | 'x1' | 'size'>, edge: Edges): boolean {
+  const short = l.x1 < edge.right - RAGGED_EM * l.size;
+  return short && Math.abs(l.x0 + l.x1 - edge.left - edge.right) / 2 < CENTRED_EM * l.size;
+}
+
+/**
+ * The prose lines that reach their column's edge: lines of a paragraph, never part of a display.
+ * Of `formulas` (maths set in a text font, or maths with a few words), a line centred in its
+ * column short of its right edge is a display's, however near the left edge a long one starts.
+ */
+export function paragraphLines(lines: TextLine[], prose: Set<TextLine>, gutter: number | undefined, formulas = new Set<TextLine>()): Set<TextLine> {
+  const edgeOf = columnEdges(lines, gutter, false);
+  const textEdgeOf = columnEdges(lines, gutter, true);
   return new Set(
     [...prose].filter((l) => {
-      const edge = edges[rightColumn(l) ? 1 : 0];
+      const edge = edgeOf(l);
       if (edge === undefined) return false;
-      const short = l.x1 < edge.right - RAGGED_EM * l.size;
-      if (formulas.has(l) && short && Math.abs(l.x0 + l.x1 - edge.left - edge.right) / 2 < CENTRED_EM * l.size) return false;
-      return l.x0 <= edge.left + INDENT_EM * l.size || !short;
+      if (formulas.has(l) && centredInColumn(l, textEdgeOf(l)!)) return false;
+      return l.x0 <= edge.left + INDENT_EM * l.size || l.x1 >= edge.right - RAGGED_EM * l.size;
     }),
   );
 }

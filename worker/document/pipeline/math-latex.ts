@@ -19,7 +19,7 @@ export interface PageMathLatex {
  * The page's readers for inline runs and display equations. A region the parser cannot read (it
  * throws, or returns nothing) gives undefined, and the caller falls back to the glyph-by-glyph map.
  * A display's single equation number is its block's `tag`, written by the renderer
- * (page/render/document-mmd.ts); the numbers of a display's rows belong with its rows.
+ * (page/render/page-mmd.ts); the numbers of a display's rows belong with its rows.
  * @param includeTags write the numbers of a display's rows as `\tag{n}` (spec 4.7 include_equation_tags)
  */
 export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: boolean): PageMathLatex {

@@ -1,9 +1,9 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
-import { isMathChar } from '../../engine/math/unicode-latex.js';
-import { findGutter } from './columns.js';
+import { isCjkChar, isMathChar } from '../../engine/math/unicode-latex.js';
+import { findGutter } from '../../../page/processors/text-layer-columns.js';
 import { FUNCTION_NAME } from './inline.js';
-import { byHomeLine, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
+import { byHomeLine, centredInColumn, columnEdges, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 import { textFontMaths } from './text-font-maths.js';
 
@@ -39,11 +39,11 @@ const NUMBERED_ROW_PITCH_EM = 1.6;
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
 const SPACED_GAP_EM = 3.5;
-/** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's). */
+/** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's) — a wider one only where it is centred in its column. */
 const MAX_DISPLAY_SHARE = 0.85;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 
-/** The letters of a line's words: runs of two or more letters in a text font that are not an operator name. */
+/** The letters of a line's words: runs of two or more letters in a text font that are not an operator name, or a CJK character. */
 function wordLetters(line: TextLine): number {
   const words: Glyph[][] = [[]];
   for (const g of line.glyphs) {
@@ -58,7 +58,7 @@ function wordLetters(line: TextLine): number {
         .join('')
         .split(' '),
     )
-    .filter((letters) => letters.length >= 2 && !FUNCTION_NAME.test(letters))
+    .filter((letters) => (letters.length >= 2 || [...letters].some(isCjkChar)) && !FUNCTION_NAME.test(letters))
     .join('').length;
 }
 
@@ -78,6 +78,15 @@ function readsAsProse(line: TextLine): boolean {
 
 const hasMath = (line: TextLine) => mathGlyphs(line) > 0;
 
+/** Relations a display's row can open with (`&= …`, `&\le …`): no line of prose starts with one. */
+const RELATION_CHARS = new Set('=<>≤≥≠≈≡∼≃≅∝→←⇒⇐⇔↔⟶⟹⟺↦⊂⊆⊃⊇∈≪≫⩽⩾≺≻⪯⪰⊨⊢≐≜');
+
+/** True when the line's first glyph is a relation (TeX sets `=` in the text font). */
+function opensWithRelation(line: TextLine): boolean {
+  const first = line.glyphs.find((g) => /\S/.test(g.ch));
+  return first !== undefined && RELATION_CHARS.has(first.ch);
+}
+
 export interface DisplayRegion {
   box: Box;
   /** The equation number without its parentheses, when one stands at the right of the display. */
@@ -88,6 +97,8 @@ export interface DisplayRegion {
   stacked: boolean;
   /** Left to right, the parts of a display set apart by a wide space (\qquad); absent when it is one piece. */
   pieces?: Box[];
+  /** Centred in its column however wide (a display as wide as the text, with `\quad\text{and}\quad` between two formulas). */
+  centred?: true;
 }
 
 /** A text line that stands for a whole display equation. */
@@ -104,7 +115,7 @@ export function isDisplayLine(line: TextLine): line is DisplayLine {
  * \mathindent, a display inside a list).
  */
 export function standsAlone(display: DisplayRegion): boolean {
-  return display.stacked || display.tag !== undefined || display.rowTags !== undefined;
+  return display.stacked || display.tag !== undefined || display.rowTags !== undefined || display.centred === true;
 }
 
 const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
@@ -153,8 +164,15 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     }),
   );
   // Any line with words at a column's edge is a paragraph's, however much inline maths it holds
-  // (a formula in a text font centred in its column is not).
-  const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter, new Set(textMaths.keys()));
+  // (a formula in a text font, or maths with a few words such as `\quad\text{et}\quad`, centred
+  // in its column is not).
+  const wordyMaths = lines.filter((l) => hasMath(l) && !readsAsProse(l));
+  const paragraph = paragraphLines(lines, new Set(lines.filter(hasWords)), gutter, new Set([...textMaths.keys(), ...wordyMaths]));
+  const edgeOf = columnEdges(lines, gutter, true);
+  const centred = (box: Box, em: number) => {
+    const edge = edgeOf(box);
+    return edge !== undefined && centredInColumn({ x0: box.x0, x1: box.x1, size: em }, edge);
+  };
   // Maths in a text font: a formula is never prose (at a column's edge it may be a row of an
   // eqnarray aligned on its relation) but seeds a display only away from the edges; a row of
   // italic words without an operator is prose at the edge (emphasis), an operand elsewhere.
@@ -165,7 +183,10 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
   );
   const seeds = lines.filter(
-    (l) => (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) && !prose.has(l) && l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left),
+    (l) =>
+      (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) &&
+      !prose.has(l) &&
+      (l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left) || (!paragraph.has(l) && centred(lineBox(l), l.size))),
   );
   const groups: Group[] = [];
   const taken = new Set<TextLine>();
@@ -213,6 +234,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
         ...(pieces.length > 1 ? { pieces } : {}),
         ...(number ? { tag: tagText(number) } : {}),
         ...(rowTags ? { rowTags } : {}),
+        ...(centred(g.box, em) ? { centred: true as const } : {}),
       }),
     );
   }
@@ -273,8 +295,10 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       const rowGap = Math.max(box.y0 - group.box.y1, group.box.y0 - box.y1);
       const pitch = Math.min(...group.lines.map((g) => Math.abs(g.base - l.base)));
       const ownNumbers = numbered.has(l) && group.lines.some((g) => numbered.has(g)) && rowGap > NUMBERED_ROW_GAP_EM * em && pitch > NUMBERED_ROW_PITCH_EM * em;
+      // A row may read as prose when it is text after its relation (`&\le \text{a shorter one}`).
+      const rowLike = !prose.has(l) || (opensWithRelation(l) && !paragraph.has(l));
       const row =
-        !prose.has(l) && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
+        rowLike && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
       if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {
         group.lines.push(l);
         group.box = union(group.box, box);

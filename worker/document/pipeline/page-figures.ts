@@ -3,7 +3,7 @@ import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { CHEMISTRY_DPI, figureStructures, MIN_OSRA_WALL_MS, structuresMmd } from '../../chemistry/figure-structures.js';
 import { cropPage, type PageImage, pixelRegion, renderPage, renderRegion } from './figure-crop.js';
 import { FIGURE_DPI, figureName, type PixelRegion } from '../../../page/figure-links.js';
-import { acceptFigures, bornDigitalCandidates } from './figure-regions.js';
+import { acceptFigures, bornDigitalCandidates } from '../../../page/processors/figure-regions.js';
 import { scannedCandidates } from './figure-scan.js';
 import type { PageGraphics } from './page-graphics.js';
 import type { TextLine } from './text-layer.js';

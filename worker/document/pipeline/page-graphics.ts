@@ -1,5 +1,6 @@
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Box } from '../../engine/math/types.js';
+import type { PageGraphics, PathBox } from '../../../page/glyph-lines.js';
 import { multiplyMatrix, transformBox } from '../../engine/math/pdf/matrix.js';
 import { PAINT_OPS, STROKE_OPS } from '../../engine/math/pdf/page-reader.js';
 
@@ -10,17 +11,7 @@ import { PAINT_OPS, STROKE_OPS } from '../../engine/math/pdf/page-reader.js';
  * Boxes are PDF points in the viewport, origin top-left, y down.
  */
 
-export interface PageGraphics {
-  /** Raster images: each covers the unit square under the transform in force when it is painted. */
-  images: Box[];
-  /** Every painted path (stroked, filled or both), strokes widened by half the line width. */
-  paths: PathBox[];
-}
-
-export interface PathBox extends Box {
-  /** A stroked straight segment or a filled bar no thicker than THIN_PT: table rules, fraction bars, underlines, drawn lines. */
-  thin: boolean;
-}
+export type { PageGraphics, PathBox };
 
 export interface OperatorList {
   fnArray: number[];

@@ -4,7 +4,7 @@ import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import type { FigureRef } from '../../../page/blocks-model.js';
 import { extractFigures, type FigureSink } from './page-figures.js';
-import type { RenderedPage } from '../../../page/render/document-mmd.js';
+import type { RenderedPage } from '../../../page/render/text-layer-page.js';
 import type { PdfReader } from './pdf-reader.js';
 import { keepLines, type ScannedPage, scannedLines } from './scanned-page.js';
 import { glyphsToLines, type TextLine } from './text-layer.js';

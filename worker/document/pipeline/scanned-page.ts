@@ -1,13 +1,12 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
 import { boxToUpright } from '../../../page/geometry.js';
 import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { lineTypes } from '../../../page/processors/blocks.js';
-import { blockLines, type FigureRef } from '../../../page/blocks-model.js';
-import { assemblePage } from '../../../page/assemble.js';
-import { imagePage } from '../../../page/render/image-page.js';
-import { lineMmd, linesToMmd } from '../../../page/render/mmd.js';
+import type { FigureRef } from '../../../page/blocks-model.js';
+import { type AssembledPage, assemblePage, pageBlocks, uprightOf } from '../../../page/assemble.js';
+import { imagePage, recognisedLines } from '../../../page/render/image-page.js';
 import type { RenderOptions } from '../../../page/render/options.js';
-import { figureLine, type LineType, type RenderedLine, type RenderedPage } from '../../../page/render/document-mmd.js';
+import { type RenderedBlocks, renderBlocks } from '../../../page/render/page-mmd.js';
+import { documentPage, type RenderedPage } from '../../../page/render/text-layer-page.js';
 import type { TextLine } from './text-layer.js';
 
 /**
@@ -52,71 +51,44 @@ export function keepLines(page: ScannedPage, kept: TextLine[]): ScannedPage {
   return { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => keep.has(l)) } };
 }
 
-const LINE_TYPES: Record<string, LineType> = {
-  math: 'math',
-  table: 'table',
-  list_item: 'list_item',
-  section_header: 'section_header',
-  code: 'text',
-  text: 'text',
-};
-
 /**
- * The page's MMD and its lines with the MMD each produced (found in order in the page's MMD).
- * Each figure is written before the first block below its top that shares its columns, as on a
- * born-digital page (page/render/document-mmd.ts), so a caption under a figure follows it.
+ * The page's MMD and its lines with the MMD each produced, by the page renderer
+ * (page/render/page-mmd.ts) as for an image sent to /v3/text; lines.json gets their regions in
+ * PDF points. Each figure is written before the first block below its top that shares its
+ * columns, as on a born-digital page, so a caption under a figure follows it.
  */
 export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: FigureRef[] = [], furniture = new PageInfo()): RenderedPage {
   const info = furniture.of(page);
-  const body = info.length ? { ...page, read: { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } } : page;
-  const read = assemblePage(body.read);
-  const { single } = read.layout;
-  const { blocks, upright, mmd: whole } = imagePage(read, opts);
+  const read = assemblePage(info.length ? { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } : page.read);
+  const points = scannedLines({ ...page, read });
+  const inPoints = new Map(read.lines.map((l, i) => [l, points[i]!]));
   const s = page.scale;
-  const pieces = single
-    ? [{ mmd: whole, top: 0, x0: 0, x1: Infinity }]
-    : blocks.map((b) => {
-        const boxes = blockLines(b).map((l) => upright(l));
-        return {
-          mmd: linesToMmd(read.lines, opts, false, upright, [b]),
-          top: Math.min(...boxes.map((x) => x.y)) * s,
-          x0: Math.min(...boxes.map((x) => x.x)) * s,
-          x1: Math.max(...boxes.map((x) => x.x + x.width)) * s,
-        };
-      });
-  const before = pieces.map(() => [] as FigureRef[]).concat([[]]);
-  for (const f of figures) {
-    const at = pieces.findIndex((p) => p.top >= f.box.y0 && p.x0 < f.box.x1 && p.x1 > f.box.x0);
-    before[at < 0 ? pieces.length : at]!.push(f);
-  }
-  const types = lineTypes(blocks);
-  const lines = scannedLines({ ...page, read });
-  const rendered: RenderedLine[] = [];
-  let mmd = '';
-  const emitFigures = (list: FigureRef[]) => {
-    for (const f of list) {
-      if (mmd) mmd += '\n\n';
-      rendered.push({ line: figureLine(f), type: 'image', mmd: f.mmd, start: mmd.length, end: mmd.length + f.mmd.length });
-      mmd += f.mmd;
-    }
+  const upright = uprightOf(read);
+  const rendered = read.layout.single
+    ? oneEquation(read, opts, figures)
+    : renderBlocks(pageBlocks(read), { ...recognisedLines(opts, upright), region: (l) => scaled(upright(l), s) }, opts, figures);
+  const pageInfo = scannedLines({ ...page, read: { ...page.read, lines: info } });
+  return { ...documentPage(rendered, (l) => inPoints.get(l)!), pageInfo };
+}
+
+/** A box in pixels of the upright page as a region in PDF points. */
+const scaled = (b: PageLine['box'], s: number) => ({ x0: b.x * s, x1: (b.x + b.width) * s, top: b.y * s });
+
+/** A page that is one equation: written as that equation inline (image-page.ts) on its one line, its figures after it. */
+function oneEquation(read: AssembledPage, opts: RenderOptions, figures: FigureRef[]): RenderedBlocks<PageLine> {
+  const mmd = imagePage(read, opts).mmd;
+  const rendered: RenderedBlocks<PageLine> = {
+    mmd,
+    lines: [{ line: read.lines[0]!, type: 'math', mmd, start: 0, end: mmd.length }],
+    figures: [],
+    pageInfo: [],
   };
-  pieces.forEach((p, i) => {
-    emitFigures(before[i]!);
-    if (mmd) mmd += '\n\n';
-    mmd += p.mmd;
-  });
-  emitFigures(before[pieces.length]!);
-  let cursor = 0;
-  read.lines.forEach((l, i) => {
-    // A page that is one equation is written as that equation inline (image-page.ts), not as its display line.
-    const own = single ? whole : lineMmd(l, opts);
-    const at = own ? mmd.indexOf(own, cursor) : -1;
-    const [start, end] = at < 0 ? [cursor, cursor] : [at, at + own.length];
-    cursor = end;
-    rendered.push({ line: lines[i]!, type: LINE_TYPES[types.get(l) ?? (l.math ? 'math' : 'text')] ?? 'text', mmd: mmd.slice(start, end), start, end });
-  });
-  rendered.sort((a, b) => a.start - b.start);
-  return { mmd, lines: rendered, pageInfo: scannedLines({ ...page, read: { ...page.read, lines: info } }), figures: before.flat().map((f) => f.name) };
+  for (const figure of figures) {
+    rendered.mmd += '\n\n';
+    rendered.figures.push({ figure, mmd: figure.mmd, start: rendered.mmd.length, end: rendered.mmd.length + figure.mmd.length });
+    rendered.mmd += figure.mmd;
+  }
+  return rendered;
 }
 
 /**

@@ -5,7 +5,8 @@
 
 import type { Glyph, TextLine } from '../../../page/glyph-lines.js';
 import { composeAccents } from './accents.js';
-import { clusterByBaseline, dominantSize, isHanging } from './baseline-clusters.js';
+import { clusterByBaseline, isHanging } from './baseline-clusters.js';
+import { dominantSize } from '../../../page/processors/line-measures.js';
 import { gutterStrip } from './gutter-strip.js';
 import { multiplyMatrix } from '../../engine/math/pdf/matrix.js';
 import { BULLETS } from '../../engine/math/unicode-latex.js';

@@ -21,6 +21,20 @@ const MATHS_FREQUENCY: Readonly<Record<string, number>> = {
   x: 976,
   '\\chi': 7,
   '\\propto': 3,
+  c: 309,
+  C: 83,
+  s: 225,
+  S: 136,
+  u: 228,
+  U: 16,
+  v: 61,
+  V: 35,
+  w: 41,
+  W: 11,
+  X: 64,
+  z: 84,
+  Z: 33,
+  '2': 1717,
 };
 const LOOKS_LIKE: Readonly<Record<string, string>> = { l: '1', L: '1', I: '1', '[': '1', '\\iota': '1', O: '0', o: '0', '\\chi': 'x' };
 const LOOKALIKE_FLOOR = 0.05;
@@ -37,3 +51,18 @@ export const HANDWRITTEN_LOOKALIKES: Readonly<Record<string, number>> = weighed(
  * two arcs drawn apart and keeps them apart).
  */
 export const PICTURE_LOOKALIKES: Readonly<Record<string, number>> = { ...HANDWRITTEN_LOOKALIKES, ...weighed({ '\\propto': 'x' }) };
+
+/**
+ * Shapes a hand draws alike whatever the symbol's size: small and capital c s u v w x z, and a `2`
+ * drawn like a `z`. Each member is weighted by its count over the commonest member's: what is left
+ * to decide by when nothing on the line tells the symbol's size (a symbol alone, or alone under a
+ * radical).
+ */
+const SIZE_TWINS: ReadonlyArray<readonly string[]> = [...'csuvwx'].map((c) => [c, c.toUpperCase()]).concat([['2', 'z', 'Z']]);
+export const TWIN_WEIGHTS: Readonly<Record<string, Readonly<Record<string, number>>>> = Object.fromEntries(
+  SIZE_TWINS.flatMap((twins) => {
+    const most = Math.max(...twins.map((t) => MATHS_FREQUENCY[t]!));
+    const weights = Object.fromEntries(twins.map((t) => [t, MATHS_FREQUENCY[t]! / most]));
+    return twins.map((t) => [t, weights]);
+  }),
+);

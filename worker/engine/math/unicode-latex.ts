@@ -328,6 +328,9 @@ export function isMathFontName(name: string): boolean {
   return MATH_FONT.test(name);
 }
 
+/** True for a Chinese, Japanese or Korean character: a word of text on its own, never a maths symbol. */
+export const isCjkChar = (ch: string) => /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u.test(ch);
+
 /** True for a character that is maths on its own, whatever font draws it. */
 export function isMathChar(ch: string): boolean {
   return ch in GREEK || ch in SYMBOLS || (ch >= '\u2200' && ch <= '\u22ff') || (ch >= '\u{1d400}' && ch <= '\u{1d7ff}');

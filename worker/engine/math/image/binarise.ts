@@ -1,4 +1,5 @@
 import type { GrayImage } from '../types.js';
+import { inkGrey, paperNoise, SCAN_NOISE_SIGMA, smoothed } from './scan-noise.js';
 
 /** Ink mask of a raster: 1 where a pixel is ink, 0 for background; same size and order as the image. */
 export interface InkMask {
@@ -49,13 +50,45 @@ export function otsuThreshold(image: GrayImage): number {
   return Math.floor((first + last) / 2);
 }
 
+/** A scan's levels lie this many σ of its smoothed paper noise below the paper: strong, seed, weak. */
+const STRONG_SIGMAS = 5;
+const SEED_SIGMAS = 4;
+const WEAK_SIGMAS = 3;
+
+/**
+ * The level a stroke must reach somewhere (seed) and the level ink grows to from it (weak), both
+ * set from the strong level: Otsu's, or on a scan no lighter than its noise and ink allow.
+ */
+function levels(image: GrayImage, lightest: number, scanned: boolean): { seed: number; weak: number } {
+  const otsu = otsuThreshold(image);
+  // A hairline that falls between two pixel rows (a script-size `=` bar at 150 dpi) has no pixel
+  // as dark as Otsu's level: seed a quarter of the way towards the paper so it is not lost.
+  if (!scanned) return { seed: Math.round(otsu + (lightest - otsu) / 4), weak: Math.round((otsu + lightest) / 2) };
+  const { paper, sigma } = paperNoise(image, otsu);
+  const darkest = paper - STRONG_SIGMAS * sigma;
+  const strong = Math.min(otsu, darkest, (inkGrey(image, darkest) + paper) / 2);
+  return {
+    seed: Math.min(strong + (lightest - strong) / 4, paper - SEED_SIGMAS * sigma),
+    weak: Math.min((strong + lightest) / 2, paper - WEAK_SIGMAS * sigma),
+  };
+}
+
 /**
  * Dark-on-light greyscale → ink mask; an image without contrast yields an empty mask. Hysteresis:
  * pixels a little lighter than Otsu's threshold are ink, and so are pixels halfway to the paper grey that
  * touch ink — the faint anti-aliased middle of a hairline stroke — so thin strokes stay connected
  * without isolated grey noise turning into ink.
+ *
+ * A scan (paper noise of SCAN_NOISE_SIGMA or more, scan-noise.ts) is first smoothed, which takes a
+ * speck of dust to a quarter of its depth and the grain to about a third, and its three levels are kept
+ * clear of what is left of the noise: a seed must be SEED_SIGMAS darker than the paper, a pixel joins
+ * it at WEAK_SIGMAS, and the strong level lies no lighter than halfway from the ink's grey to the
+ * paper's (Otsu's, on a small crop of grainy paper, lies close to the paper). A clean render keeps
+ * its levels exactly.
  */
-export function binarise(image: GrayImage): InkMask {
+export function binarise(raw: GrayImage): InkMask {
+  const scanned = paperNoise(raw, otsuThreshold(raw)).sigma >= SCAN_NOISE_SIGMA;
+  const image = scanned ? smoothed(raw) : raw;
   const mask = new Uint8Array(image.width * image.height);
   let darkest = 255;
   let lightest = 0;
@@ -65,11 +98,7 @@ export function binarise(image: GrayImage): InkMask {
     if (g > lightest) lightest = g;
   }
   if (lightest - darkest >= MIN_CONTRAST) {
-    const strong = otsuThreshold(image);
-    const weak = Math.round((strong + lightest) / 2);
-    // A hairline that falls between two pixel rows (a script-size `=` bar at 150 dpi) has no pixel
-    // as dark as Otsu's level: seed a quarter of the way towards the paper so it is not lost.
-    const seed = Math.round(strong + (lightest - strong) / 4);
+    const { seed, weak } = levels(image, lightest, scanned);
     const stack: number[] = [];
     for (let i = 0; i < mask.length; i++) {
       if (image.data[i] <= seed) {

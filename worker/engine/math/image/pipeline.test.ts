@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { noisySkewed } from '../../../../bench/scanned-renders.js';
 import type { GrayImage } from '../types.js';
 import { binarise, otsuThreshold } from './binarise.js';
 import { connectedComponents } from './components.js';
@@ -45,6 +47,24 @@ describe('binarise', () => {
     expect(mask.data[8 * 40 + 15]).toBe(1); // faint, but joined to the stroke
     expect(mask.data[30 * 40 + 30]).toBe(0); // faint and alone: paper
     expect(mask.data[0]).toBe(0);
+  });
+
+  it('binarises a grainy, dusty scan as its glyphs alone, a 2×2 dot among them', async () => {
+    // Strokes two pixels wide and a \\cdot of 2×2 pixels, as a 150 dpi render draws them.
+    const clean = canvas(120, 40).rect(10, 10, 12, 30).rect(20, 19, 40, 21).rect(50, 18, 52, 20).line(70, 10, 85, 30).rect(95, 10, 97, 30).image();
+    const png = await sharp(Buffer.from(clean.data), { raw: { width: 120, height: 40, channels: 1 } })
+      .png()
+      .toBuffer();
+    for (const seed of [1, 2, 3]) {
+      const { data, info } = await sharp(await noisySkewed(png, 0, seed))
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const { components } = connectedComponents(binarise({ data: new Uint8Array(data), width: info.width, height: info.height }));
+      expect(components.map((c) => [c.box.x0, c.box.y0])).toHaveLength(5);
+      const dot = components.find((c) => c.box.x0 >= 48 && c.box.x1 <= 54);
+      expect(dot?.area).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it('returns an empty mask for a blank or nearly uniform image', () => {

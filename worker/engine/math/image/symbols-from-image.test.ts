@@ -1,5 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { noisySkewed } from '../../../../bench/scanned-renders.js';
 import { renderTexSvg, type MathJaxFontName } from '../../../../models/training/render-mathjax.js';
 import { RULE, type GrayImage } from '../types.js';
 import { SymbolClassifier } from './classifier.js';
@@ -13,6 +15,17 @@ async function formula(tex: string, emPx = 36, font: MathJaxFontName = 'tex'): P
   const data = new Uint8Array(rendered.width * rendered.height);
   for (let i = 0; i < data.length; i++) data[i] = rgba[4 * i + 1];
   return { data, width: rendered.width, height: rendered.height };
+}
+
+/** The same formula as a flatbed scanner takes it: softened, grainy (σ 18 grey levels) and dusty (bench/scanned-renders.ts). */
+async function scanned(tex: string, emPx: number, seed: number): Promise<GrayImage> {
+  const svg = await renderTexSvg(tex, 'tex', { emPx });
+  const png = new Resvg(svg, { background: 'white', font: { loadSystemFonts: false } }).render().asPng();
+  const { data, info } = await sharp(await noisySkewed(png, 0, seed))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
 }
 
 describe('symbolsFromImage', () => {
@@ -96,6 +109,14 @@ describe('symbolsFromImage', () => {
 
   it('frees a \\dot accent the merge step joined to the letter under it (\\dot{q} read as 4 at 150 dpi)', async () => {
     for (const emPx of [20, 22]) expect(await labels('\\partial\\dot{q}+\\dot{p}', emPx)).toEqual(['\\partial', 'q', '\\dot', '+', 'p', '\\dot']);
+  });
+
+  it('reads a scanned formula at 150 dpi size: dust and grain are no dots, a \\cdot and the tittles of i and j stay', async () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const read = async (tex: string) => (await symbolsFromImage(await scanned(tex, 20, seed), { classifier })).map((s) => s.latex);
+      expect(await read('i+j=k')).toEqual(['i', '+', 'j', '=', 'k']);
+      expect(await read('a \\cdot b')).toEqual(['a', '\\cdot', 'b']);
+    }
   });
 
   it('returns no symbols for a blank image', async () => {

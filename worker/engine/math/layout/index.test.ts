@@ -204,6 +204,9 @@ describe('parseLayout: accents, words and dots', () => {
     const constant = pdf(row('2', g('i', true), thin, fn('sin'), 'x'));
     expect(constant).toContain('\\sin');
     expect(constant).not.toContain('\\text');
+    // …and a thin space parts upright letters before an italic one (`\mathrm{i}\,\mathrm{d}y`).
+    const differential = pdf(row(g('i', true), thin, g('d', true), 'y'));
+    expect(differential).not.toContain('\\text');
   });
   it('reads a function name with a script', () => expectParse(row(sup(fn('cos'), '2'), '\\theta'), '\\cos^{2}\\theta'));
   it('tells \\cdot from a full stop', () => expectParse(row('a', g('\\cdot'), 'b', g('.')), 'a\\cdot b.'));

@@ -34,7 +34,46 @@ export function groupWords(elements: Element[]): Element[] {
     }
     result.push(...readRun(run));
   }
-  return result;
+  return joinLoneLetters(result, elements);
+}
+
+/** A word space between two words of text: wider than a thin space, narrower than a \quad. */
+const WORD_SPACE_EM = [0.2, 0.6] as const;
+
+const isTextWord = (element: Element) => element.node.kind === 'merged' && element.node.latex.startsWith('\\text{');
+
+/**
+ * An upright letter standing alone a word space before or after a `\text{…}` word on its
+ * baseline is a word of that text (`\text{a shorter one}`, `\text{A very long expression}`), not
+ * a variable: maths letters are italic, and an upright constant (`\mathrm{d}`, `\mathrm{e}`) sits
+ * beside maths, not a word space from a word.
+ */
+function joinLoneLetters(result: Element[], elements: Element[]): Element[] {
+  const out = [...result];
+  for (const letter of result.filter((e) => isLetter(e) && glyphOf(e)?.style === 'upright')) {
+    const text = out.find((w) => isTextWord(w) && spacedAsWords(letter, w, elements));
+    if (!text || text.node.kind !== 'merged') continue;
+    const inner = text.node.latex.slice('\\text{'.length, -1);
+    const before = letter.box.x0 < text.box.x0;
+    const latex = `\\text{${before ? `${glyphOf(letter)!.latex} ${inner}` : `${inner} ${glyphOf(letter)!.latex}`}}`;
+    const node = { kind: 'merged' as const, latex, glyphs: [...text.node.glyphs, glyphOf(letter)!] };
+    out.splice(out.indexOf(text), 1, { ...text, node, box: unionBox([text.box, letter.box]) });
+    out.splice(out.indexOf(letter), 1);
+  }
+  return out;
+}
+
+/** True when `a` and `b` sit on one baseline a word space apart with nothing between them. */
+function spacedAsWords(a: Element, b: Element, elements: Element[]): boolean {
+  if (a.em === null || b.em === null) return false;
+  const em = Math.max(a.em, b.em);
+  const [left, right] = a.box.x0 < b.box.x0 ? [a, b] : [b, a];
+  const gap = right.box.x0 - left.box.x1;
+  const sameBaseline = Math.abs(a.baselineFor(a.em) - b.baselineFor(b.em)) < 0.12 * em;
+  const between = elements.some(
+    (e) => centreX(e.box) > left.box.x1 && centreX(e.box) < right.box.x0 && centreY(e.box) > left.box.y0 && centreY(e.box) < left.box.y1,
+  );
+  return sameBaseline && gap >= WORD_SPACE_EM[0] * em && gap <= WORD_SPACE_EM[1] * em && !between;
 }
 
 /** The letter continuing a word after `last` on its line, with nothing else between them (limits below do not count). */
@@ -72,9 +111,12 @@ function readRun(run: Element[]): Element[] {
   }
   const result: Element[] = [];
   let upright: Element[] = [];
+  // Upright letters beside italic ones are a word unless a thin space parts them (`\mathrm{i}\,\mathrm{d}y`).
   const flushUpright = () => {
-    if (upright.length >= 2) result.push(word(upright, `\\text{${upright.map((e) => glyphOf(e)?.latex).join('')}}`));
-    else result.push(...upright);
+    for (const piece of upright.length ? splitAtThinSpaces(upright) : []) {
+      if (piece.length >= 2) result.push(word(piece, `\\text{${piece.map((e) => glyphOf(e)?.latex).join('')}}`));
+      else result.push(...piece);
+    }
     upright = [];
   };
   for (let i = 0; i < run.length;) {

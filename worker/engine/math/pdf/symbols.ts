@@ -130,13 +130,15 @@ function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
 
 /** The text fonts' ligatures (U+FB00–FB06) and the letters they join. */
 const LIGATURES: Record<string, string> = { '\uFB00': 'ff', '\uFB01': 'fi', '\uFB02': 'fl', '\uFB03': 'ffi', '\uFB04': 'ffl', '\uFB05': 'st', '\uFB06': 'st' };
+const LIGATURE_LETTERS = new Set(Object.values(LIGATURES));
 
 /**
  * A ligature glyph (`\text{the ﬁnal}` set in a text font) as its letters, each an upright letter
  * with an equal share of its box, so the word it sits in reads as one run of letters.
  */
 function ligatureLetters(symbol: Piece): Piece[] {
-  const letters = LIGATURES[symbol.latex];
+  // pdf.js names a Type 1 font's ligature by its letters (`fi`) where the font has no Unicode for it.
+  const letters = LIGATURES[symbol.latex] ?? (LIGATURE_LETTERS.has(symbol.latex) ? symbol.latex : undefined);
   if (!letters) return [symbol];
   const width = (symbol.box.x1 - symbol.box.x0) / letters.length;
   return [...letters].map((latex, i) => ({

@@ -1,4 +1,4 @@
-import { glyphToLatex } from '../unicode-latex.js';
+import { glyphToLatex, isCjkChar } from '../unicode-latex.js';
 import type { SymbolStyle } from '../types.js';
 
 /**
@@ -213,7 +213,6 @@ export function tokenByCode(family: FontFamily, code: number): string | undefine
   return code < 0x5e ? '\\widehat' : '\\widetilde';
 }
 
-const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
 const VARIATION_SELECTORS = /[\uFE00-\uFE0F]/gu;
 
 /** One glyph's LaTeX token and style. Returns undefined for glyphs with no maths meaning (spaces). */
@@ -230,7 +229,7 @@ export function glyphToken(unicode: string, family: FontFamily): GlyphToken | un
   // The maths italic font's position 0x7E is its vector accent, which pdf.js names by the ASCII tilde.
   if (ch === '~' && family === 'math-italic') return { latex: '\\vec' };
   // A CJK character in a display is a word of the text (`\text{且}`): maths has no such symbol.
-  if (CJK.test(ch)) return { latex: `\\text{${ch}}` };
+  if (isCjkChar(ch)) return { latex: `\\text{${ch}}` };
   const override = TEX_OVERRIDES[ch];
   if (override) return { latex: override, style: letterStyle(family, override) };
   const mapped = glyphToLatex(ch);

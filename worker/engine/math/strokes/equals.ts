@@ -1,3 +1,4 @@
+import type { Classification } from '../image/classifier.js';
 import type { Box } from '../types.js';
 import { boxHeight, boxWidth } from './geometry.js';
 
@@ -8,7 +9,7 @@ const FLATNESS = 2;
 /** The bars' centres are at most this far apart vertically (in symbol heights). */
 const MOST_GAP = 0.6;
 /** The shorter bar is at least this share of the longer, and lies over it by at least this share of its width. */
-const SIMILAR = 0.5;
+const SIMILAR = 0.35;
 const OVERLAP = 0.5;
 
 /**
@@ -57,3 +58,37 @@ const centreIn = (b: Box, area: Box): boolean => {
 };
 
 const intersect = (a: Box, b: Box): boolean => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+
+/**
+ * Signs of two flat strokes other than `=`, with how often maths writes each for every time it
+ * writes `=` (math-mode tokens of TeX Live's documentation, models/training/maths-symbol-frequency.py:
+ * `=` 984, `\Rightarrow` 8, `\approx` 5 …; a sign never seen there counts once).
+ */
+const OTHER_FLAT_PAIRS: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries({
+    '\\approx': 5,
+    '\\equiv': 2,
+    '\\Rightarrow': 8,
+    '\\simeq': 1,
+    '\\Leftrightarrow': 1,
+    '\\Leftarrow': 1,
+    '\\cong': 1,
+    '\\rightleftharpoons': 1,
+  }).map(([sign, count]) => [sign, count / 984]),
+);
+
+/**
+ * A group of two strokes that equalsPairs pairs is `=` (the pair was grouped for being the two bars
+ * of one): two short bars read alone look like `:` or `\div` to the classifier, and a second bar
+ * drawn short like a `.`. Only another sign of two flat strokes (`\approx`, `\Rightarrow` …)
+ * can keep the pair, where the classifier's probability for it, weighed by how rare it is against
+ * `=`, still beats the rest; `=` gets the rest as its confidence.
+ */
+export function equalsFromPair(label: Classification, boxes: readonly Box[], symbolHeight: number): Classification {
+  if (label.latex === '=' || boxes.length !== 2 || equalsPairs(boxes, symbolHeight).length !== 1) return label;
+  const readings = [label, ...(label.alternatives ?? [])];
+  const others = readings.filter((r) => OTHER_FLAT_PAIRS[r.latex] !== undefined);
+  const equals = 1 - others.reduce((sum, r) => sum + r.confidence, 0);
+  if (others.some((r) => r.confidence * OTHER_FLAT_PAIRS[r.latex]! > equals)) return label;
+  return { latex: '=', confidence: equals, alternatives: readings.filter((r) => r.latex !== '=').slice(0, 3) };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MathSymbol } from '../types.js';
+import { RADICAL, type MathSymbol } from '../types.js';
 import { preferCaseBySize } from './letter-case.js';
 
 const glyph = (latex: string, x: number, y0: number, y1: number): MathSymbol => ({
@@ -24,5 +24,19 @@ describe('preferCaseBySize', () => {
     expect(read([glyph('h', 0, 0, 40), glyph('V', 25, -10, 5)])).toBe('hV'); // a raised script
     expect(read([glyph('2', 0, 0, 40), glyph('V', 30, 7, 40)])).toBe('2V'); // 0.83 of the digit: either
     expect(read([glyph('2', 0, 0, 40), glyph('K', 30, 18, 40)])).toBe('2K');
+  });
+
+  it('weighs a symbol with no letter or digit on its line by how often maths writes each look-alike', () => {
+    expect(read([glyph('X', 0, 0, 40)])).toBe('x'); // x 976 times to X's 64
+    expect(read([{ ...glyph('Z', 0, 0, 40), alternatives: [{ latex: '2', confidence: 0.2 }] }])).toBe('2');
+    expect(read([{ latex: RADICAL, box: { x0: 0, y0: 0, x1: 60, y1: 60 }, confidence: 1 }, glyph('X', 20, 20, 60)])).toBe(`${RADICAL}x`); // alone under a radical
+    // A neighbour on its line keeps the shape's own label: its size can be judged there.
+    expect(read([glyph('a', 0, 10, 40), glyph('X', 30, 0, 40)])).toBe('aX');
+  });
+
+  it('gives the chosen twin the shape’s confidence', () => {
+    const [x] = preferCaseBySize([glyph('X', 0, 0, 40)]);
+    expect(x.confidence).toBeCloseTo(0.9, 6);
+    expect(x.alternatives?.[0]).toEqual({ latex: 'X', confidence: 0.6 });
   });
 });

@@ -1,3 +1,4 @@
+import { TWIN_WEIGHTS } from '../lookalikes.js';
 import type { MathSymbol } from '../types.js';
 
 /** Letters whose small and capital forms a hand draws alike: only their size against the line tells them apart. */
@@ -13,26 +14,50 @@ const CAPITAL = 0.9;
 /**
  * Small or capital by size (c s u v w x z): a letter drawn alike in both cases is small when it
  * reaches well under the top of the nearest tall symbol on its baseline (a digit, a capital, an
- * ascender), and a capital when it is about as tall. Without such a neighbour (a letter alone, in a
- * script whose base is no neighbour on its baseline) the classifier's label stands. The relabelled
- * symbol's confidence is the shape's: both cases together.
+ * ascender), and a capital when it is about as tall. Without such a neighbour (in a script whose
+ * base is no neighbour on its baseline) the classifier's label stands. A symbol that no letter or
+ * digit shares a line with (alone, alone under a radical, a lone script) has nothing to tell its
+ * size by: of the shapes drawn alike (these letters, and `2`, `z`, `Z`) it is the one whose
+ * probability, weighed by how often maths writes it (TWIN_WEIGHTS: `x` 15 times as often as `X`,
+ * `2` 20 times as often as `z`), is highest. The relabelled symbol's confidence is the shape's:
+ * both readings together.
  */
 export function preferCaseBySize(symbols: MathSymbol[]): MathSymbol[] {
   return symbols.map((s) => {
+    if (TWIN_WEIGHTS[s.latex] && alone(s, symbols)) return relabelled(s, likelierTwin(s));
     if (!SAME_SHAPE.has(s.latex)) return s;
     const height = s.box.y1 - s.box.y0;
     const tall = symbols
       .filter((o) => o !== s && TALL.test(o.latex) && Math.abs(o.box.y1 - s.box.y1) <= LEVEL * (o.box.y1 - o.box.y0))
       .sort((a, b) => gap(a, s) - gap(b, s))[0];
-    if (!tall) return s;
-    const ratio = height / (tall.box.y1 - tall.box.y0);
     const small = s.latex.toLowerCase();
-    const want = ratio < SMALL ? small : ratio >= CAPITAL ? small.toUpperCase() : s.latex;
-    if (want === s.latex) return s;
-    const twin = s.alternatives?.find((a) => a.latex === want)?.confidence ?? 0;
-    const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== want)];
-    return { ...s, latex: want, confidence: s.confidence + twin, alternatives: others };
+    const ratio = tall ? height / (tall.box.y1 - tall.box.y0) : 0;
+    return relabelled(s, !tall ? s.latex : ratio < SMALL ? small : ratio >= CAPITAL ? small.toUpperCase() : s.latex);
   });
 }
 
+/** `s` read as `want`, with the shape's confidence: both readings together. */
+function relabelled(s: MathSymbol, want: string): MathSymbol {
+  if (want === s.latex) return s;
+  const twin = s.alternatives?.find((a) => a.latex === want)?.confidence ?? 0;
+  const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== want)];
+  return { ...s, latex: want, confidence: s.confidence + twin, alternatives: others };
+}
+
+/** No letter or digit shares the symbol's line: nothing tells its size. */
+const alone = (s: MathSymbol, symbols: MathSymbol[]): boolean =>
+  !symbols.some(
+    (o) =>
+      o !== s &&
+      /^[A-Za-z0-9]$/.test(o.latex) &&
+      Math.min(o.box.y1, s.box.y1) - Math.max(o.box.y0, s.box.y0) >= 0.5 * Math.min(o.box.y1 - o.box.y0, s.box.y1 - s.box.y0),
+  );
+
 const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
+
+/** The twin whose probability, weighed by how often maths writes it, is highest. */
+function likelierTwin(s: MathSymbol): string {
+  const weights = TWIN_WEIGHTS[s.latex]!;
+  const probability = (latex: string) => (s.latex === latex ? s.confidence : (s.alternatives?.find((a) => a.latex === latex)?.confidence ?? 0));
+  return Object.keys(weights).reduce((best, t) => (probability(t) * weights[t]! > probability(best) * weights[best]! ? t : best), s.latex);
+}

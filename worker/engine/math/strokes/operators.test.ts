@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MathSymbol } from '../types.js';
+import { RULE, type MathSymbol } from '../types.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
 
 const at = (latex: string, x: number, alternatives: MathSymbol['alternatives'] = []): MathSymbol => ({
@@ -21,6 +21,14 @@ describe('preferOperators', () => {
     expect(read([at('R', 0), tee(30), at('\\sqrt', 60)])).toBe('R+\\sqrt');
   });
 
+  it('reads a t between an operand and a fraction as +, but not one before a minus sign', () => {
+    const bar = { latex: RULE, box: { x0: 60, y0: 14, x1: 100, y1: 16 }, confidence: 1 };
+    const over = { ...at('a', 70), box: { x0: 70, y0: -20, x1: 90, y1: 10 } };
+    const under = { ...at('b', 70), box: { x0: 70, y0: 20, x1: 90, y1: 50 } };
+    expect(read([at('4', 0), tee(30), bar, over, under])).toBe(`4+${RULE}ab`);
+    expect(read([at('4', 0), tee(30), bar])).toBe(`4t${RULE}`);
+  });
+
   it('keeps a t beside an operator, at the end of its line, or without + among its alternatives', () => {
     expect(read([at('1', 0), at('+', 30), tee(60)])).toBe('1+t');
     expect(read([tee(0), at('-', 30), at('2', 60)])).toBe('t-2');
@@ -31,6 +39,8 @@ describe('preferOperators', () => {
     const bar = (x: number) => at('|', x, [{ latex: '1', confidence: 0.3 }]);
     expect(read([at('x', 0), at('+', 30), bar(60)])).toBe('x+1');
     expect(read([bar(0), at('x', 30), bar(60)])).toBe('|x|');
+    // A single stroke is the shape of both: however little the classifier gives `1`, an unpaired bar is one.
+    expect(read([at('x', 0), at('+', 30), at('|', 60, [{ latex: '1', confidence: 0.01 }])])).toBe('x+1');
   });
 });
 

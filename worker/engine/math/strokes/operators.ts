@@ -1,5 +1,5 @@
 import { GREEK_LETTERS } from '../image/vocabulary.js';
-import { RADICAL, type MathSymbol } from '../types.js';
+import { RADICAL, RULE, type MathSymbol } from '../types.js';
 
 /** Letters a hand draws like `+`. */
 const PLUS_LOOKALIKES = new Set(['t', 'T']);
@@ -14,15 +14,17 @@ const isOperand = (latex: string): boolean => /^[A-Za-z0-9]$/.test(latex) || GRE
 /**
  * A `t` or `T` written between two operands on its line, with `+` a plausible reading, is `+`:
  * in written maths a binary operator stands there far more often than a letter juxtaposed with
- * both neighbours (`4+2`, not `4t2`; `u+(`, not `ut(`; `R+\sqrt{…}`). A `t` next to an operator, a bracket it
+ * both neighbours (`4+2`, not `4t2`; `u+(`, not `ut(`; `R+\sqrt{…}`; a fraction bar, with ink over
+ * and under it, is an operand too: `a+\frac{…}{…}`). A `t` next to an operator, a bracket it
  * opens or closes, or the end of the line keeps the classifier's label (`1+t`, `t^{2}`). Likewise
- * a lone `|` in an expression, with `1` plausible, is `1`.
+ * a lone `|` in an expression, with `1` among its alternatives however unlikely (one stroke draws
+ * both), is `1`.
  */
 export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
   const bars = symbols.filter((s) => s.latex === '|').length;
   return symbols.map((s) => {
     // `|` comes in pairs around an absolute value or a norm; a lone one is a `1` drawn as a stroke.
-    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1') ?? s;
+    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1', 0) ?? s;
     if (!PLUS_LOOKALIKES.has(s.latex)) return s;
     const plus = preferAlternative(s, '+');
     if (!plus) return s;
@@ -30,8 +32,8 @@ export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
     const left = onLine.filter((o) => o.box.x1 <= (s.box.x0 + s.box.x1) / 2).sort((a, b) => b.box.x1 - a.box.x1)[0];
     const right = onLine.filter((o) => o.box.x0 >= (s.box.x0 + s.box.x1) / 2).sort((a, b) => a.box.x0 - b.box.x0)[0];
     if (!left || !right) return s;
-    const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']';
-    const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[' || right.latex === RADICAL;
+    const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']' || isFractionBar(left, symbols);
+    const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[' || right.latex === RADICAL || isFractionBar(right, symbols);
     return operandLeft && operandRight ? plus : s;
   });
 }
@@ -85,12 +87,19 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
 
 const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
 
-/** `s` relabelled `latex` when that is among its alternatives with at least PLAUSIBLE. */
-function preferAlternative(s: MathSymbol, latex: string): MathSymbol | null {
+/** `s` relabelled `latex` when that is among its alternatives with at least `least`. */
+function preferAlternative(s: MathSymbol, latex: string, least = PLAUSIBLE): MathSymbol | null {
   const chosen = s.alternatives?.find((a) => a.latex === latex);
-  if (!chosen || chosen.confidence < PLAUSIBLE) return null;
+  if (!chosen || chosen.confidence < least) return null;
   const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a !== chosen)];
   return { ...s, latex, confidence: chosen.confidence, alternatives: others };
+}
+
+/** A bar with ink both over and under it, within its width: a fraction, an operand like any other. */
+function isFractionBar(bar: MathSymbol, symbols: MathSymbol[]): boolean {
+  if (bar.latex !== RULE) return false;
+  const within = symbols.filter((o) => o !== bar && (o.box.x0 + o.box.x1) / 2 > bar.box.x0 && (o.box.x0 + o.box.x1) / 2 < bar.box.x1);
+  return within.some((o) => o.box.y1 <= bar.box.y0) && within.some((o) => o.box.y0 >= bar.box.y1);
 }
 
 const sharedHeight = (a: MathSymbol, b: MathSymbol): number => Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);

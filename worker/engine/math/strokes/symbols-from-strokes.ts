@@ -2,7 +2,8 @@ import { DOT_TOKENS } from '../image/vocabulary.js';
 import type { Classification } from '../image/classifier.js';
 import { RADICAL, RULE, type Box, type MathSymbol, type Stroke } from '../types.js';
 import { StrokeClassifier, type StrokeSymbolReader } from './classifier.js';
-import { radicalHookEnd, strokesBox, typicalSymbolHeight } from './geometry.js';
+import { radicalHookEnd, strokeBox, strokesBox, typicalSymbolHeight } from './geometry.js';
+import { equalsFromPair } from './equals.js';
 import { groupStrokes, type StrokeGroup } from './grouping.js';
 import { preferCaseBySize } from './letter-case.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
@@ -70,7 +71,7 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
   let labels = await byShape(inked);
   const em = estimateEm(boxes, labels, classifier);
   if (em !== undefined) labels = await classifier.classify(inked.map((set, i) => ({ points: trajectory(set), features: symbolFeatures(boxes[i], em, true) })));
-  const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
+  const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, equalsFromPair(labels[i], inked[i].map(strokeBox), symbolHeight)]));
   const symbols = groups.map((g): MathSymbol => {
     const label = byGroup.get(g);
     if (label) return { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives };

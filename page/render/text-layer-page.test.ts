@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
-import { renderDocumentPage } from './document-mmd.js';
+import { renderTextLayerPage } from './text-layer-page.js';
 
 /** A glyph line of `text` at baseline y, one 5-point glyph a character from x = 72. */
 function line(text: string, y: number, x0 = 72): TextLine {
@@ -9,9 +9,10 @@ function line(text: string, y: number, x0 = 72): TextLine {
   return { glyphs, x0, x1: x0 + 5 * text.length, top: y - 8, bottom: y + 2, base: y, size: 10, bold: false, text };
 }
 
-const opts = { display: ['\\[', '\\]'] as [string, string], lineMmd: (l: TextLine) => l.text, displayLatex: (l: TextLine) => l.text };
+const read = { lineMmd: (l: TextLine) => l.text, displayLatex: (l: TextLine) => l.text };
+const opts = { disable_itemize: true };
 
-describe('renderDocumentPage', () => {
+describe('renderTextLayerPage', () => {
   it('writes a list item a line, indented by depth, without its marker; a figure between items splits the list', () => {
     const blocks: Block<TextLine>[] = [
       { kind: 'furniture', lines: [line('Running head', 20)] },
@@ -28,7 +29,7 @@ describe('renderDocumentPage', () => {
       { kind: 'display_math', lines: [line('x^2', 350)], tag: '1' },
     ];
     const figure = { name: 'fig-1', mmd: '![](fig-1.png)', box: { x0: 72, y0: 150, x1: 300, y1: 280 } };
-    const page = renderDocumentPage(blocks, { ...opts, figures: [figure] });
+    const page = renderTextLayerPage(blocks, read, opts, [figure]);
     expect(page.mmd).toBe(
       ['## Results', '- first\n  - nested', '![](fig-1.png)', '- after the figure', 'A word broken by a hyphen joins.', '\\[\nx^2\n\\]'].join('\n\n'),
     );
@@ -40,7 +41,7 @@ describe('renderDocumentPage', () => {
 
   it("writes a display block's equation number as \\tag{} only under include_equation_tags, whatever its LaTeX came from", () => {
     const blocks: Block<TextLine>[] = [{ kind: 'display_math', lines: [line('E=mc^2', 100)], tag: '3' }];
-    expect(renderDocumentPage(blocks, { ...opts, includeTags: true }).mmd).toBe('\\[\nE=mc^2 \\tag{3}\n\\]');
-    expect(renderDocumentPage(blocks, opts).mmd).toBe('\\[\nE=mc^2\n\\]');
+    expect(renderTextLayerPage(blocks, read, { ...opts, include_equation_tags: true }).mmd).toBe('\\[\nE=mc^2 \\tag{3}\n\\]');
+    expect(renderTextLayerPage(blocks, read, opts).mmd).toBe('\\[\nE=mc^2\n\\]');
   });
 });

@@ -1,6 +1,5 @@
-import type { Box } from '../../engine/math/types.js';
-import type { PageGraphics } from './page-graphics.js';
-import type { TextLine } from './text-layer.js';
+import type { PageGraphics, Region as Box, TextLine } from '../glyph-lines.js';
+import { CAPTION } from './text-layer-blocks.js';
 
 /**
  * Which parts of a page are figures, from candidate boxes (painted images, clusters of vector
@@ -26,9 +25,6 @@ const MAX_TEXT_COVER_RULES = 0.12;
 const MAX_TEXT_COVER = 0.35;
 /** A picture covering this share of the page is its background (a scan under an OCR text layer). */
 const MAX_PAGE_SHARE = 0.85;
-
-/** "Figure 2:", "Fig. 3.", "Table IV." — a number and a separator, unlike body text that mentions a figure ("Figure 3 shows"). */
-export const CAPTION = /^(fig(ure)?|table|tab|chart|scheme|plate|diagram)\.?\s*([0-9]+|[IVX]+)(\.[0-9]+)*\s*[:.|\u2013\u2014-]/i;
 
 const area = (b: Box) => Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0);
 const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });

@@ -1,10 +1,9 @@
-import type { Box } from '../../engine/math/types.js';
-import { findGutter } from './columns.js';
-import { type Glyph, makeLine, type TextLine } from './text-layer.js';
-import type { ColumnAlign } from '../../../page/blocks-model.js';
+import type { ColumnAlign, Grid } from '../blocks-model.js';
+import type { Glyph, Region, TextLine } from '../glyph-lines.js';
+import { findGutter } from './text-layer-columns.js';
 
 /**
- * Tables on a page: consecutive rows whose words leave the same wide vertical gaps empty. The
+ * Tables on a born-digital page: consecutive rows whose words leave the same wide vertical gaps empty. The
  * gaps are found from words, not from the text layer's fragments, because a header row's cells
  * can be closer than the fragment gap (tabcolsep is 12 pt, a little over an em). To tell a table
  * from an author block or a column of equation numbers, it needs text cells and either a rule
@@ -23,11 +22,8 @@ const MIN_NUMERIC_ROWS = 3;
 const NUMBER = /^[-−+±]?(\d+([.,]\d+)*|[.,]\d+)%?$/;
 const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 
-export interface PageTable {
-  /** Row by row, one cell a column; an empty cell is undefined. */
-  rows: Array<Array<TextLine | undefined>>;
-  align: ColumnAlign[];
-}
+/** Row by row, one cell a column (an empty cell undefined), each column's alignment. */
+export type PageTable = Grid<TextLine>;
 
 /** A text line standing for a whole table, spanning its cells. */
 export type TableLine = TextLine & { table: PageTable };
@@ -51,20 +47,24 @@ interface Row {
 
 type Gap = [number, number];
 
+/** Glyphs (left to right) → the text line they make, as the text layer makes its lines (worker/document/pipeline/text-layer.ts). */
+export type MakeLine = (glyphs: Glyph[]) => TextLine | undefined;
+
 /**
  * Splits the page's lines into tables (one TableLine each) and the lines left. On a two-column
  * page each column is searched on its own: side by side, the columns' lines would look like cells.
  * @param rules the page's horizontal rules, in the lines' coordinates
+ * @param makeLine how a cell's glyphs become its line
  */
-export function findTables(lines: TextLine[], rules: Box[], pageWidth: number): { tables: TableLine[]; rest: TextLine[] } {
+export function findTables(lines: TextLine[], rules: Region[], pageWidth: number, makeLine: MakeLine): { tables: TableLine[]; rest: TextLine[] } {
   const gutter = findGutter(lines, pageWidth);
-  if (gutter === undefined) return tablesIn(lines, rules);
+  if (gutter === undefined) return tablesIn(lines, rules, makeLine);
   const sides = [lines.filter((l) => l.x1 <= gutter), lines.filter((l) => l.x0 >= gutter), lines.filter((l) => l.x0 < gutter && l.x1 > gutter)];
-  const found = sides.map((side) => tablesIn(side, rules));
+  const found = sides.map((side) => tablesIn(side, rules, makeLine));
   return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
 }
 
-function tablesIn(lines: TextLine[], rules: Box[]): { tables: TableLine[]; rest: TextLine[] } {
+function tablesIn(lines: TextLine[], rules: Region[], makeLine: MakeLine): { tables: TableLine[]; rest: TextLine[] } {
   const rows = toRows(lines);
   const used = new Set<Row>();
   const tables: TableLine[] = [];
@@ -73,7 +73,7 @@ function tablesIn(lines: TextLine[], rules: Box[]): { tables: TableLine[]; rest:
   for (const seed of seeds) {
     if (used.has(seed)) continue;
     const run = grow(seed, rows, used);
-    const table = run.length >= 2 ? buildTable(run, rules) : undefined;
+    const table = run.length >= 2 ? buildTable(run, rules, makeLine) : undefined;
     if (!table) continue;
     for (const r of run) used.add(r);
     tables.push(table);
@@ -154,7 +154,7 @@ function grow(seed: Row, rows: Row[], used: Set<Row>): Row[] {
 }
 
 /** The table the rows make, or undefined when they do not look like one. */
-function buildTable(run: Row[], rules: Box[]): TableLine | undefined {
+function buildTable(run: Row[], rules: Region[], makeLine: MakeLine): TableLine | undefined {
   const size = run[0]!.size;
   const words = run.flatMap((r) => r.words);
   const gaps = gapsOf(words, size);
@@ -187,7 +187,7 @@ function buildTable(run: Row[], rules: Box[]): TableLine | undefined {
   };
 }
 
-function looksLikeTable(rows: Array<Array<TextLine | undefined>>, box: Box, rules: Box[], size: number): boolean {
+function looksLikeTable(rows: Array<Array<TextLine | undefined>>, box: Region, rules: Region[], size: number): boolean {
   const content = rows.map((cells) => cells.filter((c): c is TextLine => c !== undefined && !EQUATION_NUMBER.test(c.text.trim())));
   if (content.filter((cells) => cells.length >= 2).length < 2) return false;
   const cells = content.flat();

@@ -1,21 +1,38 @@
-import { BULLET_MARKER, type Block as PageBlock, type ListItem } from '../../../page/blocks-model.js';
-import { readingOrder } from './columns.js';
-import { isMathOnly } from './inline.js';
-import { CAPTION } from './figure-regions.js';
-import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
-import { isDisplayLine, standsAlone } from './math-regions.js';
-import { isTableLine } from './tables.js';
-import { dominantSize, isBullet, type TextLine } from './text-layer.js';
+import { BULLET_MARKER, type Block as PageBlock, type ListItem } from '../blocks-model.js';
+import type { TextLine } from '../glyph-lines.js';
+import { pageFurniture, RunningLines } from './furniture.js';
+import { dominantSize } from './line-measures.js';
+import { readingOrder } from './text-layer-columns.js';
+import { isTableLine } from './text-layer-tables.js';
 
 /**
  * Lines of one born-digital page → the page model's blocks (page/blocks-model.ts): headings,
  * paragraphs, lists, display maths, tables, and page furniture set aside (its own block, first).
+ * Tables come found (text-layer-tables.ts); what recognition found in the lines (display
+ * equations, lines all maths: the document worker's worker/document/pipeline/) comes in as
+ * `TextLayerReading`.
  */
 
 export { RunningLines };
 
 /** A born-digital page's blocks hold its glyph lines. */
 export type Block = PageBlock<TextLine>;
+
+/** What the document worker read of a page's glyph lines before their layout. */
+export interface TextLayerReading {
+  /**
+   * The display equation a line stands for, if it stands for one: its equation number, and
+   * whether it is a display wherever it stands (2-D, or numbered); else only where it is centred.
+   */
+  display(line: TextLine): { tag?: string; standsAlone: boolean } | undefined;
+  /** The line is all maths: centred, it is a display. */
+  isMathOnly(line: TextLine): boolean;
+  /** A list's bullet character. */
+  isBullet(ch: string): boolean;
+}
+
+/** "Figure 2:", "Fig. 3.", "Table IV." — a number and a separator, unlike body text that mentions a figure ("Figure 3 shows"). */
+export const CAPTION = /^(fig(ure)?|table|tab|chart|scheme|plate|diagram)\.?\s*([0-9]+|[IVX]+)(\.[0-9]+)*\s*[:.|\u2013\u2014-]/i;
 
 const NUMBERED = /^(\d{1,3})[.)]\s/;
 /** Lines whose ink is this close (in ems) are one paragraph's even when their baselines are far apart. */
@@ -26,7 +43,7 @@ export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
 }
 
-function listMarker(line: TextLine): string | undefined {
+function listMarker(line: TextLine, isBullet: (ch: string) => boolean): string | undefined {
   const first = line.glyphs[0]?.ch ?? '';
   if (isBullet(first) && line.glyphs[1]?.ch === ' ') return BULLET_MARKER;
   const m = NUMBERED.exec(line.text);
@@ -50,7 +67,14 @@ function quantile(xs: number[], q: number): number | undefined {
 }
 
 /** Lays out one page. `width`/`height` are the viewport's, in points. */
-export function layoutPage(all: TextLine[], width: number, height: number, keepPageInfo: boolean, running = new RunningLines()): Block[] {
+export function layoutPage(
+  all: TextLine[],
+  width: number,
+  height: number,
+  reading: TextLayerReading,
+  keepPageInfo: boolean,
+  running = new RunningLines(),
+): Block[] {
   const body = bodySizeOf(all);
   const pageInfo = pageFurniture(all, height, body, running, keepPageInfo);
   const lines = all.filter((l) => !pageInfo.includes(l));
@@ -81,7 +105,7 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const next = section.lines[i + 1];
       const last = blocks[blocks.length - 1];
       const level = headingLevel(line, body, next, bodyBold);
-      const marker = listMarker(line);
+      const marker = listMarker(line, reading.isBullet);
       // Lines of one paragraph: a leading apart, or closer in ink (a tall inline formula spreads its lines).
       const close =
         prev !== undefined &&
@@ -92,11 +116,12 @@ export function layoutPage(all: TextLine[], width: number, height: number, keepP
       const centred =
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
       // A display gathered from stacked lines (fractions, limits, tall delimiters) or numbered needs no centring test.
+      const display = reading.display(line);
       if (isTableLine(line)) {
         blocks.push({ kind: 'table', grid: line.table, whole: line });
-      } else if (isDisplayLine(line) && (centred || standsAlone(line.display))) {
-        blocks.push({ kind: 'display_math', lines: [line], ...(line.display.tag ? { tag: line.display.tag } : {}) });
-      } else if (centred && isMathOnly(line)) {
+      } else if (display && (centred || display.standsAlone)) {
+        blocks.push({ kind: 'display_math', lines: [line], ...(display.tag ? { tag: display.tag } : {}) });
+      } else if (centred && reading.isMathOnly(line)) {
         blocks.push({ kind: 'display_math', lines: [line] });
       } else if (level !== undefined) {
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);

@@ -1,7 +1,7 @@
-import type { TextLine } from './text-layer.js';
+import type { TextLine } from '../glyph-lines.js';
 
 /**
- * Reading order for one- and two-column pages. A gutter is a vertical band in the middle of the
+ * Reading order of a born-digital page's glyph lines (PDF points), one or two columns. A gutter is a vertical band in the middle of the
  * page that no line crosses, with enough lines on each side. Lines crossing it (titles, wide
  * figures' captions) are full-width and cut the page into sections; each section reads its left
  * column top to bottom, then its right column. Three or more columns are not detected.
