@@ -1,4 +1,4 @@
-import { type Block, blockLines, type FigureRef, type ListItem } from '../blocks-model.js';
+import { type Block, blockLines, BULLET_MARKER, type FigureRef, type ListItem } from '../blocks-model.js';
 import { displayMath } from './mmd.js';
 import type { RenderOptions } from './options.js';
 import { tableToMmd } from './tables-mmd.js';
@@ -164,7 +164,8 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
       if (itemize) {
         closeLists(item.depth);
         for (; openDepth < item.depth; openDepth++) mmd += '\\begin{itemize}\n';
-        prefix = '\\item ';
+        // A numbered item keeps its number as the item's label.
+        prefix = item.marker === BULLET_MARKER ? '\\item ' : `\\item[${item.marker.trim()}] `;
       }
       return writeLines(partLines, 'list_item', ' ', (l, i) => (i === 0 ? start.mmd : reader.mmd(l)), prefix);
     }

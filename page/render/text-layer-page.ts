@@ -5,8 +5,8 @@ import { type LineReader, type RenderedBlocks, type RenderedLine, renderBlocks }
 
 /**
  * A born-digital page's blocks (glyph lines) as MMD, by the page renderer (page-mmd.ts), with the
- * MMD each line produced (for lines.json and lines.mmd.json). The document pipeline writes lists
- * one item a line with their markers (disable_itemize), and its cropped figures where they sit.
+ * MMD each line produced (for lines.json and lines.mmd.json), and its cropped figures where they
+ * sit. Lists are itemize environments unless the request sets disable_itemize, as on every page.
  */
 
 export interface RenderedPage {

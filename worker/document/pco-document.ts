@@ -96,6 +96,8 @@ function convert(job: JobRecord, path: string, config: WorkerContext['config'], 
       includeHyperlinks: o.include_hyperlinks as boolean | undefined,
       includePageInfo: o.include_page_info === true,
       includeEquationTags: o.include_equation_tags as boolean | undefined,
+      disableItemize: o.disable_itemize as boolean | undefined,
+      disableLstlisting: o.disable_lstlisting as boolean | undefined,
       // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
       chemistry: {
         smiles: o.include_smiles !== false,

@@ -46,6 +46,8 @@ export function documentOptions(o: PdfOptions, osraCpuSeconds?: number): Documen
     includeHyperlinks: o.include_hyperlinks,
     includePageInfo: o.include_page_info === true,
     includeEquationTags: o.include_equation_tags,
+    disableItemize: o.disable_itemize,
+    disableLstlisting: o.disable_lstlisting,
     // 4.7: include_smiles is true by default here.
     chemistry: { smiles: o.include_smiles ?? true, inchi: o.include_inchi, asImage: o.include_chemistry_as_image, cpuSeconds: osraCpuSeconds },
   };

@@ -69,13 +69,20 @@ describe('convertDocument on born-digital pages', () => {
     expect(at('Right column line 5')).toBeLessThan(at('Right column line 6'));
   });
 
-  it('writes bullet items as "- " and numbered items as "N. "', async () => {
+  it('writes lists as itemize environments, a numbered item with its number as its label (4.2 default)', async () => {
     const { mmd, linesJson } = await convert('list');
-    expect(mmd).toContain(fx.LIST_ITEMS.map((t) => `- ${t}`).join('\n'));
-    expect(mmd).toContain('1. Numbered one\n2. Numbered two');
+    expect(mmd).toContain(`\\begin{itemize}\n${fx.LIST_ITEMS.map((t) => `\\item ${t}`).join('\n')}\n\\end{itemize}`);
+    expect(mmd).toContain('\\begin{itemize}\n\\item[1.] Numbered one\n\\item[2.] Numbered two\n\\end{itemize}');
     expect(mmd.startsWith('Things to remember:\n\n')).toBe(true);
     const types = (linesJson.pages[0].lines as { type: string }[]).map((l) => l.type);
     expect(types.filter((t) => t === 'list_item')).toHaveLength(5);
+  });
+
+  it('writes bullet items as "- " and numbered items as "N. " with disable_itemize', async () => {
+    const { mmd } = await convert('list', { disableItemize: true });
+    expect(mmd).toContain(fx.LIST_ITEMS.map((t) => `- ${t}`).join('\n'));
+    expect(mmd).toContain('1. Numbered one\n2. Numbered two');
+    expect(mmd).not.toContain('itemize');
   });
 
   it('makes links only when includeHyperlinks is set', async () => {
@@ -251,7 +258,13 @@ describe('lines.json and lines.mmd.json', () => {
       // Everything in the MMD but separators and page-break markers comes from some line.
       let rest = r.mmd;
       for (const l of [...lines].reverse()) rest = rest.slice(0, l.mmd_start) + rest.slice(l.mmd_end);
-      expect(rest.replaceAll(PAGE_BREAK_MARKER, '').trim()).toMatch(/^\s*$/);
+      // (and the itemize environments around list items)
+      expect(
+        rest
+          .replaceAll(PAGE_BREAK_MARKER, '')
+          .replace(/\\(begin|end)\{itemize\}/g, '')
+          .trim(),
+      ).toMatch(/^\s*$/);
     },
   );
 });

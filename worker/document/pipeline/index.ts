@@ -56,6 +56,10 @@ export interface DocumentOptions {
   includePageInfo?: boolean;
   /** A display equation's number at the right margin becomes `\tag{n}` in its LaTeX. @defaultValue false */
   includeEquationTags?: boolean;
+  /** Lists written one item a line with their markers as printed, not as itemize environments (4.2). @defaultValue false */
+  disableItemize?: boolean;
+  /** Code written as fenced blocks instead of lstlisting environments (4.2). @defaultValue false */
+  disableLstlisting?: boolean;
   /** Structure diagrams among the figures become SMILES (worker/chemistry/). @defaultValue not looked for */
   chemistry?: ChemistryOptions;
 }
@@ -194,6 +198,8 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
       math_inline_delimiters: opts.mathInlineDelimiters,
       math_display_delimiters: opts.mathDisplayDelimiters,
       include_equation_tags: opts.includeEquationTags,
+      disable_itemize: opts.disableItemize,
+      disable_lstlisting: opts.disableLstlisting,
     };
     return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running));
   }
@@ -207,8 +213,8 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, running: 
   const render = {
     math_display_delimiters: opts.mathDisplayDelimiters,
     include_equation_tags: opts.includeEquationTags,
-    // A document's lists are written one item a line, with their markers as printed.
-    disable_itemize: true,
+    disable_itemize: opts.disableItemize,
+    disable_lstlisting: opts.disableLstlisting,
   };
   const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.

@@ -82,7 +82,9 @@ describe('born-digital prose blocks', () => {
     );
     expect(mmd).not.toContain('\\text{');
     expect(blocks[1]).toBe('We list the properties:');
-    expect(blocks[2]).toBe('- The sequence is increasing for positive starting values.\n- Every term is odd when \\(a_{0}\\) is odd.');
+    expect(blocks[2]).toBe(
+      '\\begin{itemize}\n\\item The sequence is increasing for positive starting values.\n\\item Every term is odd when \\(a_{0}\\) is odd.\n\\end{itemize}',
+    );
     expect(blocks[3]).toBe('The area under the parabola is');
     expect(blocks[4]).toMatch(/^\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}.*dx=\\frac\{1\}\{3\}\n\\\]$/);
     // A formula's region reaches past the text layer's pen positions to its glyphs' ink: the root keeps its last `1`;
@@ -97,9 +99,9 @@ describe('born-digital prose blocks', () => {
   }, 60_000);
 
   it.skipIf(!office)(
-    'reads a DOCX through LibreOffice with its paragraphs apart and its bulleted and numbered lists one item a line (skipped: soffice or pandoc missing)',
+    'reads a DOCX through LibreOffice with its paragraphs apart and, with disable_itemize, its bulleted and numbered lists one item a line (skipped: soffice or pandoc missing)',
     async () => {
-      const { mmd } = await convertDocument(join(dir, 'note.docx'));
+      const { mmd } = await convertDocument(join(dir, 'note.docx'), { disableItemize: true });
       expect(mmd.split('\n\n')).toEqual([
         '## Energy and angles',
         'First paragraph with some words, and more words after it so that the paragraph wraps over more than one line of the page in the rendered document.',
