@@ -55,10 +55,12 @@ describe('writeConversions', () => {
   it('keeps the itemize lists and listings of an image or scanned page in docx and html, nesting and maths included', async () => {
     const mmd =
       'Shopping:\n\n\\begin{itemize}\n\\item Fresh bread \\(x^{2}\\)\n\\begin{itemize}\n\\item Rye loaf\n\\end{itemize}\n\\item Two litres of milk\n\\end{itemize}\n\n' +
+      'Steps:\n\n\\begin{itemize}\n\\item[3.] Knead\n\\item[4.] Bake\n\\end{itemize}\n\n' +
       'Code:\n\n\\begin{lstlisting}\nint total = 0;\n\\end{lstlisting}\n\nDone.';
     const { out } = await convert(mmd, { docx: true, html: true, md: true });
     const html = out.html!.toString();
     expect(html).toMatch(/<li>Fresh bread\s*<math[\s\S]*?<ul>\s*<li>Rye loaf<\/li>\s*<\/ul><\/li>\s*<li>Two litres of milk<\/li>/);
+    expect(html).toMatch(/<ol start="3"[^>]*>\s*<li>Knead<\/li>\s*<li>Bake<\/li>/);
     expect(html).toContain('<code>int total = 0;</code>');
     const word = unzipMember(out.docx!, 'word/document.xml');
     for (const text of ['Fresh bread', 'Rye loaf', 'Two litres of milk', 'int total = 0;', 'Done.']) expect(word).toContain(text);

@@ -3,7 +3,7 @@
  * a LaTeX environment as a raw TeX block, which every format but LaTeX drops: the lists and code of
  * an image or a scanned page (written as environments by default, spec 4.2) would vanish from
  * DOCX, PPTX, HTML and the printed PDF. Each `\item` becomes a `- ` line, four spaces deeper for
- * each enclosing list (an `\item[label]` keeps its label as text); a listing becomes a fenced
+ * each enclosing list (`\item[2.]` a numbered item from 2, another label kept as text); a listing becomes a fenced
  * block with its lines as they are. The environments' own lines (page-mmd.ts writes each on a line
  * of its own) become blank lines around the list; everything else is left alone.
  */
@@ -27,8 +27,10 @@ export function environmentsAsMarkdown(mmd: string): string {
       if (depth < 0) out.push('');
     } else if (depth >= 0 && t.startsWith('\\item')) {
       const label = /^\\item\s*\[([^\]]*)\]/.exec(t);
-      const text = label ? `${label[1]} ${t.slice(label[0].length).trimStart()}` : t.slice('\\item'.length).trimStart();
-      out.push(`${'    '.repeat(depth)}- ${text}`);
+      const text = t.slice(label ? label[0].length : '\\item'.length).trimStart();
+      // A number label (`\item[3.]`) makes a numbered item from that number; another label stays as text.
+      const marker = !label ? '- ' : /^\d+[.)]$/.test(label[1]!) ? `${label[1]} ` : `- ${label[1]} `;
+      out.push(`${'    '.repeat(depth)}${marker}${text}`);
     } else out.push(line);
   }
   return out.join('\n');
