@@ -57,10 +57,10 @@ const WEAK_SIGMAS = 3;
 
 /**
  * The level a stroke must reach somewhere (seed) and the level ink grows to from it (weak), both
- * set from the strong level: Otsu's, or on a scan no lighter than its noise and ink allow.
+ * set from the strong level: Otsu's (`otsu`, of this image), or on a scan no lighter than its
+ * noise and ink allow.
  */
-function levels(image: GrayImage, lightest: number, scanned: boolean): { seed: number; weak: number } {
-  const otsu = otsuThreshold(image);
+function levels(image: GrayImage, lightest: number, otsu: number, scanned: boolean): { seed: number; weak: number } {
   // A hairline that falls between two pixel rows (a script-size `=` bar at 150 dpi) has no pixel
   // as dark as Otsu's level: seed a quarter of the way towards the paper so it is not lost.
   if (!scanned) return { seed: Math.round(otsu + (lightest - otsu) / 4), weak: Math.round((otsu + lightest) / 2) };
@@ -87,7 +87,8 @@ function levels(image: GrayImage, lightest: number, scanned: boolean): { seed: n
  * its levels exactly.
  */
 export function binarise(raw: GrayImage): InkMask {
-  const scanned = paperNoise(raw, otsuThreshold(raw)).sigma >= SCAN_NOISE_SIGMA;
+  const rawOtsu = otsuThreshold(raw);
+  const scanned = paperNoise(raw, rawOtsu).sigma >= SCAN_NOISE_SIGMA;
   const image = scanned ? smoothed(raw) : raw;
   const mask = new Uint8Array(image.width * image.height);
   let darkest = 255;
@@ -98,7 +99,7 @@ export function binarise(raw: GrayImage): InkMask {
     if (g > lightest) lightest = g;
   }
   if (lightest - darkest >= MIN_CONTRAST) {
-    const { seed, weak } = levels(image, lightest, scanned);
+    const { seed, weak } = levels(image, lightest, scanned ? otsuThreshold(image) : rawOtsu, scanned);
     const stack: number[] = [];
     for (let i = 0; i < mask.length; i++) {
       if (image.data[i] <= seed) {

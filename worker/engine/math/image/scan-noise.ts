@@ -17,25 +17,10 @@ export const SCAN_NOISE_SIGMA = 4;
  * clean render's paper is one grey with a few anti-aliased edge pixels: σ 0.
  */
 export function paperNoise(image: GrayImage, threshold: number): { paper: number; sigma: number } {
-  const light = new Uint32Array(256);
-  let count = 0;
-  for (let i = 0; i < image.data.length; i++) {
-    if (image.data[i] > threshold) {
-      light[image.data[i]]++;
-      count++;
-    }
-  }
-  if (!count) return { paper: 255, sigma: 0 };
-  const quantile = (share: number) => {
-    let seen = 0;
-    for (let g = 0; g < 256; g++) {
-      seen += light[g];
-      if (seen > share * count) return g;
-    }
-    return 255;
-  };
-  const paper = quantile(0.5);
-  return { paper, sigma: (paper - quantile(0.25)) / 0.6745 };
+  const light = greyHistogram(image, (g) => g > threshold);
+  if (!light.total) return { paper: 255, sigma: 0 };
+  const paper = greyQuantile(light, 0.5);
+  return { paper, sigma: (paper - greyQuantile(light, 0.25)) / 0.6745 };
 }
 
 /**
@@ -66,18 +51,34 @@ const INK_QUANTILE = 0.02;
 
 /** The grey of a scan's ink: the INK_QUANTILE darkest of its pixels at or below `atMost`; 0 when none are. */
 export function inkGrey(image: GrayImage, atMost: number): number {
-  const dark = new Uint32Array(256);
-  let count = 0;
+  const dark = greyHistogram(image, (g) => g <= atMost);
+  return dark.total ? greyQuantile(dark, INK_QUANTILE) : 0;
+}
+
+interface GreyHistogram {
+  counts: Uint32Array;
+  total: number;
+}
+
+/** How many of the pixels `keep` accepts have each grey level. */
+function greyHistogram(image: GrayImage, keep: (grey: number) => boolean): GreyHistogram {
+  const counts = new Uint32Array(256);
+  let total = 0;
   for (let i = 0; i < image.data.length; i++) {
-    if (image.data[i] <= atMost) {
-      dark[image.data[i]]++;
-      count++;
+    if (keep(image.data[i])) {
+      counts[image.data[i]]++;
+      total++;
     }
   }
+  return { counts, total };
+}
+
+/** The least grey below or at which more than `share` of a non-empty histogram's pixels lie. */
+function greyQuantile({ counts, total }: GreyHistogram, share: number): number {
   let seen = 0;
   for (let g = 0; g < 256; g++) {
-    seen += dark[g];
-    if (seen > INK_QUANTILE * count) return g;
+    seen += counts[g]!;
+    if (seen > share * total) return g;
   }
-  return 0;
+  return 255;
 }
