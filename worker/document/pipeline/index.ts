@@ -13,6 +13,8 @@ import { groupDisplayMath, isDisplayLine, standsAlone } from './math-regions.js'
 import { findTables } from '../../../page/processors/text-layer-tables.js';
 import { isBullet, makeLine } from './text-layer.js';
 import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
+import { DEFAULT_INLINE } from '../../../page/render/mmd.js';
+import type { RenderOptions } from '../../../page/render/options.js';
 import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
 import { PdfReader } from './pdf-reader.js';
@@ -193,29 +195,22 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
 }
 
 function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
-  if (content.scanned) {
-    const render = {
-      math_inline_delimiters: opts.mathInlineDelimiters,
-      math_display_delimiters: opts.mathDisplayDelimiters,
-      include_equation_tags: opts.includeEquationTags,
-      disable_itemize: opts.disableItemize,
-      disable_lstlisting: opts.disableLstlisting,
-    };
-    return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running));
-  }
-  // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
-  // maths lines become one display, read by the 2-D parser.
-  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
-  const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
-  const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
-  const inline = opts.mathInlineDelimiters ?? ['\\(', '\\)'];
-  const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
-  const render = {
+  // The output options every page's renderer reads (a born-digital page writes its inline maths itself, below).
+  const render: RenderOptions = {
+    math_inline_delimiters: opts.mathInlineDelimiters,
     math_display_delimiters: opts.mathDisplayDelimiters,
     include_equation_tags: opts.includeEquationTags,
     disable_itemize: opts.disableItemize,
     disable_lstlisting: opts.disableLstlisting,
   };
+  if (content.scanned) return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running));
+  // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
+  // maths lines become one display, read by the 2-D parser.
+  const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
+  const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
+  const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
+  const inline = opts.mathInlineDelimiters ?? DEFAULT_INLINE;
+  const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
   const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.
     lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex),
