@@ -58,6 +58,8 @@ const FORMULAS = [
   'f:A\\longrightarrow B,\\ x\\mapsto x^2',
   'A\\cong B\\Longrightarrow A\\setminus B=\\emptyset',
   // Rows too tall for their struts, whose ink touches the next row's.
+  // A frame of two horizontal and two vertical rules.
+  'a+\\boxed{W_t-F\\subseteq \\frac{x}{y}}=1',
   'f=\\begin{cases} x(t)=\\dfrac{t^2}{(t+1)(t-2)} \\\\ y(t)=\\dfrac{t^2(t+2)}{t+1} \\end{cases}',
 ];
 
