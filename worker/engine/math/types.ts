@@ -32,6 +32,10 @@ export const RADICAL = '\\sqrt';
  */
 export const FRAME = '\\boxed';
 
+/** A horizontal brace over (under) what it spans; the front end joins its pieces and rules into one symbol. */
+export const OVERBRACE = '\\overbrace';
+export const UNDERBRACE = '\\underbrace';
+
 /** Font style of a symbol when the front end knows it (PDF fonts do; images and strokes do not). */
 export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur';
 

@@ -1,6 +1,7 @@
 import { type Box, FRAME, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
+import { joinHorizontalBraces } from './horizontal-braces.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
@@ -91,9 +92,9 @@ function rawCodeUnicode(g: PdfGlyph): string {
   return g.font.family === 'symbols' ? mathSymbolUnicode(g.unicode, g.code) : g.unicode;
 }
 
-/** A text font's bold weights, by name (TeXGyreTermesX-Bold, TimesNewRomanPS-BoldMT, MinionPro-Semibold). */
 /** A frame's rules meet within this (points): TeX butts them exactly. */
 const FRAME_TOLERANCE_PT = 0.5;
+/** A text font's bold weights, by name (TeXGyreTermesX-Bold, TimesNewRomanPS-BoldMT, MinionPro-Semibold). */
 const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
 
 /**
@@ -199,7 +200,8 @@ export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const stacked = stackPieces(pieces);
   // Arrows first: a slash may strike a long arrow, and the '=' of a \Longrightarrow is no \cong's.
   const composed = joinStacked(joinNegations(joinArrows(stacked)));
-  const merged = mergeRadicals(composed, rules);
+  const braces = joinHorizontalBraces(composed, rules);
+  const merged = mergeRadicals(braces.symbols, braces.rules);
   return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
 }
 
