@@ -1,13 +1,11 @@
 import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
-import { noisySkewed, scanSkew } from '../../bench/scanned-renders.js';
 import type { ScoredFormula } from '../../worker/engine/math/eval-metrics.js';
 import { spawnAppliance } from '../../test/support/appliance.js';
 import { waitFor } from '../../test/support/ports.js';
 import type { Formula } from './corpus.js';
 import type { Evaluation } from './evaluate.js';
 import type { Parts } from './front-ends.js';
-import { readPgm } from './pgm.js';
+import { noisyScans, pngOfPgm, type PageImage } from './noisy-scans.js';
 import { idiomaticSpelling } from '../../page/render/eqn-arrays.js';
 import type { RenderedCorpus, RenderedFormula } from './render.js';
 
@@ -18,8 +16,8 @@ import type { RenderedCorpus, RenderedFormula } from './render.js';
  * - `/v3/text`: the 150 dpi crop as a PNG; the answer's `text`;
  * - `/v3/pdf`, scanned: every crop as the only content of one page of an image-only PDF (no text
  *   layer), read by the document pipeline; each page's MMD from `lines.mmd.json`;
- * - `/v3/pdf`, noisy scan: the same with each crop as a scanner takes it (bench/scanned-renders.ts
- *   `noisySkewed`: turned by 0.5–1°, softened, with sensor noise and dust specks).
+ * - `/v3/pdf`, noisy scan: the same with each crop as a scanner takes it (noisy-scans.ts, the
+ *   same pixels as the engine's noisy row).
  * A page's answer counts as the formula when it is exactly one maths element (inline or display
  * delimiters) and its LaTeX normalises to the formula's; anything else (prose, several pieces, a
  * math_confidence error) is wrong. The spec's default answer writes `cases`, `aligned` and
@@ -31,29 +29,12 @@ export const PRODUCT_DPI = 150;
 /** Longest wait for the scanned PDF, per page. */
 const PDF_MS_PER_PAGE = 5_000;
 
-/** Seed of the first formula's noisy scan (the bench pages use 1000 + their index). */
-const NOISY_SEED = 2000;
-
 /** The LaTeX of an answer that is one maths element, else the answer as it is (which then fails to match). */
 export function answerLatex(mmd: string): string {
   const text = mmd.trim();
   const one = /^\\\(\s*([\s\S]*?)\s*\\\)$/.exec(text) ?? /^\\\[\s*([\s\S]*?)\s*\\\]$/.exec(text);
   if (!one || /\\[()[\]]/.test(one[1]!)) return text;
   return idiomaticSpelling(one[1]!);
-}
-
-interface PageImage {
-  png: Buffer;
-  width: number;
-  height: number;
-}
-
-async function pngOf(path: string): Promise<PageImage> {
-  const g = await readPgm(path);
-  const png = await sharp(Buffer.from(g.data), { raw: { width: g.width, height: g.height, channels: 1 } })
-    .png()
-    .toBuffer();
-  return { png, width: g.width, height: g.height };
 }
 
 function scored(formula: Formula, parts: Parts, answer: string, ms: number, error?: string): ScoredFormula {
@@ -63,7 +44,7 @@ function scored(formula: Formula, parts: Parts, answer: string, ms: number, erro
   return row;
 }
 
-/** Both product rows over `formulas` of the rendered corpus. */
+/** The product rows over `formulas` of the rendered corpus. */
 export async function evaluateProduct(rendered: RenderedCorpus, formulas: readonly Formula[], parts: Parts): Promise<Evaluation[]> {
   const ids = new Set(formulas.map((f) => f.id));
   const items = rendered.formulas.filter((r) => ids.has(r.formula.id));
@@ -83,7 +64,7 @@ export async function evaluateProduct(rendered: RenderedCorpus, formulas: readon
     const key = await call('POST', `/pco/v1/apps/${made.body.app_id}/keys`);
     const auth = { app_id: made.body.app_id as string, app_key: key.body.app_key as string };
 
-    const images = await Promise.all(items.map((item) => pngOf(item.crops[PRODUCT_DPI].path)));
+    const images = await Promise.all(items.map((item) => pngOfPgm(item.crops[PRODUCT_DPI].path)));
     const text: ScoredFormula[] = [];
     const send = (png: Buffer) => call('POST', '/v3/text', { headers: auth, json: { src: `data:image/png;base64,${png.toString('base64')}` } });
     await send(images[0]!.png); // warm-up, untimed
@@ -96,14 +77,7 @@ export async function evaluateProduct(rendered: RenderedCorpus, formulas: readon
     }
 
     const scanned = await readScannedPdf(call, auth, images, items, parts);
-    const noisy = await Promise.all(
-      images.map(async (image, i) => {
-        const png = await noisySkewed(image.png, scanSkew(i), NOISY_SEED + i);
-        const { width, height } = await sharp(png).metadata();
-        return { png, width: width!, height: height! };
-      }),
-    );
-    const noisyScanned = await readScannedPdf(call, auth, noisy, items, parts);
+    const noisyScanned = await readScannedPdf(call, auth, await noisyScans(images), items, parts);
     return [
       { frontEnd: `/v3/text PNG ${PRODUCT_DPI} dpi`, rows: text },
       { frontEnd: `/v3/pdf scanned ${PRODUCT_DPI} dpi`, rows: scanned },

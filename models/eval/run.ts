@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { CATEGORIES, readCorpus } from './corpus.js';
 import { evaluateFrontEnds } from './evaluation.js';
 import { loadParts } from './front-ends.js';
+import { evaluateNoisyImage } from './noisy-scans.js';
 import { evaluateProduct } from './product.js';
 import { failuresMarkdown, resultsMarkdown, resultsTables, type RunFacts } from './report.js';
 import { renderCorpus } from './render.js';
@@ -19,7 +20,8 @@ import { realStrokesSection } from './strokes-real-section.js';
  *
  * Usage: npx tsx models/eval/run.ts [--limit N] [--engine-only | --product-only]   (N: evaluate only the
  * first N formulas; --engine-only: skip the product rows, which start an appliance; --product-only:
- * only the product rows, printed and not written, to compare commits quickly)
+ * only the product rows and the engine's noisy row they are measured against, printed and not
+ * written, to compare commits quickly)
  */
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -54,8 +56,10 @@ async function main(): Promise<number> {
   );
 
   const evaluations = values['product-only'] ? [] : await evaluateFrontEnds(rendered, formulas);
-  // Product rows: the same images through a running appliance (product.ts), unless --engine-only.
   const parts = await loadParts();
+  // The engine on the noisy scans the product's noisy row reads (noisy-scans.ts): that row's target.
+  if (parts.core.ok && parts.image.ok) evaluations.push(await evaluateNoisyImage(rendered, formulas, parts.core.value, parts.image.value));
+  // Product rows: the same images through a running appliance (product.ts), unless --engine-only.
   if (!values['engine-only'] && parts.core.ok) evaluations.push(...(await evaluateProduct(rendered, formulas, parts.core.value)));
 
   const facts: RunFacts = {

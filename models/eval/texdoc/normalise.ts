@@ -13,7 +13,8 @@ import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-nor
  * - amsmath's `\dots` becomes what it prints (`\cdots` before a binary operator or relation,
  *   else `\ldots`); `\not=` is `\neq` and `\not\in` is `\notin`;
  * - what the page does not print is removed: `\label{…}`, `\nonumber`, `\notag`, `\intertext{…}`
- *   (prose between rows), `\tag{…}` (the evaluation runs at default options, where equation
+ *   (prose between rows: score.ts scores the rows on either side as displays of their own,
+ *   intertextParts), `\tag{…}` (the evaluation runs at default options, where equation
  *   numbers are not part of the LaTeX), and the invisible `\phantom{…}` `\vphantom{…}`
  *   `\hphantom{…}` `\mathstrut` `\strut`; `\smash{x}` is `x`;
  * - the top-level environment is a spelling of layout, not of the formula: align, align*,
@@ -60,6 +61,28 @@ export function normaliseDisplay(environment: string, body: string): string {
     text = rows.length === 1 ? rows[0]!.replace(/&/gu, ' ') : `\\begin{${block}}${rows.join('\\\\')}\\end{${block}}`;
   }
   return normaliseLatex(text.replace(/\\\\\s*\[[^\]]*\]/gu, '\\\\'));
+}
+
+/**
+ * The rows of a display on either side of each `\intertext{…}`/`\shortintertext{…}`: the page
+ * prints them as separate displays with the prose between (and so does the MMD), so each part is
+ * scored as a display of the same environment (score.ts). A display without one is its one part.
+ */
+export function intertextParts(body: string): string[] {
+  const parts: string[] = [];
+  let at = 0;
+  for (const match of body.matchAll(/\\(?:short)?intertext\s*\{/gu)) {
+    if (match.index < at) continue;
+    let depth = 1;
+    let end = match.index + match[0].length;
+    for (; end < body.length && depth > 0; end++) depth += body[end] === '{' ? 1 : body[end] === '}' ? -1 : 0;
+    parts.push(body.slice(at, match.index));
+    at = end;
+  }
+  parts.push(body.slice(at));
+  // A part of nothing but row breaks, labels and tags prints nothing.
+  const printed = parts.filter((part) => /[^\s\\]/u.test(part.replace(/\\(label|tag\*?)\s*\{[^{}]*\}|\\(nonumber|notag)\b/gu, '')));
+  return printed.length ? printed : [body];
 }
 
 /** `\text{if $i \in A$}` is the text `if` and the maths `i \in A`. */

@@ -82,4 +82,16 @@ describe('scoring a document', () => {
     expect(rows[2]!.distance).toBeGreaterThan(0);
     expect(constructTable(rows).at(-1)).toMatchObject({ construct: 'all', count: 3, exact: 1 / 3 });
   });
+
+  it('scores a display split by \\intertext against the displays the page prints on either side of its prose', () => {
+    const displays = extractDisplays('\\begin{align*} a &= b + c \\\\ d &= e \\intertext{and so, for $x$ {big},} f(x) &= g \\end{align*}');
+    const mmd = '\\[\n\\begin{aligned}a & =b+c \\\\ d & =e\\end{aligned}\n\\]\n\nand so, for \\(x\\) big,\n\n\\[\nf(x)=g\n\\]\n';
+    const [row] = scoreDocument('doc', displays, mmdDisplays(mmd));
+    expect(row).toMatchObject({ exact: true, distance: 0 });
+    // One part printed wrong: off by that part's share of the display.
+    const [half] = scoreDocument('doc', displays, mmdDisplays(mmd.replace('f(x)=g', 'f(y)=g')));
+    expect(half!.exact).toBe(false);
+    expect(half!.distance).toBeGreaterThan(0);
+    expect(half!.distance).toBeLessThan(0.1);
+  });
 });

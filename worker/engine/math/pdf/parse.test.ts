@@ -57,6 +57,8 @@ const FORMULAS = [
   'a\\neq b,\\ x\\notin A,\\ p\\nleq q',
   'f:A\\longrightarrow B,\\ x\\mapsto x^2',
   'A\\cong B\\Longrightarrow A\\setminus B=\\emptyset',
+  // Rows too tall for their struts, whose ink touches the next row's.
+  'f=\\begin{cases} x(t)=\\dfrac{t^2}{(t+1)(t-2)} \\\\ y(t)=\\dfrac{t^2(t+2)}{t+1} \\end{cases}',
 ];
 
 let pdf: LatexPdf;

@@ -1,5 +1,6 @@
 import { TWIN_WEIGHTS } from '../lookalikes.js';
 import type { MathSymbol } from '../types.js';
+import { gap, onOneLine, relabelled } from './relabel.js';
 
 /** Letters whose small and capital forms a hand draws alike: only their size against the line tells them apart. */
 const SAME_SHAPE = new Set([...'csuvwxz', ...'CSUVWXZ']);
@@ -36,24 +37,8 @@ export function preferCaseBySize(symbols: MathSymbol[]): MathSymbol[] {
   });
 }
 
-/** `s` read as `want`, with the shape's confidence: both readings together. */
-function relabelled(s: MathSymbol, want: string): MathSymbol {
-  if (want === s.latex) return s;
-  const twin = s.alternatives?.find((a) => a.latex === want)?.confidence ?? 0;
-  const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== want)];
-  return { ...s, latex: want, confidence: s.confidence + twin, alternatives: others };
-}
-
 /** No letter or digit shares the symbol's line: nothing tells its size. */
-const alone = (s: MathSymbol, symbols: MathSymbol[]): boolean =>
-  !symbols.some(
-    (o) =>
-      o !== s &&
-      /^[A-Za-z0-9]$/.test(o.latex) &&
-      Math.min(o.box.y1, s.box.y1) - Math.max(o.box.y0, s.box.y0) >= 0.5 * Math.min(o.box.y1 - o.box.y0, s.box.y1 - s.box.y0),
-  );
-
-const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
+const alone = (s: MathSymbol, symbols: MathSymbol[]): boolean => !symbols.some((o) => o !== s && /^[A-Za-z0-9]$/.test(o.latex) && onOneLine(o, s));
 
 /** The twin whose probability, weighed by how often maths writes it, is highest. */
 function likelierTwin(s: MathSymbol): string {
