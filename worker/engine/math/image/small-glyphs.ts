@@ -3,7 +3,7 @@ import { binarise } from './binarise.js';
 import type { Classification, SymbolClassifier } from './classifier.js';
 import { connectedComponents } from './components.js';
 import type { SymbolGroup } from './merge.js';
-import { normaliseCrop } from './normalise.js';
+import { normaliseCrop, type NormalisedCrop } from './normalise.js';
 
 /**
  * The fewest pixels per em the typeset classifier learnt from (models/training/generate-symbols.ts
@@ -17,41 +17,48 @@ const FACTOR = 2;
 /** Classes this short in em (dots, bars, accents) are not judged by their height. */
 const MIN_TYPICAL_HEIGHT_EM = 0.3;
 
+/** One glyph's enlarged crop: `index` into the glyphs it was made for. */
+export interface EnlargedView {
+  index: number;
+  crop: NormalisedCrop;
+}
+
 /**
- * Reads again, from the grey image enlarged FACTOR times and binarised at that size, every glyph
- * drawn smaller than the classifier was trained on (its height against its class's typical height
- * in em gives its pixels per em). The grey levels of the anti-aliased edges, which binarising at
- * the original size throws away, then shape the enlarged glyph's outline. The enlarged read replaces
- * the first when the classifier is surer of it.
+ * Crops, from the grey image enlarged FACTOR times and binarised at that size, of every glyph
+ * drawn smaller than the classifier was trained on (its height against its first read's typical
+ * height in em gives its pixels per em). The grey levels of the anti-aliased edges, which binarising
+ * at the original size throws away, then shape the enlarged glyph's outline. The caller classifies
+ * them with the glyphs' own crops (one batch) and keeps the surer read (`surerReads`).
  */
-export async function rereadSmallGlyphs(
+export function enlargedViews(
   image: GrayImage,
   glyphs: readonly SymbolGroup[],
-  labels: Classification[],
-  classifier: SymbolClassifier,
+  labels: readonly Classification[],
+  { classes, typicalHeightEm }: SymbolClassifier['labels'],
   emPx: number,
-): Promise<Classification[]> {
-  const { classes, typicalHeightEm } = classifier.labels;
+): EnlargedView[] {
   const small = glyphs.flatMap((glyph, i) => {
     const typical = typicalHeightEm[classes.indexOf(labels[i].latex)];
     if (!(typical >= MIN_TYPICAL_HEIGHT_EM)) return [];
     return (glyph.box.y1 - glyph.box.y0) / typical < MIN_TRAINED_EM_PX ? [i] : [];
   });
-  if (!small.length) return labels;
+  if (!small.length) return [];
   const map = connectedComponents(binarise(enlarged(image, FACTOR)));
-  const views = small.flatMap((i) => {
-    const { x0, y0, x1, y1 } = glyphs[i].box;
+  return small.flatMap((index) => {
+    const { x0, y0, x1, y1 } = glyphs[index].box;
     const scaled: Box = { x0: x0 * FACTOR, y0: y0 * FACTOR, x1: x1 * FACTOR, y1: y1 * FACTOR };
     // The enlarged ink inside the glyph's enlarged box: the box leaves out a bar the enlarged
     // binarisation has joined to it, and the half pixel of grey edge it adds around each stroke.
     const ids = map.components.filter((c) => c.box.x0 < scaled.x1 && c.box.x1 > scaled.x0 && c.box.y0 < scaled.y1 && c.box.y1 > scaled.y0).map((c) => c.id);
-    if (!ids.length) return [];
-    return [{ i, crop: normaliseCrop(map, ids, scaled, emPx * FACTOR) }];
+    return ids.length ? [{ index, crop: normaliseCrop(map, ids, scaled, emPx * FACTOR) }] : [];
   });
-  const reads = await classifier.classify(views.map((view) => view.crop));
+}
+
+/** `labels` with each enlarged view's read (`reads[k]` of `views[k]`) where the classifier is surer of it. */
+export function surerReads(labels: readonly Classification[], views: readonly EnlargedView[], reads: readonly Classification[]): Classification[] {
   const out = [...labels];
-  views.forEach(({ i }, k) => {
-    if (reads[k].confidence > out[i].confidence) out[i] = reads[k];
+  views.forEach(({ index }, k) => {
+    if (reads[k].confidence > out[index].confidence) out[index] = reads[k];
   });
   return out;
 }

@@ -8,7 +8,7 @@ import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
 import { withPriors } from './priors.js';
-import { rereadSmallGlyphs } from './small-glyphs.js';
+import { enlargedViews, surerReads } from './small-glyphs.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, styledLetter } from './vocabulary.js';
@@ -71,8 +71,12 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   let labels = await classifier.classify(crops);
   const emPx = estimateEm(glyphs, labels, classifier);
   if (emPx !== undefined) {
-    labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
-    labels = await rereadSmallGlyphs(image, glyphs, labels, classifier, emPx);
+    const views = enlargedViews(image, glyphs, labels, classifier.labels, emPx);
+    const reads = await classifier.classify([
+      ...crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })),
+      ...views.map((view) => view.crop),
+    ]);
+    labels = surerReads(reads.slice(0, glyphs.length), views, reads.slice(glyphs.length));
   }
   if (opts.squeezeWide) labels = await withSqueezedViews(map, glyphs, labels, classifier, emPx);
   labels = labels.map((label) => withPriors(label, opts.priors));
