@@ -1,7 +1,8 @@
-import { BULLET_MARKER, type Block as PageBlock, type ListItem } from '../blocks-model.js';
+import type { Block as PageBlock } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
 import { pageFurniture, RunningLines } from './furniture.js';
 import { dominantSize } from './line-measures.js';
+import { goesOnItem, ListLevels, listMarker, sameList } from './lists.js';
 import { readingOrder } from './text-layer-columns.js';
 import { isTableLine } from './text-layer-tables.js';
 
@@ -34,20 +35,12 @@ export interface TextLayerReading {
 /** "Figure 2:", "Fig. 3.", "Table IV." — a number and a separator, unlike body text that mentions a figure ("Figure 3 shows"). */
 export const CAPTION = /^(fig(ure)?|table|tab|chart|scheme|plate|diagram)\.?\s*([0-9]+|[IVX]+)(\.[0-9]+)*\s*[:.|\u2013\u2014-]/i;
 
-const NUMBERED = /^(\d{1,3})[.)]\s/;
 /** Lines whose ink is this close (in ems) are one paragraph's even when their baselines are far apart. */
 const TOUCHING_EM = 0.35;
 const SENTENCE_END = /[.!?:]["'\u201d\u2019)]?$/u;
 
 export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
-}
-
-function listMarker(line: TextLine, isBullet: (ch: string) => boolean): string | undefined {
-  const first = line.glyphs[0]?.ch ?? '';
-  if (isBullet(first) && line.glyphs[1]?.ch === ' ') return BULLET_MARKER;
-  const m = NUMBERED.exec(line.text);
-  return m ? `${m[1]}. ` : undefined;
 }
 
 function headingLevel(line: TextLine, body: number, next: TextLine | undefined, bodyBold: boolean): number | undefined {
@@ -89,8 +82,7 @@ export function layoutPage(
   // The lower quartile: where paragraphs are set apart by space (word processors), short
   // paragraphs can make most steps on a page paragraph gaps, and a median would take one for the leading.
   const leading = quantile(deltas, 0.25);
-  // Indents of the open list's levels; a list item further right opens a deeper level.
-  let listIndents: number[] = [];
+  const levels = new ListLevels();
   const blocks: Block[] = pageInfo.length ? [{ kind: 'furniture', lines: pageInfo }] : [];
   for (const section of sections) {
     const twoColumn = sections.some((s) => s.columnStarts.size > 0);
@@ -105,7 +97,7 @@ export function layoutPage(
       const next = section.lines[i + 1];
       const last = blocks[blocks.length - 1];
       const level = headingLevel(line, body, next, bodyBold);
-      const marker = listMarker(line, reading.isBullet);
+      const marker = listMarker(line.text, reading.isBullet(line.glyphs[0]?.ch ?? '') && line.glyphs[1]?.ch === ' ');
       // Lines of one paragraph: a leading apart, or closer in ink (a tall inline formula spreads its lines).
       const close =
         prev !== undefined &&
@@ -127,13 +119,10 @@ export function layoutPage(
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);
         else blocks.push({ kind: 'heading', level, lines: [line] });
       } else if (marker) {
-        if (last?.kind !== 'list') listIndents = [];
-        while (listIndents.length && line.x0 < listIndents[listIndents.length - 1] - 0.5 * line.size) listIndents.pop();
-        if (!listIndents.length || line.x0 > listIndents[listIndents.length - 1] + 0.5 * line.size) listIndents.push(line.x0);
-        const item = { marker, depth: listIndents.length - 1, lines: [line] };
+        const item = { marker, depth: levels.depth(line.x0, line.size, last?.kind === 'list'), lines: [line] };
         if (last?.kind === 'list' && sameList(last.items.at(-1)!, item)) last.items.push(item);
         else blocks.push({ kind: 'list', items: [item] });
-      } else if (last?.kind === 'list' && close && line.x0 > last.items.at(-1)!.lines[0]!.x0 + 0.5 * line.size) {
+      } else if (last?.kind === 'list' && close && goesOnItem(line.x0, last.items.at(-1)!.lines[0]!.x0, line.size)) {
         last.items.at(-1)!.lines.push(line);
       } else if (
         last?.kind === 'paragraph' &&
@@ -147,11 +136,6 @@ export function layoutPage(
     });
   }
   return blocks;
-}
-
-/** An item goes on the list before it unless its marker changes kind (bullets, numbers) at the same depth. */
-function sameList(prev: ListItem<TextLine>, item: ListItem<TextLine>): boolean {
-  return (prev.marker === BULLET_MARKER) === (item.marker === BULLET_MARKER) || item.depth !== prev.depth;
 }
 
 /** Justified lines end within this many points of each other: the text block's right edge. */
