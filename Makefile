@@ -82,7 +82,6 @@ bench: deps test-deps
 models: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"
 	npx tsx models/training/generate-symbols.ts
-	SCAN_SHARE=1 SAMPLES=16 npx tsx models/training/generate-symbols.ts models/training/data/symbols-scan
 	npx tsx models/training/generate-latex-heldout.ts
 	/usr/bin/python3 models/training/train_symbols.py --skip-holdout
 	/usr/bin/python3 models/training/train_symbols.py --holdout-only --epochs 3

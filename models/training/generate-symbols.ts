@@ -20,7 +20,7 @@ const MAX_ROTATION_DEG = 3;
 /**
  * Share of renders degraded as a scanner would (augment.ts `scanned`) instead of by `degrade`'s
  * milder mix: 0 for the symbol crops, 1 for the scanned crops (`SCAN_SHARE=1 SAMPLES=16 … data/symbols-scan`),
- * which train_symbols.py adds when they are there. At 0 the crops are byte for byte those of before.
+ * which `train_symbols.py --scanned` adds. At 0 the crops are byte for byte those of before.
  */
 const SCAN_SHARE = Number(process.env.SCAN_SHARE ?? 0);
 /** The scanned crops draw their own renders. */

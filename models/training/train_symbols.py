@@ -170,6 +170,7 @@ def main():
     parser.add_argument("--holdout-only", action="store_true", help="only the generalisation run; adds to metrics.json")
     parser.add_argument("--init", help="fine-tune from this exported model (e.g. models/math-symbols.onnx) instead of from scratch")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning: 1e-3)")
+    parser.add_argument("--scanned", action="store_true", help="add the scanned crops of data/symbols-scan (generate-symbols.ts with SCAN_SHARE=1)")
     args = parser.parse_args()
     torch.set_num_threads(int(os.environ.get("THREADS", 2)))
     np.random.seed(7)
@@ -179,8 +180,8 @@ def main():
     # The em heights inference estimates a formula's size from come from the sharp renders alone:
     # blur makes a glyph's ink taller than the glyph.
     sharp_feats, sharp_labels = feats, labels
-    scan = os.path.join(DATA, "symbols-scan")
-    if os.path.exists(scan + ".json"):
+    if args.scanned:
+        scan = os.path.join(DATA, "symbols-scan")
         scan_meta, scan_crops, scan_feats, scan_labels, scan_sources = load(scan)
         assert scan_meta["classes"] == classes, "scanned crops were generated for another vocabulary"
         crops, feats = torch.cat([crops, scan_crops]), torch.cat([feats, scan_feats])
