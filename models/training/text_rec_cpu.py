@@ -16,6 +16,9 @@ The same function in fewer, larger ops, checked against the source model on line
    convolution) folded into the convolutions where that is exact: into the convolution they follow,
    and into an unpadded 1x1 convolution they precede. onnxruntime does not fold them itself: its
    Conv+Mul fusion wants a per-channel or rank-0 scale, and these are shape [1].
+3. The affine blocks left (before each padded depthwise convolution) lose their multiply: Add(c / s)
+   and the convolution's weights times s (fold_scales; --fold IN OUT applies it alone to a model
+   already made, keeping its int8 scales, as the shipped files were).
 --int8 (the shipped model) then quantises the 1x1 convolutions statically (QDQ; activations uint8
 per tensor, weights int8 per channel; MinMax on the even crops, the odd crops measure agreement).
 The depthwise convolutions and the attention stay float: quantising every convolution cost word
@@ -159,6 +162,60 @@ def simplify(model):
     g.initializer.extend(numpy_helper.from_array(v, k) for k, v in consts.items() if k in read)
     onnx.checker.check_model(model)
     print(f'hard-swish fused: {swishes}; affine blocks folded: {after} after a conv, {before} before a 1x1 conv')
+    return fold_scales(model)
+
+
+def fold_scales(model):
+    """Step 3: Mul(s) -> Add(c) -> a padded convolution becomes Add(c / s) -> the convolution with W s.
+
+    s (x + c / s) = s x + c, and a convolution of s y with zero padding is one of y with its weights
+    times s, so this is exact at the borders too (folding c as well would not be: the padding is 0, not
+    c). Step 2 leaves these affine blocks, one before each depthwise convolution; this saves their
+    multiply. Works on the int8 model as well (its depthwise weights stay float initializers)."""
+    g = model.graph
+    consts = {t.name: t for t in g.initializer}
+    producer = {o: n for n in g.node for o in n.output}
+    consumers = {}
+    for n in g.node:
+        for i in n.input:
+            consumers.setdefault(i, []).append(n)
+
+    def scalar(name):
+        t = consts.get(name)
+        v = numpy_helper.to_array(t) if t is not None else None
+        return float(v.reshape(-1)[0]) if v is not None and v.size == 1 else None
+
+    gone, folded = set(), 0
+    for conv in [n for n in g.node if n.op_type == 'Conv' and n.input[1] in consts]:
+        add = producer.get(conv.input[0])
+        if add is None or add.op_type != 'Add' or len(consumers[add.output[0]]) != 1 or len(consumers[conv.input[1]]) != 1:
+            continue
+        mul = next((producer[i] for i in add.input if i in producer and producer[i].op_type == 'Mul'), None)
+        c = next((scalar(i) for i in add.input if mul is None or i != mul.output[0]), None)
+        if mul is None or c is None or len(consumers[mul.output[0]]) != 1:
+            continue
+        s_name = next((i for i in mul.input if scalar(i) is not None), None)
+        s = scalar(s_name) if s_name else None
+        if not s:
+            continue
+        x = next(i for i in mul.input if i != s_name)
+        w = numpy_helper.to_array(consts[conv.input[1]]).astype(np.float32) * np.float32(s)
+        consts[conv.input[1]].CopyFrom(numpy_helper.from_array(w, conv.input[1]))
+        shift = add.output[0] + '.shift'
+        g.initializer.append(numpy_helper.from_array(np.array([c / s], np.float32), shift))
+        add.ClearField('input')
+        add.input.extend([x, shift])
+        gone.add(id(mul))
+        folded += 1
+    live = [n for n in g.node if id(n) not in gone]
+    del g.node[:]
+    g.node.extend(live)
+    read = {i for n in live for i in n.input}
+    kept = [t for t in g.initializer if t.name in read]
+    del g.initializer[:]
+    g.initializer.extend(kept)
+    onnx.checker.check_model(model)
+    print(f'affine scales folded into the padded convolution after them: {folded}')
     return model
 
 
@@ -244,7 +301,17 @@ def main(source, crops_path, out, *flags):
     print('sha256', hashlib.sha256(open(out, 'rb').read()).hexdigest())
 
 
+def refold(source, out):
+    """--fold: step 3 alone on a model already made (the int8 one or its Latin cut), which keeps its
+    int8 scales: no recalibration, so it reads as the model it came from up to float rounding."""
+    onnx.save(fold_scales(onnx.load(source)), out)
+    print('sha256', hashlib.sha256(open(out, 'rb').read()).hexdigest())
+
+
 if __name__ == '__main__':
-    if len(sys.argv) not in (4, 5):
+    if len(sys.argv) == 4 and sys.argv[1] == '--fold':
+        refold(*sys.argv[2:])
+    elif len(sys.argv) in (4, 5):
+        main(*sys.argv[1:])
+    else:
         sys.exit(__doc__)
-    main(*sys.argv[1:])

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../model.js';
-import { columnOrder } from './columns.js';
+import { columnOrder, columnSections } from './columns.js';
 
 const line = (text: string, x: number, y: number, width: number): PageLine => ({ text, confidence: 0.9, kind: 'text', box: { x, y, width, height: 20 } });
 const texts = (lines: PageLine[]) => columnOrder(lines, (l) => l.box).map((l) => l.text);
@@ -24,5 +24,20 @@ describe('columnOrder', () => {
     expect(texts(table)).toEqual(table.map((l) => l.text));
     const single = [1, 2, 3, 4, 5, 6].map((n) => line(`a line of prose number ${n} here`, 10, n * 25, 400));
     expect(texts(single)).toEqual(single.map((l) => l.text));
+  });
+});
+
+describe('columnSections', () => {
+  const span = (x0: number, x1: number, top: number) => ({ x0, x1, top });
+  it('cuts the page at a line across the gutter and reads each section left column then right', () => {
+    const lines = [span(300, 500, 10), span(10, 200, 10), span(10, 500, 50), span(300, 500, 80), span(10, 200, 80), span(10, 200, 90)];
+    const sections = columnSections(lines, (l) => l, 250);
+    expect(sections.map((s) => s.lines.map((l) => lines.indexOf(l)))).toEqual([[1, 0], [2], [4, 5, 3]]);
+    expect(sections.map((s) => [...s.columnStarts])).toEqual([[1], [], [2]]);
+  });
+
+  it('keeps the given order as one section without a gutter', () => {
+    const lines = [span(10, 200, 50), span(10, 200, 10)];
+    expect(columnSections(lines, (l) => l, undefined)).toEqual([{ lines, columnStarts: new Set() }]);
   });
 });

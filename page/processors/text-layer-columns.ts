@@ -1,23 +1,18 @@
 import type { TextLine } from '../glyph-lines.js';
+import { columnSections, type Section } from './columns.js';
 
 /**
- * Reading order of a born-digital page's glyph lines (PDF points), one or two columns. A gutter is a vertical band in the middle of the
- * page that no line crosses, with enough lines on each side. Lines crossing it (titles, wide
- * figures' captions) are full-width and cut the page into sections; each section reads its left
- * column top to bottom, then its right column. Three or more columns are not detected.
+ * Where a born-digital page's gutter is, from its glyph lines (PDF points): the evidence the one
+ * reading-order processor (columns.ts `columnSections`) reads on born-digital pages. A gutter is
+ * a vertical band in the middle of the page that few lines cross, with enough lines on each side
+ * and a right column that shares a left edge. Text-layer lines have exact extents, so the band
+ * can be narrow and searched across the page's own width.
  */
 
 /** Minimum width of the empty band, in points. */
 const MIN_GUTTER_PT = 8;
 /** Each side needs at least this many lines before the page counts as two columns. */
 const MIN_LINES_PER_SIDE = 3;
-
-export interface Section {
-  /** Lines in reading order; a column break inside is marked by `columnStarts`. */
-  lines: TextLine[];
-  /** Indexes into `lines` where a new column begins (the right column of a section). */
-  columnStarts: Set<number>;
-}
 
 /** Finds the x of the gutter, or undefined for a single-column page. */
 export function findGutter(lines: TextLine[], pageWidth: number): number | undefined {
@@ -46,27 +41,7 @@ function rightColumnIsAligned(lines: TextLine[], gutter: number): boolean {
 }
 
 /** Orders the page's lines into sections and columns. */
-export function readingOrder(lines: TextLine[], pageWidth: number): Section[] {
+export function readingOrder(lines: TextLine[], pageWidth: number): Section<TextLine>[] {
   const byTop = [...lines].sort((a, b) => a.top - b.top || a.x0 - b.x0);
-  const gutter = findGutter(byTop, pageWidth);
-  if (gutter === undefined) return [{ lines: byTop, columnStarts: new Set() }];
-  const sections: Section[] = [];
-  let left: TextLine[] = [];
-  let right: TextLine[] = [];
-  const flush = () => {
-    if (!left.length && !right.length) return;
-    sections.push({ lines: [...left, ...right], columnStarts: left.length && right.length ? new Set([left.length]) : new Set() });
-    left = [];
-    right = [];
-  };
-  for (const line of byTop) {
-    if (line.x1 <= gutter) left.push(line);
-    else if (line.x0 >= gutter) right.push(line);
-    else {
-      flush();
-      sections.push({ lines: [line], columnStarts: new Set() });
-    }
-  }
-  flush();
-  return sections;
+  return columnSections(byTop, (l) => l, findGutter(byTop, pageWidth));
 }

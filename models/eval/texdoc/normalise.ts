@@ -1,3 +1,4 @@
+import { idiomaticSpelling } from '../../../page/render/eqn-arrays.js';
 import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-normalise.js';
 
 /**
@@ -6,10 +7,14 @@ import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-nor
  * header lists the formula-level rules). On top of those:
  * - `\text{if $x$}` is the text and the maths it holds; an array between delimiters is the matrix
  *   environment of those delimiters (pmatrix, bmatrix, Bmatrix, vmatrix), a one-cell array its cell;
+ * - the array spellings of aligned, gathered and cases (`\begin{array}{rl}`, `{c}`,
+ *   `\left\{\begin{array}{ll}…\right.`: what /v3/pdf writes unless idiomatic_eqn_arrays is set,
+ *   page/render/eqn-arrays.ts) are those environments: the same rows spelled two ways;
  * - amsmath's `\dots` becomes what it prints (`\cdots` before a binary operator or relation,
  *   else `\ldots`); `\not=` is `\neq` and `\not\in` is `\notin`;
  * - what the page does not print is removed: `\label{…}`, `\nonumber`, `\notag`, `\intertext{…}`
- *   (prose between rows), `\tag{…}` (the evaluation runs at default options, where equation
+ *   (prose between rows: score.ts scores the rows on either side as displays of their own,
+ *   intertextParts), `\tag{…}` (the evaluation runs at default options, where equation
  *   numbers are not part of the LaTeX), and the invisible `\phantom{…}` `\vphantom{…}`
  *   `\hphantom{…}` `\mathstrut` `\strut`; `\smash{x}` is `x`;
  * - the top-level environment is a spelling of layout, not of the formula: align, align*,
@@ -30,7 +35,7 @@ const OPERATOR_BEFORE_AMPERSAND =
 
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {
-  let text = delimitedArrays(textWithMaths(resolveDots(body)))
+  let text = idiomaticSpelling(delimitedArrays(textWithMaths(resolveDots(body))))
     .replace(/\\not\s*=/gu, '\\neq ')
     .replace(/\\not\s*\\in\b/gu, '\\notin ')
     .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')
@@ -56,6 +61,28 @@ export function normaliseDisplay(environment: string, body: string): string {
     text = rows.length === 1 ? rows[0]!.replace(/&/gu, ' ') : `\\begin{${block}}${rows.join('\\\\')}\\end{${block}}`;
   }
   return normaliseLatex(text.replace(/\\\\\s*\[[^\]]*\]/gu, '\\\\'));
+}
+
+/**
+ * The rows of a display on either side of each `\intertext{…}`/`\shortintertext{…}`: the page
+ * prints them as separate displays with the prose between (and so does the MMD), so each part is
+ * scored as a display of the same environment (score.ts). A display without one is its one part.
+ */
+export function intertextParts(body: string): string[] {
+  const parts: string[] = [];
+  let at = 0;
+  for (const match of body.matchAll(/\\(?:short)?intertext\s*\{/gu)) {
+    if (match.index < at) continue;
+    let depth = 1;
+    let end = match.index + match[0].length;
+    for (; end < body.length && depth > 0; end++) depth += body[end] === '{' ? 1 : body[end] === '}' ? -1 : 0;
+    parts.push(body.slice(at, match.index));
+    at = end;
+  }
+  parts.push(body.slice(at));
+  // A part of nothing but row breaks, labels and tags prints nothing.
+  const printed = parts.filter((part) => /[^\s\\]/u.test(part.replace(/\\(label|tag\*?)\s*\{[^{}]*\}|\\(nonumber|notag)\b/gu, '')));
+  return printed.length ? printed : [body];
 }
 
 /** `\text{if $i \in A$}` is the text `if` and the maths `i \in A`. */

@@ -1,12 +1,15 @@
 import { normalisedEditDistance } from '../../../worker/engine/math/eval-metrics.js';
 import type { SourceDisplay } from './displays.js';
-import { normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
+import { intertextParts, normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
 
 /**
  * Scores one document: each source display is paired with one MMD display, greedily by the
  * smallest normalised token edit distance (each MMD display serves one source display at most;
  * identical source displays each need their own copy on the page). A source display left without
- * a partner (the page printed it, but the MMD has too few displays) scores distance 1.
+ * a partner (the page printed it, but the MMD has too few displays) scores distance 1. A display
+ * that `\intertext` splits is printed as two or more displays with prose between: each part is
+ * paired on its own, and the display scores their distances' mean weighted by the parts' lengths
+ * (exact when every part is).
  */
 
 export interface ScoredDisplay {
@@ -25,33 +28,42 @@ export interface ScoredDisplay {
 export const CLOSE_DISTANCE = 0.1;
 
 export function scoreDocument(document: string, displays: SourceDisplay[], mmdDisplays: string[]): ScoredDisplay[] {
-  const expected = displays.map((d) => safeNormalise(() => normaliseDisplay(d.environment, d.body)));
+  // Scoring units: a display, or each part of one that `\intertext` splits on the page.
+  const units = displays.flatMap((d, display) =>
+    intertextParts(d.body).map((part) => ({ display, expected: safeNormalise(() => normaliseDisplay(d.environment, part)) })),
+  );
   const got = mmdDisplays.map((latex) => safeNormalise(() => normaliseMmdDisplay(latex)));
-  const pairs: { source: number; mmd: number; distance: number }[] = [];
-  expected.forEach((e, source) => got.forEach((g, mmd) => pairs.push({ source, mmd, distance: e === g ? 0 : normalisedEditDistance(e, g) })));
-  pairs.sort((a, b) => a.distance - b.distance || a.source - b.source || a.mmd - b.mmd);
+  const pairs: { unit: number; mmd: number; distance: number }[] = [];
+  units.forEach((u, unit) => got.forEach((g, mmd) => pairs.push({ unit, mmd, distance: u.expected === g ? 0 : normalisedEditDistance(u.expected, g) })));
+  pairs.sort((a, b) => a.distance - b.distance || a.unit - b.unit || a.mmd - b.mmd);
   const partner = new Map<number, { mmd: number; distance: number }>();
   const taken = new Set<number>();
   for (const pair of pairs) {
-    if (partner.has(pair.source) || taken.has(pair.mmd)) continue;
-    partner.set(pair.source, pair);
+    if (partner.has(pair.unit) || taken.has(pair.mmd)) continue;
+    partner.set(pair.unit, pair);
     taken.add(pair.mmd);
   }
   return displays.map((display, i) => {
-    const match = partner.get(i);
-    const gotLatex = match === undefined ? undefined : got[match.mmd];
+    const own = units.map((u, unit) => ({ ...u, match: partner.get(unit) })).filter((u) => u.display === i);
+    const length = own.reduce((sum, u) => sum + u.expected.length, 0);
+    // Several parts: the distance is their mean weighted by length, exact when every part is.
+    const distance = own.reduce((sum, u) => sum + (u.match?.distance ?? 1) * (u.expected.length / Math.max(1, length)), 0);
+    const gotParts = own.map((u) => (u.match === undefined ? undefined : got[u.match.mmd]));
     return {
       document,
       environment: display.environment,
       constructs: display.constructs,
       source: display.body,
-      expected: expected[i]!,
-      got: gotLatex,
-      distance: match?.distance ?? 1,
-      exact: match !== undefined && gotLatex === expected[i],
+      expected: own.map((u) => u.expected).join(PART_SEPARATOR),
+      got: gotParts.every((g) => g === undefined) ? undefined : gotParts.map((g) => g ?? '').join(PART_SEPARATOR),
+      distance: own.length === 1 ? (own[0]!.match?.distance ?? 1) : distance,
+      exact: own.every((u, k) => gotParts[k] === u.expected),
     };
   });
 }
+
+/** Between the parts of a display split by `\intertext`, in the report. */
+const PART_SEPARATOR = ' \\intertext{…} ';
 
 /** A display the normaliser cannot read is compared as written (and will rarely match). */
 function safeNormalise(normalise: () => string): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentText, extractDisplays } from './displays.js';
 import { mmdDisplays, normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
+import { styleLatex } from '../../../page/render/mmd.js';
 import { constructTable, scoreDocument } from './score.js';
 
 describe('display equations out of a LaTeX source', () => {
@@ -45,6 +46,13 @@ describe('the display normal form', () => {
     expect(normaliseDisplay('align*', 'a \\\\ b')).toBe(normaliseDisplay('gather', 'a \\\\ b'));
   });
 
+  it('counts the array spellings of /v3/pdf at default options (idiomatic_eqn_arrays false) as the environments', () => {
+    const render = (latex: string) => normaliseMmdDisplay(styleLatex(latex, {}));
+    expect(render('\\begin{aligned}a&=b\\\\&=c\\end{aligned}')).toBe(normaliseDisplay('align*', 'a &= b \\\\ &= c'));
+    expect(render('\\begin{gathered}a=1\\\\b=2\\end{gathered}')).toBe(normaliseDisplay('gather*', 'a=1 \\\\ b=2'));
+    expect(render('f=\\begin{cases}1&x>0\\\\0&x\\leq0\\end{cases}')).toBe(normaliseDisplay('[', 'f = \\begin{cases} 1 & x>0 \\\\ 0 & x \\leq 0 \\end{cases}'));
+  });
+
   it('reads a one-row alignment as its row, and amsmath dots as printed', () => {
     expect(normaliseDisplay('align*', 'x &= 1')).toBe('x=1');
     expect(normaliseDisplay('[', 'a_1 + \\dots + a_n, b_1, \\dots, b_n')).toBe('a_{1}+\\cdots+a_{n},b_{1},\\ldots,b_{n}');
@@ -73,5 +81,17 @@ describe('scoring a document', () => {
     expect(rows[1]!.distance).toBe(1);
     expect(rows[2]!.distance).toBeGreaterThan(0);
     expect(constructTable(rows).at(-1)).toMatchObject({ construct: 'all', count: 3, exact: 1 / 3 });
+  });
+
+  it('scores a display split by \\intertext against the displays the page prints on either side of its prose', () => {
+    const displays = extractDisplays('\\begin{align*} a &= b + c \\\\ d &= e \\intertext{and so, for $x$ {big},} f(x) &= g \\end{align*}');
+    const mmd = '\\[\n\\begin{aligned}a & =b+c \\\\ d & =e\\end{aligned}\n\\]\n\nand so, for \\(x\\) big,\n\n\\[\nf(x)=g\n\\]\n';
+    const [row] = scoreDocument('doc', displays, mmdDisplays(mmd));
+    expect(row).toMatchObject({ exact: true, distance: 0 });
+    // One part printed wrong: off by that part's share of the display.
+    const [half] = scoreDocument('doc', displays, mmdDisplays(mmd.replace('f(x)=g', 'f(y)=g')));
+    expect(half!.exact).toBe(false);
+    expect(half!.distance).toBeGreaterThan(0);
+    expect(half!.distance).toBeLessThan(0.1);
   });
 });

@@ -7,7 +7,8 @@ import { extractFigures, type FigureSink } from './page-figures.js';
 import type { RenderedPage } from '../../../page/render/text-layer-page.js';
 import type { PdfReader } from './pdf-reader.js';
 import { keepLines, type ScannedPage, scannedLines } from './scanned-page.js';
-import { glyphsToLines, type TextLine } from './text-layer.js';
+import { glyphsToLines, type Glyph, type TextLine } from './text-layer.js';
+import { inMarginNumber, marginLineNumbers } from '../../../page/processors/line-numbers.js';
 
 /** One page, under a timer: read, classify (text, scanned, blank), convert; failures stay on the page. */
 
@@ -106,7 +107,7 @@ export async function runPage(
     // A page whose clock ran out before reading began must not read beside the next page.
     if (expired) throw new PageTimeout();
     reading = true;
-    const content = await reader.readPage(n, opts.wantLinks);
+    const content = withoutMarginNumbers(await reader.readPage(n, opts.wantLinks));
     reading = false;
     size = { width: content.width, height: content.height };
     let lines = glyphsToLines(content.glyphs);
@@ -170,6 +171,15 @@ export async function runPage(
   } finally {
     clock.pause();
   }
+}
+
+/** The page without its margin line numbers (page/processors/line-numbers.ts): out of its text layer and its maths glyphs alike. */
+function withoutMarginNumbers<C extends { glyphs: Glyph[]; math: PdfPageMath }>(content: C): C {
+  const numbers = marginLineNumbers(content.glyphs);
+  if (numbers.length === 0) return content;
+  const glyphs = content.glyphs.filter((g) => !inMarginNumber(numbers, g.x, g.x + g.w, g.base));
+  const math = { ...content.math, glyphs: content.math.glyphs.filter((g) => !inMarginNumber(numbers, g.x0, g.x1, g.baseline)) };
+  return { ...content, glyphs, math };
 }
 
 /** A limit of `ms` running from now, calling `expired` when it runs out; paused time does not count. */

@@ -50,6 +50,8 @@ describe('normaliseLatex', () => {
 
   it('maps synonyms to one spelling', () => {
     same('\\dfrac{a}{b} + \\tfrac{c}{d}', '\\frac{a}{b}+\\frac{c}{d}');
+    same('\\cfrac{1}{2+\\cfrac[l]{1}{x}}', '\\frac{1}{2+\\frac{1}{x}}');
+    same('\\sum_{\\begin{subarray}{l} i<m \\\\ j<n \\end{subarray}}', '\\sum_{\\substack{i<m\\\\j<n}}');
     same('\\lim_{x \\to 0}', '\\lim_{x\\rightarrow0}');
     same('a \\le b \\ge c \\ne d', 'a\\leq b\\geq c\\neq d');
     same('\\operatorname{sin} x', '\\sin x');

@@ -13,7 +13,8 @@
  *   `\frac12` ≡ `\frac{1}{2}`;
  * - scripts come out in one order: primes, then `_{…}`, then `^{…}`; `'` ≡ `^{\prime}`, so
  *   `f'` ≡ `f^{\prime}` and `x'^{2}` ≡ `x^{\prime 2}`;
- * - synonyms: `\dfrac` `\tfrac` → `\frac`; `\dbinom` `\tbinom` → `\binom`; `\to` → `\rightarrow`,
+ * - synonyms: `\dfrac` `\tfrac` `\cfrac` (its `[l]`/`[r]` placement dropped) → `\frac`,
+ *   `\begin{subarray}{l}…\end{subarray}` → `\substack{…}`; `\dbinom` `\tbinom` → `\binom`; `\to` → `\rightarrow`,
  *   `\gets` → `\leftarrow`, `\le` → `\leq`, `\ge` → `\geq`, `\ne` → `\neq`, `\dots` → `\ldots`,
  *   `...` → `\ldots`, `\lbrace` `\rbrace` → `\{` `\}`, `\vert` `\lvert` `\rvert` → `|`,
  *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
@@ -47,6 +48,7 @@ const SIZED_DELIMITER_PREFIX = new Set(['\\left', '\\right', '\\middle']);
 const SYNONYMS: Record<string, string> = {
   '\\dfrac': '\\frac',
   '\\tfrac': '\\frac',
+  '\\cfrac': '\\frac',
   '\\dbinom': '\\binom',
   '\\tbinom': '\\binom',
   '\\to': '\\rightarrow',
@@ -85,7 +87,17 @@ const SYNONYMS: Record<string, string> = {
 
 /** Commands taking brace arguments, by argument count; some also take an optional `[…]` first. */
 const OPTIONAL_ARGUMENT = new Set(['\\sqrt', '\\xrightarrow', '\\xleftarrow']);
-const ARITY: Record<string, number> = { '\\frac': 2, '\\binom': 2, '\\overset': 2, '\\underset': 2, '\\stackrel': 2, '\\substack': 1 };
+const ARITY: Record<string, number> = {
+  '\\frac': 2,
+  '\\binom': 2,
+  '\\overset': 2,
+  '\\underset': 2,
+  '\\stackrel': 2,
+  '\\substack': 1,
+  '\\boxed': 1,
+  '\\underbrace': 1,
+  '\\overbrace': 1,
+};
 for (const name of 'sqrt xrightarrow xleftarrow hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
   ' ',
 ))
@@ -172,6 +184,8 @@ class Parser {
     if (token === '\\pod') return { kind: 'group', items: [PAREN_OPEN, ...this.argument(), PAREN_CLOSE] };
     if (token === '\\mod' || token === '\\bmod') return textNode('mod');
     if (TEXT_COMMANDS.has(token)) return this.textCommand(token);
+    // `\cfrac[l]` only sets its numerator flush left: the same fraction.
+    if (raw === '\\cfrac' && this.tokens[this.position] === '[') this.optionalArgument();
     const arity = ARITY[token];
     if (arity === undefined) return { kind: 'token', value: token };
     const optional = OPTIONAL_ARGUMENT.has(token) && this.tokens[this.position] === '[' ? this.optionalArgument() : undefined;
@@ -228,12 +242,14 @@ class Parser {
 
   private environment(): Node {
     const name = this.rawGroup();
-    const spec = /^(array|tabular)$/u.test(name) ? this.rawGroup() : undefined;
+    const spec = /^(array|tabular|subarray)$/u.test(name) ? this.rawGroup() : undefined;
     const body = this.sequence((next) => next === '\\end');
     // A row break before `\end` opens no row: the environment prints the same without it.
     while (body.length > 0 && isRowBreak(body[body.length - 1]!)) body.pop();
     this.position++;
     this.rawGroup();
+    // A subarray is `\substack` with its lines set flush to one side.
+    if (name === 'subarray') return { kind: 'command', name: '\\substack', args: [body] };
     return { kind: 'environment', name, spec, body };
   }
 }

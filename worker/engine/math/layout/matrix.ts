@@ -32,6 +32,13 @@ const ROW_GAP_EM = 0.12;
  * 0.5 em), while a minus sign in one row is farther (0.7 em or more) from the row above or below.
  */
 const BAR_GAP_EM = 0.6;
+/**
+ * Rows taller than their array struts (a `\dfrac` in each row of `cases`) are stacked with no
+ * white between them: their ink may touch or overlap by a hair (about 0.01 em). Such rows are
+ * told apart when they overlap by less than this (em) and each is at least TALL_ROW_EM high.
+ */
+const TOUCHING_ROWS_EM = 0.05;
+const TALL_ROW_EM = 1.2;
 /** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
 const COLUMN_GAP_EM = 0.55;
 
@@ -117,8 +124,8 @@ function matchingCloser(pool: Element[], open: Element, latex: string): Element 
   );
 }
 
-/** Groups elements into rows by gaps in their vertical projection. */
-function splitRows(content: Element[], em: number): Element[][] {
+/** Groups elements into rows by gaps (more than `joinGap`) in their vertical projection. */
+function splitRows(content: Element[], em: number, joinGap = ROW_GAP_EM * em): Element[][] {
   const spans = content.map((element) => ({ y0: element.box.y0, y1: element.box.y1 }));
   for (const bar of content.filter(bridgesRows)) {
     const within = content.filter((e) => e !== bar && centreX(e.box) > bar.box.x0 && centreX(e.box) < bar.box.x1);
@@ -129,20 +136,24 @@ function splitRows(content: Element[], em: number): Element[][] {
   }
   const bands = mergeIntervals(
     spans.map((span) => [span.y0, span.y1]),
-    ROW_GAP_EM * em,
+    joinGap,
   );
   return bands.map(([y0, y1]) => content.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1));
 }
 
 /**
- * Rows of the grid: from the vertical projection of all cells, or, where a tall cell of one row
+ * Rows of the grid: from the vertical projection of all cells; where rows too tall for their struts
+ * touch, from bands that only touch, each a tall row; or, where a tall cell of one row
  * reaches a tall cell of the next in another column (a subscript above a hat, `(\hat a)_+` over
  * `(\hat a)_-`), from each column's own projection when every column splits into the same number
  * of rows and those rows follow one another down the page.
  */
 function gridRows(content: Element[], columns: Array<[number, number]>, em: number): Element[][] {
   const rows = splitRows(content, em);
-  if (rows.length >= 2 || columns.length < 2) return rows;
+  if (rows.length >= 2) return rows;
+  const touching = splitRows(content, em, -TOUCHING_ROWS_EM * em);
+  if (touching.length >= 2 && touching.every((row) => height(unionBox(row.map((e) => e.box))) >= TALL_ROW_EM * em)) return touching;
+  if (columns.length < 2) return rows;
   const perColumn = columns.map(([x0, x1]) =>
     splitRows(
       content.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1),

@@ -1,4 +1,4 @@
-import { RADICAL, RULE } from '../types.js';
+import { FRAME, RADICAL, RULE } from '../types.js';
 
 /**
  * Where a token's ink sits relative to its baseline, in em (positive is up). Image and stroke
@@ -28,6 +28,8 @@ const cls = (top: number, bottom: number, sizes: boolean, anchor: 'bottom' | 'ax
 
 const X_HEIGHT = cls(0.44, 0, true, 'bottom');
 const ASCENDER = cls(0.69, 0, true, 'bottom');
+/** `t` stops between the x-height and the ascenders: measured as an ascender, it looks a smaller size than the `an` of `\tan`. */
+const T_HEIGHT = cls(0.615, 0, true, 'bottom');
 const DESCENDER = cls(0.44, -0.2, true, 'bottom');
 const ASCENDER_DESCENDER = cls(0.7, -0.2, true, 'bottom');
 const CENTRED = cls(0.55, -0.05, false, 'axis');
@@ -45,7 +47,8 @@ const greek = (names: string) => names.split(' ').map((name) => `\\${name}`);
 
 assign(X_HEIGHT, [...'acemnorsuvwxz']);
 assign(X_HEIGHT, greek('alpha epsilon varepsilon iota kappa nu pi sigma tau upsilon omega varpi infty propto'));
-assign(ASCENDER, [...'bdhiklt0123456789ABCDEFGHIJKLMNOPRSTUVWXYZ!?&%#']);
+assign(T_HEIGHT, ['t']);
+assign(ASCENDER, [...'bdhikl0123456789ABCDEFGHIJKLMNOPRSTUVWXYZ!?&%#']);
 assign(ASCENDER, ['\\%', '\\#', '\\&']);
 assign(ASCENDER, greek('Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega delta theta vartheta lambda partial ell hbar nabla forall exists'));
 assign(DESCENDER, [...'gpqy']);
@@ -64,7 +67,7 @@ assign(
 );
 assign(TALL, [...'()[]|']);
 assign(TALL, greek('{ } | langle rangle lfloor rfloor lceil rceil sum prod coprod int iint iiint oint bigcup bigcap bigoplus bigotimes bigvee bigwedge'));
-assign(TALL, [RADICAL]);
+assign(TALL, [RADICAL, FRAME]);
 assign(LOW_PUNCTUATION, [',', ';']);
 assign(ON_BASELINE, ['.', '\\ldotp']);
 assign(COLON, [':']);

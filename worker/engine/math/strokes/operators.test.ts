@@ -32,7 +32,13 @@ describe('preferOperators', () => {
   it('keeps a t beside an operator, at the end of its line, or without + among its alternatives', () => {
     expect(read([at('1', 0), at('+', 30), tee(60)])).toBe('1+t');
     expect(read([tee(0), at('-', 30), at('2', 60)])).toBe('t-2');
-    expect(read([at('a', 0), tee(30, 0.01), at('b', 60)])).toBe('atb');
+    expect(read([at('a', 0), at('t', 30, [{ latex: 'f', confidence: 0.1 }]), at('b', 60)])).toBe('atb');
+  });
+
+  it('reads a t between operands as + however unlikely the classifier finds +, with the shape’s confidence', () => {
+    const [, plus] = preferOperators([at('a', 0), tee(30, 0.01), at('b', 60)]);
+    expect(plus.latex).toBe('+');
+    expect(plus.confidence).toBeCloseTo(0.81);
   });
 
   it('reads a lone | as 1, but keeps the bars of an absolute value', () => {
@@ -41,6 +47,43 @@ describe('preferOperators', () => {
     expect(read([bar(0), at('x', 30), bar(60)])).toBe('|x|');
     // A single stroke is the shape of both: however little the classifier gives `1`, an unpaired bar is one.
     expect(read([at('x', 0), at('+', 30), at('|', 60, [{ latex: '1', confidence: 0.01 }])])).toBe('x+1');
+  });
+});
+
+describe('preferOperators: marks drawn like a 1', () => {
+  const one = (latex: string, x: number, y0 = 0, y1 = 30) => ({ ...at(latex, x, [{ latex: '1', confidence: 0.02 }]), box: { x0: x, y0, x1: x + 10, y1 } });
+
+  it('reads a / with no operand on a side as 1, and keeps the / of a/b', () => {
+    expect(read([at('x', 0), at('+', 30), one('/', 60)])).toBe('x+1');
+    expect(read([one('/', 0), at('-', 30), at('x', 60)])).toBe('1-x');
+    expect(read([at('a', 0), one('/', 30), at('b', 60)])).toBe('a/b');
+  });
+
+  it('reads a full-size prime or comma on the line as 1, and keeps a raised prime and a low comma', () => {
+    expect(read([at('x', 0), at('+', 30), one('\\prime', 60)])).toBe('x+1');
+    expect(read([at('x', 0), at('-', 30), one(',', 60, 2, 36)])).toBe('x-1');
+    expect(read([at('f', 0), one('\\prime', 22, -4, 10), at('(', 40)])).toBe('f\\prime(');
+    expect(read([at('a', 0), one(',', 22, 22, 38), at('b', 40)])).toBe('a,b');
+  });
+
+  it('lets a 1 read from a / give the t before it its operand: x+1', () => {
+    expect(read([at('x', 0), tee(30), one('/', 60)])).toBe('x+1');
+  });
+});
+
+describe('preferOperators: brackets pair', () => {
+  it('reads the likeliest look-alike of ( before an unopened ) as (, and of ) after an unclosed ( as )', () => {
+    expect(read([at('C', 0, [{ latex: '(', confidence: 0.2 }]), at('a', 30), at(')', 60)])).toBe('(a)');
+    expect(read([at('(', 0), at('a', 30), at('J', 60, [{ latex: ')', confidence: 0.1 }])])).toBe('(a)');
+  });
+
+  it('reads an unopened ) with nothing like a ( before it as 1 when 1 is among its alternatives', () => {
+    expect(read([at('x', 0), at('+', 30), at(')', 60, [{ latex: '1', confidence: 0.1 }])])).toBe('x+1');
+  });
+
+  it('keeps brackets that pair, and a C that no bracket lacks', () => {
+    expect(read([at('(', 0), at('C', 30, [{ latex: '(', confidence: 0.4 }]), at(')', 60)])).toBe('(C)');
+    expect(read([at('C', 0, [{ latex: '(', confidence: 0.4 }]), at('+', 30), at('a', 60)])).toBe('C+a');
   });
 });
 

@@ -1,12 +1,14 @@
 import { GREEK_LETTERS } from '../image/vocabulary.js';
 import { RADICAL, RULE, type MathSymbol } from '../types.js';
+import { pairBrackets } from './brackets.js';
+import { gap, neighbours, onOneLine, preferAlternative, sharedHeight } from './relabel.js';
 
 /** Letters a hand draws like `+`. */
 const PLUS_LOOKALIKES = new Set(['t', 'T']);
-/** The least probability an alternative needs to be chosen by context. */
+/** The least probability a twin needs to be chosen by its place on the baseline. */
 const PLAUSIBLE = 0.05;
-/** Two symbols are on one line when their vertical extents share this much of the shorter one. */
-const SAME_LINE = 0.5;
+/** A `t` between two operands becomes `+` with `+` among its alternatives at all. */
+const PLUS_BETWEEN_OPERANDS = 0.005;
 
 const GREEK = new Set(GREEK_LETTERS);
 const isOperand = (latex: string): boolean => /^[A-Za-z0-9]$/.test(latex) || GREEK.has(latex);
@@ -16,21 +18,17 @@ const isOperand = (latex: string): boolean => /^[A-Za-z0-9]$/.test(latex) || GRE
  * in written maths a binary operator stands there far more often than a letter juxtaposed with
  * both neighbours (`4+2`, not `4t2`; `u+(`, not `ut(`; `R+\sqrt{…}`; a fraction bar, with ink over
  * and under it, is an operand too: `a+\frac{…}{…}`). A `t` next to an operator, a bracket it
- * opens or closes, or the end of the line keeps the classifier's label (`1+t`, `t^{2}`). Likewise
- * a lone `|` in an expression, with `1` among its alternatives however unlikely (one stroke draws
- * both), is `1`.
+ * opens or closes, or the end of the line keeps the classifier's label (`1+t`, `t^{2}`). The
+ * `1`s that one stroke draws like other marks (preferOnes) and the brackets that pair
+ * (brackets.ts) are settled first, so that the `+` has its operands.
  */
-export function preferOperators(symbols: MathSymbol[]): MathSymbol[] {
-  const bars = symbols.filter((s) => s.latex === '|').length;
+export function preferOperators(input: MathSymbol[]): MathSymbol[] {
+  const symbols = preferOnes(pairBrackets(input));
   return symbols.map((s) => {
-    // `|` comes in pairs around an absolute value or a norm; a lone one is a `1` drawn as a stroke.
-    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1', 0) ?? s;
     if (!PLUS_LOOKALIKES.has(s.latex)) return s;
-    const plus = preferAlternative(s, '+');
+    const plus = preferAlternative(s, '+', PLUS_BETWEEN_OPERANDS);
     if (!plus) return s;
-    const onLine = symbols.filter((o) => o !== s && sharedHeight(o, s) >= SAME_LINE * Math.min(o.box.y1 - o.box.y0, s.box.y1 - s.box.y0));
-    const left = onLine.filter((o) => o.box.x1 <= (s.box.x0 + s.box.x1) / 2).sort((a, b) => b.box.x1 - a.box.x1)[0];
-    const right = onLine.filter((o) => o.box.x0 >= (s.box.x0 + s.box.x1) / 2).sort((a, b) => a.box.x0 - b.box.x0)[0];
+    const { left, right } = neighbours(s, symbols);
     if (!left || !right) return s;
     const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']' || isFractionBar(left, symbols);
     const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[' || right.latex === RADICAL || isFractionBar(right, symbols);
@@ -67,7 +65,7 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
     const twins = DESCENDING_TWINS[descender];
     const height = s.box.y1 - s.box.y0;
     const neighbour = symbols
-      .filter((o) => o !== s && ON_BASELINE.test(o.latex) && sharedHeight(o, s) >= SAME_LINE * Math.min(o.box.y1 - o.box.y0, height))
+      .filter((o) => o !== s && ON_BASELINE.test(o.latex) && onOneLine(o, s))
       .filter((o) => o.box.y1 >= (s.box.y0 + s.box.y1) / 2) // not a script raised above it
       .sort((a, b) => gap(a, s) - gap(b, s))[0];
     const neighbourHeight = neighbour ? neighbour.box.y1 - neighbour.box.y0 : 0;
@@ -85,16 +83,6 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
   });
 }
 
-const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
-
-/** `s` relabelled `latex` when that is among its alternatives with at least `least`. */
-function preferAlternative(s: MathSymbol, latex: string, least = PLAUSIBLE): MathSymbol | null {
-  const chosen = s.alternatives?.find((a) => a.latex === latex);
-  if (!chosen || chosen.confidence < least) return null;
-  const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a !== chosen)];
-  return { ...s, latex, confidence: chosen.confidence, alternatives: others };
-}
-
 /** A bar with ink both over and under it, within its width: a fraction, an operand like any other. */
 function isFractionBar(bar: MathSymbol, symbols: MathSymbol[]): boolean {
   if (bar.latex !== RULE) return false;
@@ -102,4 +90,41 @@ function isFractionBar(bar: MathSymbol, symbols: MathSymbol[]): boolean {
   return within.some((o) => o.box.y1 <= bar.box.y0) && within.some((o) => o.box.y0 >= bar.box.y1);
 }
 
-const sharedHeight = (a: MathSymbol, b: MathSymbol): number => Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+/** Marks one stroke of the pen draws as it draws a `1`. */
+const ONE_LOOKALIKES = new Set(['/', '\\prime', ',']);
+/** A mark at least this share of its neighbour's height, across its middle, is full size: no prime, no comma. */
+const FULL_SIZE = 0.6;
+
+/**
+ * A `/`, `\prime` or `,` that has `1` among its alternatives, however unlikely (one stroke draws
+ * them all), is `1` where the line leaves it no other part: a `/` divides two operands, so one
+ * with no operand on a side (at an end of its line, beside an operator) is a `1`; a prime is small
+ * and raised beside its symbol, a comma small and low after it, so one as tall as much of its
+ * neighbour and across that neighbour's middle is a `1`.
+ */
+function preferOnes(symbols: MathSymbol[]): MathSymbol[] {
+  const bars = symbols.filter((s) => s.latex === '|').length;
+  return symbols.map((s) => {
+    // `|` comes in pairs around an absolute value or a norm; a lone one is a `1` drawn as a stroke.
+    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1', 0) ?? s;
+    if (!ONE_LOOKALIKES.has(s.latex)) return s;
+    const one = preferAlternative(s, '1', 0);
+    if (!one) return s;
+    const { left, right } = neighbours(s, symbols);
+    if (s.latex === '/') {
+      const operandLeft = left && (isOperand(left.latex) || left.latex === ')' || left.latex === RULE);
+      const operandRight = right && (isOperand(right.latex) || right.latex === '(' || right.latex === RADICAL || right.latex === RULE);
+      return operandLeft && operandRight ? s : one;
+    }
+    const beside = left ?? right ?? nearestBeside(s, symbols);
+    if (!beside || beside.latex === RULE) return s;
+    const middle = (beside.box.y0 + beside.box.y1) / 2;
+    const full = s.box.y1 - s.box.y0 >= FULL_SIZE * (beside.box.y1 - beside.box.y0);
+    return full && s.box.y0 < middle && s.box.y1 > middle ? one : s;
+  });
+}
+
+/** The nearest symbol left or right of `s` whose height overlaps it at all (a raised prime shares little of its symbol's). */
+function nearestBeside(s: MathSymbol, symbols: readonly MathSymbol[]): MathSymbol | undefined {
+  return symbols.filter((o) => o !== s && o.latex !== RULE && sharedHeight(o, s) > 0).sort((a, b) => gap(a, s) - gap(b, s))[0];
+}

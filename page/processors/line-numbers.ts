@@ -1,0 +1,130 @@
+/**
+ * Margin line numbers (LaTeX's lineno, a journal's review copy): page furniture, like a running
+ * header. Left on the page they join the lines beside them, become a table's first column and
+ * split displays, so they are taken out of the page's glyphs before lines are built. Pure geometry,
+ * in whatever unit the page measures (PDF points on born-digital pages).
+ *
+ * A margin line number is a run of digits alone at the outer end of its row (nothing beyond it,
+ * a clear gap to the text), set smaller than that text, outside the text block (beyond where
+ * most rows start or end), in a column of at least MIN_COLUMN such numbers sharing one edge whose
+ * values grow down the page. A table's first column sits inside the text block at the table's
+ * size; an equation number has its parentheses; a page number is alone.
+ */
+
+/** What the finder reads of a glyph. */
+export interface NumberGlyph {
+  ch: string;
+  x: number;
+  w: number;
+  base: number;
+  size: number;
+}
+
+/** Where one margin line number is printed. */
+export interface MarginNumber {
+  x0: number;
+  x1: number;
+  base: number;
+  size: number;
+}
+
+/** Numbers in one margin column before it counts as line numbering. */
+const MIN_COLUMN = 4;
+/** A digit this close (in ems) to the previous one on its baseline continues the number. */
+const DIGIT_GAP_EM = 0.25;
+/** The gap to the row's text, in ems: wider than a word space. */
+const CLEAR_GAP_EM = 0.5;
+/** A row glyph within this many ems of a number's baseline shares its row (scripts included). */
+const ROW_EM = 0.6;
+/** Line numbers are set smaller than the text of their rows (lineno's \\tiny; a table's numbers are the table's size). */
+const SMALLER = 0.95;
+/** The numbers of one column share their left or right edge within this many points. */
+const EDGE_TOLERANCE = 1.5;
+
+interface Token extends MarginNumber {
+  value: number;
+  glyphs: Set<NumberGlyph>;
+}
+
+/** The page's margin line numbers: empty unless a column of them is found in a margin. */
+export function marginLineNumbers(glyphs: readonly NumberGlyph[]): MarginNumber[] {
+  const ink = glyphs.filter((g) => g.ch.trim() !== '');
+  const tokens = digitRuns(ink);
+  if (tokens.length < MIN_COLUMN) return [];
+  const rowOf = (t: Token) => ink.filter((g) => !t.glyphs.has(g) && Math.abs(g.base - t.base) < ROW_EM * t.size);
+  const rows = tokens.map((t) => ({ t, row: rowOf(t) }));
+  const inToken = new Set(tokens.flatMap((t) => [...t.glyphs]));
+  const [bodyLeft, bodyRight] = bodyEdges(ink.filter((g) => !inToken.has(g)));
+  const pageSize = medianOf(ink.map((g) => g.size));
+  const small = ({ t, row }: { t: Token; row: NumberGlyph[] }) => t.size < SMALLER * (row.length ? medianOf(row.map((g) => g.size)) : pageSize);
+  const left = rows.filter((r) => small(r) && r.t.x1 < bodyLeft && r.row.every((g) => g.x >= r.t.x1 + CLEAR_GAP_EM * r.t.size)).map(({ t }) => t);
+  const right = rows.filter((r) => small(r) && r.t.x0 > bodyRight && r.row.every((g) => g.x + g.w <= r.t.x0 - CLEAR_GAP_EM * r.t.size)).map(({ t }) => t);
+  return [...numberColumn(left), ...numberColumn(right)].map(({ x0, x1, base, size }) => ({ x0, x1, base, size }));
+}
+
+/** Whether a glyph (of the text layer or the maths reader) is ink of one of these numbers. */
+export function inMarginNumber(numbers: readonly MarginNumber[], x0: number, x1: number, base: number): boolean {
+  const centre = (x0 + x1) / 2;
+  return numbers.some((n) => centre >= n.x0 && centre <= n.x1 && Math.abs(base - n.base) < 0.3 * n.size);
+}
+
+/** Runs of adjacent digits on one baseline. */
+function digitRuns(ink: NumberGlyph[]): Token[] {
+  const digits = ink.filter((g) => /^\d$/.test(g.ch)).sort((a, b) => a.base - b.base || a.x - b.x);
+  const tokens: Token[] = [];
+  let current: NumberGlyph[] = [];
+  const close = () => {
+    if (current.length === 0) return;
+    const first = current[0]!;
+    const last = current.at(-1)!;
+    const value = Number(current.map((g) => g.ch).join(''));
+    tokens.push({ x0: first.x, x1: last.x + last.w, base: first.base, size: first.size, value, glyphs: new Set(current) });
+    current = [];
+  };
+  for (const g of digits) {
+    const prev = current.at(-1);
+    if (prev && (Math.abs(g.base - prev.base) > 0.1 * g.size || g.x - (prev.x + prev.w) > DIGIT_GAP_EM * g.size)) close();
+    current.push(g);
+  }
+  close();
+  // A digit run with a letter or sign glued to it (`2x`, `(3)`, `1.`) is no line number.
+  return tokens.filter(
+    (t) =>
+      !ink.some(
+        (g) => !t.glyphs.has(g) && Math.abs(g.base - t.base) < 0.3 * t.size && g.x < t.x1 + DIGIT_GAP_EM * t.size && g.x + g.w > t.x0 - DIGIT_GAP_EM * t.size,
+      ),
+  );
+}
+
+/** Where most rows of the page start and end: the text block's edges (the median row's, scripts left out). */
+function bodyEdges(ink: NumberGlyph[]): [number, number] {
+  const body = medianOf(ink.map((g) => g.size));
+  const rows = new Map<number, { start: number; end: number }>();
+  for (const g of ink) {
+    if (Math.abs(g.size - body) > 0.15 * body) continue;
+    const key = Math.round(g.base);
+    const row = rows.get(key);
+    if (!row) rows.set(key, { start: g.x, end: g.x + g.w });
+    else {
+      row.start = Math.min(row.start, g.x);
+      row.end = Math.max(row.end, g.x + g.w);
+    }
+  }
+  const list = [...rows.values()];
+  if (list.length === 0) return [-Infinity, Infinity];
+  return [medianOf(list.map((r) => r.start)), medianOf(list.map((r) => r.end))];
+}
+
+const medianOf = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** The largest set of numbers sharing a left or right edge whose values grow down the page, if it is a column. */
+function numberColumn(candidates: Token[]): Token[] {
+  let best: Token[] = [];
+  for (const edge of ['x0', 'x1'] as const) {
+    for (const anchor of candidates) {
+      const column = candidates.filter((t) => Math.abs(t[edge] - anchor[edge]) <= EDGE_TOLERANCE).sort((a, b) => a.base - b.base);
+      if (column.length > best.length && column.every((t, i) => i === 0 || t.value > column[i - 1]!.value)) best = column;
+    }
+  }
+  return best.length >= MIN_COLUMN ? best : [];
+}
