@@ -26,12 +26,13 @@ export interface AssemblyOptions {
 /**
  * A block with its lines as indices into the page's lines (reading order): the form an assembled
  * page travels and is stored in. Its kinds keep the names they were stored under: `lines` is a
- * paragraph, and a list's items are bulleted lines at depth 0.
+ * paragraph; a list's items are its lines, with each item's marker and depth where one is
+ * numbered or nested (absent: bulleted at depth 0, as layouts stored before were).
  */
 export type BlockLayout =
   | { kind: 'lines'; lines: number[] }
   | { kind: 'heading'; level: number; lines: number[] }
-  | { kind: 'list'; items: number[][] }
+  | { kind: 'list'; items: number[][]; markers?: string[]; depths?: number[] }
   | { kind: 'code'; lines: number[]; pitch: number; /** Absent in layouts stored before it was kept. */ fit?: MonospaceFit }
   | { kind: 'table'; grid: Grid<number> };
 
@@ -71,7 +72,11 @@ export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions
   const index = new Map(lines.map((l, i) => [l, i]));
   const at = (l: PageLine) => index.get(l)!;
   const blocks = textBlocks(lines, upright).map((b): BlockLayout => {
-    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => item.lines.map(at)) };
+    if (b.kind === 'list') {
+      const items = b.items.map((item) => item.lines.map(at));
+      const plain = b.items.every((item) => item.marker === BULLET_MARKER && item.depth === 0);
+      return plain ? { kind: 'list', items } : { kind: 'list', items, markers: b.items.map((i) => i.marker), depths: b.items.map((i) => i.depth) };
+    }
     if (b.kind === 'table') return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c ? at(c) : undefined))) } };
     if (b.kind === 'paragraph') return { kind: 'lines', lines: b.lines.map(at) };
     if (b.kind === 'heading' || b.kind === 'code') return { ...b, lines: b.lines.map(at) };
@@ -84,7 +89,8 @@ export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions
 export function pageBlocks(page: AssembledPage): Block[] {
   const line = (i: number) => page.lines[i]!;
   return page.layout.blocks.map((b): Block => {
-    if (b.kind === 'list') return { kind: 'list', items: b.items.map((item) => ({ marker: BULLET_MARKER, depth: 0, lines: item.map(line) })) };
+    if (b.kind === 'list')
+      return { kind: 'list', items: b.items.map((item, k) => ({ marker: b.markers?.[k] ?? BULLET_MARKER, depth: b.depths?.[k] ?? 0, lines: item.map(line) })) };
     // JSON writes an empty cell (undefined) as null.
     if (b.kind === 'table')
       return { kind: 'table', grid: { align: b.grid.align, rows: b.grid.rows.map((row) => row.map((c) => (c == null ? undefined : line(c)))) } };

@@ -6,6 +6,7 @@ import type { Formula } from './corpus.js';
 import type { Evaluation } from './evaluate.js';
 import type { Parts } from './front-ends.js';
 import { noisyScans, pngOfPgm, type PageImage } from './noisy-scans.js';
+import { idiomaticSpelling } from '../../page/render/eqn-arrays.js';
 import type { RenderedCorpus, RenderedFormula } from './render.js';
 
 /**
@@ -19,9 +20,9 @@ import type { RenderedCorpus, RenderedFormula } from './render.js';
  *   same pixels as the engine's noisy row).
  * A page's answer counts as the formula when it is exactly one maths element (inline or display
  * delimiters) and its LaTeX normalises to the formula's; anything else (prose, several pieces, a
- * math_confidence error) is wrong. The spec's default answer writes `cases` as a braced array
- * (idiomatic_eqn_arrays false): that form is read back as `cases` before normalising, so the row
- * scores recognition, not the option.
+ * math_confidence error) is wrong. The spec's default answer writes `cases`, `aligned` and
+ * `gathered` as arrays (idiomatic_eqn_arrays false): they are read back as those environments
+ * before normalising (page/render/eqn-arrays.ts), so the row scores recognition, not the option.
  */
 
 export const PRODUCT_DPI = 150;
@@ -33,7 +34,7 @@ export function answerLatex(mmd: string): string {
   const text = mmd.trim();
   const one = /^\\\(\s*([\s\S]*?)\s*\\\)$/.exec(text) ?? /^\\\[\s*([\s\S]*?)\s*\\\]$/.exec(text);
   if (!one || /\\[()[\]]/.test(one[1]!)) return text;
-  return one[1]!.replace(/\\left\\\{\\begin\{array\}\{l+\}([\s\S]*?)\\end\{array\}\\right\./g, '\\begin{cases}$1\\end{cases}');
+  return idiomaticSpelling(one[1]!);
 }
 
 function scored(formula: Formula, parts: Parts, answer: string, ms: number, error?: string): ScoredFormula {

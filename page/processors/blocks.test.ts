@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageLine } from '../model.js';
+import { assemblePage, pageBlocks } from '../assemble.js';
 import { linesToMmd } from '../render/image-page.js';
 import { textBlocks } from './blocks.js';
 
@@ -75,6 +76,17 @@ describe('textBlocks', () => {
       ['Back to prose.'],
       ['Indented.'],
     ]);
+  });
+
+  it('nests a list by indent, as a text layer does (lists.ts), and keeps it nested through the stored layout', () => {
+    const lines = [line('• Warm clothes', 30, 0), line('– a wool jumper', 60, 30), line('– gloves', 60, 60), line('• Food', 30, 90)];
+    const [list] = textBlocks(lines, (l) => l.box);
+    expect(list).toMatchObject({ kind: 'list', items: [{ depth: 0 }, { depth: 1 }, { depth: 1 }, { depth: 0 }] });
+    const page = assemblePage({ lines, width: 400, height: 200 });
+    expect(pageBlocks(page)).toEqual([list]);
+    expect(linesToMmd(lines, {}, false)).toBe(
+      '\\begin{itemize}\n\\item Warm clothes\n\\begin{itemize}\n\\item a wool jumper\n\\item gloves\n\\end{itemize}\n\\item Food\n\\end{itemize}',
+    );
   });
 
   it('finds a run of monospaced lines that reads like code, and leaves monospaced prose alone', () => {
@@ -210,9 +222,11 @@ describe('textBlocks', () => {
       expect(shape(lines).slice(1, 3)).toEqual([{ h2: '3 Results' }, ['With both ends held at zero the wave numbers are']]);
     });
 
-    it('leaves numbered list items, sentences and long lines as text', () => {
+    it('takes numbered list items for a numbered list, and sentences and long lines for text, not headings', () => {
       const list = [line('1. Fresh bread', 10, 0), line('2. Two litres of milk', 10, 40), line('3. Apples', 10, 80)];
-      expect(shape(list).some((b) => !Array.isArray(b))).toBe(false);
+      expect(shape(list)).toEqual([{ list: ['1. Fresh bread', '2. Two litres of milk', '3. Apples'] }]);
+      expect(textBlocks(list, (l) => l.box)[0]).toMatchObject({ items: [{ marker: '1. ' }, { marker: '2. ' }, { marker: '3. ' }] });
+      expect(linesToMmd(list, {}, false)).toBe('\\begin{itemize}\n\\item[1.] Fresh bread\n\\item[2.] Two litres of milk\n\\item[3.] Apples\n\\end{itemize}');
       expect(shape([...body(0), line('2 Results are shown below.', 10, 100), ...body(140)]).some((b) => !Array.isArray(b))).toBe(false);
     });
   });

@@ -1,8 +1,9 @@
-import { BULLET_MARKER, type Block as PageBlock } from '../blocks-model.js';
+import type { Block as PageBlock } from '../blocks-model.js';
 import type { PageLine } from '../model.js';
 import { codeRuns } from './code-lines.js';
 import { headingLevel } from './headings.js';
 import { upperMedian } from './line-measures.js';
+import { goesOnItem, ListLevels, listMarker, sameList } from './lists.js';
 import { tableRuns } from './tables.js';
 
 /**
@@ -11,9 +12,10 @@ import { tableRuns } from './tables.js';
  * - A paragraph ends where the next text line starts after a gap taller than PARAGRAPH_GAP line
  *   heights, starts INDENT line heights or more right of the text line before it (LaTeX's and
  *   most books' first-line indent), or starts above it (reading order moved to the next column).
- * - A list item is a text line starting with a bullet; the lines after it that start right of
- *   the bullet, without a paragraph gap, continue it. Items may stand further apart than lines
- *   (LaTeX's \itemsep): a list goes on across gaps up to LIST_GAP line heights.
+ * - A list item is a text line starting with a bullet or a number, nested by indent (lists.ts,
+ *   with the body line height as unit); the lines after it that start right of its marker,
+ *   without a paragraph gap, continue it. Items may stand further apart than lines (LaTeX's
+ *   \itemsep): a list goes on across gaps up to LIST_GAP line heights.
  * - A display equation is a maths line; it sits inside its paragraph (one newline either side).
  * - A code block is a run of monospaced lines that reads like code (worker/inference/code-lines.ts).
  * - A table is a run of rows of cells that keep to the same columns (text-tables.ts).
@@ -23,7 +25,7 @@ import { tableRuns } from './tables.js';
  *   right of the line before, continues it.
  */
 
-/** The blocks of an image (page/blocks-model.ts): a list item's lines keep its bullet, all at depth 0. */
+/** The blocks of an image (page/blocks-model.ts): a list item's lines keep its marker as read. */
 export type Block = PageBlock<PageLine>;
 
 export const PARAGRAPH_GAP = 0.8;
@@ -69,7 +71,7 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
   const blocks: Block[] = [];
   const code = new Map(codeRuns(lines).map((r) => [r.start, r]));
   const tables = new Map(tableRuns(lines, upright).map((r) => [r.start, r]));
-  let itemLeft = 0;
+  const levels = new ListLevels();
   let skipTo = 0;
   let previousTextX: number | undefined;
   lines.forEach((line, i) => {
@@ -118,15 +120,15 @@ export function textBlocks(lines: PageLine[], upright: (l: PageLine) => Upright)
       else blocks.push({ kind: 'heading', level, lines: [line] });
       return;
     }
-    if (isBulleted(line)) {
-      // An image's list items are bulleted (numbered lines are read as paragraphs or headings).
-      const item = { marker: BULLET_MARKER, depth: 0, lines: [line] };
-      if (last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight) last.items.push(item);
+    const marker = line.kind === 'math' ? undefined : listMarker(line.text, isBulleted(line));
+    if (marker) {
+      const goesOn = last?.kind === 'list' && gap(i) <= LIST_GAP * lineHeight;
+      const item = { marker, depth: levels.depth(x, lineHeight, goesOn), lines: [line] };
+      if (goesOn && sameList(last.items.at(-1)!, item)) last.items.push(item);
       else blocks.push({ kind: 'list', items: [item] });
-      itemLeft = boxes[i]!.x + 0.5 * lineHeight;
       return;
     }
-    if (last?.kind === 'list' && !spaced && line.kind !== 'math' && boxes[i]!.x >= itemLeft) {
+    if (last?.kind === 'list' && !spaced && line.kind !== 'math' && goesOnItem(x, upright(last.items.at(-1)!.lines[0]!).x, lineHeight)) {
       last.items.at(-1)!.lines.push(line);
       return;
     }

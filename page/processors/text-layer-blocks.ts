@@ -1,7 +1,9 @@
-import { BULLET_MARKER, type Block as PageBlock, type ListItem } from '../blocks-model.js';
+import type { Block as PageBlock } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
 import { pageFurniture, RunningLines } from './furniture.js';
+import { FONT_SIZE_RATIOS, levelBySize, sectionNumberLevel } from './headings.js';
 import { dominantSize } from './line-measures.js';
+import { goesOnItem, ListLevels, listMarker, sameList } from './lists.js';
 import { readingOrder } from './text-layer-columns.js';
 import { isTableLine } from './text-layer-tables.js';
 
@@ -34,7 +36,6 @@ export interface TextLayerReading {
 /** "Figure 2:", "Fig. 3.", "Table IV." — a number and a separator, unlike body text that mentions a figure ("Figure 3 shows"). */
 export const CAPTION = /^(fig(ure)?|table|tab|chart|scheme|plate|diagram)\.?\s*([0-9]+|[IVX]+)(\.[0-9]+)*\s*[:.|\u2013\u2014-]/i;
 
-const NUMBERED = /^(\d{1,3})[.)]\s/;
 /** Lines whose ink is this close (in ems) are one paragraph's even when their baselines are far apart. */
 const TOUCHING_EM = 0.35;
 const SENTENCE_END = /[.!?:]["'\u201d\u2019)]?$/u;
@@ -43,21 +44,19 @@ export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
 }
 
-function listMarker(line: TextLine, isBullet: (ch: string) => boolean): string | undefined {
-  const first = line.glyphs[0]?.ch ?? '';
-  if (isBullet(first) && line.glyphs[1]?.ch === ' ') return BULLET_MARKER;
-  const m = NUMBERED.exec(line.text);
-  return m ? `${m[1]}. ` : undefined;
-}
-
-function headingLevel(line: TextLine, body: number, next: TextLine | undefined, bodyBold: boolean): number | undefined {
+/**
+ * A line's heading level: by its font size against the body's (headings.ts FONT_SIZE_RATIOS), a
+ * short bold line on a page whose body is not bold, or a section number on a line standing
+ * `apart` from the lines around it (headings.ts `sectionNumberLevel`, as on a scanned page).
+ */
+function headingLevel(line: TextLine, body: number, next: TextLine | undefined, bodyBold: boolean, apart: boolean, before?: TextLine): number | undefined {
   const ratio = line.size / body;
-  if (ratio >= 1.6) return 1;
-  if (ratio >= 1.3) return 2;
-  if (ratio >= 1.15) return 3;
+  const bySize = levelBySize(ratio, FONT_SIZE_RATIOS);
+  if (bySize !== undefined) return bySize;
   const short = line.text.split(' ').length <= 10 && !/[.,;:]$/.test(line.text);
   if (!bodyBold && line.bold && ratio > 0.95 && short && !(next && next.bold)) return 3;
-  return undefined;
+  // A footnote starts with its mark in a smaller size.
+  return apart && ratio > 0.95 ? sectionNumberLevel(line.text, before?.text, next?.text) : undefined;
 }
 
 function quantile(xs: number[], q: number): number | undefined {
@@ -89,8 +88,7 @@ export function layoutPage(
   // The lower quartile: where paragraphs are set apart by space (word processors), short
   // paragraphs can make most steps on a page paragraph gaps, and a median would take one for the leading.
   const leading = quantile(deltas, 0.25);
-  // Indents of the open list's levels; a list item further right opens a deeper level.
-  let listIndents: number[] = [];
+  const levels = new ListLevels();
   const blocks: Block[] = pageInfo.length ? [{ kind: 'furniture', lines: pageInfo }] : [];
   for (const section of sections) {
     const twoColumn = sections.some((s) => s.columnStarts.size > 0);
@@ -104,14 +102,13 @@ export function layoutPage(
       }
       const next = section.lines[i + 1];
       const last = blocks[blocks.length - 1];
-      const level = headingLevel(line, body, next, bodyBold);
-      const marker = listMarker(line, reading.isBullet);
+      const marker = listMarker(line.text, reading.isBullet(line.glyphs[0]?.ch ?? '') && line.glyphs[1]?.ch === ' ');
       // Lines of one paragraph: a leading apart, or closer in ink (a tall inline formula spreads its lines).
-      const close =
-        prev !== undefined &&
-        !newColumn &&
-        (line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 || line.top - prev.bottom <= TOUCHING_EM * line.size) &&
-        Math.abs(line.size - prev.size) < 0.15 * line.size;
+      const follows = (a: TextLine, b: TextLine) => b.base - a.base <= Math.max(leading ?? 0, b.size) * 1.3 || b.top - a.bottom <= TOUCHING_EM * b.size;
+      const close = prev !== undefined && !newColumn && follows(prev, line) && Math.abs(line.size - prev.size) < 0.15 * line.size;
+      const apart =
+        (prev === undefined || newColumn || !follows(prev, line)) && (next === undefined || section.columnStarts.has(i + 1) || !follows(line, next));
+      const level = headingLevel(line, body, next, bodyBold, apart, prev);
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred =
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
@@ -127,13 +124,10 @@ export function layoutPage(
         if (last?.kind === 'heading' && last.level === level && close) last.lines.push(line);
         else blocks.push({ kind: 'heading', level, lines: [line] });
       } else if (marker) {
-        if (last?.kind !== 'list') listIndents = [];
-        while (listIndents.length && line.x0 < listIndents[listIndents.length - 1] - 0.5 * line.size) listIndents.pop();
-        if (!listIndents.length || line.x0 > listIndents[listIndents.length - 1] + 0.5 * line.size) listIndents.push(line.x0);
-        const item = { marker, depth: listIndents.length - 1, lines: [line] };
+        const item = { marker, depth: levels.depth(line.x0, line.size, last?.kind === 'list'), lines: [line] };
         if (last?.kind === 'list' && sameList(last.items.at(-1)!, item)) last.items.push(item);
         else blocks.push({ kind: 'list', items: [item] });
-      } else if (last?.kind === 'list' && close && line.x0 > last.items.at(-1)!.lines[0]!.x0 + 0.5 * line.size) {
+      } else if (last?.kind === 'list' && close && goesOnItem(line.x0, last.items.at(-1)!.lines[0]!.x0, line.size)) {
         last.items.at(-1)!.lines.push(line);
       } else if (
         last?.kind === 'paragraph' &&
@@ -147,11 +141,6 @@ export function layoutPage(
     });
   }
   return blocks;
-}
-
-/** An item goes on the list before it unless its marker changes kind (bullets, numbers) at the same depth. */
-function sameList(prev: ListItem<TextLine>, item: ListItem<TextLine>): boolean {
-  return (prev.marker === BULLET_MARKER) === (item.marker === BULLET_MARKER) || item.depth !== prev.depth;
 }
 
 /** Justified lines end within this many points of each other: the text block's right edge. */

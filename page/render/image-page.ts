@@ -1,8 +1,10 @@
 import { type AssembledPage, pageBlocks, uprightOf } from '../assemble.js';
 import type { PageLine } from '../model.js';
 import { type Block, textBlocks, withoutBullet } from '../processors/blocks.js';
+import { BULLET_MARKER } from '../blocks-model.js';
 import { codeLineText } from '../processors/code-lines.js';
 import { headingText } from '../processors/headings.js';
+import { withoutNumber } from '../processors/lists.js';
 import { inlineMath, lineMmd, styleLatex } from './mmd.js';
 import type { RenderOptions } from './options.js';
 import { type LineReader, renderBlocks } from './page-mmd.js';
@@ -45,7 +47,7 @@ export function linesToMmd(
 /**
  * How the page renderer reads recognised lines: as read (a paragraph's lines one an MMD line,
  * hyphens kept), maths lines as displays in their paragraph, the bullet as read kept before a
- * list item with disable_itemize, a heading's spacing made single (a text model may read a wide
+ * list item with disable_itemize (a number as read, too), a heading's spacing made single (a text model may read a wide
  * gap after a section number as two spaces), code lines indented by the monospace pitch.
  */
 export function recognisedLines(opts: RenderOptions, upright: (l: PageLine) => PageLine['box']): LineReader<PageLine> {
@@ -56,9 +58,9 @@ export function recognisedLines(opts: RenderOptions, upright: (l: PageLine) => P
     isDisplay: (l) => l.kind === 'math' && l.math !== undefined && !l.chemistry,
     displayLatex: (l) => styleLatex(l.math?.latex ?? l.text, opts),
     headingMmd: (l) => (l.kind === 'math' ? headingText(l) : lineMmd(l, opts)).replace(/\s+/g, ' '),
-    itemStart: (l) => {
+    itemStart: (l, item) => {
       const mmd = lineMmd(l, opts);
-      const rest = withoutBullet(mmd);
+      const rest = item.marker === BULLET_MARKER ? withoutBullet(mmd) : withoutNumber(mmd);
       return { marker: mmd.slice(0, mmd.length - rest.length), mmd: rest };
     },
     codeLines: (block) => {

@@ -1,5 +1,6 @@
 import { smilesElement } from '../../core/chemistry.js';
 import type { PageLine } from '../model.js';
+import { arraySpelling } from './eqn-arrays.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
 import type { RenderOptions } from './options.js';
 
@@ -21,17 +22,16 @@ const NUMBER = /^[-+−]?\d+(?:[.,]\d+)*$/;
  * - rm_spaces (default true) drops the spaces LaTeX ignores; false keeps the recogniser's spacing;
  * - rm_fonts drops font commands;
  * - idiomatic_braces drops braces around a single-character script (`x^{2}` → `x^2`);
- * - idiomatic_eqn_arrays (forced by include_equation_tags): the recogniser writes `cases`; unless
- *   asked for idioms, it is returned the way the hosted default does, as a braced array.
+ * - idiomatic_eqn_arrays (forced by include_equation_tags): the recognisers write `aligned`,
+ *   `gathered` and `cases`; unless asked for idioms, they are returned the way the hosted default
+ *   does, as arrays (eqn-arrays.ts).
  */
 export function styleLatex(latex: string, opts: RenderOptions): string {
   let out = latex;
   if (opts.rm_spaces !== false) out = rmSpaces(out);
   if (opts.rm_fonts) out = rmFonts(out);
   if (opts.idiomatic_braces) out = out.replace(/([_^])\{([A-Za-z0-9])\}/g, '$1$2');
-  if (!(opts.idiomatic_eqn_arrays || opts.include_equation_tags)) {
-    out = out.replace(/\\begin\{cases\}([\s\S]*?)\\end\{cases\}/g, '\\left\\{\\begin{array}{ll}$1\\end{array}\\right.');
-  }
+  if (!(opts.idiomatic_eqn_arrays || opts.include_equation_tags)) out = arraySpelling(out);
   return out;
 }
 
@@ -57,6 +57,10 @@ export function lineMmd(l: PageLine, opts: RenderOptions): string {
     const parts = l.segments.map((s) => (s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : s.words.map((w) => w.text).join(' ')));
     return parts.reduce((out, part) => (out && !/^[.,;:!?)]/.test(part) ? `${out} ${part}` : out + part), '');
   }
-  if (opts.numbers_default_to_math && NUMBER.test(l.text)) return inlineMath(l.text.replace('−', '-'), opts);
-  return l.text;
+  return numberAsMath(l.text, opts) ?? l.text;
+}
+
+/** With numbers_default_to_math, a line that is only a number as inline maths; else undefined. */
+export function numberAsMath(text: string, opts: RenderOptions): string | undefined {
+  return opts.numbers_default_to_math && NUMBER.test(text) ? inlineMath(text.replace('−', '-'), opts) : undefined;
 }

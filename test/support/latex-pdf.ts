@@ -64,3 +64,10 @@ export async function openTestPdf(path: string): Promise<PDFDocumentProxy> {
   const data = new Uint8Array(await readFile(path));
   return getDocument({ data, disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
 }
+
+/**
+ * Document options that keep each formula as the recogniser wrote it (`aligned`, `cases`, its
+ * spacing) instead of the 4.2 default spelling (arrays, spaces removed): for tests of reading,
+ * not of the output options.
+ */
+export const AS_RECOGNISED = { idiomaticEqnArrays: true, rmSpaces: false } as const;

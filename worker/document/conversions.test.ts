@@ -68,6 +68,20 @@ describe('writeConversions', () => {
     expect(out.md!.toString()).toBe(mmd); // the MMD itself keeps its environments
   });
 
+  it('keeps the boxed tabular a page is written with (tables-mmd.ts) as a table in docx and html, maths included', async () => {
+    const mmd =
+      'Measured:\n\n\\begin{tabular}{|l|r|}\n\\hline Metal & Density \\\\\n\\hline Iron \\& steel & \\(|x|^{2}\\) \\\\\n' +
+      '\\hline \\multicolumn{2}{|c|}{Gold} \\\\\n\\hline\n\\end{tabular}\n\nDone.';
+    const { out } = await convert(mmd, { docx: true, html: true });
+    const html = out.html!.toString();
+    expect(html).toMatch(/<table>\s*<tbody>\s*<tr[^>]*>\s*<td[^>]*>Metal<\/td>\s*<td[^>]*>Density<\/td>/);
+    expect(html).toMatch(/<td[^>]*>Iron &amp; steel<\/td>\s*<td[^>]*><math[\s\S]*?<\/math><\/td>/);
+    expect(html).toMatch(/<td[^>]*>Gold<\/td>/);
+    const word = unzipMember(out.docx!, 'word/document.xml');
+    expect(word).toContain('<w:tbl>');
+    for (const text of ['Density', 'Iron &amp; steel', 'Gold', 'Done.']) expect(word).toContain(text);
+  });
+
   it('makes a tex.zip that compiles with plain pdflatex once unzipped, Unicode and all', async () => {
     const mmd = `${MMD}\nGreek α ≤ β, café, a ﬁne ligature, Кириллица and 漢字 in text; \\(x ∈ ℝ\\) in maths.\n`;
     const { status, out } = await convert(mmd, { 'tex.zip': true });

@@ -19,6 +19,8 @@ import { convertDocument, type DocumentResult, type FigureSink, type PipelineDep
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { type FigureFiles, writeConversions } from './conversions.js';
 import { detectFileType } from './pipeline/detect.js';
+import { documentOptions } from './document-options.js';
+import type { PdfOptions } from '../../core/options/pdf-options.js';
 
 const STORAGE_ERROR_IDS: Record<StorageError['kind'], ErrorId> = {
   not_found: 'not_found',
@@ -83,31 +85,8 @@ async function download(ctx: WorkerContext, uri: string, target: string): Promis
 }
 
 function convert(job: JobRecord, path: string, config: WorkerContext['config'], deps: PipelineDeps): Promise<DocumentResult> {
-  const o = job.spec.options.ocr;
-  return convertDocument(
-    path,
-    {
-      pageRanges: o.page_ranges as string | undefined,
-      maxPages: job.spec.policy.max_pages_per_document,
-      pageTimeoutMs: job.spec.policy.per_page_timeout_seconds * 1000,
-      mathInlineDelimiters: o.math_inline_delimiters as [string, string] | undefined,
-      mathDisplayDelimiters: o.math_display_delimiters as [string, string] | undefined,
-      includePageBreaks: o.include_page_breaks as boolean | undefined,
-      includeHyperlinks: o.include_hyperlinks as boolean | undefined,
-      includePageInfo: o.include_page_info === true,
-      includeEquationTags: o.include_equation_tags as boolean | undefined,
-      disableItemize: o.disable_itemize as boolean | undefined,
-      disableLstlisting: o.disable_lstlisting as boolean | undefined,
-      // Any /v3/pdf option (spec 9), so include_smiles is true unless turned off.
-      chemistry: {
-        smiles: o.include_smiles !== false,
-        inchi: o.include_inchi === true,
-        asImage: o.include_chemistry_as_image === true,
-        cpuSeconds: config.FOLIO_OSRA_CPU_SECONDS,
-      },
-    },
-    deps,
-  );
+  const options = documentOptions(job.spec.options.ocr as PdfOptions, job.spec.policy.per_page_timeout_seconds * 1000, config.FOLIO_OSRA_CPU_SECONDS);
+  return convertDocument(path, { ...options, maxPages: job.spec.policy.max_pages_per_document }, deps);
 }
 
 /** The output bucket and the key, without extension, of one document's outputs (the job's layout). */

@@ -15,8 +15,9 @@ import type { WorkerContext } from '../context.js';
 import { CONTENT_TYPES } from '../../core/content-types.js';
 import { writeConversions } from './conversions.js';
 import { cdnFigureUrl, relativeFigurePath } from '../../page/figure-links.js';
-import { convertDocument, type DocumentOptions, type DocumentResult, type FigureSink, type OcrPage } from './pipeline/index.js';
+import { convertDocument, type DocumentResult, type FigureSink, type OcrPage } from './pipeline/index.js';
 import { detectFileType } from './pipeline/detect.js';
+import { documentOptions } from './document-options.js';
 import { ocrThroughInferencePool } from './scanned-pages.js';
 import { sourceExtension } from '../../core/v3/source.js';
 import { fetchSource } from './v3-source.js';
@@ -34,24 +35,6 @@ class Deleted extends Error {}
  * page may wait for the inference pool (scanned-pages.ts), since it queues behind other work.
  */
 export const V3_PAGE_TIMEOUT_MS = 120_000;
-
-/** The 4.7 options the pipeline understands, as pco-document.ts maps a job's OCR options. */
-export function documentOptions(o: PdfOptions, osraCpuSeconds?: number): DocumentOptions {
-  return {
-    pageRanges: o.page_ranges,
-    pageTimeoutMs: V3_PAGE_TIMEOUT_MS,
-    mathInlineDelimiters: o.math_inline_delimiters,
-    mathDisplayDelimiters: o.math_display_delimiters,
-    includePageBreaks: o.include_page_breaks,
-    includeHyperlinks: o.include_hyperlinks,
-    includePageInfo: o.include_page_info === true,
-    includeEquationTags: o.include_equation_tags,
-    disableItemize: o.disable_itemize,
-    disableLstlisting: o.disable_lstlisting,
-    // 4.7: include_smiles is true by default here.
-    chemistry: { smiles: o.include_smiles ?? true, inchi: o.include_inchi, asImage: o.include_chemistry_as_image, cpuSeconds: osraCpuSeconds },
-  };
-}
 
 /**
  * Processes one /v3/pdf document: fetch the source, convert page by page (status split once the
@@ -75,7 +58,7 @@ export async function processV3Pdf(ctx: WorkerContext, store: PdfStore, p: Paylo
     const reset = { num_pages_completed: 0, num_pages_failed: 0, page_errors: [] };
     if (!(await store.transition(id, OPEN_PDF_STATUSES, 'loaded', reset))) throw new Deleted();
     if (rec.streaming) await store.clearPages(id);
-    const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions, ctx.config.FOLIO_OSRA_CPU_SECONDS), {
+    const result = await convertDocument(source, documentOptions(rec.request_args as PdfOptions, V3_PAGE_TIMEOUT_MS, ctx.config.FOLIO_OSRA_CPU_SECONDS), {
       figures: figureSink(ctx, id),
       ocr: seams.ocr === undefined ? ocrThroughInferencePool(ctx, `v3-${id}`) : (seams.ocr ?? undefined),
       onSplit: async (numPages, numPagesPdf) => {

@@ -7,7 +7,8 @@ import { excludedAlphabets } from '../../../page/processors/alphabets.js';
  * - math_inline_delimiters / math_display_delimiters wrap equations; a whole-image equation gets
  *   the inline pair, an equation line among other lines the display pair;
  * - rm_spaces (default true), rm_fonts, idiomatic_braces (single-character scripts) and
- *   idiomatic_eqn_arrays (cases kept as cases; otherwise a braced array) rewrite each equation;
+ *   idiomatic_eqn_arrays (aligned, gathered and cases kept; otherwise arrays, page/render/eqn-arrays.ts)
+ *   rewrite each equation;
  * - numbers_default_to_math puts a line that is only a number in inline maths;
  * - disable_itemize writes bulleted lines as read instead of an itemize environment;
  * - disable_lstlisting fences code (worker/inference/code-lines.ts) in backticks instead of a listing environment;

@@ -1,3 +1,4 @@
+import { idiomaticSpelling } from '../../../page/render/eqn-arrays.js';
 import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-normalise.js';
 
 /**
@@ -6,6 +7,9 @@ import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-nor
  * header lists the formula-level rules). On top of those:
  * - `\text{if $x$}` is the text and the maths it holds; an array between delimiters is the matrix
  *   environment of those delimiters (pmatrix, bmatrix, Bmatrix, vmatrix), a one-cell array its cell;
+ * - the array spellings of aligned, gathered and cases (`\begin{array}{rl}`, `{c}`,
+ *   `\left\{\begin{array}{ll}…\right.`: what /v3/pdf writes unless idiomatic_eqn_arrays is set,
+ *   page/render/eqn-arrays.ts) are those environments: the same rows spelled two ways;
  * - amsmath's `\dots` becomes what it prints (`\cdots` before a binary operator or relation,
  *   else `\ldots`); `\not=` is `\neq` and `\not\in` is `\notin`;
  * - what the page does not print is removed: `\label{…}`, `\nonumber`, `\notag`, `\intertext{…}`
@@ -31,7 +35,7 @@ const OPERATOR_BEFORE_AMPERSAND =
 
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {
-  let text = delimitedArrays(textWithMaths(resolveDots(body)))
+  let text = idiomaticSpelling(delimitedArrays(textWithMaths(resolveDots(body))))
     .replace(/\\not\s*=/gu, '\\neq ')
     .replace(/\\not\s*\\in\b/gu, '\\notin ')
     .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentText, extractDisplays } from './displays.js';
 import { mmdDisplays, normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
+import { styleLatex } from '../../../page/render/mmd.js';
 import { constructTable, scoreDocument } from './score.js';
 
 describe('display equations out of a LaTeX source', () => {
@@ -55,6 +56,13 @@ describe('the display normal form', () => {
     );
     expect(normaliseDisplay('gather*', 'a \\\\ b')).toBe(normaliseMmdDisplay('\\begin{gathered}a\\\\b\\end{gathered}'));
     expect(normaliseDisplay('align*', 'a \\\\ b')).toBe(normaliseDisplay('gather', 'a \\\\ b'));
+  });
+
+  it('counts the array spellings of /v3/pdf at default options (idiomatic_eqn_arrays false) as the environments', () => {
+    const render = (latex: string) => normaliseMmdDisplay(styleLatex(latex, {}));
+    expect(render('\\begin{aligned}a&=b\\\\&=c\\end{aligned}')).toBe(normaliseDisplay('align*', 'a &= b \\\\ &= c'));
+    expect(render('\\begin{gathered}a=1\\\\b=2\\end{gathered}')).toBe(normaliseDisplay('gather*', 'a=1 \\\\ b=2'));
+    expect(render('f=\\begin{cases}1&x>0\\\\0&x\\leq0\\end{cases}')).toBe(normaliseDisplay('[', 'f = \\begin{cases} 1 & x>0 \\\\ 0 & x \\leq 0 \\end{cases}'));
   });
 
   it('reads a one-row alignment as its row, and amsmath dots as printed', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument, type DocumentResult } from './index.js';
 import { groupDisplayMath, isDisplayLine } from './math-regions.js';
 import { makeLine, type Glyph } from './text-layer.js';
@@ -27,7 +27,7 @@ let result: DocumentResult;
 
 beforeAll(async () => {
   pdf = await compileLatex(PAGE);
-  result = await convertDocument(pdf.path);
+  result = await convertDocument(pdf.path, AS_RECOGNISED);
 }, 60_000);
 
 afterAll(async () => {

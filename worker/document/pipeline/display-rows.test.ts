@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../../engine/math/latex-normalise.js';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument, type DocumentResult } from './index.js';
 
 /**
@@ -35,8 +35,8 @@ let tagged: DocumentResult;
 
 beforeAll(async () => {
   pdf = await compileLatex(PAGE);
-  plain = await convertDocument(pdf.path);
-  tagged = await convertDocument(pdf.path, { includeEquationTags: true });
+  plain = await convertDocument(pdf.path, AS_RECOGNISED);
+  tagged = await convertDocument(pdf.path, { ...AS_RECOGNISED, includeEquationTags: true });
 }, 60_000);
 
 afterAll(async () => {

@@ -194,6 +194,25 @@ describe('pages, ranges and limits', () => {
     expect(slow.pages[1]).toMatchObject({ page: 2, status: 'failed', error_id: 'page_timeout' });
   });
 
+  it("writes a scanned page's maths with the request's equation options, as on the other pages (4.2 rules 4 and 6)", async () => {
+    const math = { latex: '\\mathbf{s} = \\begin{cases} 1 & x > 0 \\\\ 0 & x \\leq 0 \\end{cases}', confidence: 0.9, confidenceRate: 0.9, symbolCount: 12 };
+    const read: OcrPage = async () => ({
+      read: {
+        width: 600,
+        height: 800,
+        lines: [
+          { text: 'The step function is', confidence: 0.9, box: { x: 72, y: 90, width: 160, height: 12 }, kind: 'text' },
+          { text: '', confidence: 0.9, box: { x: 150, y: 120, width: 200, height: 40 }, kind: 'math', math },
+        ],
+      },
+      scale: 1,
+    });
+    const scanned = (opts: DocumentOptions) => convertDocument(files.mixed, { ...opts, pageRanges: '2' }, { ocr: () => read });
+    expect((await scanned({})).mmd).toContain('\\mathbf{s}=\\left\\{\\begin{array}{ll}1&x>0');
+    const turned = (await scanned({ rmSpaces: false, rmFonts: true, idiomaticEqnArrays: true })).mmd;
+    expect(turned).toContain('s = \\begin{cases} 1 & x > 0');
+  });
+
   it('counts pages without converting them', async () => {
     expect(await countPages(files.paged)).toBe(5);
   });

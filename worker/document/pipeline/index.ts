@@ -13,7 +13,7 @@ import { groupDisplayMath, isDisplayLine, standsAlone } from './math-regions.js'
 import { findTables } from '../../../page/processors/text-layer-tables.js';
 import { isBullet, makeLine } from './text-layer.js';
 import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
-import { DEFAULT_INLINE } from '../../../page/render/mmd.js';
+import { DEFAULT_DISPLAY, DEFAULT_INLINE, numberAsMath, styleLatex } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
 import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
@@ -62,6 +62,14 @@ export interface DocumentOptions {
   disableItemize?: boolean;
   /** Code written as fenced blocks instead of lstlisting environments (4.2). @defaultValue false */
   disableLstlisting?: boolean;
+  /** false keeps the spacing between tokens in equations (4.2 rule 4). @defaultValue true */
+  rmSpaces?: boolean;
+  /** Font commands (bold, roman, …) removed from equations (4.2 rule 4). @defaultValue false */
+  rmFonts?: boolean;
+  /** aligned, gathered and cases instead of arrays (4.2 rule 6; include_equation_tags forces it). @defaultValue false */
+  idiomaticEqnArrays?: boolean;
+  /** A line that is only a number is written as inline maths. @defaultValue false */
+  numbersDefaultToMath?: boolean;
   /** Structure diagrams among the figures become SMILES (worker/chemistry/). @defaultValue not looked for */
   chemistry?: ChemistryOptions;
 }
@@ -170,15 +178,19 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
         const running = new RunningLines();
         const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
         const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
+        const render = renderOptions(opts);
         const placer =
           sourceMaths &&
-          new SourceMathsPlacer(sourceMaths, { inline: opts.mathInlineDelimiters ?? ['\\(', '\\)'], display: opts.mathDisplayDelimiters ?? ['\\[', '\\]'] });
+          new SourceMathsPlacer(
+            sourceMaths.map((t) => (t.kind === 'math' ? { ...t, latex: styleLatex(t.latex, render) } : t)),
+            { inline: opts.mathInlineDelimiters ?? DEFAULT_INLINE, display: opts.mathDisplayDelimiters ?? DEFAULT_DISPLAY },
+          );
         for (const n of selected) {
           const result = await runPage(
             doc,
             n,
             opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
-            (page) => convertPage(page, opts, running, deps.parseMath ?? parseLayout),
+            (page) => convertPage(page, opts, render, running, deps.parseMath ?? parseLayout),
             pageOpts,
           );
           if (placer && result.rendered) result.rendered = { ...result.rendered, ...placer.place(result.rendered, n === doc.numPages) };
@@ -194,27 +206,36 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
   );
 }
 
-function convertPage(content: PageContentLines, opts: DocumentOptions, running: RunningLines, parse: ParseMath) {
-  // The output options every page's renderer reads (a born-digital page writes its inline maths itself, below).
-  const render: RenderOptions = {
+/** The output options every page's renderer reads, whatever the page is (scanned, born-digital, an office file's). */
+function renderOptions(opts: DocumentOptions): RenderOptions {
+  return {
     math_inline_delimiters: opts.mathInlineDelimiters,
     math_display_delimiters: opts.mathDisplayDelimiters,
     include_equation_tags: opts.includeEquationTags,
     disable_itemize: opts.disableItemize,
     disable_lstlisting: opts.disableLstlisting,
+    rm_spaces: opts.rmSpaces,
+    rm_fonts: opts.rmFonts,
+    idiomatic_eqn_arrays: opts.idiomaticEqnArrays,
+    numbers_default_to_math: opts.numbersDefaultToMath,
   };
+}
+
+function convertPage(content: PageContentLines, opts: DocumentOptions, render: RenderOptions, running: RunningLines, parse: ParseMath) {
   if (content.scanned) return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running));
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
   const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
   const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
   const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
-  const inline = opts.mathInlineDelimiters ?? DEFAULT_INLINE;
+  const [open, close] = opts.mathInlineDelimiters ?? DEFAULT_INLINE;
+  const inlineMath = (tex: string) => `${open}${styleLatex(tex, render)}${close}`;
   const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
   const read: TextLayerRead = {
-    // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing.
-    lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex),
-    displayLatex: (line) => latex?.displayLatex(line) || lineToLatex(line),
+    // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing;
+    // the request's LaTeX options (4.2 rules 4 and 6) on each formula, as on every other page.
+    lineMmd: (line) => numberAsMath(line.text.trim(), render) ?? lineToMmd(line, content.links, inlineMath, latex?.inlineLatex),
+    displayLatex: (line) => styleLatex(latex?.displayLatex(line) || lineToLatex(line), render),
   };
   return renderTextLayerPage(blocks, read, render, content.figures);
 }

@@ -61,7 +61,7 @@ describe('glyph map', () => {
 });
 
 describe('inline maths in a line', () => {
-  const delims: [string, string] = ['\\(', '\\)'];
+  const delims = (latex: string) => `\\(${latex}\\)`;
 
   it('wraps a run of maths glyphs in the inline delimiters and leaves words alone', () => {
     const l = line([{ text: 'Let ' }, { text: 'α ≤ β', font: 'Symbol' }, { text: ' hold.' }]);

@@ -159,7 +159,10 @@ function runBox(run: Token[], line: TextLine, before?: Pick<Token, 'glyphs'>, af
   };
 }
 
-function renderGroup(tokens: Token[], line: TextLine, delims: [string, string], regionLatex?: RegionLatex): string {
+/** Writes a formula's LaTeX as inline maths (delimiters, the request's LaTeX options). */
+export type InlineWriter = (latex: string) => string;
+
+function renderGroup(tokens: Token[], line: TextLine, write: InlineWriter, regionLatex?: RegionLatex): string {
   const inRun = mathRuns(tokens);
   const out: string[] = [];
   let i = 0;
@@ -181,13 +184,13 @@ function renderGroup(tokens: Token[], line: TextLine, delims: [string, string], 
     // Punctuation after the formula is no part of its region.
     const after = trailing ? { glyphs: [tail] } : tokens[i];
     const latex = regionLatex?.(runBox(run, line, before, after)) || run.map((t) => tokenLatex(t, line)).join(' ');
-    out.push(`${delims[0]}${latex}${delims[1]}${trailing}`);
+    out.push(`${write(latex)}${trailing}`);
   }
   return out.join(' ');
 }
 
 /** The MMD of one line: words, inline maths, and `[text](url)` where a link area covers the words. */
-export function lineToMmd(line: TextLine, links: LinkArea[], delims: [string, string], regionLatex?: RegionLatex): string {
+export function lineToMmd(line: TextLine, links: LinkArea[], write: InlineWriter, regionLatex?: RegionLatex): string {
   const tokens = tokenize(line, links);
   const out: string[] = [];
   let i = 0;
@@ -195,7 +198,7 @@ export function lineToMmd(line: TextLine, links: LinkArea[], delims: [string, st
     const href = tokens[i].href;
     const group: Token[] = [];
     while (i < tokens.length && tokens[i].href === href) group.push(tokens[i++]);
-    const text = renderGroup(group, line, delims, regionLatex);
+    const text = renderGroup(group, line, write, regionLatex);
     out.push(href ? `[${text}](${href})` : text);
   }
   return out.join(' ');

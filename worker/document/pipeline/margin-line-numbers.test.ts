@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument, type DocumentResult } from './index.js';
 
 /**
@@ -35,7 +35,7 @@ let result: DocumentResult;
 
 beforeAll(async () => {
   pdf = await compileLatex(PAGE, { packages: 'amsmath,lineno' });
-  result = await convertDocument(pdf.path);
+  result = await convertDocument(pdf.path, AS_RECOGNISED);
 }, 60_000);
 
 afterAll(async () => {

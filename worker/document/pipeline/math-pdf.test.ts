@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../../engine/math/latex-normalise.js';
 import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { idiomaticSpelling } from '../../../page/render/eqn-arrays.js';
 import { convertDocument, type DocumentResult } from './index.js';
 import { DISPLAYS, MATH_PAGE_BODY, NUMBERED_DISPLAY } from '../../../test/support/math-page-fixture.js';
 
@@ -27,7 +28,14 @@ describe('maths in a born-digital PDF', () => {
   it.each(DISPLAYS.map((d, i) => [d, i] as const))('writes the display %s between \\[ \\]', (source, i) => {
     const found = displays(result.mmd, ['\\[', '\\]']);
     expect(found).toHaveLength(DISPLAYS.length);
-    expect(normaliseLatex(found[i])).toBe(normaliseLatex(source));
+    // The default spelling writes cases as an array (4.2 rule 6).
+    expect(normaliseLatex(idiomaticSpelling(found[i]!))).toBe(normaliseLatex(source));
+  });
+
+  it('writes cases as a braced array unless idiomatic_eqn_arrays (or include_equation_tags) asks for it', () => {
+    const cases = DISPLAYS.findIndex((d) => d.includes('{cases}'));
+    expect(displays(result.mmd, ['\\[', '\\]'])[cases]).toMatch(/^f\(x\)=\\left\\\{\\begin\{array\}\{ll\}.*\\end\{array\}\\right\.$/);
+    expect(displays(tagged.mmd, ['$$', '$$'])[cases]).toContain('\\begin{cases}');
   });
 
   const inlineRuns = () => [...result.mmd.split('\n\n')[0].matchAll(/\\\((.*?)\\\)/g)].map((m) => normaliseLatex(m[1]));

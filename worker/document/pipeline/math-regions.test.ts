@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { type MathSymbol, RADICAL, RULE } from '../../engine/math/types.js';
 import { convertDocument, type DocumentResult } from './index.js';
 import type { LineEntry } from '../../../page/render/lines-json.js';
@@ -21,8 +21,8 @@ let tagged: DocumentResult;
 
 beforeAll(async () => {
   pdf = await compileLatex(MATH_PAGE_BODY);
-  plain = await convertDocument(pdf.path, {}, { parseMath: echo });
-  tagged = await convertDocument(pdf.path, { includeEquationTags: true }, { parseMath: echo });
+  plain = await convertDocument(pdf.path, AS_RECOGNISED, { parseMath: echo });
+  tagged = await convertDocument(pdf.path, { ...AS_RECOGNISED, includeEquationTags: true }, { parseMath: echo });
 }, 60_000);
 
 afterAll(() => pdf?.cleanup());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { convertDocument, type DocumentResult } from './index.js';
 
 /**
@@ -26,8 +26,8 @@ let tagged: DocumentResult;
 
 beforeAll(async () => {
   pdf = await compileLatex(PAGE, { packages: 'amssymb', preamble: '\\usepackage[fleqn]{amsmath}\\setlength{\\mathindent}{2em}' });
-  plain = await convertDocument(pdf.path);
-  tagged = await convertDocument(pdf.path, { includeEquationTags: true });
+  plain = await convertDocument(pdf.path, AS_RECOGNISED);
+  tagged = await convertDocument(pdf.path, { ...AS_RECOGNISED, includeEquationTags: true });
 }, 60_000);
 
 afterAll(() => pdf?.cleanup());

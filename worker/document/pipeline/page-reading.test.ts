@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../../engine/math/latex-normalise.js';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
 import { extractTables } from '../convert-tables.js';
 import { SOURCE_NAME } from '../convert-pandoc.js';
 import { convertDocument, type DocumentResult } from './index.js';
@@ -47,8 +47,8 @@ let tagged: DocumentResult;
 
 beforeAll(async () => {
   pdf = await compileLatex(PAGE);
-  plain = await convertDocument(pdf.path);
-  tagged = await convertDocument(pdf.path, { includeEquationTags: true, includePageInfo: true });
+  plain = await convertDocument(pdf.path, AS_RECOGNISED);
+  tagged = await convertDocument(pdf.path, { ...AS_RECOGNISED, includeEquationTags: true, includePageInfo: true });
 }, 60_000);
 
 afterAll(() => pdf?.cleanup());
@@ -129,7 +129,7 @@ tangent, whose values follow from the two exponentials in the same way for every
 
   beforeAll(async () => {
     offCentre = await compileLatex(OFF_CENTRE, { packages: 'amsmath,amssymb,geometry' });
-    result = await convertDocument(offCentre.path);
+    result = await convertDocument(offCentre.path, AS_RECOGNISED);
   }, 60_000);
 
   afterAll(() => offCentre?.cleanup());
@@ -150,7 +150,7 @@ The solution is on page 4.`;
 
   beforeAll(async () => {
     names = await compileLatex(PAGE_WITH_NAMES);
-    result = await convertDocument(names.path);
+    result = await convertDocument(names.path, AS_RECOGNISED);
   }, 60_000);
 
   afterAll(() => names?.cleanup());

@@ -87,7 +87,17 @@ const SYNONYMS: Record<string, string> = {
 
 /** Commands taking brace arguments, by argument count; some also take an optional `[…]` first. */
 const OPTIONAL_ARGUMENT = new Set(['\\sqrt', '\\xrightarrow', '\\xleftarrow']);
-const ARITY: Record<string, number> = { '\\frac': 2, '\\binom': 2, '\\overset': 2, '\\underset': 2, '\\stackrel': 2, '\\substack': 1 };
+const ARITY: Record<string, number> = {
+  '\\frac': 2,
+  '\\binom': 2,
+  '\\overset': 2,
+  '\\underset': 2,
+  '\\stackrel': 2,
+  '\\substack': 1,
+  '\\boxed': 1,
+  '\\underbrace': 1,
+  '\\overbrace': 1,
+};
 for (const name of 'sqrt xrightarrow xleftarrow hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
   ' ',
 ))

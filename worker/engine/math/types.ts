@@ -26,6 +26,16 @@ export const RULE = '@rule';
  */
 export const RADICAL = '\\sqrt';
 
+/**
+ * A frame of four rules (`\boxed`, `\fbox`). Its box is the frame's, so what it holds is what lies
+ * inside the box. (The PDF front end joins two horizontal and two vertical rules into one.)
+ */
+export const FRAME = '\\boxed';
+
+/** A horizontal brace over (under) what it spans; the front end joins its pieces and rules into one symbol. */
+export const OVERBRACE = '\\overbrace';
+export const UNDERBRACE = '\\underbrace';
+
 /** Font style of a symbol when the front end knows it (PDF fonts do; images and strokes do not). */
 export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur';
 

@@ -8,6 +8,7 @@ import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
 import { withPriors } from './priors.js';
+import { enlargedViews, surerReads } from './small-glyphs.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, styledLetter } from './vocabulary.js';
@@ -52,7 +53,8 @@ function defaultClassifier(): Promise<SymbolClassifier> {
  * Classification runs twice. Shape alone cannot tell `o` from `O` or `\Sigma` from `\sum`, and
  * an image does not say its font size; so the first pass classifies by shape, the heights of the
  * confident, sizeable results (against each class's typical height in em) give the em, and the
- * second pass classifies again knowing every symbol's height in em.
+ * second pass classifies again knowing every symbol's height in em. A glyph drawn smaller than the
+ * classifier was trained on is read once more from the image enlarged (small-glyphs.ts).
  */
 export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageOptions = {}): Promise<MathSymbol[]> {
   const map = connectedComponents(binarise(image));
@@ -69,7 +71,12 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   let labels = await classifier.classify(crops);
   const emPx = estimateEm(glyphs, labels, classifier);
   if (emPx !== undefined) {
-    labels = await classifier.classify(crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })));
+    const views = enlargedViews(image, glyphs, labels, classifier.labels, emPx);
+    const reads = await classifier.classify([
+      ...crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })),
+      ...views.map((view) => view.crop),
+    ]);
+    labels = surerReads(reads.slice(0, glyphs.length), views, reads.slice(glyphs.length));
   }
   if (opts.squeezeWide) labels = await withSqueezedViews(map, glyphs, labels, classifier, emPx);
   labels = labels.map((label) => withPriors(label, opts.priors));

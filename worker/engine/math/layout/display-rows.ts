@@ -1,4 +1,4 @@
-import { RULE, type RowSpan } from '../types.js';
+import { OVERBRACE, RULE, UNDERBRACE, type RowSpan } from '../types.js';
 import { centreX, centreY, glyphOf, referenceEm, type Element, type Node, type ParseRow } from './element.js';
 import { exactPoints } from './exact-columns.js';
 import { LIMIT_OPERATORS } from './metrics.js';
@@ -50,7 +50,8 @@ function splitDisplayRows(elements: Element[], em: number): Element[][] {
   const spans: Array<[number, number]> = elements.map((element) => [element.box.y0, element.box.y1]);
   const fullEm = Math.max(em, ...elements.flatMap((e) => (e.em === null ? [] : [e.em])));
   for (const holder of elements) {
-    const isBar = glyphOf(holder, RULE) !== null;
+    // A horizontal brace holds its body and its label as a bar holds its parts.
+    const isBar = glyphOf(holder, RULE) !== null || glyphOf(holder, UNDERBRACE) !== null || glyphOf(holder, OVERBRACE) !== null;
     if (!isBar && !LIMIT_OPERATORS.has(glyphOf(holder)?.latex ?? '')) continue;
     // A big operator's limits are set small: a full-size symbol near it belongs to another row.
     const isPart = (e: Element) => isBar || e.em === null || e.em < SCRIPT_EM * fullEm;

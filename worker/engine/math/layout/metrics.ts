@@ -1,4 +1,4 @@
-import { RADICAL, RULE } from '../types.js';
+import { FRAME, RADICAL, RULE } from '../types.js';
 
 /**
  * Where a token's ink sits relative to its baseline, in em (positive is up). Image and stroke
@@ -67,7 +67,7 @@ assign(
 );
 assign(TALL, [...'()[]|']);
 assign(TALL, greek('{ } | langle rangle lfloor rfloor lceil rceil sum prod coprod int iint iiint oint bigcup bigcap bigoplus bigotimes bigvee bigwedge'));
-assign(TALL, [RADICAL]);
+assign(TALL, [RADICAL, FRAME]);
 assign(LOW_PUNCTUATION, [',', ';']);
 assign(ON_BASELINE, ['.', '\\ldotp']);
 assign(COLON, [':']);

@@ -131,6 +131,16 @@ const PIECES: Array<[number, string, CmexGlyph['part']]> = [
 for (const [code, latex, part] of PIECES) TABLE.set(code, { latex, part });
 
 /**
+ * The four pieces of `\overbrace` and `\underbrace` (TeX's \braceld \bracerd \bracelu \braceru: a
+ * brace's end or middle tip, turned down or up), joined by rules into the brace (horizontal-braces.ts).
+ */
+export const BRACE_PIECES = { downLeft: '@brace-ld', downRight: '@brace-rd', upLeft: '@brace-lu', upRight: '@brace-ru' } as const;
+TABLE.set(0x7a, w(BRACE_PIECES.downLeft));
+TABLE.set(0x7b, w(BRACE_PIECES.downRight));
+TABLE.set(0x7c, w(BRACE_PIECES.upLeft));
+TABLE.set(0x7d, w(BRACE_PIECES.upRight));
+
+/**
  * yhmath's extended extension font (yhcmex/yrcmex, used by amsart-derived classes such as aomart)
  * keeps CMEX's codes and adds more sizes above 127, each the next larger of a CMEX delimiter
  * (from its virtual font's NEXTLARGER chains): [first code, last code, token].

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../document/pipeline/index.js';
 import { normaliseLatex } from '../latex-normalise.js';
-import { compileLatex, type LatexPdf } from '../../../../test/support/latex-pdf.js';
+import { AS_RECOGNISED, compileLatex, type LatexPdf } from '../../../../test/support/latex-pdf.js';
 
 /**
  * A PDF made by latex, dvips and Ghostscript (as journals' PostScript workflows make them) paints
@@ -24,7 +24,7 @@ m_y &= \frac{3}{2} S_a - \frac{1}{2}.
 and nothing more.`,
     { viaDvips: true },
   );
-  ({ mmd } = await convertDocument(pdf.path));
+  ({ mmd } = await convertDocument(pdf.path, AS_RECOGNISED));
 }, 60_000);
 
 afterAll(async () => {

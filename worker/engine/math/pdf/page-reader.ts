@@ -34,6 +34,8 @@ export interface PdfPageMath {
   glyphs: PdfGlyph[];
   /** Thin horizontal rules (filled or stroked): fraction bars, vinculums, overlines, minus signs drawn as rules. */
   rules: Box[];
+  /** Thin vertical rules: the sides of a `\boxed` frame (with two horizontal ones), a table's column rules. Absent: none read. */
+  verticalRules?: Box[];
 }
 
 interface TextState {
@@ -79,6 +81,7 @@ export async function readPdfMath(page: PDFPageProxy, opList?: { fnArray: number
   const viewport = page.getViewport({ scale: 1 });
   const glyphs: PdfGlyph[] = [];
   const rules: Box[] = [];
+  const verticalRules: Box[] = [];
   const stack: State[] = [];
   let state: State = {
     ctm: viewport.transform as Matrix,
@@ -164,15 +167,15 @@ export async function readPdfMath(page: PDFPageProxy, opList?: { fnArray: number
         x += showText(args[0] as unknown[], state, multiplyMatrix(state.ctm, textMatrix), x, y, page, glyphs);
         break;
       case OPS.constructPath:
-        collectRule(args, state, rules);
+        collectRule(args, state, rules, verticalRules);
         break;
       case OPS.paintSolidColorImageMask:
         // dvips output distilled by Ghostscript paints TeX's rules as 1-bit masks over the unit square.
-        addRule(transformBox(state.ctm, 0, 0, 1, 1), rules);
+        addRule(transformBox(state.ctm, 0, 0, 1, 1), rules, verticalRules);
         break;
     }
   }
-  return { width: viewport.width, height: viewport.height, glyphs, rules };
+  return { width: viewport.width, height: viewport.height, glyphs, rules, verticalRules };
 }
 
 interface PdfJsGlyph {
@@ -232,19 +235,26 @@ function showText(items: unknown[], state: State, textToPage: Matrix, x: number,
   return pen * hScale;
 }
 
-/** Adds the painted shape's box to `rules` when it is a thin horizontal bar (a filled rectangle or a stroked line). */
-function collectRule(args: unknown[], state: State, rules: Box[]): void {
+/** Adds the painted shape's box to `rules` (`verticalRules`) when it is a thin horizontal (vertical) bar: a filled rectangle or a stroked line. */
+function collectRule(args: unknown[], state: State, rules: Box[], verticalRules: Box[]): void {
   const [op, , minMax] = args as [number, unknown, number[] | null];
   if (!PAINT_OPS.has(op) || !minMax || minMax.length < 4) return;
   const [minX, minY, maxX, maxY] = minMax;
   // A stroke paints half the line width either side of the path.
   const half = STROKE_OPS.has(op) ? state.lineWidth / 2 : 0;
-  addRule(transformBox(state.ctm, minX, minY - half, maxX, maxY + half), rules);
+  // A vertical line's stroke widens it sideways.
+  const vertical = maxX - minX < maxY - minY;
+  addRule(
+    transformBox(state.ctm, minX - (vertical ? half : 0), minY - (vertical ? 0 : half), maxX + (vertical ? half : 0), maxY + (vertical ? 0 : half)),
+    rules,
+    verticalRules,
+  );
 }
 
-/** Adds a painted box to `rules` when it is a thin horizontal bar. */
-function addRule(box: Box, rules: Box[]): void {
-  const thickness = box.y1 - box.y0;
-  const length = box.x1 - box.x0;
-  if (thickness > 0 && thickness <= RULE_MAX_THICKNESS_PT && length >= RULE_ASPECT * thickness) rules.push(box);
+/** Adds a painted box to `rules` when it is a thin horizontal bar, to `verticalRules` when it is a thin vertical one. */
+function addRule(box: Box, rules: Box[], verticalRules: Box[]): void {
+  const height = box.y1 - box.y0;
+  const width = box.x1 - box.x0;
+  if (height > 0 && height <= RULE_MAX_THICKNESS_PT && width >= RULE_ASPECT * height) rules.push(box);
+  else if (width > 0 && width <= RULE_MAX_THICKNESS_PT && height >= RULE_ASPECT * width) verticalRules.push(box);
 }

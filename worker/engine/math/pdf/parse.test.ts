@@ -58,6 +58,11 @@ const FORMULAS = [
   'f:A\\longrightarrow B,\\ x\\mapsto x^2',
   'A\\cong B\\Longrightarrow A\\setminus B=\\emptyset',
   // Rows too tall for their struts, whose ink touches the next row's.
+  // A frame of two horizontal and two vertical rules.
+  'a+\\boxed{W_t-F\\subseteq \\frac{x}{y}}=1',
+  // Horizontal braces: extension-font pieces joined by rules, with their labels.
+  'x=\\underbrace{a+\\frac{b}{c}}_{=0}+\\overbrace{d+e}^{n}',
+  'd=\\begin{pmatrix} a \\\\ b\\end{pmatrix}=\\underbrace{\\begin{pmatrix} a & b \\\\ c & d\\end{pmatrix}}_{=J_1}\\begin{pmatrix} x \\\\ y\\end{pmatrix}',
   'f=\\begin{cases} x(t)=\\dfrac{t^2}{(t+1)(t-2)} \\\\ y(t)=\\dfrac{t^2(t+2)}{t+1} \\end{cases}',
 ];
 

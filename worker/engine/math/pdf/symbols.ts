@@ -1,6 +1,7 @@
-import { type Box, type MathSymbol, RADICAL, RULE } from '../types.js';
+import { type Box, FRAME, type MathSymbol, RADICAL, RULE } from '../types.js';
 import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
+import { joinHorizontalBraces } from './horizontal-braces.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
@@ -91,6 +92,8 @@ function rawCodeUnicode(g: PdfGlyph): string {
   return g.font.family === 'symbols' ? mathSymbolUnicode(g.unicode, g.code) : g.unicode;
 }
 
+/** A frame's rules meet within this (points): TeX butts them exactly. */
+const FRAME_TOLERANCE_PT = 0.5;
 /** A text font's bold weights, by name (TeXGyreTermesX-Bold, TimesNewRomanPS-BoldMT, MinionPro-Semibold). */
 const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
 
@@ -157,11 +160,38 @@ export function inside(b: Box, region: Box): boolean {
   return c.x >= region.x0 && c.x <= region.x1 && c.y >= region.y0 && c.y <= region.y1;
 }
 
-/** The symbols whose ink centre lies in `region` (page points, y down), ready for parseLayout. */
+/**
+ * The symbols whose ink centre lies in `region` (page points, y down), ready for parseLayout. A
+ * frame counts by its centre: its rules lie outside a region drawn around the ink it holds.
+ */
 export function symbolsInRegion(page: PdfPageMath, region: Box): MathSymbol[] {
   const glyphs = page.glyphs.filter((g) => inside(g.box, region));
-  const rules = page.rules.filter((r) => inside(r, region));
-  return symbolsFrom(glyphs, rules);
+  const { frames, rest } = framesOf(page.rules, page.verticalRules ?? []);
+  const rules = rest.filter((r) => inside(r, region));
+  const held = frames.filter((frame) => inside(frame.box, region));
+  return [...symbolsFrom(glyphs, rules), ...held].sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+}
+
+/**
+ * Frames (`\boxed`): a top and a bottom rule of one span with a vertical rule down each end. Each
+ * becomes one FRAME symbol; the horizontal rules not in a frame are returned in `rest`.
+ */
+function framesOf(rules: Box[], sides: Box[]): { frames: MathSymbol[]; rest: Box[] } {
+  if (sides.length < 2) return { frames: [], rest: rules };
+  const near = (a: number, b: number) => Math.abs(a - b) <= FRAME_TOLERANCE_PT;
+  const used = new Set<Box>();
+  const frames: MathSymbol[] = [];
+  for (const top of rules) {
+    if (used.has(top)) continue;
+    const bottom = rules.find((r) => r !== top && !used.has(r) && r.y0 > top.y1 && near(r.x0, top.x0) && near(r.x1, top.x1));
+    if (!bottom) continue;
+    const side = (x: number) =>
+      sides.some((s) => s.x0 - FRAME_TOLERANCE_PT <= x && s.x1 + FRAME_TOLERANCE_PT >= x && near(s.y0, top.y0) && near(s.y1, bottom.y1));
+    if (!side(top.x0) || !side(top.x1)) continue;
+    used.add(top).add(bottom);
+    frames.push({ latex: FRAME, box: union(top, bottom), confidence: 1 });
+  }
+  return { frames, rest: rules.filter((r) => !used.has(r)) };
 }
 
 /** Glyphs and rules → symbols, pieces stacked, composites joined and radicals merged, in left-to-right order. */
@@ -170,7 +200,8 @@ export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const stacked = stackPieces(pieces);
   // Arrows first: a slash may strike a long arrow, and the '=' of a \Longrightarrow is no \cong's.
   const composed = joinStacked(joinNegations(joinArrows(stacked)));
-  const merged = mergeRadicals(composed, rules);
+  const braces = joinHorizontalBraces(composed, rules);
+  const merged = mergeRadicals(braces.symbols, braces.rules);
   return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
 }
 

@@ -39,4 +39,15 @@ describe('preferCaseBySize', () => {
     expect(x.confidence).toBeCloseTo(0.9, 6);
     expect(x.alternatives?.[0]).toEqual({ latex: 'X', confidence: 0.6 });
   });
+
+  it('gives the shape’s confidence also when the context confirms the classifier’s label', () => {
+    const [x] = preferCaseBySize([glyph('x', 0, 0, 40)]); // alone: x confirmed over X
+    expect(x.latex).toBe('x');
+    expect(x.confidence).toBeCloseTo(0.9, 6);
+    const [, v] = preferCaseBySize([glyph('2', 0, 0, 40), glyph('v', 30, 18, 40)]); // small by size
+    expect(v.latex).toBe('v');
+    expect(v.confidence).toBeCloseTo(0.9, 6);
+    const [, between] = preferCaseBySize([glyph('2', 0, 0, 40), glyph('v', 30, 7, 40)]); // either size: as read
+    expect(between.confidence).toBe(0.6);
+  });
 });

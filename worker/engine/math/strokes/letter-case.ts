@@ -1,6 +1,6 @@
 import { TWIN_WEIGHTS } from '../lookalikes.js';
 import type { MathSymbol } from '../types.js';
-import { gap, onOneLine, relabelled } from './relabel.js';
+import { gap, onOneLine, settledAmong } from './relabel.js';
 
 /** Letters whose small and capital forms a hand draws alike: only their size against the line tells them apart. */
 const SAME_SHAPE = new Set([...'csuvwxz', ...'CSUVWXZ']);
@@ -20,12 +20,13 @@ const CAPITAL = 0.9;
  * digit shares a line with (alone, alone under a radical, a lone script) has nothing to tell its
  * size by: of the shapes drawn alike (these letters, and `2`, `z`, `Z`) it is the one whose
  * probability, weighed by how often maths writes it (TWIN_WEIGHTS: `x` 15 times as often as `X`,
- * `2` 20 times as often as `z`), is highest. The relabelled symbol's confidence is the shape's:
- * both readings together.
+ * `2` 20 times as often as `z`), is highest. Where size or frequency chose the reading, the
+ * symbol's confidence is the shape's (all its readings together), whether or not the label changed:
+ * the classifier's split between `x` and `X` says nothing of whether the shape is read right.
  */
 export function preferCaseBySize(symbols: MathSymbol[]): MathSymbol[] {
   return symbols.map((s) => {
-    if (TWIN_WEIGHTS[s.latex] && alone(s, symbols)) return relabelled(s, likelierTwin(s));
+    if (TWIN_WEIGHTS[s.latex] && alone(s, symbols)) return settledAmong(s, likelierTwin(s), Object.keys(TWIN_WEIGHTS[s.latex]!));
     if (!SAME_SHAPE.has(s.latex)) return s;
     const height = s.box.y1 - s.box.y0;
     const tall = symbols
@@ -33,7 +34,8 @@ export function preferCaseBySize(symbols: MathSymbol[]): MathSymbol[] {
       .sort((a, b) => gap(a, s) - gap(b, s))[0];
     const small = s.latex.toLowerCase();
     const ratio = tall ? height / (tall.box.y1 - tall.box.y0) : 0;
-    return relabelled(s, !tall ? s.latex : ratio < SMALL ? small : ratio >= CAPITAL ? small.toUpperCase() : s.latex);
+    if (!tall || (ratio >= SMALL && ratio < CAPITAL)) return s;
+    return settledAmong(s, ratio < SMALL ? small : small.toUpperCase(), [small, small.toUpperCase()]);
   });
 }
 

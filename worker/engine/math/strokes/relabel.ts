@@ -24,10 +24,17 @@ export function neighbours(s: MathSymbol, symbols: readonly MathSymbol[]): { lef
  * confidence: both readings together (the context, not the classifier, chose between them).
  */
 export function relabelled(s: MathSymbol, want: string): MathSymbol {
-  if (want === s.latex) return s;
-  const twin = s.alternatives?.find((a) => a.latex === want)?.confidence ?? 0;
-  const others = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? []).filter((a) => a.latex !== want)];
-  return { ...s, latex: want, confidence: s.confidence + twin, alternatives: others };
+  return want === s.latex ? s : settledAmong(s, want, [s.latex, want]);
+}
+
+/**
+ * `s` read as `want`, one of `shape`'s readings that the context chose between, with the shape's
+ * confidence: the probabilities of all its readings together, whether or not the label changed.
+ */
+export function settledAmong(s: MathSymbol, want: string, shape: readonly string[]): MathSymbol {
+  const readings = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? [])];
+  const confidence = readings.filter((r) => shape.includes(r.latex)).reduce((sum, r) => sum + r.confidence, 0);
+  return { ...s, latex: want, confidence: Math.max(confidence, s.confidence), alternatives: readings.filter((r) => r.latex !== want) };
 }
 
 /** `s` relabelled `latex` when that is among its alternatives with at least `least`. */
