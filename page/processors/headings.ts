@@ -26,6 +26,8 @@ import { wordCount } from './line-measures.js';
  * 1.15 times (ascenders, brackets), so a third level cannot be told by size.
  */
 export const HEADING_RATIOS = [1.2, 1.16];
+/** Font-size ratios (line to body) of heading levels 1 to 3 on a born-digital page, whose sizes are exact. */
+export const FONT_SIZE_RATIOS = [1.6, 1.3, 1.15];
 /** A heading by size spans at most this share of the widest text line: a longer row is body text. */
 export const HEADING_MAX_WIDTH = 0.6;
 /** ... unless it holds at most this many words (a short heading over a narrow column). */
@@ -63,6 +65,28 @@ export interface HeadingContext {
 /** A heading line's words: a section number the maths engine read is written as read, without delimiters. */
 export const headingText = (l: PageLine) => (l.kind === 'math' ? (l.math?.latex ?? l.text) : l.text).trim();
 
+/** A heading level by size: the ratio of a line's size to the body's against a source's `ratios` (level 1's first). */
+export function levelBySize(ratio: number, ratios: readonly number[]): number | undefined {
+  const k = ratios.findIndex((r) => ratio >= r);
+  return k < 0 ? undefined : k + 1;
+}
+
+/**
+ * The heading level a section number gives a line that stands alone (every source): level 2 for
+ * a section (`2 Title`, `2. Title`), 3 below it (`2.1 Title`), as LaTeX's \section and
+ * \subsection are set. The line is short, has a word after its number and ends without a
+ * sentence's punctuation; a single number with a full stop is also how a numbered list item
+ * starts, so it is a heading only where the lines either side (`before`, `after`) are not numbered.
+ */
+export function sectionNumberLevel(text: string, before?: string, after?: string): number | undefined {
+  if (wordCount(text) > HEADING_MAX_WORDS || SENTENCE_END.test(text)) return undefined;
+  const numbered = SECTION_NUMBER.exec(text);
+  if (!numbered || !/\p{L}{2}/u.test(text.slice(numbered[1]!.length)) || text.includes('=')) return undefined;
+  const depth = numbered[1]!.split('.').length;
+  const listLike = depth === 1 && numbered[2] === '.' && [before, after].some((t) => t !== undefined && NUMBERED.test(t.trim()));
+  return listLike ? undefined : Math.min(depth + 1, 3);
+}
+
 /** The heading level of a row of lines, or undefined when it is no heading. */
 export function headingLevel(c: HeadingContext): number | undefined {
   const [first, ...rest] = c.row;
@@ -79,9 +103,5 @@ export function headingLevel(c: HeadingContext): number | undefined {
     n === undefined || n.gap > c.lineGap + HEADING_SPACE * c.lineHeight || (bySize >= 0 && sizeOf(n.height) === bySize);
   if (!apart(c.above) || !apart(c.below)) return undefined;
   if (bySize >= 0 && c.textLines - c.row.length >= MIN_BODY_LINES && /\p{L}/u.test(text)) return bySize + 1;
-  const numbered = SECTION_NUMBER.exec(text);
-  if (!numbered) return undefined;
-  const depth = numbered[1]!.split('.').length;
-  const listLike = depth === 1 && numbered[2] === '.' && [c.before, c.after].some((t) => t !== undefined && NUMBERED.test(t.trim()));
-  return listLike ? undefined : Math.min(depth + 1, 3);
+  return sectionNumberLevel(text, c.before, c.after);
 }

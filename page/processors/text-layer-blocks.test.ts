@@ -49,4 +49,27 @@ describe('layoutPage (born-digital glyph lines → blocks)', () => {
       { paragraph: ['Last words of the page.'] },
     ]);
   });
+
+  it('tells a section by its number where the line stands apart, as on a scanned page (headings.ts), not a numbered item or a footnote', () => {
+    const body = (y: number) => [line('Body text of the page goes on', y), line('over two lines of the column.', y + 12)];
+    const lines = [
+      ...body(100),
+      line('1. INTRODUCTION', 142),
+      ...body(160),
+      line('2.1 Open sets', 202),
+      ...body(220),
+      line('1. Fresh bread', 256),
+      line('2. Two litres of milk', 274),
+      line('3 The note of a footnote', 300, 72, 8),
+    ];
+    expect(shape(layoutPage(lines, 400, 600, reading(), false))).toEqual([
+      { paragraph: ['Body text of the page goes on', 'over two lines of the column.'] },
+      { h2: '1. INTRODUCTION' },
+      { paragraph: ['Body text of the page goes on', 'over two lines of the column.'] },
+      { h3: '2.1 Open sets' },
+      { paragraph: ['Body text of the page goes on', 'over two lines of the column.'] },
+      { list: ['01. 1. Fresh bread', '02. 2. Two litres of milk'] },
+      { paragraph: ['3 The note of a footnote'] },
+    ]);
+  });
 });

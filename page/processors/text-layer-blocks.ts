@@ -1,6 +1,7 @@
 import type { Block as PageBlock } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
 import { pageFurniture, RunningLines } from './furniture.js';
+import { FONT_SIZE_RATIOS, levelBySize, sectionNumberLevel } from './headings.js';
 import { dominantSize } from './line-measures.js';
 import { goesOnItem, ListLevels, listMarker, sameList } from './lists.js';
 import { readingOrder } from './text-layer-columns.js';
@@ -43,14 +44,19 @@ export function bodySizeOf(lines: TextLine[]): number {
   return dominantSize(lines.flatMap((l) => l.glyphs.filter((g) => g.ch !== ' '))) || 10;
 }
 
-function headingLevel(line: TextLine, body: number, next: TextLine | undefined, bodyBold: boolean): number | undefined {
+/**
+ * A line's heading level: by its font size against the body's (headings.ts FONT_SIZE_RATIOS), a
+ * short bold line on a page whose body is not bold, or a section number on a line standing
+ * `apart` from the lines around it (headings.ts `sectionNumberLevel`, as on a scanned page).
+ */
+function headingLevel(line: TextLine, body: number, next: TextLine | undefined, bodyBold: boolean, apart: boolean, before?: TextLine): number | undefined {
   const ratio = line.size / body;
-  if (ratio >= 1.6) return 1;
-  if (ratio >= 1.3) return 2;
-  if (ratio >= 1.15) return 3;
+  const bySize = levelBySize(ratio, FONT_SIZE_RATIOS);
+  if (bySize !== undefined) return bySize;
   const short = line.text.split(' ').length <= 10 && !/[.,;:]$/.test(line.text);
   if (!bodyBold && line.bold && ratio > 0.95 && short && !(next && next.bold)) return 3;
-  return undefined;
+  // A footnote starts with its mark in a smaller size.
+  return apart && ratio > 0.95 ? sectionNumberLevel(line.text, before?.text, next?.text) : undefined;
 }
 
 function quantile(xs: number[], q: number): number | undefined {
@@ -96,14 +102,13 @@ export function layoutPage(
       }
       const next = section.lines[i + 1];
       const last = blocks[blocks.length - 1];
-      const level = headingLevel(line, body, next, bodyBold);
       const marker = listMarker(line.text, reading.isBullet(line.glyphs[0]?.ch ?? '') && line.glyphs[1]?.ch === ' ');
       // Lines of one paragraph: a leading apart, or closer in ink (a tall inline formula spreads its lines).
-      const close =
-        prev !== undefined &&
-        !newColumn &&
-        (line.base - prev.base <= Math.max(leading ?? 0, line.size) * 1.3 || line.top - prev.bottom <= TOUCHING_EM * line.size) &&
-        Math.abs(line.size - prev.size) < 0.15 * line.size;
+      const follows = (a: TextLine, b: TextLine) => b.base - a.base <= Math.max(leading ?? 0, b.size) * 1.3 || b.top - a.bottom <= TOUCHING_EM * b.size;
+      const close = prev !== undefined && !newColumn && follows(prev, line) && Math.abs(line.size - prev.size) < 0.15 * line.size;
+      const apart =
+        (prev === undefined || newColumn || !follows(prev, line)) && (next === undefined || section.columnStarts.has(i + 1) || !follows(line, next));
+      const level = headingLevel(line, body, next, bodyBold, apart, prev);
       const carries = newColumn && prev !== undefined && /[a-z,-]$/.test(prev.text);
       const centred =
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
