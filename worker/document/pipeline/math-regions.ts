@@ -299,7 +299,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       const rowLike = !prose.has(l) || (opensWithRelation(l) && !paragraph.has(l));
       const row =
         rowLike && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
-      if (level || spaced || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter))) {
+      if (level || spaced || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter, em))) {
         group.lines.push(l);
         group.box = union(group.box, box);
         group.parts.push(box);
@@ -313,12 +313,17 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
 /**
  * Whether a paragraph's line (prose at its column's edge) stands between the group and a line
  * above or below it: the `where` between two equations (or an `\intertext`) parts them. A label
- * under a brace inside the display is prose too, but away from the edges.
+ * under a brace inside the display is prose too, but away from the edges. Prose that ends or
+ * starts within an em of the maths on its level does not part it: that is the line an inline
+ * fraction sits in, its middle between the numerator and the denominator.
  */
-function proseBetween(group: Box, box: Box, lines: TextLine[], paragraph: Set<TextLine>, gutter: number | undefined): boolean {
+function proseBetween(group: Box, box: Box, lines: TextLine[], paragraph: Set<TextLine>, gutter: number | undefined, em: number): boolean {
   const [upper, lower] = box.y0 >= group.y1 ? [group, box] : [box, group];
+  const x0 = Math.min(upper.x0, lower.x0);
+  const x1 = Math.max(upper.x1, lower.x1);
+  const beside = (p: TextLine) => (p.x1 <= x0 && x0 - p.x1 < em) || (p.x0 >= x1 && p.x0 - x1 < em);
   return lines.some((p) => {
-    if (!paragraph.has(p) || acrossGutter(lineBox(p), group, gutter)) return false;
+    if (!paragraph.has(p) || acrossGutter(lineBox(p), group, gutter) || beside(p)) return false;
     const middle = (p.top + p.bottom) / 2;
     return middle > upper.y1 && middle < lower.y0;
   });
