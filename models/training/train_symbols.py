@@ -170,13 +170,24 @@ def main():
     parser.add_argument("--holdout-only", action="store_true", help="only the generalisation run; adds to metrics.json")
     parser.add_argument("--init", help="fine-tune from this exported model (e.g. models/math-symbols.onnx) instead of from scratch")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning: 1e-3)")
+    parser.add_argument("--scanned", action="store_true", help="add the scanned crops of data/symbols-scan (generate-symbols.ts with SCAN_SHARE=1)")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(int(os.environ.get("THREADS", 2)))
     np.random.seed(7)
     os.makedirs(OUT, exist_ok=True)
     meta, crops, feats, labels, sources = load(os.path.join(DATA, "symbols"))
     classes = meta["classes"]
-    metrics = {"training_crops": len(labels), "fonts": meta["sources"], "epochs": args.epochs, "init": args.init, "lr": args.lr}
+    # The em heights inference estimates a formula's size from come from the sharp renders alone:
+    # blur makes a glyph's ink taller than the glyph.
+    sharp_feats, sharp_labels = feats, labels
+    if args.scanned:
+        scan = os.path.join(DATA, "symbols-scan")
+        scan_meta, scan_crops, scan_feats, scan_labels, scan_sources = load(scan)
+        assert scan_meta["classes"] == classes, "scanned crops were generated for another vocabulary"
+        crops, feats = torch.cat([crops, scan_crops]), torch.cat([feats, scan_feats])
+        labels, sources = torch.cat([labels, scan_labels]), np.concatenate([sources, scan_sources])
+        print(f"with {len(scan_labels)} scanned crops (symbols-scan)")
+    metrics = {"training_crops": len(labels), "scanned_crops": len(labels) - len(sharp_labels), "fonts": meta["sources"], "epochs": args.epochs, "init": args.init, "lr": args.lr}
     started = time.time()
 
     if not args.skip_holdout:
@@ -200,7 +211,7 @@ def main():
             assert m["classes"] == classes, "pdflatex set was generated for another vocabulary"
             metrics[f"pdflatex_{dpi}dpi"] = evaluate(net, c, f, l, classes, f"pdflatex Computer Modern {dpi} dpi")
 
-    export(net, classes, feats, labels, meta)
+    export(net, classes, sharp_feats, sharp_labels, meta)
     save_metrics(metrics)
     print(f"done in {(time.time() - started) / 60:.1f} min")
 

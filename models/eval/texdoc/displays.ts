@@ -39,9 +39,31 @@ export function documentText(source: string, isDtx: boolean): string {
     .join('\n');
 }
 
-/** Removes verbatim-like environments, `\verb`, and the bodies of macro definitions. */
+/** The text TeX skips: an `\iffalse … \fi` block (the `\if…`/`\fi` pairs inside it counted). */
+function withoutUnprinted(text: string): string {
+  let out = text;
+  for (let start = out.search(/\\iffalse\b/u); start >= 0; start = out.search(/\\iffalse\b/u)) {
+    // ifthen's and etoolbox's tests (`\ifthenelse{…}{…}{…}`) are macros without a `\fi`.
+    const conditional = /\\if(?!thenelse|toggle|bool|def\b|undef|csdef|csundef|defmacro|strequal|strempty|blank)[a-zA-Z@]*|\\fi(?![a-zA-Z@])/gu;
+    conditional.lastIndex = start;
+    let depth = 0;
+    // An unbalanced block (a conditional this misses) takes nothing away but its `\iffalse`.
+    let stop = start + '\\iffalse'.length;
+    for (let match = conditional.exec(out); match; match = conditional.exec(out)) {
+      depth += match[0] === '\\fi' ? -1 : 1;
+      if (depth === 0) {
+        stop = match.index + match[0].length;
+        break;
+      }
+    }
+    out = `${out.slice(0, start)} ${out.slice(stop)}`;
+  }
+  return out;
+}
+
+/** Removes what is never printed (withoutUnprinted, and what follows the last `\end{document}`), verbatim-like environments, `\verb`, and the bodies of macro definitions. */
 function withoutPrintedCode(text: string): string {
-  let out = text.replace(/\\verb\*?(.).*?\1/gu, ' ');
+  let out = withoutUnprinted(text).replace(/\\verb\*?(.).*?\1/gu, ' ');
   const begin = /\\begin\{([^}]+)\}/gu;
   for (let match = begin.exec(out); match; match = begin.exec(out)) {
     const name = match[1]!;
@@ -50,6 +72,10 @@ function withoutPrintedCode(text: string): string {
     out = `${out.slice(0, match.index)} ${end < 0 ? '' : out.slice(end + name.length + 6)}`;
     begin.lastIndex = match.index;
   }
+  // TeX reads no further than `\end{document}`: the last one, since an example the manual prints in
+  // an environment not named as code may hold a whole document; not a .dtx driver's (`\DocInput`).
+  const end = out.lastIndexOf('\\end{document}');
+  if (end >= 0 && !out.slice(0, end).includes('\\DocInput')) out = out.slice(0, end);
   // A definition's body is a template, not maths on the page.
   out = out.replace(/\\(?:new|renew|provide)(?:command|environment)\*?|\\(?:g|e|x)?def\b|\\DeclareMathOperator|\\NewDocumentCommand/gu, '\\FOLIODEFINITION');
   return out;

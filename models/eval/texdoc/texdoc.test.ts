@@ -25,6 +25,18 @@ describe('display equations out of a LaTeX source', () => {
     expect(displays[2]!.constructs).toEqual(['matrix']);
   });
 
+  it('leaves out what TeX never reads: an \\iffalse block and what follows \\end{document}', () => {
+    const skipped = [
+      '\\[ a+b \\]',
+      '\\iffalse % a bug fix is needed',
+      '\\ifx\\a\\b \\[ c \\] \\fi \\ifthenelse{\\equal{a}{b}}{x}{y} \\[ d \\]',
+      '\\fi',
+      '\\[ e+f \\] \\end{document}',
+      '\\[ g \\]',
+    ].join('\n');
+    expect(extractDisplays(documentText(skipped, false)).map((d) => d.body)).toEqual(['a+b', 'e+f']);
+  });
+
   it('reads a .dtx documentation, not its macrocode', () => {
     const dtx = '% \\[ x+1 \\]\n%    \\begin{macrocode}\n\\def\\y{\\[ z \\]}\n%    \\end{macrocode}\n';
     expect(extractDisplays(documentText(dtx, true)).map((d) => d.body)).toEqual(['x+1']);

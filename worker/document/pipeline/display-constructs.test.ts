@@ -5,28 +5,37 @@ import { convertDocument } from './index.js';
 
 /**
  * Displays between paragraphs whose parts lie outside the ink the page finds for the display (a
- * `\boxed` frame's rules stand clear of what it holds) or far from their row (a brace's label).
+ * `\boxed` frame's rules stand clear of what it holds), far from their row (a brace's label), or
+ * set a wide space apart (alignat's column pairs).
  */
 const PROSE = 'Words of a paragraph that runs across the whole width of the text block, so that the page has prose lines.';
-const DISPLAYS = [
-  '\\boxed{W_t-F\\subseteq V(P_i)\\subseteq W_t}.',
-  // The label under a brace stands apart from the row as far as a row of its own would.
-  '\\frac{d\\Gamma}{dt}=\\int_C \\mathbf{u}\\cdot d\\mathbf{r}+\\underbrace{\\int_C \\mathbf{u}\\cdot d\\left(\\frac{d\\mathbf{r}}{dt}\\right)}_{=0}',
+const DISPLAYS: Array<{ source: string; expected: string }> = [
+  { source: '\\[ \\boxed{W_t-F\\subseteq V(P_i)\\subseteq W_t}. \\]', expected: '\\boxed{W_t-F\\subseteq V(P_i)\\subseteq W_t}.' },
+  {
+    source:
+      '\\[ \\frac{d\\Gamma}{dt}=\\int_C \\mathbf{u}\\cdot d\\mathbf{r}+\\underbrace{\\int_C \\mathbf{u}\\cdot d\\left(\\frac{d\\mathbf{r}}{dt}\\right)}_{=0} \\]',
+    expected:
+      '\\frac{d\\Gamma}{dt}=\\int_C \\mathbf{u}\\cdot d\\mathbf{r}+\\underbrace{\\int_C \\mathbf{u}\\cdot d\\left(\\frac{d\\mathbf{r}}{dt}\\right)}_{=0}',
+  },
+  {
+    source: '\\begin{alignat*}{2} a & = b + c, & \\qquad d & = e,\\\\ f & = g, & \\qquad h & = k + l. \\end{alignat*}',
+    expected: '\\begin{aligned}a & = b + c, & d & = e,\\\\ f & = g, & h & = k + l.\\end{aligned}',
+  },
 ];
 
 let pdf: LatexPdf;
 let mmd: string;
 
 beforeAll(async () => {
-  pdf = await compileLatex([PROSE, ...DISPLAYS.flatMap((display) => [`\\[ ${display} \\]`, PROSE])].join('\n'));
-  ({ mmd } = await convertDocument(pdf.path));
+  pdf = await compileLatex([PROSE, ...DISPLAYS.flatMap(({ source }) => [source, PROSE])].join('\n'));
+  ({ mmd } = await convertDocument(pdf.path, { idiomaticEqnArrays: true }));
 }, 60_000);
 
 afterAll(() => pdf?.cleanup());
 
 describe('display constructs on a born-digital page', () => {
-  it.each(DISPLAYS.map((display, index) => [display, index] as const))('reads %s', (display, index) => {
+  it.each(DISPLAYS.map(({ expected }, index) => [expected, index] as const))('reads %s', (expected, index) => {
     const found = [...mmd.matchAll(/\\\[\n(.*?)\n\\\]/gu)].map((match) => normaliseLatex(match[1]!));
-    expect(found[index]).toBe(normaliseLatex(display));
+    expect(found[index]).toBe(normaliseLatex(expected));
   });
 });

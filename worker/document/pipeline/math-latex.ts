@@ -38,8 +38,8 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
   };
   const read = (box: Box): string | undefined => parseRegion(box)?.latex;
   // Pieces set apart by a wide space are read one by one: the parser sees no spaces.
-  const readPieces = (pieces: Box[] | undefined): string | undefined => {
-    const latex = pieces?.map(read);
+  const readPieces = (pieces: MathResult[] | undefined): string | undefined => {
+    const latex = pieces?.map((piece) => piece?.latex);
     return latex?.every(Boolean) ? latex.join(' \\qquad ') : undefined;
   };
   return {
@@ -47,11 +47,22 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
     displayLatex: (line) => {
       if (!isDisplayLine(line)) return undefined;
       const { pieces, rowTags } = line.display;
-      const whole = pieces ? undefined : parseRegion(line.display.box);
-      const latex = pieces ? (readPieces(pieces) ?? read(line.display.box)) : whole?.latex;
+      const pieceResults = pieces?.map(parseRegion);
+      // The column pairs of an alignat (or align) stand a wide space apart: pieces that are the same rows are one display.
+      const columnPairs = pieceResults !== undefined && sameRows(pieceResults);
+      const whole = pieces && !columnPairs ? undefined : parseRegion(line.display.box);
+      const latex = pieces && !columnPairs ? (readPieces(pieceResults as MathResult[]) ?? read(line.display.box)) : whole?.latex;
       return latex && includeTags && rowTags ? tagRows(latex, whole?.rows, rowTags) : latex;
     },
   };
+}
+
+/** Whether every piece is a multi-row block whose rows lie level with the first piece's rows. */
+function sameRows(pieces: Array<MathResult | undefined>): boolean {
+  const first = pieces[0]?.rows;
+  if (!first || first.length < 2) return false;
+  const level = (a: RowSpan, b: RowSpan) => Math.max(a.y0, b.y0) < Math.min(a.y1, b.y1);
+  return pieces.every((piece) => piece?.rows?.length === first.length && piece.rows.every((row, i) => level(row, first[i]!)));
 }
 
 /** Each rule that starts at a radical sign's top right (its vinculum), with the sign's ink box. */

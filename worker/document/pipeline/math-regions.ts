@@ -299,7 +299,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       const rowLike = !prose.has(l) || (opensWithRelation(l) && !paragraph.has(l));
       const row =
         rowLike && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
-      if (level || spaced || row || (!prose.has(l) && intersects(box, near))) {
+      if (level || spaced || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter))) {
         group.lines.push(l);
         group.box = union(group.box, box);
         group.parts.push(box);
@@ -308,6 +308,20 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
       }
     }
   }
+}
+
+/**
+ * Whether a paragraph's line (prose at its column's edge) stands between the group and a line
+ * above or below it: the `where` between two equations (or an `\intertext`) parts them. A label
+ * under a brace inside the display is prose too, but away from the edges.
+ */
+function proseBetween(group: Box, box: Box, lines: TextLine[], paragraph: Set<TextLine>, gutter: number | undefined): boolean {
+  const [upper, lower] = box.y0 >= group.y1 ? [group, box] : [box, group];
+  return lines.some((p) => {
+    if (!paragraph.has(p) || acrossGutter(lineBox(p), group, gutter)) return false;
+    const middle = (p.top + p.bottom) / 2;
+    return middle > upper.y1 && middle < lower.y0;
+  });
 }
 
 /**

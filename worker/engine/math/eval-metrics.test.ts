@@ -99,6 +99,14 @@ describe('matchSymbols', () => {
     expect(matchSymbols(truth, [{ latex: 'a', box: box(8, 2, 20, 10) }]).matched).toBe(0);
   });
 
+  it('pairs a hairline the raster snapped a pixel away from where the PDF puts it, not one further off', () => {
+    const minus = [{ latex: '-', box: box(47.3, 8.9, 57.1, 9.6) }];
+    expect(matchSymbols(minus, [{ latex: RULE, box: box(47, 8, 57, 9) }])).toMatchObject({ matched: 1, agreed: 1 });
+    expect(matchSymbols(minus, [{ latex: RULE, box: box(47, 11, 57, 12) }]).matched).toBe(0);
+    const bar = [{ latex: '|', box: box(6.8, 6.6, 7.7, 82.2) }];
+    expect(matchSymbols(bar, [{ latex: '|', box: box(6, 6, 7, 82) }]).agreed).toBe(1);
+  });
+
   it('gives each recognised symbol to one truth symbol only', () => {
     const truth = [
       { latex: 'i', box: box(0, 0, 4, 10) },

@@ -142,19 +142,38 @@ function intersection(a: Box, b: Box): number {
 /** Half the smaller box must be covered: PDF boxes may be font-metric boxes, taller than the ink an image shows. */
 const MIN_COVER = 0.5;
 
+/** Boxes thinner than this (a minus, a fraction bar, a `|`: one pixel in a 150 dpi raster) are widened to it before pairing. */
+const HAIRLINE = 2;
+
+/**
+ * A hairline's box widened across its thin side to HAIRLINE, about its centre. A rasteriser snaps
+ * a thin rule to whole pixels (pdftoppm's stroke adjustment), up to a pixel from where the PDF puts
+ * it, so the raster's one-pixel minus and the PDF's 0.7-pixel one need not overlap at all.
+ */
+function widened(b: Box): Box {
+  const grow = (low: number, high: number): [number, number] => {
+    const missing = HAIRLINE - (high - low);
+    return missing > 0 ? [low - missing / 2, high + missing / 2] : [low, high];
+  };
+  const [x0, x1] = grow(b.x0, b.x1);
+  const [y0, y1] = grow(b.y0, b.y1);
+  return { x0, y0, x1, y1 };
+}
+
 /**
  * Pairs ground-truth symbols with recognised ones (one to one, greedily by IoU among pairs where
- * the overlap covers at least half of the smaller box) and counts how many pairs agree on the label.
+ * the overlap covers at least half of the smaller box; hairlines widened first) and counts how many
+ * pairs agree on the label.
  */
 export function matchSymbols(truth: readonly LabelledBox[], found: readonly LabelledBox[]): SymbolTally {
   const candidates: Array<{ t: number; f: number; iou: number }> = [];
   truth.forEach((t, ti) =>
     found.forEach((f, fi) => {
-      const overlap = intersection(t.box, f.box);
-      // Rules can be zero pixels tall after rounding; a floor of one unit keeps them matchable.
-      const smaller = Math.max(Math.min(area(t.box), area(f.box)), 1e-9);
+      const [a, b] = [widened(t.box), widened(f.box)];
+      const overlap = intersection(a, b);
+      const smaller = Math.max(Math.min(area(a), area(b)), 1e-9);
       if (overlap / smaller < MIN_COVER) return;
-      candidates.push({ t: ti, f: fi, iou: overlap / (area(t.box) + area(f.box) - overlap) });
+      candidates.push({ t: ti, f: fi, iou: overlap / (area(a) + area(b) - overlap) });
     }),
   );
   candidates.sort((x, y) => y.iou - x.iou);
