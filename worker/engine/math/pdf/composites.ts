@@ -105,8 +105,18 @@ export function joinArrows(symbols: MathSymbol[]): MathSymbol[] {
     chain.forEach((s) => used.add(s));
     out.push(joined(latex, chain));
   }
-  const rest = symbols.filter((s) => !used.has(s) && !isArrowPiece(s.latex));
+  const rest = symbols.filter((s) => !used.has(s) && !isArrowPiece(s.latex) && !isInnerShaft(s, symbols));
   return [...rest, ...out];
+}
+
+const SHAFTED_ARROWS = new Set(['\\leftarrow', '\\rightarrow', '\\leftrightarrow']);
+
+/**
+ * A minus wholly inside an arrow glyph on its line: the shaft of an extensible arrow shorter than
+ * its head's glyph (`\xleftarrow{c}` with a one-letter label backs its fill into the arrow).
+ */
+function isInnerShaft(s: MathSymbol, symbols: MathSymbol[]): boolean {
+  return s.latex === '-' && symbols.some((a) => SHAFTED_ARROWS.has(a.latex) && s.box.x0 >= a.box.x0 && s.box.x1 <= a.box.x1 && sameLine(a, s));
 }
 
 /** Relations with a negated command of their own; others keep their `\not` for the parser. */

@@ -57,6 +57,8 @@ const FORMULAS = [
   'a\\neq b,\\ x\\notin A,\\ p\\nleq q',
   'f:A\\longrightarrow B,\\ x\\mapsto x^2',
   'A\\cong B\\Longrightarrow A\\setminus B=\\emptyset',
+  // An extensible arrow whose fill is shorter than its head's glyph.
+  'B\\xleftarrow{c}C\\xrightarrow{d}D',
   // Rows too tall for their struts, whose ink touches the next row's.
   // A frame of two horizontal and two vertical rules.
   'a+\\boxed{W_t-F\\subseteq \\frac{x}{y}}=1',
