@@ -5,7 +5,7 @@
  * in whatever unit the page measures (PDF points on born-digital pages).
  *
  * A margin line number is a run of digits alone at the outer end of its row (nothing beyond it,
- * a clear gap to the text), set smaller than that text, outside the text block (beyond where
+ * a clear gap to the text), set smaller than the page's text, outside the text block (beyond where
  * most rows start or end), in a column of at least MIN_COLUMN such numbers sharing one edge whose
  * values grow down the page. A table's first column sits inside the text block at the table's
  * size; an equation number has its parentheses; a page number is alone.
@@ -36,7 +36,7 @@ const DIGIT_GAP_EM = 0.25;
 const CLEAR_GAP_EM = 0.5;
 /** A row glyph within this many ems of a number's baseline shares its row (scripts included). */
 const ROW_EM = 0.6;
-/** Line numbers are set smaller than the text of their rows (lineno's \\tiny; a table's numbers are the table's size). */
+/** Line numbers are set smaller than the page's text (lineno's \tiny; a table's numbers are the table's size, and inside the text block). */
 const SMALLER = 0.95;
 /** The numbers of one column share their left or right edge within this many points. */
 const EDGE_TOLERANCE = 1.5;
@@ -51,15 +51,22 @@ export function marginLineNumbers(glyphs: readonly NumberGlyph[]): MarginNumber[
   const ink = glyphs.filter((g) => g.ch.trim() !== '');
   const tokens = digitRuns(ink);
   if (tokens.length < MIN_COLUMN) return [];
-  const rowOf = (t: Token) => ink.filter((g) => !t.glyphs.has(g) && Math.abs(g.base - t.base) < ROW_EM * t.size);
-  const rows = tokens.map((t) => ({ t, row: rowOf(t) }));
   const inToken = new Set(tokens.flatMap((t) => [...t.glyphs]));
-  const [bodyLeft, bodyRight] = bodyEdges(ink.filter((g) => !inToken.has(g)));
-  const pageSize = medianOf(ink.map((g) => g.size));
-  const small = ({ t, row }: { t: Token; row: NumberGlyph[] }) => t.size < SMALLER * (row.length ? medianOf(row.map((g) => g.size)) : pageSize);
-  const left = rows.filter((r) => small(r) && r.t.x1 < bodyLeft && r.row.every((g) => g.x >= r.t.x1 + CLEAR_GAP_EM * r.t.size)).map(({ t }) => t);
-  const right = rows.filter((r) => small(r) && r.t.x0 > bodyRight && r.row.every((g) => g.x + g.w <= r.t.x0 - CLEAR_GAP_EM * r.t.size)).map(({ t }) => t);
-  return [...numberColumn(left), ...numberColumn(right)].map(({ x0, x1, base, size }) => ({ x0, x1, base, size }));
+  const { left: bodyLeft, right: bodyRight, leading } = bodyRows(ink.filter((g) => !inToken.has(g)));
+  const bodySize = medianOf(ink.map((g) => g.size));
+  // Only small numbers outside the text block are looked at closely (a page of tables has many digits).
+  const outside = tokens.filter((t) => t.size < SMALLER * bodySize && (t.x1 < bodyLeft || t.x0 > bodyRight));
+  if (outside.length < MIN_COLUMN) return [];
+  const alone = outside.flatMap((t) => {
+    const row = ink.filter((g) => !t.glyphs.has(g) && Math.abs(g.base - t.base) < ROW_EM * t.size);
+    // A digit run with a letter or sign glued to it (`2x`, `(3)`, `1.`) is no line number.
+    const glued = row.some((g) => Math.abs(g.base - t.base) < 0.3 * t.size && g.x < t.x1 + DIGIT_GAP_EM * t.size && g.x + g.w > t.x0 - DIGIT_GAP_EM * t.size);
+    return glued ? [] : [{ t, row }];
+  });
+  const gap = (t: Token) => CLEAR_GAP_EM * t.size;
+  const left = alone.filter(({ t, row }) => t.x1 < bodyLeft && row.every((g) => g.x >= t.x1 + gap(t))).map(({ t }) => t);
+  const right = alone.filter(({ t, row }) => t.x0 > bodyRight && row.every((g) => g.x + g.w <= t.x0 - gap(t))).map(({ t }) => t);
+  return [...numberColumn(left, leading), ...numberColumn(right, leading)].map(({ x0, x1, base, size }) => ({ x0, x1, base, size }));
 }
 
 /** Whether a glyph (of the text layer or the maths reader) is ink of one of these numbers. */
@@ -87,17 +94,11 @@ function digitRuns(ink: NumberGlyph[]): Token[] {
     current.push(g);
   }
   close();
-  // A digit run with a letter or sign glued to it (`2x`, `(3)`, `1.`) is no line number.
-  return tokens.filter(
-    (t) =>
-      !ink.some(
-        (g) => !t.glyphs.has(g) && Math.abs(g.base - t.base) < 0.3 * t.size && g.x < t.x1 + DIGIT_GAP_EM * t.size && g.x + g.w > t.x0 - DIGIT_GAP_EM * t.size,
-      ),
-  );
+  return tokens;
 }
 
-/** Where most rows of the page start and end: the text block's edges (the median row's, scripts left out). */
-function bodyEdges(ink: NumberGlyph[]): [number, number] {
+/** Where most rows of the page start and end (the text block's edges: the median row's, scripts left out), and their leading (the median baseline step). */
+function bodyRows(ink: NumberGlyph[]): { left: number; right: number; leading: number } {
   const body = medianOf(ink.map((g) => g.size));
   const rows = new Map<number, { start: number; end: number }>();
   for (const g of ink) {
@@ -111,19 +112,27 @@ function bodyEdges(ink: NumberGlyph[]): [number, number] {
     }
   }
   const list = [...rows.values()];
-  if (list.length === 0) return [-Infinity, Infinity];
-  return [medianOf(list.map((r) => r.start)), medianOf(list.map((r) => r.end))];
+  if (list.length === 0) return { left: -Infinity, right: Infinity, leading: 0 };
+  const bases = [...rows.keys()].sort((a, b) => a - b);
+  const leading = medianOf(bases.slice(1).map((b, i) => b - bases[i]!));
+  return { left: medianOf(list.map((r) => r.start)), right: medianOf(list.map((r) => r.end)), leading };
 }
 
 const medianOf = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** The largest set of numbers sharing a left or right edge whose values grow down the page, if it is a column. */
-function numberColumn(candidates: Token[]): Token[] {
+/**
+ * The largest set of numbers sharing a left or right edge whose values grow down the page, if it is
+ * a column: by no more than the lines between them (every line numbered, or every fifth). A table
+ * of contents' page numbers jump further.
+ */
+function numberColumn(candidates: Token[], leading: number): Token[] {
+  const counts = (upper: Token, lower: Token) =>
+    lower.value > upper.value && (leading <= 0 || lower.value - upper.value <= Math.round((lower.base - upper.base) / leading) + 1);
   let best: Token[] = [];
   for (const edge of ['x0', 'x1'] as const) {
     for (const anchor of candidates) {
       const column = candidates.filter((t) => Math.abs(t[edge] - anchor[edge]) <= EDGE_TOLERANCE).sort((a, b) => a.base - b.base);
-      if (column.length > best.length && column.every((t, i) => i === 0 || t.value > column[i - 1]!.value)) best = column;
+      if (column.length > best.length && column.every((t, i) => i === 0 || counts(column[i - 1]!, t))) best = column;
     }
   }
   return best.length >= MIN_COLUMN ? best : [];

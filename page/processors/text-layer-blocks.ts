@@ -38,6 +38,8 @@ export const CAPTION = /^(fig(ure)?|table|tab|chart|scheme|plate|diagram)\.?\s*(
 
 /** Lines whose ink is this close (in ems) are one paragraph's even when their baselines are far apart. */
 const TOUCHING_EM = 0.35;
+/** A footnote is set at most this share of the body size (8 pt over 10, 9 over 11, 10 over 12); a small-caps section head is larger. */
+const FOOTNOTE_RATIO = 0.85;
 const SENTENCE_END = /[.!?:]["'\u201d\u2019)]?$/u;
 
 export function bodySizeOf(lines: TextLine[]): number {
@@ -56,7 +58,7 @@ function headingLevel(line: TextLine, body: number, next: TextLine | undefined, 
   const short = line.text.split(' ').length <= 10 && !/[.,;:]$/.test(line.text);
   if (!bodyBold && line.bold && ratio > 0.95 && short && !(next && next.bold)) return 3;
   // A footnote starts with its mark in a smaller size.
-  return apart && ratio > 0.95 ? sectionNumberLevel(line.text, before?.text, next?.text) : undefined;
+  return apart && ratio > FOOTNOTE_RATIO ? sectionNumberLevel(line.text, before?.text, next?.text) : undefined;
 }
 
 function quantile(xs: number[], q: number): number | undefined {

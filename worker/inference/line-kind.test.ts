@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MathRead } from '../../page/model.js';
 import { ledByKeyword } from '../../page/processors/code-lines.js';
 import { countWords, isWordy } from '../../page/processors/words.js';
-import { chooseKind, hasMathStructure } from './line-kind.js';
+import { chooseKind, hasMathStructure, scriptsLost } from './line-kind.js';
 
 const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
 
@@ -58,5 +58,16 @@ describe('line kind', () => {
     expect(chooseKind('int main()', read('\int m_{a}in()', 0.7))).toBe('text');
     expect(chooseKind('var(X)=E[X2]-μ2', read('\operatorname{var}(X)=E[X^{2}]-\mu^{2}', 0.7))).toBe('math'); // a formula led by a keyword's letters
     expect([ledByKeyword('return7*k*k'), ledByKeyword('for_each(x)'), ledByKeyword('format(k)'), ledByKeyword('interval')]).toEqual([true, true, false, false]);
+  });
+
+  it('keeps an unsure maths read when the text read is the same letters with its scripts lost, never for prose', () => {
+    expect(chooseKind('HO', read('H_{2}O', 0.05))).toBe('math');
+    expect(chooseKind('KMnO,', read('\\text{KMnO}_4', 0.05))).toBe('math'); // a lowered digit read as a comma
+    expect(chooseKind('CH,CHOH', read('\\text{CH}_3\\text{CH}_2\\text{OH}', 0.05))).toBe('math');
+    expect(chooseKind('Hello, world', read('\\text{Hello}_{1}\\text{world}', 0.05))).toBe('text'); // prose stays text
+    expect(chooseKind('In', read('I_{n}', 0.05))).toBe('text'); // the text read holds the script's letter: nothing lost
+    expect(scriptsLost('xyz', 'x^{y}z')).toBe(false);
+    expect(scriptsLost('HO', '\\frac{H}{O}')).toBe(false); // more than letters and scripts
+    expect(scriptsLost('HO', 'HO')).toBe(false); // no script to lose
   });
 });

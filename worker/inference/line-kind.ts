@@ -26,7 +26,9 @@ import { isProse, isWordy } from '../../page/processors/words.js';
  *    dropped);
  * 4. otherwise it is maths when the maths parse has structure and either its per-symbol confidence
  *    is at least MIN_MATH_RATE or the text read itself holds maths characters (operators,
- *    superscript digits, Greek letters: the text model saw maths too); text when not.
+ *    superscript digits, Greek letters: the text model saw maths too) or the text read is the maths
+ *    read with its scripts lost (scriptsLost: `HO` or `H,O` for `H_{2}O`, `KMnO,` for
+ *    `\text{KMnO}_4` — the maths read holds what the text read dropped); text when not.
  */
 
 /**
@@ -55,6 +57,37 @@ export function hasMathStructure(latex: string): boolean {
   );
 }
 
+/** A script's argument: one character, or a group of digits, letters, signs and primes. */
+const SCRIPT = /^[_^](?:\{[A-Za-z0-9+\-−']+\}|[A-Za-z0-9+\-])/;
+const UPRIGHT = /^\\(?:text|mathrm)\{([A-Za-z0-9() ]*)\}/;
+
+/**
+ * Whether a text read is the maths read with each script dropped or turned into one mark of
+ * punctuation (a lowered digit read as `,` or `.`): the same letters, less what the scripts say.
+ * A maths read of anything beyond plain or upright characters and scripts never matches.
+ */
+export function scriptsLost(text: string, latex: string): boolean {
+  let pattern = '';
+  let scripts = 0;
+  for (let rest = latex.replace(/\s+/g, ''); rest;) {
+    const script = SCRIPT.exec(rest);
+    const upright = UPRIGHT.exec(rest);
+    if (script) {
+      pattern += "[,.']?";
+      scripts++;
+      rest = rest.slice(script[0].length);
+    } else if (upright) {
+      pattern += upright[1]!.replace(/\s+/g, '').replace(/[()]/g, '\\$&');
+      rest = rest.slice(upright[0].length);
+    } else if (/^[A-Za-z0-9()]/.test(rest)) {
+      pattern += rest[0] === '(' || rest[0] === ')' ? `\\${rest[0]}` : rest[0];
+      rest = rest.slice(1);
+    } else return false;
+  }
+  const bare = text.replace(/\s+/g, '');
+  return scripts > 0 && /[A-Za-z]/.test(bare) && new RegExp(`^${pattern}$`).test(bare);
+}
+
 const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;
 
 /** The rules above, for one line: its text read (possibly '') and its maths read. 'text' with an empty read drops the line. */
@@ -63,5 +96,5 @@ export function chooseKind(text: string, math: MathRead | undefined): 'text' | '
   if (isWordy(text)) return !isProse(text) && sureMath(math) ? 'math' : 'text';
   if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
   if (ledByKeyword(text) && !MATH_CHARS.test(text)) return 'text';
-  return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text)) ? 'math' : 'text';
+  return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text) || scriptsLost(text, math.latex)) ? 'math' : 'text';
 }
