@@ -1,3 +1,5 @@
+import { upperMedian } from './line-measures.js';
+
 /**
  * Margin line numbers (LaTeX's lineno, a journal's review copy): page furniture, like a running
  * header. Left on the page they join the lines beside them, become a table's first column and
@@ -53,7 +55,7 @@ export function marginLineNumbers(glyphs: readonly NumberGlyph[]): MarginNumber[
   if (tokens.length < MIN_COLUMN) return [];
   const inToken = new Set(tokens.flatMap((t) => [...t.glyphs]));
   const { left: bodyLeft, right: bodyRight, leading } = bodyRows(ink.filter((g) => !inToken.has(g)));
-  const bodySize = medianOf(ink.map((g) => g.size));
+  const bodySize = upperMedian(ink.map((g) => g.size));
   // Only small numbers outside the text block are looked at closely (a page of tables has many digits).
   const outside = tokens.filter((t) => t.size < SMALLER * bodySize && (t.x1 < bodyLeft || t.x0 > bodyRight));
   if (outside.length < MIN_COLUMN) return [];
@@ -99,7 +101,7 @@ function digitRuns(ink: NumberGlyph[]): Token[] {
 
 /** Where most rows of the page start and end (the text block's edges: the median row's, scripts left out), and their leading (the median baseline step). */
 function bodyRows(ink: NumberGlyph[]): { left: number; right: number; leading: number } {
-  const body = medianOf(ink.map((g) => g.size));
+  const body = upperMedian(ink.map((g) => g.size));
   const rows = new Map<number, { start: number; end: number }>();
   for (const g of ink) {
     if (Math.abs(g.size - body) > 0.15 * body) continue;
@@ -114,11 +116,9 @@ function bodyRows(ink: NumberGlyph[]): { left: number; right: number; leading: n
   const list = [...rows.values()];
   if (list.length === 0) return { left: -Infinity, right: Infinity, leading: 0 };
   const bases = [...rows.keys()].sort((a, b) => a - b);
-  const leading = medianOf(bases.slice(1).map((b, i) => b - bases[i]!));
-  return { left: medianOf(list.map((r) => r.start)), right: medianOf(list.map((r) => r.end)), leading };
+  const leading = upperMedian(bases.slice(1).map((b, i) => b - bases[i]!));
+  return { left: upperMedian(list.map((r) => r.start)), right: upperMedian(list.map((r) => r.end)), leading };
 }
-
-const medianOf = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /**
  * The largest set of numbers sharing a left or right edge whose values grow down the page, if it is
