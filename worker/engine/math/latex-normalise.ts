@@ -1,3 +1,5 @@
+import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREFIX, SYNONYMS, TEXT_COMMANDS } from './latex-vocabulary.js';
+
 /**
  * The normal form the maths evaluation compares LaTeX under: two strings that typeset the same
  * formula should normalise to the same string, and formulas that differ should not.
@@ -31,78 +33,6 @@
  * - a row break just before `\end{…}` (`a\\b\\\end{pmatrix}`) is dropped: it opens no row;
  * A space is written only where LaTeX needs one: after a control word followed by a letter.
  */
-
-const FUNCTION_NAMES = new Set(
-  'sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan log ln lg exp lim liminf limsup max min sup inf det arg gcd deg dim ker hom Pr'.split(' '),
-);
-
-/** Commands dropped with nothing left behind. */
-const DROPPED = new Set([
-  ...'\\, \\; \\: \\! ~ \\quad \\qquad \\enspace \\thinspace \\medspace \\thickspace \\negthinspace \\limits \\nolimits'.split(' '),
-  ...'\\displaystyle \\textstyle \\scriptstyle \\scriptscriptstyle \\left \\right \\middle'.split(' '),
-  ...'big Big bigg Bigg bigl bigr bigm Bigl Bigr Bigm biggl biggr biggm Biggl Biggr Biggm'.split(' ').map((name) => `\\${name}`),
-  '\\ ',
-]);
-const SIZED_DELIMITER_PREFIX = new Set(['\\left', '\\right', '\\middle']);
-
-const SYNONYMS: Record<string, string> = {
-  '\\dfrac': '\\frac',
-  '\\tfrac': '\\frac',
-  '\\cfrac': '\\frac',
-  '\\dbinom': '\\binom',
-  '\\tbinom': '\\binom',
-  '\\to': '\\rightarrow',
-  '\\gets': '\\leftarrow',
-  '\\le': '\\leq',
-  '\\ge': '\\geq',
-  '\\ne': '\\neq',
-  '\\implies': '\\Longrightarrow',
-  '\\impliedby': '\\Longleftarrow',
-  '\\iff': '\\Longleftrightarrow',
-  '\\dots': '\\ldots',
-  '\\lbrace': '\\{',
-  '\\rbrace': '\\}',
-  '\\vert': '|',
-  '\\lvert': '|',
-  '\\rvert': '|',
-  '\\Vert': '\\|',
-  '\\lVert': '\\|',
-  '\\rVert': '\\|',
-  '\\mid': '|',
-  '\\colon': ':',
-  '−': '-',
-  '×': '\\times',
-  '·': '\\cdot',
-  '≤': '\\leq',
-  '≥': '\\geq',
-  '≠': '\\neq',
-  '→': '\\rightarrow',
-  '∞': '\\infty',
-  '±': '\\pm',
-  '∘': '\\circ',
-  '◦': '\\circ',
-  '⇌': '\\rightleftharpoons',
-  '′': '\\prime',
-};
-
-/** Commands taking brace arguments, by argument count; some also take an optional `[…]` first. */
-const OPTIONAL_ARGUMENT = new Set(['\\sqrt', '\\xrightarrow', '\\xleftarrow']);
-const ARITY: Record<string, number> = {
-  '\\frac': 2,
-  '\\binom': 2,
-  '\\overset': 2,
-  '\\underset': 2,
-  '\\stackrel': 2,
-  '\\substack': 1,
-  '\\boxed': 1,
-  '\\underbrace': 1,
-  '\\overbrace': 1,
-};
-for (const name of 'sqrt xrightarrow xleftarrow hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
-  ' ',
-))
-  ARITY[`\\${name}`] = 1;
-const TEXT_COMMANDS = new Set(['\\text', '\\textrm', '\\operatorname', '\\operatorname*', '\\hspace']);
 
 type Node =
   | { kind: 'token'; value: string }
