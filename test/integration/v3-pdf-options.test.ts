@@ -91,7 +91,7 @@ describe('/v3/pdf output options', () => {
     // rm_fonts (default false): the bold kept; true drops the command, keeping its letter.
     expect(plain).toMatch(/\\mathbf\{v\}/);
     expect(turned).not.toMatch(/\\math(bf|rm)/);
-    expect(turned).toContain('\\(v+dx\\)');
+    expect(turned).toContain('\\( v+dx \\)');
     // numbers_default_to_math: a line that is only a number is inline maths.
     expect(plain).toMatch(/ 2026 The end\./);
     expect(turned).toContain(' \\( 2026 \\) The end.');
