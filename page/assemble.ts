@@ -1,6 +1,7 @@
 import { boxToUpright } from './geometry.js';
 import type { PageLine, PageRecognition } from './model.js';
-import { type AlphabetsFound, detectedAlphabets, excludedAlphabets, withoutAlphabets } from './processors/alphabets.js';
+import { excludedAlphabets } from '../core/options/alphabets.js';
+import { type AlphabetsFound, detectedAlphabets, withoutAlphabets, withoutAlphabetsText } from './processors/alphabets.js';
 import { type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
 import type { MonospaceFit } from './processors/code-lines.js';
@@ -21,6 +22,22 @@ export interface AssemblyOptions {
   alphabetsAllowed?: Record<string, boolean>;
   /** true, false, or null/absent for the form that suits each line. */
   fullwidthPunctuation?: boolean | null;
+}
+
+/**
+ * The same changes on a text layer's words (a born-digital page): the excluded alphabets left
+ * out, and the punctuation made fullwidth or halfwidth when the request says which. A text
+ * layer's characters are the file's own, so null (the spec's "chosen from content") keeps the
+ * punctuation the file was written with. Undefined when nothing changes.
+ */
+export function textLayerWords(opts: AssemblyOptions): ((word: string) => string) | undefined {
+  const excluded = excludedAlphabets(opts.alphabetsAllowed);
+  const width = opts.fullwidthPunctuation;
+  if (!excluded.length && typeof width !== 'boolean') return undefined;
+  return (word) => {
+    const kept = excluded.length ? withoutAlphabetsText(word, excluded) : word;
+    return typeof width === 'boolean' ? punctuationWidth(kept, width) : kept;
+  };
 }
 
 /**

@@ -35,6 +35,10 @@ export function styleLatex(latex: string, opts: RenderOptions): string {
   return out;
 }
 
+/**
+ * Inline maths as every page kind writes it: one space inside each delimiter (`\( x \)`), the
+ * spelling of the hosted service's MMD and of Mathpix Markdown's syntax reference.
+ */
 export function inlineMath(latex: string, opts: RenderOptions): string {
   const [open, close] = opts.math_inline_delimiters ?? DEFAULT_INLINE;
   return `${open} ${latex} ${close}`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
-import { excludedAlphabets } from '../../../page/processors/alphabets.js';
+import { excludedAlphabets } from '../../../core/options/alphabets.js';
 
 /**
  * The options of POST /v3/text (4.2). How the maths options act (text-mmd.ts, text-result.ts):

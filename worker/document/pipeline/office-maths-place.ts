@@ -96,7 +96,7 @@ export class SourceMathsPlacer {
     maths.forEach((m, i) => {
       if (i > 0 || lead) text += m.display || maths[i - 1]?.display || m.breakBefore ? '\n\n' : m.spaceBefore ? ' ' : '';
       const [open, close] = m.display ? this.delimiters.display : this.delimiters.inline;
-      text += m.display ? `${open}\n${m.latex}\n${close}` : `${open}${m.latex}${close}`;
+      text += m.display ? `${open}\n${m.latex}\n${close}` : `${open} ${m.latex} ${close}`;
     });
     return text;
   }

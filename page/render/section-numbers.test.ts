@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { SectionNumbers, sectionNumbering } from './section-numbers.js';
+
+describe('section numbering (4.7)', () => {
+  it('removes printed numbers, keeping titles that start with a number of their own', () => {
+    const s = new SectionNumbers('remove');
+    expect(['2.1 Scope', '3. Results', 'IV. Discussion', 'Background', '3D Printing', '2024 Review'].map((h) => s.heading(2, h))).toEqual([
+      'Scope',
+      'Results',
+      'Discussion',
+      'Background',
+      '3D Printing',
+      '2024 Review',
+    ]);
+  });
+
+  it('numbers headings in document order by level, over printed numbers, never the title', () => {
+    const s = new SectionNumbers('auto');
+    const out = [
+      [1, 'A Title'],
+      [2, '1 Introduction'],
+      [3, 'Scope'],
+      [3, '1.2 Limits'],
+      [2, 'Background'],
+      [3, 'Data'],
+    ].map(([level, h]) => s.heading(level as number, h as string));
+    expect(out).toEqual(['A Title', '1 Introduction', '1.1 Scope', '1.2 Limits', '2 Background', '2.1 Data']);
+  });
+
+  it('reads the request: at most one option is true (the schema refuses more)', () => {
+    expect(sectionNumbering({ auto_number_sections: true })).toBe('auto');
+    expect(sectionNumbering({ remove_section_numbering: true })).toBe('remove');
+    expect(sectionNumbering({})).toBeUndefined();
+  });
+});
