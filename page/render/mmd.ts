@@ -36,12 +36,14 @@ export function styleLatex(latex: string, opts: RenderOptions): string {
 }
 
 /**
- * Inline maths as every page kind writes it: one space inside each delimiter (`\( x \)`), the
- * spelling of the hosted service's MMD and of Mathpix Markdown's syntax reference.
+ * Inline maths as every page kind writes it, as the hosted service's answers show it: a space
+ * inside LaTeX's delimiters (`\( x \)`, as Mathpix Markdown's syntax reference writes them too),
+ * none inside others (`$x$`: a Markdown reader takes `$ x $` for two dollar signs).
  */
 export function inlineMath(latex: string, opts: RenderOptions): string {
   const [open, close] = opts.math_inline_delimiters ?? DEFAULT_INLINE;
-  return `${open} ${latex} ${close}`;
+  const pad = open.startsWith('\\') ? ' ' : '';
+  return `${open}${pad}${latex}${pad}${close}`;
 }
 
 export function displayMath(latex: string, opts: RenderOptions): string {

@@ -32,7 +32,7 @@ describe('maths in /v3/text answers', () => {
       { lines: [math('\\frac{a}{b}')], width: 10, height: 10, formula: { latex: '\\frac{a}{b}', confidence: 0.5, confidenceRate: 0.8, symbolCount: 4 } },
       { formats: ['text', 'latex_styled'], math_inline_delimiters: ['$', '$'] },
     );
-    expect(r).toMatchObject({ text: '$ \\frac{a}{b} $', latex_styled: '\\frac{a}{b}', confidence: 0.5, confidence_rate: 0.8 });
+    expect(r).toMatchObject({ text: '$\\frac{a}{b}$', latex_styled: '\\frac{a}{b}', confidence: 0.5, confidence_rate: 0.8 });
   });
 
   it('applies rm_fonts, idiomatic_braces, idiomatic_eqn_arrays (and include_equation_tags) to equations', () => {
@@ -56,7 +56,7 @@ describe('maths in /v3/text answers', () => {
     expect(linesToMmd([mixed], {}, false)).toBe('The identity \\( x^{2}+y^{2} \\), so');
     // quality per unit: the words' characters at 0.9 and 5 symbols at 0.9 (the line's own confidence is no rate)
     expect(confidences([{ ...mixed, confidence: 0.1 }]).confidence_rate).toBeCloseTo(0.9, 6);
-    expect(linesToMmd([mixed], { math_inline_delimiters: ['$', '$'], rm_spaces: false }, false)).toBe('The identity $ x^{2} + y^{2} $, so');
+    expect(linesToMmd([mixed], { math_inline_delimiters: ['$', '$'], rm_spaces: false }, false)).toBe('The identity $x^{2} + y^{2}$, so');
   });
 
   it('writes bulleted lines as an itemize environment, or as read with disable_itemize; paragraphs apart', () => {

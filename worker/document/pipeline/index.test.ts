@@ -96,7 +96,7 @@ describe('convertDocument on born-digital pages', () => {
     expect(r.mmd).toContain('Assume \\( \\alpha\\leq\\beta \\) and that \\( x^{2} \\) is small.');
     expect(r.mmd).toContain('\\[\n\\sum a\\leq\\gamma\n\\]');
     const dollars = await convert('math', { mathInlineDelimiters: ['$', '$'], mathDisplayDelimiters: ['$$', '$$'] });
-    expect(dollars.mmd).toContain('$ \\alpha\\leq\\beta $');
+    expect(dollars.mmd).toContain('$\\alpha\\leq\\beta$');
     expect(dollars.mmd).toContain('$$\n\\sum a\\leq\\gamma\n$$');
     expect(mmdLines(r).map((l) => l.type)).toContain('math');
   });
