@@ -4,6 +4,7 @@ import { binarise } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents } from './components.js';
+import { splitFused } from './fused-glyphs.js';
 import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
@@ -27,6 +28,8 @@ export interface SymbolsFromImageOptions {
   joinByScore?: boolean;
   /** Read wide crops also squeezed into a square and average the two views (wide-views.ts); for handwriting. @default false */
   squeezeWide?: boolean;
+  /** Cut blobs the raster fused into letters of a known word or surer pieces (fused-glyphs.ts); for print. @default true */
+  splitFused?: boolean;
 }
 
 /**
@@ -48,7 +51,8 @@ function defaultClassifier(): Promise<SymbolClassifier> {
 /**
  * The image front end of the maths recogniser: ink → connected components → multi-part symbols
  * joined → straight bars as RULE, everything else classified, unsure blobs tried as two touching
- * glyphs. Symbols come out left to right.
+ * glyphs, blobs beside letters tried as the fused letters of a known word (fused-glyphs.ts). Symbols
+ * come out left to right.
  *
  * Classification runs twice. Shape alone cannot tell `o` from `O` or `\Sigma` from `\sum`, and
  * an image does not say its font size; so the first pass classifies by shape, the heights of the
@@ -84,7 +88,8 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
   const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
-  const split = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
+  const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
+  const split = opts.splitFused === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);
   const symbols = classified
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
