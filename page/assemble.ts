@@ -6,6 +6,7 @@ import { type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
 import type { MonospaceFit } from './processors/code-lines.js';
 import { punctuationWidth } from './processors/fullwidth.js';
+import { recognisedFurniture, RunningLines } from './processors/furniture.js';
 import { mapRecognitionText } from './processors/text-map.js';
 import { BULLET_MARKER, type Grid } from './blocks-model.js';
 
@@ -16,8 +17,13 @@ import { BULLET_MARKER, type Grid } from './blocks-model.js';
  * The appliance only renders an assembled page (page/render/image-page.ts).
  */
 
-/** The text changes a request asks for before assembly (4.2 alphabets_allowed, fullwidth_punctuation). */
+/** The changes a request asks for before assembly (4.2 alphabets_allowed, fullwidth_punctuation, include_page_info). */
 export interface AssemblyOptions {
+  /**
+   * include_page_info false (or a list of subtypes, none of which is told apart): running
+   * headers, footers and page numbers are left out of the page (page/processors/furniture.ts).
+   */
+  dropPageInfo?: boolean;
   /** alphabets_allowed as the request gave it (checked there): the alphabets set to false are left out. */
   alphabetsAllowed?: Record<string, boolean>;
   /** true, false, or null/absent for the form that suits each line. */
@@ -76,11 +82,13 @@ export function uprightOf(r: PageRecognition): (l: PageLine) => PageLine['box'] 
 }
 
 /**
- * Alphabets left out and punctuation widths applied, lines put in reading order (two columns of
+ * Page furniture dropped if asked, alphabets left out and punctuation widths applied, lines put in reading order (two columns of
  * prose column by column), then blocks (headings, paragraphs, lists, code, tables) found.
  */
 export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions = {}): AssembledPage {
-  const changed = mapRecognitionText(withoutAlphabets(recognition, excludedAlphabets(opts.alphabetsAllowed)), (t, line) =>
+  const info = opts.dropPageInfo ? recognisedFurniture(recognition, new RunningLines(), false) : [];
+  const kept = info.length ? { ...recognition, lines: recognition.lines.filter((l) => !info.includes(l)) } : recognition;
+  const changed = mapRecognitionText(withoutAlphabets(kept, excludedAlphabets(opts.alphabetsAllowed)), (t, line) =>
     punctuationWidth(t, opts.fullwidthPunctuation, line.text),
   );
   const upright = uprightOf(recognition);

@@ -25,7 +25,7 @@ which ends the page after the count of samples below.
 
 \noindent 2026
 
-\noindent The end.`;
+\noindent The end, after 3 tries.`;
 
 /** Two numbered sections, a subsection and an unnumbered section between them. */
 const SECTIONS = String.raw`\section{Introduction}
@@ -92,9 +92,9 @@ describe('/v3/pdf output options', () => {
     expect(plain).toMatch(/\\mathbf\{v\}/);
     expect(turned).not.toMatch(/\\math(bf|rm)/);
     expect(turned).toContain('\\( v+dx \\)');
-    // numbers_default_to_math: a line that is only a number is inline maths.
-    expect(plain).toMatch(/ 2026 The end\./);
-    expect(turned).toContain(' \\( 2026 \\) The end.');
+    // numbers_default_to_math: every number of the prose is inline maths, a line's only word or not.
+    expect(plain).toMatch(/ 2026 The end, after 3 tries\./);
+    expect(turned).toContain(' \\( 2026 \\) The end, after \\( 3 \\) tries.');
   }, 300_000);
 
   /** The MMD's words: its inline and display maths left out. */
@@ -124,6 +124,8 @@ describe('/v3/pdf output options', () => {
     const file = await readFile(sections.path);
     const headings = async (options: Record<string, unknown>) => (await mmdOf(options, file)).split('\n').filter((l) => l.startsWith('#'));
     expect(await headings({})).toEqual(['## 1 Introduction', '### 1.1 Scope', '## Background', '## 2 Results']);
+    // numbers_default_to_math is for prose: a section number stays as printed.
+    expect(await headings({ numbers_default_to_math: true })).toEqual(await headings({}));
     expect(await headings({ remove_section_numbering: true })).toEqual(['## Introduction', '### Scope', '## Background', '## Results']);
     expect(await headings({ auto_number_sections: true })).toEqual(['## 1 Introduction', '### 1.1 Scope', '## 2 Background', '## 3 Results']);
   }, 300_000);

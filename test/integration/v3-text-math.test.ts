@@ -246,4 +246,18 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(r.body.auto_rotate_degrees).toBe(0);
     expect(normaliseLatex(r.body.latex_styled)).toBe(normaliseLatex('x^{T}Ax>0'));
   });
+
+  it('leaves out a page’s running header and page number with include_page_info false (4.2 rule 3), keeps them by default', async () => {
+    const page = await renderLatex(
+      `\\noindent Folio Quarterly Report\\par\\vspace*{3in}\\noindent ${PROSE.join('\\\\\n')}\\par\\vspace*{3in}\\centerline{17}`,
+      150,
+      7.5,
+    );
+    const kept = await s.call('POST', '/v3/text', { src: dataUrl(page) });
+    expect(kept.body.text).toMatch(/Quarterly Report[\s\S]*committee[\s\S]*17/);
+    const dropped = await s.call('POST', '/v3/text', { src: dataUrl(page), include_page_info: false });
+    expect(dropped.status).toBe(200);
+    expect(dropped.body.text, JSON.stringify(dropped.body)).not.toMatch(/Quarterly|17/);
+    expect(dropped.body.text).toContain('considers a proposal to reorganise the library');
+  });
 });

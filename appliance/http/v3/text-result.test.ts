@@ -83,8 +83,14 @@ describe('maths in /v3/text answers', () => {
     expect(linesToMmd(lines, { disable_lstlisting: true }, false)).toBe('```\ndef area(r):\n    return pi * r ** 2\n```');
   });
 
-  it('puts number-only lines in inline maths with numbers_default_to_math', () => {
-    expect(linesToMmd([text('42'), text('Page 3')], { numbers_default_to_math: true }, false)).toBe('\\( 42 \\)\nPage 3');
+  it('puts every number of the prose in inline maths with numbers_default_to_math, not those inside words', () => {
+    const lines = [text('42'), text('Page 3'), text('Answer: 17. Mix (2) parts of H2O in 3D, 1,000 or -5')];
+    expect(linesToMmd(lines, { numbers_default_to_math: true }, false)).toBe(
+      '\\( 42 \\)\nPage \\( 3 \\)\nAnswer: \\( 17 \\). Mix (\\( 2 \\)) parts of H2O in 3D, \\( 1,000 \\) or \\( -5 \\)',
+    );
+    expect(linesToMmd(lines, {}, false)).toBe('42\nPage 3\nAnswer: 17. Mix (2) parts of H2O in 3D, 1,000 or -5');
+    // A numbered item keeps its number as printed, as its label.
+    expect(linesToMmd([text('1. First of 2'), text('2. And 3 more')], { numbers_default_to_math: true }, false)).toContain('\\item[1.] First of \\( 2 \\)');
   });
 
   it('answers math_confidence below confidence_rate_threshold, 0.75 unless given, but not for an empty read', async () => {

@@ -14,7 +14,7 @@ import { groupDisplayMath, isDisplayLine, standsAlone } from './math-regions.js'
 import { findTables } from '../../../page/processors/text-layer-tables.js';
 import { isBullet, makeLine } from './text-layer.js';
 import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
-import { DEFAULT_DISPLAY, DEFAULT_INLINE, inlineMath, numberAsMath, styleLatex } from '../../../page/render/mmd.js';
+import { DEFAULT_DISPLAY, DEFAULT_INLINE, inlineMath, numbersAsMath, styleLatex } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
 import { SectionNumbers, type SectionNumbering } from '../../../page/render/section-numbers.js';
 import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
@@ -249,11 +249,13 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, { render,
   const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
   const inline = (tex: string) => inlineMath(styleLatex(tex, render), render);
   const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
-  const prose = textLayerWords(assembly);
+  const words = textLayerWords(assembly) ?? ((word: string) => word);
+  const prose = (word: string) => numbersAsMath(words(word), render);
   const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing;
     // the request's LaTeX options (4.2 rules 4 and 6) on each formula, as on every other page.
-    lineMmd: (line) => numberAsMath(line.text.trim(), render) ?? lineToMmd(line, content.links, inline, latex?.inlineLatex, prose),
+    lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex, prose),
+    headingMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex, words),
     displayLatex: (line) => styleLatex(latex?.displayLatex(line) || lineToLatex(line), render),
   };
   return renderTextLayerPage(blocks, read, render, content.figures);

@@ -1,6 +1,5 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
-import { boxToUpright } from '../../../page/geometry.js';
-import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
+import { recognisedFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import type { FigureRef } from '../../../page/blocks-model.js';
 import { type AssembledPage, assemblePage, type AssemblyOptions, pageBlocks, uprightOf } from '../../../page/assemble.js';
 import { imagePage, recognisedLines } from '../../../page/render/image-page.js';
@@ -111,20 +110,6 @@ export class PageInfo {
   ) {}
 
   of(page: ScannedPage): PageLine[] {
-    const read = page.read;
-    if (read.lines.length < 2) return [];
-    const rotation = read.rotation ?? 0;
-    const [width, height] = Math.abs(rotation) === 90 ? [read.height, read.width] : [read.width, read.height];
-    const lines = read.lines.map((line) => {
-      const box = boxToUpright(line.box, rotation, width, height);
-      // A page number the text model missed is still read by the maths engine.
-      return { line, top: box.y, bottom: box.y + box.height, height: box.height, text: line.text || (line.math?.latex ?? '') };
-    });
-    const heights = lines
-      .filter((l) => l.line.kind !== 'math')
-      .map((l) => l.height)
-      .sort((a, b) => a - b);
-    const body = heights[Math.floor(heights.length / 2)] ?? 0;
-    return pageFurniture(lines, height, body, this.running, this.keep).map((l) => l.line);
+    return recognisedFurniture(page.read, this.running, this.keep);
   }
 }
