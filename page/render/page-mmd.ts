@@ -159,8 +159,17 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
       return;
     }
     if (block.kind === 'heading') {
-      const numbered = (mmd: string, i: number) => (i === 0 && opts.sections ? opts.sections.heading(block.level, mmd) : mmd);
-      return writeLines(partLines, 'section_header', ' ', (l, i) => numbered(reader.headingMmd(l), i), `${'#'.repeat(block.level)} `);
+      const read = partLines.map((l) => reader.headingMmd(l));
+      const numbered = opts.sections ? opts.sections.heading(block.level, read) : read;
+      // A section number read as a line of its own and removed leaves nothing of that line to write.
+      const kept = partLines.flatMap((line, i) => (numbered[i] ? [{ line, mmd: numbered[i] }] : []));
+      return writeLines(
+        kept.map((k) => k.line),
+        'section_header',
+        ' ',
+        (_, i) => kept[i]!.mmd,
+        `${'#'.repeat(block.level)} `,
+      );
     }
     if (item) {
       const start = reader.itemStart(partLines[0]!, item);

@@ -19,14 +19,20 @@ export class SectionNumbers {
 
   constructor(readonly mode: SectionNumbering) {}
 
-  /** The MMD of a heading's first line, numbered as asked. */
-  heading(level: number, mmd: string): string {
-    const title = mmd.replace(PRINTED_NUMBER, '');
-    if (this.mode === 'remove' || level < 2 || !title) return title;
+  /**
+   * The MMD of a heading's lines, numbered as asked. A scan may read a section number as a line
+   * of its own beside its title: that line is left empty, and the title takes the number.
+   */
+  heading(level: number, lines: string[]): string[] {
+    const out = [...lines];
+    out[0] = out[0]!.replace(PRINTED_NUMBER, '');
+    const first = out.findIndex((l) => l !== '');
+    if (this.mode === 'remove' || level < 2 || first < 0) return out;
     const depth = level - 1;
     this.counts = Array.from({ length: depth }, (_, i) => this.counts[i] ?? 0);
     this.counts[depth - 1]! += 1;
-    return `${this.counts.join('.')} ${title}`;
+    out[first] = `${this.counts.join('.')} ${out[first]}`;
+    return out;
   }
 }
 

@@ -120,7 +120,7 @@ describe('/v3/pdf output options', () => {
     expect(scanned).toMatch(/；|．|，/);
   }, 300_000);
 
-  it('keeps printed section numbers by default, removes them or numbers every section when asked', async () => {
+  it('keeps printed section numbers by default, removes them or numbers every section when asked, on both page kinds', async () => {
     const file = await readFile(sections.path);
     const headings = async (options: Record<string, unknown>) => (await mmdOf(options, file)).split('\n').filter((l) => l.startsWith('#'));
     expect(await headings({})).toEqual(['## 1 Introduction', '### 1.1 Scope', '## Background', '## 2 Results']);
@@ -128,5 +128,14 @@ describe('/v3/pdf output options', () => {
     expect(await headings({ numbers_default_to_math: true })).toEqual(await headings({}));
     expect(await headings({ remove_section_numbering: true })).toEqual(['## Introduction', '### Scope', '## Background', '## Results']);
     expect(await headings({ auto_number_sections: true })).toEqual(['## 1 Introduction', '### 1.1 Scope', '## 2 Background', '## 3 Results']);
+    const scan = await scannedPdf(file);
+    const scanned = async (options: Record<string, unknown>) => (await mmdOf(options, scan)).split('\n').filter((l) => l.startsWith('#'));
+    // A scan may read a section number as a line of its own beside its title: the title takes the number.
+    const removed = await scanned({ remove_section_numbering: true });
+    expect(removed.find((h) => h.includes('Introduction'))).toBe('## Introduction');
+    expect(removed.join('\n')).not.toMatch(/\d|# {2}/);
+    const numbered = await scanned({ auto_number_sections: true });
+    expect(numbered.find((h) => h.includes('Introduction'))).toBe('## 1 Introduction');
+    expect(numbered.join('\n')).not.toMatch(/# {2}/);
   }, 300_000);
 });
