@@ -82,8 +82,9 @@ export function uprightOf(r: PageRecognition): (l: PageLine) => PageLine['box'] 
 }
 
 /**
- * Page furniture dropped if asked, alphabets left out and punctuation widths applied, lines put in reading order (two columns of
- * prose column by column), then blocks (headings, paragraphs, lists, code, tables) found.
+ * Page furniture dropped if asked, alphabets left out and punctuation widths applied, lines put
+ * in reading order (two columns of prose column by column), then blocks (headings, paragraphs,
+ * lists, code, tables) found.
  */
 export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions = {}): AssembledPage {
   const info = opts.dropPageInfo ? recognisedFurniture(recognition, new RunningLines(), false) : [];

@@ -70,7 +70,7 @@ export interface DocumentOptions {
   rmFonts?: boolean;
   /** aligned, gathered and cases instead of arrays (4.2 rule 6; include_equation_tags forces it). @defaultValue false */
   idiomaticEqnArrays?: boolean;
-  /** A line that is only a number is written as inline maths. @defaultValue false */
+  /** Every number of the prose is written as inline maths (page/render/mmd.ts numbersAsMath). @defaultValue false */
   numbersDefaultToMath?: boolean;
   /** alphabets_allowed, checked when the request came in: the alphabets set to false are left out of the text, never the maths. */
   alphabetsAllowed?: Record<string, boolean>;
