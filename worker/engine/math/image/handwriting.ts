@@ -90,7 +90,7 @@ export async function symbolsFromEitherHand(image: GrayImage, classifiers: Image
           confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT,
           joinByScore: true,
           squeezeWide: true,
-          splitFused: false,
+          typesetRepairs: false,
           priors: PICTURE_LOOKALIKES,
         }),
       ),

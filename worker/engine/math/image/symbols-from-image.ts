@@ -29,8 +29,12 @@ export interface SymbolsFromImageOptions {
   joinByScore?: boolean;
   /** Read wide crops also squeezed into a square and average the two views (wide-views.ts); for handwriting. @default false */
   squeezeWide?: boolean;
-  /** Cut blobs the raster fused into letters of a known word or surer pieces (fused-glyphs.ts); for print. @default true */
-  splitFused?: boolean;
+  /**
+   * Mend what a typeset raster does to type: cut blobs it fused into the letters of a known word or
+   * surer pieces (fused-glyphs.ts), and read a flat mark over a glyph whose grey ink waves as a tilde
+   * or hat (wavy-accents.ts). Off for handwriting, whose letters and bars a hand makes wave. @default true
+   */
+  typesetRepairs?: boolean;
 }
 
 /**
@@ -80,7 +84,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
     let enlargedInk: ComponentMap | undefined;
     const enlargedOnce = () => (enlargedInk ??= enlargedMap(image));
     const views = enlargedViews(enlargedOnce, glyphs, labels, classifier.labels, emPx);
-    const marks = wavyRules(image, groups).flatMap((group) => {
+    const marks = (opts.typesetRepairs === false ? [] : wavyRules(image, groups)).flatMap((group) => {
       const crop = enlargedCrop(enlargedOnce(), group.box, emPx);
       return crop ? [{ group, crop }] : [];
     });
@@ -108,7 +112,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
   const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
-  const split = opts.splitFused === false ? touching : await splitFused(map, touching, classifier, emPx);
+  const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);
   const symbols = classified
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
