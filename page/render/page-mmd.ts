@@ -162,7 +162,7 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
       const read = partLines.map((l) => reader.headingMmd(l));
       const numbered = opts.sections ? opts.sections.heading(block.level, read) : read;
       // A section number read as a line of its own and removed leaves nothing of that line to write.
-      const kept = partLines.flatMap((line, i) => (numbered[i] ? [{ line, mmd: numbered[i] }] : []));
+      const kept = partLines.flatMap((line, i) => (numbered[i] || !opts.sections ? [{ line, mmd: numbered[i]! }] : []));
       return writeLines(
         kept.map((k) => k.line),
         'section_header',
