@@ -113,6 +113,8 @@ describe('/v3/pdf output options', () => {
     expect(born).toContain('\\mathbf{v}+dx');
     expect(born).toContain('f(x)&=(x+1)^{2}-1');
     expect(born).toMatch(/，|．/);
+    // A heading whose every letter was excluded is left out, not written empty.
+    expect(await mmdOf(asked, await readFile(sections.path))).not.toMatch(/^#+ *$/m);
     const scan = await scannedPdf(await readFile(sections.path));
     expect(words(await mmdOf({}, scan))).toMatch(/Introduction/);
     const scanned = await mmdOf(asked, scan);

@@ -17,7 +17,7 @@ import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/te
 import { DEFAULT_DISPLAY, DEFAULT_INLINE, inlineMath, numbersAsMath, styleLatex } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
 import { SectionNumbers, type SectionNumbering } from '../../../page/render/section-numbers.js';
-import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
+import { hasMaths, isMathOnly, lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
 import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
@@ -245,11 +245,14 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, { render,
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
   const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
-  const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
+  const changeWords = textLayerWords(assembly);
+  // A line whose every word was of an excluded alphabet, and that holds no maths, is left out, as on an image.
+  const shown = changeWords ? rest.filter((l) => hasMaths(l) || changeWords(l.text) !== '') : rest;
+  const lines = [...tables, ...(content.math ? groupDisplayMath(shown, content.math) : shown)];
   const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
   const inline = (tex: string) => inlineMath(styleLatex(tex, render), render);
   const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
-  const words = textLayerWords(assembly) ?? ((word: string) => word);
+  const words = changeWords ?? ((word: string) => word);
   const prose = (word: string) => numbersAsMath(words(word), render);
   const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing;

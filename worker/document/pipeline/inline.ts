@@ -207,6 +207,9 @@ export function lineToMmd(line: TextLine, links: LinkArea[], write: InlineWriter
   return out.join(' ');
 }
 
+/** True when a word of the line is maths. */
+export const hasMaths = (line: TextLine): boolean => tokenize(line, []).some((t) => t.math);
+
 /** True when every word of the line is maths or maths-like and at least one is maths. */
 export function isMathOnly(line: TextLine): boolean {
   const tokens = tokenize(line, []);
