@@ -5,7 +5,7 @@ import { convertDocument } from './index.js';
 /**
  * Equation numbers where amsmath sets them close to the maths or away from the right margin, on
  * pages typeset here: a multline's number a \multlinegap from its last row (one text line with
- * it), `\tag{*}`, and with leqno numbers at the left, a long multline's raised over its first row.
+ * it), `\tag{*}`, a flalign's column pairs spread to the margins (one display), and with leqno numbers at the left, a long multline's raised over its first row.
  * Each is the display's `\tag{}` with include_equation_tags, and nowhere without it.
  */
 
@@ -15,6 +15,8 @@ const PAGE = String.raw`${PARAGRAPH}
 ${MULTLINE}
 and a paragraph between the two displays, long enough to run across the whole width of the column,
 \begin{equation} e^{i\pi}+1=0 \tag{$*$} \end{equation}
+and a flalign, its column pairs at the margins,
+\begin{flalign} x&=y & a&=b \\ x'&=y' & a'&=b' \end{flalign}
 closes the page.`;
 
 const pdfs: LatexPdf[] = [];
@@ -51,12 +53,17 @@ describe('equation numbers beside display maths', () => {
     expect(mmd.reqno!.plain).toContain('e^{i\\pi}+1=0\n\\]');
   });
 
+  it("reads a flalign's column pairs at the margins as one display, numbered by row", () => {
+    expect(mmd.reqno!.tagged).toContain("\\begin{align*}x & =y & a & =b \\tag{2} \\\\ x' & =y' & a' & =b' \\tag{3}\\end{align*}");
+    expect(mmd.reqno!.plain).toContain("\\begin{aligned}x & =y & a & =b \\\\ x' & =y' & a' & =b'\\end{aligned}");
+  });
+
   it('takes numbers at the left (leqno), one raised over a long first row too', () => {
     expect(mmd.leqno!.tagged).toContain(`${LAST_ROW}\\end{gathered} \\tag{1}\n\\]`);
     expect(mmd.leqno!.tagged).toContain('x^{2}\\geq0 \\tag{2}\n\\]');
   });
 
   it('leaves no number in the text without the option', () => {
-    for (const { plain } of Object.values(mmd)) expect(plain).not.toMatch(/\((1|2|\*|∗)\)/u);
+    for (const { plain } of Object.values(mmd)) expect(plain).not.toMatch(/\(([123]|\*|∗)\)/u);
   });
 });

@@ -205,7 +205,7 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
-  for (const g of groups) {
+  for (const g of joinColumnPairs(groups, out, gutter)) {
     // A formula inside a paragraph's line is inline maths: its lines join that line.
     const em = Math.max(...g.lines.map((l) => l.size));
     const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
@@ -247,6 +247,39 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
     );
   }
   return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
+}
+
+/** Baselines this close (em) are one row of a display's column pairs. */
+const PAIR_ROW_EM = 0.15;
+
+/**
+ * Groups that are the column pairs of one flalign (or a wide align, alignat): two or more rows
+ * with a relation each, on the same baselines, side by side with nothing between them, joined into one group. The
+ * wide white between pairs (flalign spreads them to the margins) keeps them apart when they grow.
+ */
+function joinColumnPairs(groups: Group[], others: TextLine[], gutter: number | undefined): Group[] {
+  // The rows of a column pair each hold a relation (`x &= y`); a table's cells of values or a fraction's lines need not.
+  const bases = (g: Group) =>
+    [...new Set(g.lines.filter((l) => l.glyphs.some((c) => RELATION_CHARS.has(c.ch))).map((l) => Math.round(l.base * 10) / 10))].sort((a, b) => a - b);
+  const sameRows = (a: Group, b: Group) => {
+    const [ra, rb] = [bases(a), bases(b)];
+    const em = Math.max(...a.lines.map((l) => l.size));
+    return ra.length >= 2 && ra.length === rb.length && ra.every((y, i) => Math.abs(y - rb[i]!) <= PAIR_ROW_EM * em);
+  };
+  const out = [...groups];
+  for (let i = 0; i < out.length; i++) {
+    for (let j = 0; j < out.length; j++) {
+      const [a, b] = [out[i]!, out[j]!];
+      if (i === j || b.box.x0 <= a.box.x1 || acrossGutter(a.box, b.box, gutter) || !sameRows(a, b)) continue;
+      const between = { x0: a.box.x1, x1: b.box.x0, y0: Math.max(a.box.y0, b.box.y0), y1: Math.min(a.box.y1, b.box.y1) };
+      if (others.some((l) => !EQUATION_NUMBER.test(l.text.trim()) && intersects(lineBox(l), between))) continue;
+      out[i] = { lines: [...a.lines, ...b.lines], box: union(a.box, b.box), parts: [...a.parts, ...b.parts] };
+      out.splice(j, 1);
+      if (j < i) i--;
+      j = -1;
+    }
+  }
+  return out;
 }
 
 /** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
