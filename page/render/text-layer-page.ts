@@ -23,6 +23,8 @@ export interface TextLayerRead {
   lineMmd: (line: TextLine) => string;
   /** A display equation's LaTeX, without its block's equation number. */
   displayLatex: (line: TextLine) => string;
+  /** A heading line's MMD, where it differs from lineMmd's (a section number stays as printed). @defaultValue lineMmd */
+  headingMmd?: (line: TextLine) => string;
 }
 
 export function renderTextLayerPage(blocks: Block<TextLine>[], read: TextLayerRead, opts: RenderOptions, figures: FigureRef[] = []): RenderedPage {
@@ -52,7 +54,7 @@ export function textLayerLines(read: TextLayerRead): LineReader<TextLine> {
     mmd: read.lineMmd,
     isDisplay: () => false,
     displayLatex: read.displayLatex,
-    headingMmd: read.lineMmd,
+    headingMmd: read.headingMmd ?? read.lineMmd,
     itemStart: (l, item) => ({ marker: item.marker, mmd: read.lineMmd(stripMarker(l)) }),
     codeLines: (block) => block.lines.map((l) => l.text),
     region: (l) => ({ x0: l.x0, x1: l.x1, top: l.top }),
