@@ -6,7 +6,7 @@ import { convertDocument } from './index.js';
  * Equation numbers where amsmath sets them close to the maths or away from the right margin, on
  * pages typeset here: a multline's number a \multlinegap from its last row (one text line with
  * it), `\tag{*}`, a flalign's column pairs spread to the margins (one display), and with leqno numbers at the left, a long multline's raised over its first row.
- * Each is the display's `\tag{}` with include_equation_tags, and nowhere without it.
+ * The same in lmodern's Type 1 maths fonts. Each is the display's `\tag{}` with include_equation_tags, and nowhere without it.
  */
 
 const PARAGRAPH = 'Some words of a paragraph that runs across the whole column before the equation we show here,';
@@ -24,11 +24,13 @@ const mmd: Record<string, { plain: string; tagged: string }> = {};
 
 beforeAll(async () => {
   const pages = {
-    reqno: [PAGE, 'amsmath'],
-    leqno: [`${PARAGRAPH}\n${MULTLINE}\nand\n\\begin{equation} x^2 \\ge 0 \\end{equation}\ncloses the page.`, 'leqno'],
+    reqno: [PAGE, '\\usepackage{amsmath}'],
+    leqno: [`${PARAGRAPH}\n${MULTLINE}\nand\n\\begin{equation} x^2 \\ge 0 \\end{equation}\ncloses the page.`, '\\usepackage[leqno]{amsmath}'],
+    // lmodern's Type 1 maths fonts (LMMathItalic10, LMMathSymbols10) are maths fonts like CMMI and CMSY.
+    lmodern: [`${PARAGRAPH}\n\\begin{equation} a^2 = b^2 + c^2 \\end{equation}\ncloses the page.`, '\\usepackage{amsmath}\\usepackage{lmodern}'],
   };
-  for (const [name, [body, option]] of Object.entries(pages)) {
-    const pdf = await compileLatex(body, { packages: 'amssymb', preamble: option === 'leqno' ? '\\usepackage[leqno]{amsmath}' : '\\usepackage{amsmath}' });
+  for (const [name, [body, preamble]] of Object.entries(pages)) {
+    const pdf = await compileLatex(body, { packages: 'amssymb', preamble });
     pdfs.push(pdf);
     const plain = (await convertDocument(pdf.path, AS_RECOGNISED)).mmd;
     const tagged = (await convertDocument(pdf.path, { ...AS_RECOGNISED, includeEquationTags: true })).mmd;
@@ -61,6 +63,10 @@ describe('equation numbers beside display maths', () => {
   it('takes numbers at the left (leqno), one raised over a long first row too', () => {
     expect(mmd.leqno!.tagged).toContain(`${LAST_ROW}\\end{gathered} \\tag{1}\n\\]`);
     expect(mmd.leqno!.tagged).toContain('x^{2}\\geq0 \\tag{2}\n\\]');
+  });
+
+  it('finds a numbered display set in Latin Modern (lmodern)', () => {
+    expect(mmd.lmodern!.tagged).toContain('\\[\na^{2}=b^{2}+c^{2} \\tag{1}\n\\]');
   });
 
   it('leaves no number in the text without the option', () => {
