@@ -1,5 +1,6 @@
 import type { Block, FigureRef } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
+import { listingText } from '../processors/text-layer-code.js';
 import type { RenderOptions } from './options.js';
 import { type LineReader, type RenderedBlocks, type RenderedLine, renderBlocks } from './page-mmd.js';
 
@@ -56,7 +57,7 @@ export function textLayerLines(read: TextLayerRead): LineReader<TextLine> {
     displayLatex: read.displayLatex,
     headingMmd: read.headingMmd ?? read.lineMmd,
     itemStart: (l, item) => ({ marker: item.marker, mmd: read.lineMmd(stripMarker(l)) }),
-    codeLines: (block) => block.lines.map((l) => l.text),
+    codeLines: (block) => listingText(block.lines),
     region: (l) => ({ x0: l.x0, x1: l.x1, top: l.top }),
   };
 }
