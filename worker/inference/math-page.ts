@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { PageOptions } from '../../core/queue/catalog.js';
-import { binarise, type InkMask } from '../engine/math/image/binarise.js';
+import { binarise, scanNoise, type InkMask } from '../engine/math/image/binarise.js';
 import type { HandRead } from '../engine/math/image/handwriting.js';
 import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
 import { boxBeforeTurn } from '../engine/text/deskew.js';
@@ -60,7 +60,9 @@ export interface MathEngines {
  */
 export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, allEngines: MathEngines): Promise<PageRecognition> {
   const skew = pageSkew(read);
-  const gray = await uprightGray(png, read.rotation, skew);
+  const upright = await uprightGray(png, read.rotation, skew);
+  // Measured once on the whole page: every band and span cut from it is binarised with its paper.
+  const gray: GrayImage = { ...upright, scan: scanNoise(upright) };
   const { toInput, toUpright } = uprightFrame(read, skew, gray);
   const mask = binarise(gray);
   const bands = inkBands(mask);
@@ -332,7 +334,7 @@ export async function uprightGray(png: Buffer, rotation: Rotation, skew = 0): Pr
   return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
 }
 
-/** The band's rows and ink columns of the upright image, with a white margin. */
+/** The band's rows and ink columns of the upright image, with a white margin, binarised as its page is. */
 function crop(gray: GrayImage, span: Band): GrayImage {
   // Inside the image, and never of negative width (an empty crop reads as nothing).
   const x0 = Math.min(Math.max(0, span.x0), gray.width);
@@ -344,7 +346,7 @@ function crop(gray: GrayImage, span: Band): GrayImage {
     const from = y * gray.width;
     data.set(gray.data.subarray(from + band.x0, from + band.x1), (y - band.y0 + BAND_MARGIN_PX) * w + BAND_MARGIN_PX);
   }
-  return { data, width: w, height: h };
+  return { data, width: w, height: h, ...(gray.scan !== undefined ? { scan: gray.scan } : {}) };
 }
 
 /** The band holding most of the box's height, or -1. */

@@ -1,3 +1,5 @@
+import type { ScanNoise } from './image/scan-noise.js';
+
 /**
  * The maths recogniser's shared vocabulary. Three front ends (PDF glyphs, image crops, pen
  * strokes) turn a region into symbols with boxes; one 2-D layout parser turns symbols into LaTeX.
@@ -70,6 +72,11 @@ export interface GrayImage {
   data: Uint8Array;
   width: number;
   height: number;
+  /**
+   * The paper noise of the page this image was cut from (image/binarise.ts `scanNoise`), which a
+   * small crop cannot measure: null, a clean page; absent, measured on the image itself.
+   */
+  scan?: ScanNoise | null;
 }
 
 /** One pen stroke: matching arrays of coordinates, in drawing order. */

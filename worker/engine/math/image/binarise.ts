@@ -1,5 +1,5 @@
 import type { GrayImage } from '../types.js';
-import { inkGrey, paperNoise, SCAN_NOISE_SIGMA, smoothed } from './scan-noise.js';
+import { inkGrey, paperNoise, SCAN_NOISE_SIGMA, type ScanNoise, smoothed } from './scan-noise.js';
 
 /** Ink mask of a raster: 1 where a pixel is ink, 0 for background; same size and order as the image. */
 export interface InkMask {
@@ -57,20 +57,32 @@ const WEAK_SIGMAS = 3;
 
 /**
  * The level a stroke must reach somewhere (seed) and the level ink grows to from it (weak), both
- * set from the strong level: Otsu's (`otsu`, of this image), or on a scan no lighter than its
- * noise and ink allow.
+ * set from the strong level: Otsu's (`otsu`, of this image), or on a scan (`noise`, its smoothed
+ * paper) no lighter than its noise and ink allow.
  */
-function levels(image: GrayImage, lightest: number, otsu: number, scanned: boolean): { seed: number; weak: number } {
+function levels(image: GrayImage, lightest: number, otsu: number, noise: ScanNoise | null): { seed: number; weak: number } {
   // A hairline that falls between two pixel rows (a script-size `=` bar at 150 dpi) has no pixel
   // as dark as Otsu's level: seed a quarter of the way towards the paper so it is not lost.
-  if (!scanned) return { seed: Math.round(otsu + (lightest - otsu) / 4), weak: Math.round((otsu + lightest) / 2) };
-  const { paper, sigma } = paperNoise(image, otsu);
+  if (!noise) return { seed: Math.round(otsu + (lightest - otsu) / 4), weak: Math.round((otsu + lightest) / 2) };
+  const { paper, sigma } = noise;
   const darkest = paper - STRONG_SIGMAS * sigma;
   const strong = Math.min(otsu, darkest, (inkGrey(image, darkest) + paper) / 2);
   return {
     seed: Math.min(strong + (lightest - strong) / 4, paper - SEED_SIGMAS * sigma),
     weak: Math.min((strong + lightest) / 2, paper - WEAK_SIGMAS * sigma),
   };
+}
+
+/**
+ * A scan's paper grey and noise as binarisation sets its levels from them (those of the smoothed
+ * image), or null for a clean image (paper noise under SCAN_NOISE_SIGMA). A crop of a page is
+ * binarised with its page's (GrayImage `scan`): a band holds too little paper, much of it the
+ * blurred edges of strokes, to measure it; its own measure swung by half and thinned its strokes.
+ */
+export function scanNoise(raw: GrayImage): ScanNoise | null {
+  if (paperNoise(raw, otsuThreshold(raw)).sigma < SCAN_NOISE_SIGMA) return null;
+  const image = smoothed(raw);
+  return paperNoise(image, otsuThreshold(image));
 }
 
 /**
@@ -84,12 +96,12 @@ function levels(image: GrayImage, lightest: number, otsu: number, scanned: boole
  * clear of what is left of the noise: a seed must be SEED_SIGMAS darker than the paper, a pixel joins
  * it at WEAK_SIGMAS, and the strong level lies no lighter than halfway from the ink's grey to the
  * paper's (Otsu's, on a small crop of grainy paper, lies close to the paper). A clean render keeps
- * its levels exactly.
+ * its levels exactly. An image cut from a page (its `scan` set) is read as its page is: smoothed and
+ * with the page's noise, or clean.
  */
 export function binarise(raw: GrayImage): InkMask {
-  const rawOtsu = otsuThreshold(raw);
-  const scanned = paperNoise(raw, rawOtsu).sigma >= SCAN_NOISE_SIGMA;
-  const image = scanned ? smoothed(raw) : raw;
+  const noise = raw.scan === undefined ? scanNoise(raw) : raw.scan;
+  const image = noise ? smoothed(raw) : raw;
   const mask = new Uint8Array(image.width * image.height);
   let darkest = 255;
   let lightest = 0;
@@ -99,7 +111,7 @@ export function binarise(raw: GrayImage): InkMask {
     if (g > lightest) lightest = g;
   }
   if (lightest - darkest >= MIN_CONTRAST) {
-    const { seed, weak } = levels(image, lightest, scanned ? otsuThreshold(image) : rawOtsu, scanned);
+    const { seed, weak } = levels(image, lightest, otsuThreshold(image), noise);
     const stack: number[] = [];
     for (let i = 0; i < mask.length; i++) {
       if (image.data[i] <= seed) {

@@ -10,13 +10,19 @@ import type { GrayImage } from '../types.js';
 /** Paper noise (σ in grey levels) from which an image is read as a scan; a clean render has 0. */
 export const SCAN_NOISE_SIGMA = 4;
 
+/** A scan's paper: its grey and the standard deviation of its noise, in grey levels. */
+export interface ScanNoise {
+  paper: number;
+  sigma: number;
+}
+
 /**
  * The paper's grey and the standard deviation of its noise, from the pixels lighter than `threshold`
  * (Otsu's): their median is the paper, and a quarter of Gaussian noise lies more than 0.674 σ below
  * it. Noise clipped at white leaves the median at white and the lower quartile where it was. A
  * clean render's paper is one grey with a few anti-aliased edge pixels: σ 0.
  */
-export function paperNoise(image: GrayImage, threshold: number): { paper: number; sigma: number } {
+export function paperNoise(image: GrayImage, threshold: number): ScanNoise {
   const light = greyHistogram(image, (g) => g > threshold);
   if (!light.total) return { paper: 255, sigma: 0 };
   const paper = greyQuantile(light, 0.5);
