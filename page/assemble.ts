@@ -1,10 +1,12 @@
 import { boxToUpright } from './geometry.js';
 import type { PageLine, PageRecognition } from './model.js';
-import { type AlphabetsFound, detectedAlphabets, excludedAlphabets, withoutAlphabets } from './processors/alphabets.js';
+import { excludedAlphabets } from '../core/options/alphabets.js';
+import { type AlphabetsFound, detectedAlphabets, withoutAlphabets, withoutAlphabetsText } from './processors/alphabets.js';
 import { type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
 import type { MonospaceFit } from './processors/code-lines.js';
 import { punctuationWidth } from './processors/fullwidth.js';
+import { recognisedFurniture, RunningLines } from './processors/furniture.js';
 import { mapRecognitionText } from './processors/text-map.js';
 import { BULLET_MARKER, type Grid } from './blocks-model.js';
 
@@ -15,12 +17,33 @@ import { BULLET_MARKER, type Grid } from './blocks-model.js';
  * The appliance only renders an assembled page (page/render/image-page.ts).
  */
 
-/** The text changes a request asks for before assembly (4.2 alphabets_allowed, fullwidth_punctuation). */
+/** The changes a request asks for before assembly (4.2 alphabets_allowed, fullwidth_punctuation, include_page_info). */
 export interface AssemblyOptions {
+  /**
+   * include_page_info false (or a list of subtypes, none of which is told apart): running
+   * headers, footers and page numbers are left out of the page (page/processors/furniture.ts).
+   */
+  dropPageInfo?: boolean;
   /** alphabets_allowed as the request gave it (checked there): the alphabets set to false are left out. */
   alphabetsAllowed?: Record<string, boolean>;
   /** true, false, or null/absent for the form that suits each line. */
   fullwidthPunctuation?: boolean | null;
+}
+
+/**
+ * The same changes on a text layer's words (a born-digital page): the excluded alphabets left
+ * out, and the punctuation made fullwidth or halfwidth when the request says which. A text
+ * layer's characters are the file's own, so null (the spec's "chosen from content") keeps the
+ * punctuation the file was written with. Undefined when nothing changes.
+ */
+export function textLayerWords(opts: AssemblyOptions): ((word: string) => string) | undefined {
+  const excluded = excludedAlphabets(opts.alphabetsAllowed);
+  const width = opts.fullwidthPunctuation;
+  if (!excluded.length && typeof width !== 'boolean') return undefined;
+  return (word) => {
+    const kept = excluded.length ? withoutAlphabetsText(word, excluded) : word;
+    return typeof width === 'boolean' ? punctuationWidth(kept, width) : kept;
+  };
 }
 
 /**
@@ -59,11 +82,14 @@ export function uprightOf(r: PageRecognition): (l: PageLine) => PageLine['box'] 
 }
 
 /**
- * Alphabets left out and punctuation widths applied, lines put in reading order (two columns of
- * prose column by column), then blocks (headings, paragraphs, lists, code, tables) found.
+ * Page furniture dropped if asked, alphabets left out and punctuation widths applied, lines put
+ * in reading order (two columns of prose column by column), then blocks (headings, paragraphs,
+ * lists, code, tables) found.
  */
 export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions = {}): AssembledPage {
-  const changed = mapRecognitionText(withoutAlphabets(recognition, excludedAlphabets(opts.alphabetsAllowed)), (t, line) =>
+  const info = opts.dropPageInfo ? recognisedFurniture(recognition, new RunningLines(), false) : [];
+  const kept = info.length ? { ...recognition, lines: recognition.lines.filter((l) => !info.includes(l)) } : recognition;
+  const changed = mapRecognitionText(withoutAlphabets(kept, excludedAlphabets(opts.alphabetsAllowed)), (t, line) =>
     punctuationWidth(t, opts.fullwidthPunctuation, line.text),
   );
   const upright = uprightOf(recognition);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alphabetsProblem } from './alphabets.js';
 
 const delimiters = z.tuple([z.string(), z.string()]);
 
@@ -42,7 +43,11 @@ export const pdfOptionsSchema = z
   .object({
     streaming: z.boolean(),
     metadata: z.record(z.unknown()),
-    alphabets_allowed: z.record(z.unknown()),
+    /** Codes of core/options/alphabets.ts to booleans, checked when the request comes in. */
+    alphabets_allowed: z.record(z.unknown()).superRefine((allowed, ctx) => {
+      const problem = alphabetsProblem(allowed);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem.message, path: [problem.field.split('.')[1]!] });
+    }),
     rm_spaces: z.boolean(),
     rm_fonts: z.boolean(),
     idiomatic_eqn_arrays: z.boolean(),

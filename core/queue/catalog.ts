@@ -13,7 +13,8 @@ export type PriorityName = keyof typeof PRIORITY;
  * - smiles, inchi: look for chemical structure diagrams and read them as SMILES, with InChI (/v3/text include_smiles, include_inchi).
  * - assemble (/v3/text, batch text): answer the page assembled (page/assemble.ts: reading order,
  *   headings, paragraphs, lists, code, tables), after the request's alphabets_allowed and
- *   fullwidth_punctuation are applied to the text read.
+ *   fullwidth_punctuation are applied to the text read, and without page furniture when
+ *   include_page_info asks for none.
  * - calibrate (default true): judge each formula read by the formula-confidence model, which reads
  *   it a second time at twice the size (worker/inference/formula-confidence.ts). Documents send
  *   false: no confidence_rate_threshold applies to their pages, so the second read would be spent
@@ -27,7 +28,13 @@ export const pageOptionsSchema = z
     smiles: z.boolean().optional(),
     inchi: z.boolean().optional(),
     calibrate: z.boolean().optional(),
-    assemble: z.object({ alphabetsAllowed: z.record(z.boolean()).optional(), fullwidthPunctuation: z.boolean().nullable().optional() }).optional(),
+    assemble: z
+      .object({
+        alphabetsAllowed: z.record(z.boolean()).optional(),
+        fullwidthPunctuation: z.boolean().nullable().optional(),
+        dropPageInfo: z.boolean().optional(),
+      })
+      .optional(),
   })
   .passthrough();
 export type PageOptions = z.infer<typeof pageOptionsSchema>;

@@ -8,31 +8,40 @@ Reads what strokes-real-generate.ts wrote under models/training/data/<data>: the
 fold kept apart, unwarped: the epoch kept is the best there) and <data>-test (fold 0, held-out
 writers: reported, never used to choose). The networks are strokes-gpu/nets.py's over the on-line
 input (worker/engine/math/strokes/trajectory.ts: 32 points resampled along the pen's path with
-position, direction and pen-up flag, plus aspect and size features). AdamW with a one-cycle learning
-rate, label smoothing 0.05, strokes-gpu/warp.py's affine warps on each batch.
+position, direction and pen-up flag, plus aspect and size features). By default two 1-D CNNs trained
+side by side, each on its own shuffle and warps, shipped as one network answering their mean
+probabilities. AdamW with strokes-gpu/train.py's schedule (warm-up, cosine), label smoothing 0.05,
+gradients clipped at 2, strokes-gpu/warp.py's affine warps on each batch.
 Writes models/math-strokes.onnx, models/math-strokes.labels.json and models/training/out/strokes-metrics.json
 (--no-write: report only).
 """
 import argparse
 import json
+import math
 import os
 import sys
 import time
 from collections import Counter
 
-import numpy as np
-import torch
-import torch.nn.functional as F
+# One BLAS thread too (torch.set_num_threads below does not reach OpenBLAS's own pool): on two shared cores a
+# second thread spins more than it computes.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "strokes-gpu"))
-from nets import CONFIGS, Exported, build  # noqa: E402
+from nets import CONFIGS, Ensemble, Exported, build  # noqa: E402
 from samples import load_arrays  # noqa: E402
 from warp import augment  # noqa: E402
 
 MODELS = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data")
 OUT = os.path.join(HERE, "out")
+NETWORK_NAMES = {"base": "1-D CNNs", "base_sized": "1-D CNNs (size features at every point)"}
 
 
 def load(prefix):
@@ -65,32 +74,44 @@ def evaluate(net, points, feats, labels, classes):
     return report
 
 
-def train(net, data, validation, args):
-    """One-cycle AdamW over `args.epochs`; keeps the epoch that does best on the validation fold."""
+def train(members, data, validation, args):
+    """AdamW over `args.epochs` with strokes-gpu/train.py's schedule (linear warm-up over `args.warmup` of the steps,
+    then cosine to zero; gradients clipped at 2), each member on its own shuffle and warps; keeps the epoch whose
+    ensemble does best on the validation fold."""
     points, feats, labels = data
     count = len(labels)
-    steps_per_epoch = (count + args.batch - 1) // args.batch
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=CONFIGS[args.arch]["wd"])
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=args.warmup)
+    steps = args.epochs * ((count + args.batch - 1) // args.batch)
+    net = Ensemble(members) if len(members) > 1 else members[0]
+
+    def rate(step):
+        frac = step / steps
+        return frac / args.warmup if frac < args.warmup else max(0.5 * (1 + math.cos(math.pi * (frac - args.warmup) / (1 - args.warmup))), 0.002)
+
+    opts = [torch.optim.AdamW(m.parameters(), lr=args.lr, weight_decay=CONFIGS[args.arch]["wd"]) for m in members]
+    scheds = [torch.optim.lr_scheduler.LambdaLR(o, rate) for o in opts]
     best, history = None, []
     for epoch in range(args.epochs):
         net.train()
         started, cpu = time.time(), time.process_time()
-        order = torch.randperm(count)
+        orders = [torch.randperm(count) for _ in members]
         correct = 0
         for i in range(0, count, args.batch):
-            idx = order[i:i + args.batch]
-            p, f = (augment(points[idx], feats[idx]) if args.warp else (points[idx], feats[idx]))
-            logits = net(p, f)
-            loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-            sched.step()
-            correct += (logits.argmax(1) == labels[idx]).sum().item()
-        row = {"epoch": epoch + 1, "train": round(correct / count, 4), "seconds": round(time.time() - started), "cpu_seconds": round(time.process_time() - cpu)}
+            for member, opt, sched, order in zip(members, opts, scheds, orders):
+                idx = order[i:i + args.batch]
+                p, f = (augment(points[idx], feats[idx]) if args.warp else (points[idx], feats[idx]))
+                logits = member(p, f)
+                loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(member.parameters(), 2.0)
+                opt.step()
+                sched.step()
+                correct += (logits.argmax(1) == labels[idx]).sum().item()
+        row = {"epoch": epoch + 1, "train": round(correct / count / len(members), 4), "seconds": round(time.time() - started), "cpu_seconds": round(time.process_time() - cpu)}
         if validation is not None:
             row.update(accuracies(net, *validation)[0])
+            if len(members) > 1:
+                row["members"] = [list(accuracies(m, *validation)[0].values()) for m in members]
             score = row["size_known"] + row["size_unknown"]
             if best is None or score > best[0]:
                 best = (score, epoch + 1, {k: v.clone() for k, v in net.state_dict().items()})
@@ -99,7 +120,7 @@ def train(net, data, validation, args):
     if best is not None:
         net.load_state_dict(best[2])
     net.eval()
-    return {"kept_epoch": best[1] if best else args.epochs, "history": history}
+    return net, {"kept_epoch": best[1] if best else args.epochs, "history": history}
 
 
 def export(net, meta, feats, labels):
@@ -121,11 +142,12 @@ def export(net, meta, feats, labels):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--arch", default="base", choices=sorted(CONFIGS))
-    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--arch", default="base_sized", choices=sorted(CONFIGS))
+    parser.add_argument("--members", type=int, default=2, help="networks trained side by side and shipped as one (their mean probabilities)")
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--warmup", type=float, default=0.1, help="share of the steps the learning rate rises")
+    parser.add_argument("--warmup", type=float, default=0.04, help="share of the steps the learning rate rises")
     parser.add_argument("--no-warp", dest="warp", action="store_false", help="without strokes-gpu/warp.py's affine warps on every batch")
     parser.add_argument("--data", default="strokes-real", help="prefix under models/training/data")
     parser.add_argument("--no-write", action="store_true", help="report only: leave models/ as they are")
@@ -137,14 +159,16 @@ def main():
     prefix = os.path.join(DATA, args.data)
     meta, points, feats, labels = load(prefix)
     validation = load(prefix + "-val")[1:] if os.path.exists(prefix + "-val.json") else None
-    net = build(args.arch, len(meta["classes"]))
+    members = [build(args.arch, len(meta["classes"])) for _ in range(args.members)]
     started, cpu = time.time(), time.process_time()
-    fitted = train(net, (points, feats, labels), validation, args)
+    net, fitted = train(members, (points, feats, labels), validation, args)
     metrics = {
-        "training_samples": len(labels), "sources": meta["sources"], "arch": args.arch, "epochs": args.epochs, "batch": args.batch,
+        "training_samples": len(labels), "sources": meta["sources"], "arch": args.arch, "epochs": args.epochs, "batch": args.batch, "members": args.members,
         "lr": args.lr, "warp": args.warp, "train_minutes": round((time.time() - started) / 60, 1),
         "train_cpu_minutes": round((time.process_time() - cpu) / 60, 1), **fitted,
     }
+    if args.members > 1:
+        metrics["network"] = f"geometric mean of {args.members} {NETWORK_NAMES.get(args.arch, args.arch + ' networks')}"
     _, tp, tf, tl = load(prefix + "-test")
     metrics["held_out_writers"] = evaluate(net, tp, tf, tl, meta["classes"])
     print(f"trained in {metrics['train_minutes']} min ({metrics['train_cpu_minutes']} CPU min); kept epoch {fitted['kept_epoch']}")

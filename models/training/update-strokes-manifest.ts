@@ -19,7 +19,7 @@ const metrics = await readJson<{
 }>('models/training/out/strokes-metrics.json');
 const held = metrics.held_out_writers;
 const CPU_RECIPE =
-  'models/training: strokes-real-generate.ts with VALIDATION_FOLD=1 PER_CLASS=1000 MAX_COPIES=30 (Detexify + UNIPEN folds 2-9, warped copies, traced MathJax fonts for classes without real drawings; fold 1 for choosing the epoch) + strokes-real-train.py (torch CPU, one thread, affine warps of the trajectory, ONNX opset 13); `make models-strokes-cpu`';
+  'models/training: strokes-real-generate.ts with VALIDATION_FOLD=1 PER_CLASS=1000 MAX_COPIES=30 (Detexify + UNIPEN folds 2-9, warped copies, traced MathJax fonts for classes without real drawings; fold 1 for choosing the epoch) + strokes-real-train.py (two 1-D CNNs with the size features at every point, their geometric mean shipped; torch CPU, one thread, affine warps of the trajectory, ONNX opset 13); `make models-strokes-cpu`';
 
 const entries: ManifestEntry[] = [
   {

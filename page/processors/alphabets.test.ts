@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../core/errors.js';
 import type { PageRecognition } from '../model.js';
-import { detectedAlphabets, excludedAlphabets, withoutAlphabets } from './alphabets.js';
+import { excludedAlphabets } from '../../core/options/alphabets.js';
+import { detectedAlphabets, withoutAlphabets } from './alphabets.js';
 
 const box = { x: 0, y: 0, width: 10, height: 10 };
 const page = (...texts: string[]): PageRecognition => ({

@@ -1,8 +1,12 @@
+import { boxToUpright } from '../geometry.js';
+import type { PageLine, PageRecognition } from '../model.js';
+
 /**
  * Page furniture: running headers, running footers and page numbers. Hosted MMD leaves them out
  * (include_page_info false); lines.json still lists them as page_info. One rule for every page:
- * born-digital lines (page/processors/text-layer-blocks.ts) and scanned ones
- * (worker/document/pipeline/scanned-page.ts) alike, in whatever unit their page measures.
+ * born-digital lines (page/processors/text-layer-blocks.ts), scanned ones
+ * (worker/document/pipeline/scanned-page.ts) and an image sent to /v3/text with
+ * include_page_info false (page/assemble.ts) alike, in whatever unit their page measures.
  */
 
 /** What furniture is told by: a line's text and where its ink starts and ends down the page. */
@@ -50,6 +54,27 @@ export function pageFurniture<L extends FurnitureLine>(lines: L[], height: numbe
   const found = keep ? [] : lines.filter((l) => inBandFurniture(l, lines, height, body, running) || isLonePageNumber(l, lines, height, body));
   for (const l of lines) if (isBand(l, height)) running.add(l);
   return found;
+}
+
+/**
+ * The furniture among a recognised page image's lines, told from their upright boxes in pixels:
+ * a text line's box height stands for the body size.
+ */
+export function recognisedFurniture(read: PageRecognition, running: RunningLines, keep: boolean): PageLine[] {
+  if (read.lines.length < 2) return [];
+  const rotation = read.rotation ?? 0;
+  const [width, height] = Math.abs(rotation) === 90 ? [read.height, read.width] : [read.width, read.height];
+  const lines = read.lines.map((line) => {
+    const box = boxToUpright(line.box, rotation, width, height);
+    // A page number the text model missed is still read by the maths engine.
+    return { line, top: box.y, bottom: box.y + box.height, height: box.height, text: line.text || (line.math?.latex ?? '') };
+  });
+  const heights = lines
+    .filter((l) => l.line.kind !== 'math')
+    .map((l) => l.height)
+    .sort((a, b) => a - b);
+  const body = heights[Math.floor(heights.length / 2)] ?? 0;
+  return pageFurniture(lines, height, body, running, keep).map((l) => l.line);
 }
 
 const isBand = (l: FurnitureLine, h: number) => l.bottom < h * PAGE_INFO_BAND || l.top > h * (1 - PAGE_INFO_BAND);

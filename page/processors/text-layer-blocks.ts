@@ -5,11 +5,13 @@ import { FONT_SIZE_RATIOS, levelBySize, sectionNumberLevel } from './headings.js
 import { dominantSize } from './line-measures.js';
 import { goesOnItem, ListLevels, listMarker, sameList } from './lists.js';
 import { readingOrder } from './text-layer-columns.js';
+import { continuesListing, isCodeLine, joinRow, sameRow, typewriterPitch } from './text-layer-code.js';
 import { isTableLine } from './text-layer-tables.js';
 
 /**
  * Lines of one born-digital page → the page model's blocks (page/blocks-model.ts): headings,
- * paragraphs, lists, display maths, tables, and page furniture set aside (its own block, first).
+ * paragraphs, lists, code (text-layer-code.ts), display maths, tables, and page furniture set aside
+ * (its own block, first).
  * Tables come found (text-layer-tables.ts); what recognition found in the lines (display
  * equations, lines all maths: the document worker's worker/document/pipeline/) comes in as
  * `TextLayerReading`.
@@ -116,7 +118,16 @@ export function layoutPage(
         Math.abs((line.x0 + line.x1) / 2 - (colLeft + colRight) / 2) < 0.08 * (colRight - colLeft) && line.x1 - line.x0 < 0.8 * (colRight - colLeft);
       // A display gathered from stacked lines (fractions, limits, tall delimiters) or numbered needs no centring test.
       const display = reading.display(line);
-      if (isTableLine(line)) {
+      const code = last?.kind === 'code' ? last : undefined;
+      const listing = level === undefined && code && prev === code.lines.at(-1) && !newColumn ? prev : undefined;
+      if (code && listing && sameRow(listing, line)) {
+        prev = code.lines[code.lines.length - 1] = joinRow(listing, line);
+        return;
+      } else if (code && listing && continuesListing(listing, line)) {
+        code.lines.push(line);
+      } else if (level === undefined && isCodeLine(line) && !(close && (last?.kind === 'paragraph' || last?.kind === 'list'))) {
+        blocks.push({ kind: 'code', lines: [line], pitch: typewriterPitch([line]) });
+      } else if (isTableLine(line)) {
         blocks.push({ kind: 'table', grid: line.table, whole: line });
       } else if (display && (centred || display.standsAlone)) {
         blocks.push({ kind: 'display_math', lines: [line], ...(display.tag ? { tag: display.tag } : {}) });

@@ -57,7 +57,8 @@ export function recognisedLines(opts: RenderOptions, upright: (l: PageLine) => P
     mmd: (l) => lineMmd(l, opts),
     isDisplay: (l) => l.kind === 'math' && l.math !== undefined && !l.chemistry,
     displayLatex: (l) => styleLatex(l.math?.latex ?? l.text, opts),
-    headingMmd: (l) => (l.kind === 'math' ? headingText(l) : lineMmd(l, opts)).replace(/\s+/g, ' '),
+    // A section number stays as printed (numbers_default_to_math is for prose).
+    headingMmd: (l) => (l.kind === 'math' ? headingText(l) : lineMmd(l, { ...opts, numbers_default_to_math: false })).replace(/\s+/g, ' '),
     itemStart: (l, item) => {
       const mmd = lineMmd(l, opts);
       const rest = item.marker === BULLET_MARKER ? withoutBullet(mmd) : withoutNumber(mmd);

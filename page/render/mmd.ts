@@ -15,7 +15,10 @@ import type { RenderOptions } from './options.js';
 export const DEFAULT_INLINE: [string, string] = ['\\(', '\\)'];
 export const DEFAULT_DISPLAY: [string, string] = ['\\[', '\\]'];
 
-const NUMBER = /^[-+−]?\d+(?:[.,]\d+)*$/;
+/** A number standing as a word of prose: after a space, an opening bracket or the start, before a space, punctuation or the end. */
+const NUMBER_WORD = /(^|[\s(])([-+−]?\d+(?:[.,]\d+)*)(?=[.,;:!?)]*(?:\s|$))/gu;
+/** A list item's number at a line's start (`1.`, `2)`): written as printed, as its marker. */
+const ITEM_NUMBER = /^\d{1,3}[.)](?=\s)/u;
 
 /**
  * The caller's LaTeX options on one equation:
@@ -35,9 +38,15 @@ export function styleLatex(latex: string, opts: RenderOptions): string {
   return out;
 }
 
+/**
+ * Inline maths as every page kind writes it, as the hosted service's answers show it: a space
+ * inside LaTeX's delimiters (`\( x \)`, as Mathpix Markdown's syntax reference writes them too),
+ * none inside others (`$x$`: a Markdown reader takes `$ x $` for two dollar signs).
+ */
 export function inlineMath(latex: string, opts: RenderOptions): string {
   const [open, close] = opts.math_inline_delimiters ?? DEFAULT_INLINE;
-  return `${open} ${latex} ${close}`;
+  const pad = open.startsWith('\\') ? ' ' : '';
+  return `${open}${pad}${latex}${pad}${close}`;
 }
 
 export function displayMath(latex: string, opts: RenderOptions): string {
@@ -48,19 +57,28 @@ export function displayMath(latex: string, opts: RenderOptions): string {
 /**
  * One line's MMD: a maths line in display delimiters, a text line as read with its inline maths
  * in inline delimiters (no space before the punctuation that follows a formula), and with
- * numbers_default_to_math a line that is only a number in inline maths.
+ * numbers_default_to_math its numbers in inline maths.
  */
 export function lineMmd(l: PageLine, opts: RenderOptions): string {
   if (l.chemistry) return smilesElement(l.chemistry, opts.include_inchi);
   if (l.kind === 'math' && l.math) return displayMath(styleLatex(l.math.latex, opts), opts);
   if (l.segments) {
-    const parts = l.segments.map((s) => (s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : s.words.map((w) => w.text).join(' ')));
+    const parts = l.segments.map((s) =>
+      s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : numbersAsMath(s.words.map((w) => w.text).join(' '), opts),
+    );
     return parts.reduce((out, part) => (out && !/^[.,;:!?)]/.test(part) ? `${out} ${part}` : out + part), '');
   }
-  return numberAsMath(l.text, opts) ?? l.text;
+  return numbersAsMath(l.text, opts);
 }
 
-/** With numbers_default_to_math, a line that is only a number as inline maths; else undefined. */
-export function numberAsMath(text: string, opts: RenderOptions): string | undefined {
-  return opts.numbers_default_to_math && NUMBER.test(text) ? inlineMath(text.replace('−', '-'), opts) : undefined;
+/**
+ * With numbers_default_to_math ("numbers are always math", as the hosted service's clients
+ * document it), every number standing as a word of this prose as inline maths: `Answer: \( 17 \).`
+ * A number inside a word (`H2O`, `3D`) stays, and so does a list item's number at the start.
+ * Give it text only, never MMD that holds maths already.
+ */
+export function numbersAsMath(text: string, opts: RenderOptions): string {
+  if (!opts.numbers_default_to_math) return text;
+  const marker = ITEM_NUMBER.exec(text)?.[0] ?? '';
+  return marker + text.slice(marker.length).replace(NUMBER_WORD, (_, before: string, n: string) => before + inlineMath(n.replace('−', '-'), opts));
 }

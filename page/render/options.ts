@@ -1,3 +1,5 @@
+import type { SectionNumbers } from './section-numbers.js';
+
 /**
  * The output options (spec 4.2, 4.7) the page renderers honour. Each surface's request schema
  * (appliance/http/v3/text-options.ts, the PDF options) carries them under these names; a renderer
@@ -16,6 +18,8 @@ export interface RenderOptions {
   disable_itemize?: boolean;
   disable_lstlisting?: boolean;
   numbers_default_to_math?: boolean;
+  /** A document's section numbering (4.7 auto_number_sections, remove_section_numbering); absent: headings as printed. */
+  sections?: SectionNumbers;
   /** Chemistry: InChI beside the SMILES of a structure. */
   include_inchi?: boolean;
 }

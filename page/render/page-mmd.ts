@@ -7,7 +7,8 @@ import { tableToMmd } from './tables-mmd.js';
  * The one MMD renderer of a page's blocks (4.2 output rules), whatever the page came from: an
  * image sent to /v3/text, a scanned page, a born-digital page. It writes headings as `#`,
  * paragraphs, display equations between the display delimiters (with `\tag{n}` from the block's
- * equation number under include_equation_tags), lists as itemize environments or, with
+ * equation number under include_equation_tags), headings numbered as the document asks
+ * (section-numbers.ts), lists as itemize environments or, with
  * disable_itemize, one item a line with its marker indented by depth, code as a listing
  * environment or, with disable_lstlisting, a fenced block, tables as a boxed tabular, and figures
  * as their own paragraphs where they sit in the reading order. Furniture is left out (lines.json
@@ -135,7 +136,7 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
       const at = mmd.length;
       const cells: RenderedLine<L>[] = [];
       const cellAt = (line: L, start: number, end: number) => cells.push({ line, type: 'table', mmd: '', start: at + start, end: at + end });
-      const table = tableToMmd(block.grid, (l) => reader.mmd(l), block.whole ? undefined : cellAt);
+      const table = tableToMmd(block.grid, (l) => reader.mmd(l), block.whole ? undefined : cellAt, opts);
       if (block.whole) return emit(block.whole, 'table', table);
       mmd += table;
       lines.push(...cells.map((c) => ({ ...c, mmd: mmd.slice(c.start, c.end) })));
@@ -157,7 +158,19 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
       mmd += `\n${close}`;
       return;
     }
-    if (block.kind === 'heading') return writeLines(partLines, 'section_header', ' ', (l) => reader.headingMmd(l), `${'#'.repeat(block.level)} `);
+    if (block.kind === 'heading') {
+      const read = partLines.map((l) => reader.headingMmd(l));
+      const numbered = opts.sections ? opts.sections.heading(block.level, read) : read;
+      // A section number read as a line of its own and removed leaves nothing of that line to write.
+      const kept = partLines.flatMap((line, i) => (numbered[i] || !opts.sections ? [{ line, mmd: numbered[i]! }] : []));
+      return writeLines(
+        kept.map((k) => k.line),
+        'section_header',
+        ' ',
+        (_, i) => kept[i]!.mmd,
+        `${'#'.repeat(block.level)} `,
+      );
+    }
     if (item) {
       const start = reader.itemStart(partLines[0]!, item);
       let prefix = `${'  '.repeat(item.depth)}${start.marker}`;

@@ -1,5 +1,6 @@
 import type { Block, FigureRef } from '../blocks-model.js';
 import type { TextLine } from '../glyph-lines.js';
+import { listingText } from '../processors/text-layer-code.js';
 import type { RenderOptions } from './options.js';
 import { type LineReader, type RenderedBlocks, type RenderedLine, renderBlocks } from './page-mmd.js';
 
@@ -23,6 +24,8 @@ export interface TextLayerRead {
   lineMmd: (line: TextLine) => string;
   /** A display equation's LaTeX, without its block's equation number. */
   displayLatex: (line: TextLine) => string;
+  /** A heading line's MMD, where it differs from lineMmd's (a section number stays as printed). @defaultValue lineMmd */
+  headingMmd?: (line: TextLine) => string;
 }
 
 export function renderTextLayerPage(blocks: Block<TextLine>[], read: TextLayerRead, opts: RenderOptions, figures: FigureRef[] = []): RenderedPage {
@@ -52,9 +55,9 @@ export function textLayerLines(read: TextLayerRead): LineReader<TextLine> {
     mmd: read.lineMmd,
     isDisplay: () => false,
     displayLatex: read.displayLatex,
-    headingMmd: read.lineMmd,
+    headingMmd: read.headingMmd ?? read.lineMmd,
     itemStart: (l, item) => ({ marker: item.marker, mmd: read.lineMmd(stripMarker(l)) }),
-    codeLines: (block) => block.lines.map((l) => l.text),
+    codeLines: (block) => listingText(block.lines),
     region: (l) => ({ x0: l.x0, x1: l.x1, top: l.top }),
   };
 }

@@ -291,6 +291,7 @@ describe('pco jobs over file:// folders', () => {
       [{ input: { folder: folder() }, policy: { priority: 'urgent' } }, 'invalid_policy'],
       [{ input: { folder: folder() }, policy: { max_retries: -1 } }, 'invalid_policy'],
       [{ input: { folder: folder() }, options: { ocr: { no_such_option: true } } }, 'invalid_options'],
+      [{ input: { folder: folder() }, options: { ocr: { alphabets_allowed: { klingon: false } } } }, 'invalid_options'],
       [{ input: { folder: folder() }, options: { ocr: { auto_number_sections: true, remove_section_numbering: true } } }, 'opts_section_numbering'],
       [{ input: { folder: folder() }, options: { conversion_formats: { exe: true } } }, 'invalid_options'],
       [{ input: { folder: `file://${root}/does-not-exist/` } }, 'input_folder_unreadable'],

@@ -167,7 +167,7 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
     for (const heading of ['Introduction', 'The heat equation', 'Boundary conditions', 'Measurements', 'Conclusion'])
       expect(mmd).toMatch(new RegExp(`^#+ (\\d )?${heading}$`, 'm'));
     expect(mmd).toContain(SENTENCE); // wrapped lines joined into one paragraph
-    expect(mmd).toContain('\\(\\kappa\\)'); // inline maths from the maths font, as LaTeX
+    expect(mmd).toContain('\\( \\kappa \\)'); // inline maths from the maths font, as LaTeX
     expect((await call('GET', `/v3/converter/${id}`)).json.conversion_status).toEqual(
       Object.fromEntries(Object.keys(formats).map((f) => [f, { status: 'completed' }])),
     );
@@ -235,7 +235,7 @@ describe('issue 5: a LaTeX paper, its scan, DOCX and EPUB through a running appl
       expect(mmd, name).toMatch(/^#+ .*Measurements$/m);
       expect(mmd, name).toContain('Table 1 lists the measured decay times of the first three modes.');
       // Word equations are read from the file (pandoc), not from LibreOffice's rendering, which drops them.
-      expect(mmd, name).toContain('diffusion constant as \\(\\kappa\\) and the length of the rod as \\(L\\)');
+      expect(mmd, name).toContain('diffusion constant as \\( \\kappa \\) and the length of the rod as \\( L \\)');
       expect(mmd, name).toMatch(/\\\[\n\\frac\{\\partial u\}\{\\partial t\}=\\kappa/);
     }
   }, 180_000);

@@ -122,9 +122,9 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(r.status).toBe(200);
     const lines = (r.body.text as string).split('\n');
     expect(lines, r.body.text).toHaveLength(INLINE.length);
-    const found = lines.map((l) => [...l.matchAll(/\$ (.+?) \$/g)].map((m) => normaliseLatex(m[1]!)));
+    const found = lines.map((l) => [...l.matchAll(/\$(.+?)\$/g)].map((m) => normaliseLatex(m[1]!)));
     expect(found, r.body.text).toEqual(INLINE.map((l) => l.maths.map(normaliseLatex)));
-    expect(lines[0]).toMatch(/^The identity \$ .+ \$ holds for every right triangle\.?$/);
+    expect(lines[0]).toMatch(/^The identity \$\S.*\S\$ holds for every right triangle\.?$/);
     expect(r.body.line_data.map((l: { type: string; text: string }) => [l.type, l.text])).toEqual(lines.map((l) => ['text', l]));
     const formulas = r.body.word_data.filter((w: { type: string }) => w.type === 'math');
     expect(formulas.map((w: { latex: string }) => normaliseLatex(w.latex))).toEqual(INLINE.flatMap((l) => l.maths.map(normaliseLatex)));
@@ -245,5 +245,19 @@ describe('POST /v3/text with maths (real inference worker)', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.auto_rotate_degrees).toBe(0);
     expect(normaliseLatex(r.body.latex_styled)).toBe(normaliseLatex('x^{T}Ax>0'));
+  });
+
+  it('leaves out a page’s running header and page number with include_page_info false (4.2 rule 3), keeps them by default', async () => {
+    const page = await renderLatex(
+      `\\noindent Folio Quarterly Report\\par\\vspace*{3in}\\noindent ${PROSE.join('\\\\\n')}\\par\\vspace*{3in}\\centerline{17}`,
+      150,
+      7.5,
+    );
+    const kept = await s.call('POST', '/v3/text', { src: dataUrl(page) });
+    expect(kept.body.text).toMatch(/Quarterly Report[\s\S]*committee[\s\S]*17/);
+    const dropped = await s.call('POST', '/v3/text', { src: dataUrl(page), include_page_info: false });
+    expect(dropped.status).toBe(200);
+    expect(dropped.body.text, JSON.stringify(dropped.body)).not.toMatch(/Quarterly|17/);
+    expect(dropped.body.text).toContain('considers a proposal to reorganise the library');
   });
 });

@@ -14,6 +14,7 @@ interface HealthSample {
   at: number;
   status: number;
   storageConnected: boolean | undefined;
+  redisConnected: boolean | undefined;
 }
 
 /**
@@ -72,8 +73,8 @@ describe('object storage throttled, resetting and stalling mid-job', () => {
       while (sampling) {
         const t0 = Date.now();
         const res = await fetch(`${app.url}/health`, { signal: AbortSignal.timeout(3_000) }).catch(() => undefined);
-        const body = (await res?.json().catch(() => undefined)) as { storage_connected?: boolean } | undefined;
-        health.push({ at: t0 - faultAt, status: res?.status ?? 0, storageConnected: body?.storage_connected });
+        const body = (await res?.json().catch(() => undefined)) as { storage_connected?: boolean; redis_connected?: boolean } | undefined;
+        health.push({ at: t0 - faultAt, status: res?.status ?? 0, storageConnected: body?.storage_connected, redisConnected: body?.redis_connected });
         await new Promise((r) => setTimeout(r, 150));
       }
     })();
@@ -141,8 +142,11 @@ describe('object storage throttled, resetting and stalling mid-job', () => {
     console.log(summary('slowdown', r));
     expect(r.caught.slowdown).toBeGreaterThan(0);
     const degraded = r.health.filter((h) => h.status === 503);
-    expect(degraded.length).toBeGreaterThan(0);
-    expect(degraded.every((h) => h.storageConnected === false)).toBe(true);
+    expect(degraded.some((h) => h.storageConnected === false)).toBe(true);
+    // Every 503 names its cause: the bucket, or (on a loaded CI machine) a Redis probe past its 400 ms deadline.
+    // Nothing else may degrade /health while storage throttles.
+    const unexplained = degraded.filter((h) => h.storageConnected !== false && h.redisConnected !== false);
+    expect(unexplained, JSON.stringify(unexplained)).toEqual([]);
     expect(degraded.every((h) => h.at < 6_000 + 1_000)).toBe(true);
     await expectWholeJob('slowdown', r);
   }, 200_000);

@@ -1,5 +1,6 @@
 import type { PdfOptions } from '../../core/options/pdf-options.js';
 import type { DocumentOptions } from './pipeline/index.js';
+import { sectionNumbering } from '../../page/render/section-numbers.js';
 
 /**
  * The 4.7 options of a document as the pipeline reads them: one mapping for POST /v3/pdf
@@ -24,6 +25,10 @@ export function documentOptions(o: PdfOptions, pageTimeoutMs: number, osraCpuSec
     rmFonts: o.rm_fonts,
     idiomaticEqnArrays: o.idiomatic_eqn_arrays,
     numbersDefaultToMath: o.numbers_default_to_math,
+    // Checked by the schema (core/options/alphabets.ts): every value is a boolean.
+    alphabetsAllowed: o.alphabets_allowed as Record<string, boolean> | undefined,
+    fullwidthPunctuation: o.fullwidth_punctuation,
+    sectionNumbering: sectionNumbering(o),
     // 4.7: include_smiles is true by default here.
     chemistry: {
       smiles: o.include_smiles ?? true,

@@ -13,12 +13,12 @@ import { type DataOptions, mmdData, mmdToHtml } from './mmd-render.js';
 import { parseTextOptions, type TextOptions } from './text-options.js';
 import { round } from '../../../page/render/line-data.js';
 import { checkConfidence } from './text-result.js';
+import { inlineMath } from '../../../page/render/mmd.js';
 import { type RecognizeStrokes, StrokesPool } from './strokes-inference.js';
 import { StrokesSessions } from './strokes-sessions.js';
 
 /** Spec 8: JSON body limit of v3/strokes. */
 export const MAX_STROKES_JSON_BYTES = 512 * 1024;
-const DEFAULT_INLINE_DELIMITERS: [string, string] = ['\\(', '\\)'];
 
 export interface V3StrokesRouteOptions {
   /** Pen strokes → LaTeX; by default a 'strokes' task on the inference pool (strokes-inference.ts). */
@@ -129,8 +129,7 @@ export async function strokesResult(requestId: string, math: StrokesRead, stroke
   const f = opts.formats;
   const listed = Array.isArray(f) ? f : f && typeof f === 'object' ? Object.keys(f).filter((k) => (f as Record<string, unknown>)[k]) : [];
   const formats = new Set(listed.length ? listed : ['text', 'latex_styled']);
-  const [open, close] = opts.math_inline_delimiters ?? DEFAULT_INLINE_DELIMITERS;
-  const text = math.latex ? `${open} ${math.latex} ${close}` : '';
+  const text = math.latex ? inlineMath(math.latex, { math_inline_delimiters: opts.math_inline_delimiters }) : '';
   const out: Record<string, unknown> = { request_id: requestId, version: OCR_VERSION };
   if (formats.has('text')) out.text = text;
   if (formats.has('latex_styled') && math.latex) out.latex_styled = math.latex;

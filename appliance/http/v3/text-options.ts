@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../../core/errors.js';
-import { excludedAlphabets } from '../../../page/processors/alphabets.js';
+import { excludedAlphabets } from '../../../core/options/alphabets.js';
 
 /**
  * The options of POST /v3/text (4.2). How the maths options act (text-mmd.ts, text-result.ts):
@@ -9,7 +9,7 @@ import { excludedAlphabets } from '../../../page/processors/alphabets.js';
  * - rm_spaces (default true), rm_fonts, idiomatic_braces (single-character scripts) and
  *   idiomatic_eqn_arrays (aligned, gathered and cases kept; otherwise arrays, page/render/eqn-arrays.ts)
  *   rewrite each equation;
- * - numbers_default_to_math puts a line that is only a number in inline maths;
+ * - numbers_default_to_math puts every number of the prose in inline maths (page/render/mmd.ts numbersAsMath);
  * - disable_itemize writes bulleted lines as read instead of an itemize environment;
  * - disable_lstlisting fences code (worker/inference/code-lines.ts) in backticks instead of a listing environment;
  * - alphabets_allowed removes the characters of the alphabets set to false (alphabets.ts);

@@ -32,7 +32,7 @@ describe('maths in /v3/text answers', () => {
       { lines: [math('\\frac{a}{b}')], width: 10, height: 10, formula: { latex: '\\frac{a}{b}', confidence: 0.5, confidenceRate: 0.8, symbolCount: 4 } },
       { formats: ['text', 'latex_styled'], math_inline_delimiters: ['$', '$'] },
     );
-    expect(r).toMatchObject({ text: '$ \\frac{a}{b} $', latex_styled: '\\frac{a}{b}', confidence: 0.5, confidence_rate: 0.8 });
+    expect(r).toMatchObject({ text: '$\\frac{a}{b}$', latex_styled: '\\frac{a}{b}', confidence: 0.5, confidence_rate: 0.8 });
   });
 
   it('applies rm_fonts, idiomatic_braces, idiomatic_eqn_arrays (and include_equation_tags) to equations', () => {
@@ -56,7 +56,7 @@ describe('maths in /v3/text answers', () => {
     expect(linesToMmd([mixed], {}, false)).toBe('The identity \\( x^{2}+y^{2} \\), so');
     // quality per unit: the words' characters at 0.9 and 5 symbols at 0.9 (the line's own confidence is no rate)
     expect(confidences([{ ...mixed, confidence: 0.1 }]).confidence_rate).toBeCloseTo(0.9, 6);
-    expect(linesToMmd([mixed], { math_inline_delimiters: ['$', '$'], rm_spaces: false }, false)).toBe('The identity $ x^{2} + y^{2} $, so');
+    expect(linesToMmd([mixed], { math_inline_delimiters: ['$', '$'], rm_spaces: false }, false)).toBe('The identity $x^{2} + y^{2}$, so');
   });
 
   it('writes bulleted lines as an itemize environment, or as read with disable_itemize; paragraphs apart', () => {
@@ -83,8 +83,14 @@ describe('maths in /v3/text answers', () => {
     expect(linesToMmd(lines, { disable_lstlisting: true }, false)).toBe('```\ndef area(r):\n    return pi * r ** 2\n```');
   });
 
-  it('puts number-only lines in inline maths with numbers_default_to_math', () => {
-    expect(linesToMmd([text('42'), text('Page 3')], { numbers_default_to_math: true }, false)).toBe('\\( 42 \\)\nPage 3');
+  it('puts every number of the prose in inline maths with numbers_default_to_math, not those inside words', () => {
+    const lines = [text('42'), text('Page 3'), text('Answer: 17. Mix (2) parts of H2O in 3D, 1,000 or -5')];
+    expect(linesToMmd(lines, { numbers_default_to_math: true }, false)).toBe(
+      '\\( 42 \\)\nPage \\( 3 \\)\nAnswer: \\( 17 \\). Mix (\\( 2 \\)) parts of H2O in 3D, \\( 1,000 \\) or \\( -5 \\)',
+    );
+    expect(linesToMmd(lines, {}, false)).toBe('42\nPage 3\nAnswer: 17. Mix (2) parts of H2O in 3D, 1,000 or -5');
+    // A numbered item keeps its number as printed, as its label.
+    expect(linesToMmd([text('1. First of 2'), text('2. And 3 more')], { numbers_default_to_math: true }, false)).toContain('\\item[1.] First of \\( 2 \\)');
   });
 
   it('answers math_confidence below confidence_rate_threshold, 0.75 unless given, but not for an empty read', async () => {

@@ -84,7 +84,12 @@ function qualityUnits(l: PageLine): { rate: number; weight: number }[] {
 
 /** What the inference worker is asked to assemble a /v3/text image with (page/assemble.ts). */
 export function assemblyOf(opts: TextOptions): AssemblyOptions {
-  return { alphabetsAllowed: opts.alphabets_allowed as Record<string, boolean> | undefined, fullwidthPunctuation: opts.fullwidth_punctuation };
+  return {
+    alphabetsAllowed: opts.alphabets_allowed as Record<string, boolean> | undefined,
+    fullwidthPunctuation: opts.fullwidth_punctuation,
+    // 4.2 rule 3: headers, footers and page numbers (no subtype) are kept only by true, the default here.
+    dropPageInfo: opts.include_page_info !== undefined && opts.include_page_info !== true,
+  };
 }
 
 /**

@@ -147,9 +147,10 @@ function resolveDots(body: string): string {
     .replace(/\\dots\b(?=\s*(?:[-+=<>]|\\(?:cdot|times|pm|mp|leq?|geq?|neq?|equiv|approx|sim|cup|cap|oplus|otimes|wedge|vee)\b))/gu, '\\cdots ');
 }
 
-/** The displays of an MMD document: each `\[ … \]` block (default display delimiters) with its LaTeX. */
+/** The displays of an MMD document: each `\[ … \]` block (default display delimiters) with its LaTeX; printed code (a listing) holds none. */
 export function mmdDisplays(mmd: string): string[] {
-  return [...mmd.matchAll(/\\\[\n?([\s\S]*?)\n?\\\]/gu)].map((match) => match[1]!.trim());
+  const prose = mmd.replace(/^\\begin\{lstlisting\}\n[\s\S]*?\n\\end\{lstlisting\}$|^```[^\n]*\n[\s\S]*?\n```$/gmu, '');
+  return [...prose.matchAll(/\\\[\n?([\s\S]*?)\n?\\\]/gu)].map((match) => match[1]!.trim());
 }
 
 /** An MMD display's canonical form: it may hold an environment of its own (`\begin{aligned}` …). */

@@ -93,7 +93,7 @@ describe('convertDocument on born-digital pages', () => {
 
   it('turns maths glyphs into LaTeX inside the inline and display delimiters', async () => {
     const r = await convert('math');
-    expect(r.mmd).toContain('Assume \\(\\alpha\\leq\\beta\\) and that \\(x^{2}\\) is small.');
+    expect(r.mmd).toContain('Assume \\( \\alpha\\leq\\beta \\) and that \\( x^{2} \\) is small.');
     expect(r.mmd).toContain('\\[\n\\sum a\\leq\\gamma\n\\]');
     const dollars = await convert('math', { mathInlineDelimiters: ['$', '$'], mathDisplayDelimiters: ['$$', '$$'] });
     expect(dollars.mmd).toContain('$\\alpha\\leq\\beta$');

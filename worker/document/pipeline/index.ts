@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { ApiError } from '../../../core/errors.js';
 import type { ChemistryOptions } from '../../../core/chemistry.js';
 import { layoutPage, RunningLines, type TextLayerReading } from '../../../page/processors/text-layer-blocks.js';
+import { type AssemblyOptions, textLayerWords } from '../../../page/assemble.js';
 import { detectFileType, detectType, type DocumentType } from './detect.js';
 import { emptyPageLines, type LineEntry, type MmdLineEntry, type PageLines, pageLines } from '../../../page/render/lines-json.js';
 import { OFFICE_TIMEOUT_MS, officeToPdf, type ConvertedPdf, type OfficeOptions } from './office.js';
@@ -13,9 +14,10 @@ import { groupDisplayMath, isDisplayLine, standsAlone } from './math-regions.js'
 import { findTables } from '../../../page/processors/text-layer-tables.js';
 import { isBullet, makeLine } from './text-layer.js';
 import { renderTextLayerPage, type TextLayerRead } from '../../../page/render/text-layer-page.js';
-import { DEFAULT_DISPLAY, DEFAULT_INLINE, numberAsMath, styleLatex } from '../../../page/render/mmd.js';
+import { DEFAULT_DISPLAY, DEFAULT_INLINE, inlineMath, numbersAsMath, styleLatex } from '../../../page/render/mmd.js';
 import type { RenderOptions } from '../../../page/render/options.js';
-import { isMathOnly, lineToLatex, lineToMmd } from './inline.js';
+import { SectionNumbers, type SectionNumbering } from '../../../page/render/section-numbers.js';
+import { hasMaths, isMathOnly, lineToLatex, lineToMmd } from './inline.js';
 import { parsePageRanges } from './page-ranges.js';
 import { PdfReader } from './pdf-reader.js';
 import { readSourceMaths, type SourceToken } from './office-maths.js';
@@ -68,8 +70,14 @@ export interface DocumentOptions {
   rmFonts?: boolean;
   /** aligned, gathered and cases instead of arrays (4.2 rule 6; include_equation_tags forces it). @defaultValue false */
   idiomaticEqnArrays?: boolean;
-  /** A line that is only a number is written as inline maths. @defaultValue false */
+  /** Every number of the prose is written as inline maths (page/render/mmd.ts numbersAsMath). @defaultValue false */
   numbersDefaultToMath?: boolean;
+  /** alphabets_allowed, checked when the request came in: the alphabets set to false are left out of the text, never the maths. */
+  alphabetsAllowed?: Record<string, boolean>;
+  /** Section numbers of headings: the printed ones removed, or removed and the headings numbered in order. @defaultValue as printed */
+  sectionNumbering?: SectionNumbering;
+  /** fullwidth_punctuation: true or false forces one form; null keeps a text layer's own and suits a scanned line's script. */
+  fullwidthPunctuation?: boolean | null;
   /** Structure diagrams among the figures become SMILES (worker/chemistry/). @defaultValue not looked for */
   chemistry?: ChemistryOptions;
 }
@@ -179,6 +187,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
         const figures = deps.figures ? { pdfPath, sink: deps.figures, chemistry: opts.chemistry } : undefined;
         const pageOpts = { wantLinks: opts.includeHyperlinks ?? false, beforePage: deps.beforePage, ocrPage: deps.ocr?.(pdfPath), figures };
         const render = renderOptions(opts);
+        const assembly: AssemblyOptions = { alphabetsAllowed: opts.alphabetsAllowed, fullwidthPunctuation: opts.fullwidthPunctuation };
         const placer =
           sourceMaths &&
           new SourceMathsPlacer(
@@ -190,7 +199,7 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
             doc,
             n,
             opts.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
-            (page) => convertPage(page, opts, render, running, deps.parseMath ?? parseLayout),
+            (page) => convertPage(page, opts, { render, assembly }, running, deps.parseMath ?? parseLayout),
             pageOpts,
           );
           if (placer && result.rendered) result.rendered = { ...result.rendered, ...placer.place(result.rendered, n === doc.numPages) };
@@ -206,7 +215,10 @@ export async function convertDocument(path: string, opts: DocumentOptions = {}, 
   );
 }
 
-/** The output options every page's renderer reads, whatever the page is (scanned, born-digital, an office file's). */
+/**
+ * The output options every page's renderer reads, whatever the page is (scanned, born-digital, an
+ * office file's); one per document, so section numbers run on from page to page.
+ */
 function renderOptions(opts: DocumentOptions): RenderOptions {
   return {
     math_inline_delimiters: opts.mathInlineDelimiters,
@@ -218,23 +230,35 @@ function renderOptions(opts: DocumentOptions): RenderOptions {
     rm_fonts: opts.rmFonts,
     idiomatic_eqn_arrays: opts.idiomaticEqnArrays,
     numbers_default_to_math: opts.numbersDefaultToMath,
+    sections: opts.sectionNumbering && new SectionNumbers(opts.sectionNumbering),
   };
 }
 
-function convertPage(content: PageContentLines, opts: DocumentOptions, render: RenderOptions, running: RunningLines, parse: ParseMath) {
-  if (content.scanned) return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running));
+/** What every page of a document is written with: the renderer's options and the text changes asked for. */
+interface PageWriting {
+  render: RenderOptions;
+  assembly: AssemblyOptions;
+}
+
+function convertPage(content: PageContentLines, opts: DocumentOptions, { render, assembly }: PageWriting, running: RunningLines, parse: ParseMath) {
+  if (content.scanned) return renderScannedPage(content.scanned, render, content.figures, new PageInfo(opts.includePageInfo ?? false, running), assembly);
   // Tables first: a cell of maths must not seed a display. Then, on born-digital pages, stacked
   // maths lines become one display, read by the 2-D parser.
   const { tables, rest } = findTables(content.lines, content.math?.rules ?? [], content.width, makeLine);
-  const lines = [...tables, ...(content.math ? groupDisplayMath(rest, content.math) : rest)];
+  const changeWords = textLayerWords(assembly);
+  // A line whose every word was of an excluded alphabet, and that holds no maths, is left out, as on an image.
+  const shown = changeWords ? rest.filter((l) => hasMaths(l) || changeWords(l.text) !== '') : rest;
+  const lines = [...tables, ...(content.math ? groupDisplayMath(shown, content.math) : shown)];
   const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
-  const [open, close] = opts.mathInlineDelimiters ?? DEFAULT_INLINE;
-  const inlineMath = (tex: string) => `${open}${styleLatex(tex, render)}${close}`;
+  const inline = (tex: string) => inlineMath(styleLatex(tex, render), render);
   const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
+  const words = changeWords ?? ((word: string) => word);
+  const prose = (word: string) => numbersAsMath(words(word), render);
   const read: TextLayerRead = {
     // Maths through the 2-D parser on born-digital pages, glyph by glyph where it reads nothing;
     // the request's LaTeX options (4.2 rules 4 and 6) on each formula, as on every other page.
-    lineMmd: (line) => numberAsMath(line.text.trim(), render) ?? lineToMmd(line, content.links, inlineMath, latex?.inlineLatex),
+    lineMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex, prose),
+    headingMmd: (line) => lineToMmd(line, content.links, inline, latex?.inlineLatex, words),
     displayLatex: (line) => styleLatex(latex?.displayLatex(line) || lineToLatex(line), render),
   };
   return renderTextLayerPage(blocks, read, render, content.figures);

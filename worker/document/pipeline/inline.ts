@@ -161,14 +161,17 @@ function runBox(run: Token[], line: TextLine, before?: Pick<Token, 'glyphs'>, af
 
 /** Writes a formula's LaTeX as inline maths (delimiters, the request's LaTeX options). */
 export type InlineWriter = (latex: string) => string;
+/** Changes a word of prose as the request asks (alphabets left out, punctuation widths); never maths. */
+export type ProseWriter = (word: string) => string;
 
-function renderGroup(tokens: Token[], line: TextLine, write: InlineWriter, regionLatex?: RegionLatex): string {
+function renderGroup(tokens: Token[], line: TextLine, write: InlineWriter, regionLatex?: RegionLatex, prose?: ProseWriter): string {
   const inRun = mathRuns(tokens);
   const out: string[] = [];
   let i = 0;
   while (i < tokens.length) {
     if (!inRun[i]) {
-      out.push(tokens[i++].text);
+      const word = tokens[i++].text;
+      out.push(prose ? prose(word) : word);
       continue;
     }
     const run: Token[] = [];
@@ -186,11 +189,11 @@ function renderGroup(tokens: Token[], line: TextLine, write: InlineWriter, regio
     const latex = regionLatex?.(runBox(run, line, before, after)) || run.map((t) => tokenLatex(t, line)).join(' ');
     out.push(`${write(latex)}${trailing}`);
   }
-  return out.join(' ');
+  return out.filter((part) => part !== '').join(' ');
 }
 
-/** The MMD of one line: words, inline maths, and `[text](url)` where a link area covers the words. */
-export function lineToMmd(line: TextLine, links: LinkArea[], write: InlineWriter, regionLatex?: RegionLatex): string {
+/** The MMD of one line: words (changed by `prose`), inline maths, and `[text](url)` where a link area covers the words. */
+export function lineToMmd(line: TextLine, links: LinkArea[], write: InlineWriter, regionLatex?: RegionLatex, prose?: ProseWriter): string {
   const tokens = tokenize(line, links);
   const out: string[] = [];
   let i = 0;
@@ -198,11 +201,14 @@ export function lineToMmd(line: TextLine, links: LinkArea[], write: InlineWriter
     const href = tokens[i].href;
     const group: Token[] = [];
     while (i < tokens.length && tokens[i].href === href) group.push(tokens[i++]);
-    const text = renderGroup(group, line, write, regionLatex);
+    const text = renderGroup(group, line, write, regionLatex, prose);
     out.push(href ? `[${text}](${href})` : text);
   }
   return out.join(' ');
 }
+
+/** True when a word of the line is maths. */
+export const hasMaths = (line: TextLine): boolean => tokenize(line, []).some((t) => t.math);
 
 /** True when every word of the line is maths or maths-like and at least one is maths. */
 export function isMathOnly(line: TextLine): boolean {

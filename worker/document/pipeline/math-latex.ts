@@ -24,10 +24,12 @@ export interface PageMathLatex {
  */
 export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: boolean): PageMathLatex {
   const radicals = radicalOfVinculum(math);
-  const parseRegion = (box: Box): MathResult | undefined => {
+  const parseRegion = (box: Box, numbers: Box[] = []): MathResult | undefined => {
     // A vinculum belongs with its radical sign: the root of the line below must not underline this region.
     const rules = math.rules.filter((r) => !radicals.has(r) || inside(radicals.get(r)!, box));
-    const symbols = symbolsInRegion({ ...math, rules }, box);
+    // An equation number inside a display's box is its tag, not maths.
+    const glyphs = numbers.length ? math.glyphs.filter((g) => !numbers.some((n) => inside(g.box, n))) : math.glyphs;
+    const symbols = symbolsInRegion({ ...math, glyphs, rules }, box);
     if (symbols.length === 0) return undefined;
     try {
       const result = parse(symbols);
@@ -46,12 +48,12 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
     inlineLatex: read,
     displayLatex: (line) => {
       if (!isDisplayLine(line)) return undefined;
-      const { pieces, rowTags } = line.display;
-      const pieceResults = pieces?.map(parseRegion);
+      const { pieces, rowTags, numbers } = line.display;
+      const pieceResults = pieces?.map((piece) => parseRegion(piece, numbers));
       // The column pairs of an alignat (or align) stand a wide space apart: pieces that are the same rows are one display.
       const columnPairs = pieceResults !== undefined && sameRows(pieceResults);
-      const whole = pieces && !columnPairs ? undefined : parseRegion(line.display.box);
-      const latex = pieces && !columnPairs ? (readPieces(pieceResults as MathResult[]) ?? read(line.display.box)) : whole?.latex;
+      const whole = pieces && !columnPairs ? undefined : parseRegion(line.display.box, numbers);
+      const latex = pieces && !columnPairs ? (readPieces(pieceResults as MathResult[]) ?? parseRegion(line.display.box, numbers)?.latex) : whole?.latex;
       return latex && includeTags && rowTags ? tagRows(latex, whole?.rows, rowTags) : latex;
     },
   };

@@ -54,7 +54,9 @@ describe('maths regions on a born-digital page', () => {
   });
 
   it('sends inline runs through the parser too, keeping their delimiters', () => {
-    expect(plain.mmd).toMatch(/^Let \\\(<x 2 \+ y i>\\\) and \\\(<\\alpha \\leq \\beta>\\\) hold for \\\(<f \\prime \( x \)>\\\) in \\\(<R>\\\), as assumed\./);
+    expect(plain.mmd).toMatch(
+      /^Let \\\( <x 2 \+ y i> \\\) and \\\( <\\alpha \\leq \\beta> \\\) hold for \\\( <f \\prime \( x \)> \\\) in \\\( <R> \\\), as assumed\./,
+    );
   });
 
   it('writes the equation number as \\tag only when include_equation_tags is on, and never as text', () => {

@@ -6,6 +6,7 @@ import { FUNCTION_NAME } from './inline.js';
 import { byHomeLine, centredInColumn, columnEdges, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 import { textFontMaths } from './text-font-maths.js';
+import { EQUATION_NUMBER, levelNumbers, movedNumber, splitEquationNumbers, tagText } from './equation-numbers.js';
 
 /**
  * Finds display equations on a born-digital page. The text layer cuts a 2-D formula into several
@@ -41,7 +42,6 @@ const SPLIT_GAP_EM = 1.5;
 const SPACED_GAP_EM = 3.5;
 /** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's) — a wider one only where it is centred in its column. */
 const MAX_DISPLAY_SHARE = 0.85;
-const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 
 /** The letters of a line's words: runs of two or more letters in a text font that are not an operator name, or a CJK character. */
 function wordLetters(line: TextLine): number {
@@ -89,7 +89,7 @@ function opensWithRelation(line: TextLine): boolean {
 
 export interface DisplayRegion {
   box: Box;
-  /** The equation number without its parentheses, when one stands at the right of the display. */
+  /** The equation number without its parentheses, when one stands at the right of the display (or at its left, leqno). */
   tag?: string;
   /** A multi-line display's equation numbers, top to bottom, each with the y of its middle (the row it numbers). */
   rowTags?: Array<{ tag: string; y: number }>;
@@ -97,6 +97,8 @@ export interface DisplayRegion {
   stacked: boolean;
   /** Left to right, the parts of a display set apart by a wide space (\qquad); absent when it is one piece. */
   pieces?: Box[];
+  /** Its equation numbers that stand inside its box (a multline's, at its last row's right): not maths to read. */
+  numbers?: Box[];
   /** Centred in its column however wide (a display as wide as the text, with `\quad\text{and}\quad` between two formulas). */
   centred?: true;
 }
@@ -148,8 +150,9 @@ const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b
  * Replaces the lines of each display equation with one DisplayLine spanning its ink, equation
  * number included as `display.tag`. Other lines pass through unchanged.
  */
-export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine[] {
-  if (lines.length === 0) return lines;
+export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): TextLine[] {
+  if (textLines.length === 0) return textLines;
+  const lines = splitEquationNumbers(textLines, columnEdges(textLines, findGutter(textLines, math.width), true), (l) => hasMath(l) && !readsAsProse(l));
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
   const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
@@ -179,11 +182,10 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   const textMath = (l: TextLine) => textMaths.get(l) === 'formula' || (textMaths.has(l) && !paragraph.has(l));
   const prose = new Set(lines.filter((l) => readsAsProse(l) && !textMath(l)));
   // Lines with an equation number level with them at the right: rows that are displays of their own.
-  const numbered = new Set(
-    lines.filter((l) => [...numbers].some((n) => n.x0 > l.x1 && (n.top + n.bottom) / 2 >= ink.get(l)!.y0 && (n.top + n.bottom) / 2 <= ink.get(l)!.y1)),
-  );
+  const numbered = new Set(lines.filter((l) => levelNumbers(ink.get(l)!, [ink.get(l)!], [...numbers], gutter).length > 0));
   const seeds = lines.filter(
     (l) =>
+      !numbers.has(l) &&
       (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) &&
       !prose.has(l) &&
       (l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left) || (!paragraph.has(l) && centred(lineBox(l), l.size))),
@@ -203,7 +205,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
-  for (const g of groups) {
+  for (const g of joinColumnPairs(groups, out, gutter)) {
     // A formula inside a paragraph's line is inline maths: its lines join that line.
     const em = Math.max(...g.lines.map((l) => l.size));
     const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
@@ -219,9 +221,14 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
     }
     // Numbers level with the display are its equation numbers: a single one is its tag, several
     // are the numbers of its rows.
-    const level = out
-      .filter((l) => numbers.has(l) && l.x0 > g.box.x1 && (l.top + l.bottom) / 2 >= g.box.y0 && (l.top + l.bottom) / 2 <= g.box.y1)
-      .sort((a, b) => a.top - b.top);
+    const level = levelNumbers(
+      g.box,
+      g.parts,
+      out.filter((l) => numbers.has(l)),
+      gutter,
+    );
+    if (!level.length) level.push(...movedNumber(g.box, em, out, numbers));
+    const within = level.filter((n) => intersects(lineBox(n), g.box)).map(lineBox);
     for (const n of level) out.splice(out.indexOf(n), 1);
     const number = level.length === 1 ? level[0] : undefined;
     const rowTags = level.length > 1 ? level.map((n) => ({ tag: tagText(n), y: (n.top + n.bottom) / 2 })) : undefined;
@@ -234,6 +241,7 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
         ...(pieces.length > 1 ? { pieces } : {}),
         ...(number ? { tag: tagText(number) } : {}),
         ...(rowTags ? { rowTags } : {}),
+        ...(within.length ? { numbers: within } : {}),
         ...(centred(g.box, em) ? { centred: true as const } : {}),
       }),
     );
@@ -241,8 +249,38 @@ export function groupDisplayMath(lines: TextLine[], math: PdfPageMath): TextLine
   return out.sort((a, b) => a.top - b.top || a.x0 - b.x0);
 }
 
-/** An equation number's text without its parentheses. */
-const tagText = (number: TextLine) => number.text.trim().slice(1, -1).trim();
+/** Baselines this close (em) are one row of a display's column pairs. */
+const PAIR_ROW_EM = 0.15;
+
+/**
+ * Groups that are the column pairs of one flalign (or a wide align, alignat): two or more rows
+ * with a relation each, on the same baselines, side by side with nothing between them, joined into one group. The
+ * wide white between pairs (flalign spreads them to the margins) keeps them apart when they grow.
+ */
+function joinColumnPairs(groups: Group[], others: TextLine[], gutter: number | undefined): Group[] {
+  // The rows of a column pair each hold a relation (`x &= y`); a table's cells of values or a fraction's lines need not.
+  const bases = (g: Group) =>
+    [...new Set(g.lines.filter((l) => l.glyphs.some((c) => RELATION_CHARS.has(c.ch))).map((l) => Math.round(l.base * 10) / 10))].sort((a, b) => a - b);
+  const sameRows = (a: Group, b: Group) => {
+    const [ra, rb] = [bases(a), bases(b)];
+    const em = Math.max(...a.lines.map((l) => l.size));
+    return ra.length >= 2 && ra.length === rb.length && ra.every((y, i) => Math.abs(y - rb[i]!) <= PAIR_ROW_EM * em);
+  };
+  const out = [...groups];
+  for (let i = 0; i < out.length; i++) {
+    for (let j = 0; j < out.length; j++) {
+      const [a, b] = [out[i]!, out[j]!];
+      if (i === j || b.box.x0 <= a.box.x1 || acrossGutter(a.box, b.box, gutter) || !sameRows(a, b)) continue;
+      const between = { x0: a.box.x1, x1: b.box.x0, y0: Math.max(a.box.y0, b.box.y0), y1: Math.min(a.box.y1, b.box.y1) };
+      if (others.some((l) => !EQUATION_NUMBER.test(l.text.trim()) && intersects(lineBox(l), between))) continue;
+      out[i] = { lines: [...a.lines, ...b.lines], box: union(a.box, b.box), parts: [...a.parts, ...b.parts] };
+      out.splice(j, 1);
+      if (j < i) i--;
+      j = -1;
+    }
+  }
+  return out;
+}
 
 /** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
 interface PageFacts {

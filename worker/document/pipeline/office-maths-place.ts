@@ -1,3 +1,4 @@
+import { inlineMath } from '../../../page/render/mmd.js';
 import { type SourceToken, tokenKey } from './office-maths.js';
 
 /**
@@ -95,8 +96,8 @@ export class SourceMathsPlacer {
     let text = '';
     maths.forEach((m, i) => {
       if (i > 0 || lead) text += m.display || maths[i - 1]?.display || m.breakBefore ? '\n\n' : m.spaceBefore ? ' ' : '';
-      const [open, close] = m.display ? this.delimiters.display : this.delimiters.inline;
-      text += m.display ? `${open}\n${m.latex}\n${close}` : `${open}${m.latex}${close}`;
+      const [open, close] = this.delimiters.display;
+      text += m.display ? `${open}\n${m.latex}\n${close}` : inlineMath(m.latex, { math_inline_delimiters: this.delimiters.inline });
     });
     return text;
   }

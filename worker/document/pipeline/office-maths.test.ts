@@ -80,7 +80,7 @@ describe('office maths read from the file', () => {
       ],
     };
     const placed = new SourceMathsPlacer(tokens, DELIMITERS).place(page, true);
-    expect(placed.mmd).toBe('with \\(a+b\\).\n\n\\[\nx=1\n\\]\n\nNext one');
+    expect(placed.mmd).toBe('with \\( a+b \\).\n\n\\[\nx=1\n\\]\n\nNext one');
     for (const l of placed.lines) expect(placed.mmd.slice(l.start, l.end)).toBe(l.mmd);
     expect(placed.lines[1]!.mmd).toBe('Next one');
   });
@@ -100,16 +100,16 @@ describe('office maths read from the file', () => {
       ],
     };
     const placed = new SourceMathsPlacer(tokens, DELIMITERS).place(page, true);
-    expect(placed.mmd).toBe('so \\(x^{2}\\) holds\n\n- \\(y\\) first');
+    expect(placed.mmd).toBe('so \\( x^{2} \\) holds\n\n- \\( y \\) first');
   });
 
   it('a DOCX with Word equations and an ODT with formula objects keep them in their MMD, lines.mmd.json offsets still match', async () => {
     for (const name of ['note.docx', 'note.odt']) {
       const r = await convertDocument(join(dir, name), {});
-      expect(r.mmd, name).toContain('First paragraph with \\(E=mc^{2}\\) inline');
-      expect(r.mmd, name).toContain('Second paragraph with \\(\\alpha+\\beta\\).');
+      expect(r.mmd, name).toContain('First paragraph with \\( E=mc^{2} \\) inline');
+      expect(r.mmd, name).toContain('Second paragraph with \\( \\alpha+\\beta \\).');
       expect(r.mmd, name).toMatch(/\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}\\,dx=\\frac\{1\}\{3\}\n\\\]/);
-      expect(r.mmd, name).toMatch(/item two with \\\(n\+1\\\)$/m);
+      expect(r.mmd, name).toMatch(/item two with \\\( n\+1 \\\)$/m);
       const entries = r.linesMmdJson.pages.flatMap((p) => p.lines);
       for (const l of entries) expect(r.mmd.slice(l.mmd_start, l.mmd_end), name).toBe(l.text);
     }

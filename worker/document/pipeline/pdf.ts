@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { type FileHandle, open } from 'node:fs/promises';
 import { getDocument, OPS, PDFDataRangeTransport, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ApiError } from '../../../core/errors.js';
-import { isTextItalicFont, readPdfMath, type PdfPageMath } from '../../engine/math/pdf/index.js';
+import { classifyFont, isMathFamily, isTextItalicFont, readPdfMath, type PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { LinkArea } from './inline.js';
 import { isMathFontName } from '../../engine/math/unicode-latex.js';
 import { readPageGraphics, type PageGraphics } from './page-graphics.js';
@@ -159,7 +159,9 @@ export async function readPage(page: PDFPageProxy, wantLinks: boolean): Promise<
       const obj = page.commonObjs.has(id) ? (page.commonObjs.get(id) as { name?: string; bold?: boolean; italic?: boolean }) : undefined;
       const name = obj?.name ?? text.styles[id]?.fontFamily ?? '';
       const bold = Boolean(obj?.bold) || /bold|black|heavy|semibold|demi/i.test(name);
-      info = { name, bold, math: isMathFontName(name), italic: isTextItalicFont(name, Boolean(obj?.italic)) };
+      // A maths font by name, or one of the TeX maths families the glyph reader knows (lmodern's Type 1
+      // LMMathItalic10, newtx's, MathDesign's): its glyphs are maths wherever they stand.
+      info = { name, bold, math: isMathFontName(name) || isMathFamily(classifyFont(name)), italic: isTextItalicFont(name, Boolean(obj?.italic)) };
       fonts.set(id, info);
     }
     return info;

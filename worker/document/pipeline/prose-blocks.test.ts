@@ -77,13 +77,13 @@ describe('born-digital prose blocks', () => {
     const { mmd } = await convertDocument(pdf.path);
     const blocks = mmd.split('\n\n');
     expect(blocks[0]).toBe(
-      'This is a line with \\(\\frac{a+b}{c+d}\\) inside the prose of the paragraph and more words to fill it. ' +
-        'Another line holds \\(\\sum_{i=1}^{n}x_{i}\\) as an inline formula in the middle of a sentence here.',
+      'This is a line with \\( \\frac{a+b}{c+d} \\) inside the prose of the paragraph and more words to fill it. ' +
+        'Another line holds \\( \\sum_{i=1}^{n}x_{i} \\) as an inline formula in the middle of a sentence here.',
     );
     expect(mmd).not.toContain('\\text{');
     expect(blocks[1]).toBe('We list the properties:');
     expect(blocks[2]).toBe(
-      '\\begin{itemize}\n\\item The sequence is increasing for positive starting values.\n\\item Every term is odd when \\(a_{0}\\) is odd.\n\\end{itemize}',
+      '\\begin{itemize}\n\\item The sequence is increasing for positive starting values.\n\\item Every term is odd when \\( a_{0} \\) is odd.\n\\end{itemize}',
     );
     expect(blocks[3]).toBe('The area under the parabola is');
     expect(blocks[4]).toMatch(/^\\\[\n\\int_\{0\}\^\{1\}x\^\{2\}.*dx=\\frac\{1\}\{3\}\n\\\]$/);
@@ -91,10 +91,10 @@ describe('born-digital prose blocks', () => {
     // a root in an inline denominator (its sign a text-layer line of its own) stays in the fraction, inline.
     expect(blocks.slice(5)).toEqual([
       'as computed before.',
-      'Short \\(x^{2}\\) line.',
-      '\\(a+b\\) is a sum.',
-      '\\(\\sqrt{x^{2}+1}\\) starts this line of prose.',
-      'The value \\(\\frac{1}{\\sqrt{x^{2}+1}}\\) is small.',
+      'Short \\( x^{2} \\) line.',
+      '\\( a+b \\) is a sum.',
+      '\\( \\sqrt{x^{2}+1} \\) starts this line of prose.',
+      'The value \\( \\frac{1}{\\sqrt{x^{2}+1}} \\) is small.',
     ]);
   }, 60_000);
 

@@ -1,8 +1,7 @@
 import type { PageLine, PageRecognition } from '../../../page/model.js';
-import { boxToUpright } from '../../../page/geometry.js';
-import { pageFurniture, RunningLines } from '../../../page/processors/furniture.js';
+import { recognisedFurniture, RunningLines } from '../../../page/processors/furniture.js';
 import type { FigureRef } from '../../../page/blocks-model.js';
-import { type AssembledPage, assemblePage, pageBlocks, uprightOf } from '../../../page/assemble.js';
+import { type AssembledPage, assemblePage, type AssemblyOptions, pageBlocks, uprightOf } from '../../../page/assemble.js';
 import { imagePage, recognisedLines } from '../../../page/render/image-page.js';
 import type { RenderOptions } from '../../../page/render/options.js';
 import { type RenderedBlocks, renderBlocks } from '../../../page/render/page-mmd.js';
@@ -55,11 +54,18 @@ export function keepLines(page: ScannedPage, kept: TextLine[]): ScannedPage {
  * The page's MMD and its lines with the MMD each produced, by the page renderer
  * (page/render/page-mmd.ts) as for an image sent to /v3/text; lines.json gets their regions in
  * PDF points. Each figure is written before the first block below its top that shares its
- * columns, as on a born-digital page, so a caption under a figure follows it.
+ * columns, as on a born-digital page, so a caption under a figure follows it. `assembly`: the
+ * request's alphabets_allowed and fullwidth_punctuation, applied as for an image.
  */
-export function renderScannedPage(page: ScannedPage, opts: RenderOptions, figures: FigureRef[] = [], furniture = new PageInfo()): RenderedPage {
+export function renderScannedPage(
+  page: ScannedPage,
+  opts: RenderOptions,
+  figures: FigureRef[] = [],
+  furniture = new PageInfo(),
+  assembly: AssemblyOptions = {},
+): RenderedPage {
   const info = furniture.of(page);
-  const read = assemblePage(info.length ? { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } : page.read);
+  const read = assemblePage(info.length ? { ...page.read, lines: page.read.lines.filter((l) => !info.includes(l)) } : page.read, assembly);
   const points = scannedLines({ ...page, read });
   const inPoints = new Map(read.lines.map((l, i) => [l, points[i]!]));
   const s = page.scale;
@@ -104,20 +110,6 @@ export class PageInfo {
   ) {}
 
   of(page: ScannedPage): PageLine[] {
-    const read = page.read;
-    if (read.lines.length < 2) return [];
-    const rotation = read.rotation ?? 0;
-    const [width, height] = Math.abs(rotation) === 90 ? [read.height, read.width] : [read.width, read.height];
-    const lines = read.lines.map((line) => {
-      const box = boxToUpright(line.box, rotation, width, height);
-      // A page number the text model missed is still read by the maths engine.
-      return { line, top: box.y, bottom: box.y + box.height, height: box.height, text: line.text || (line.math?.latex ?? '') };
-    });
-    const heights = lines
-      .filter((l) => l.line.kind !== 'math')
-      .map((l) => l.height)
-      .sort((a, b) => a - b);
-    const body = heights[Math.floor(heights.length / 2)] ?? 0;
-    return pageFurniture(lines, height, body, this.running, this.keep).map((l) => l.line);
+    return recognisedFurniture(page.read, this.running, this.keep);
   }
 }

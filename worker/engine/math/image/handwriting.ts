@@ -90,6 +90,7 @@ export async function symbolsFromEitherHand(image: GrayImage, classifiers: Image
           confidenceExponent: HANDWRITING_CONFIDENCE_EXPONENT,
           joinByScore: true,
           squeezeWide: true,
+          typesetRepairs: false,
           priors: PICTURE_LOOKALIKES,
         }),
       ),

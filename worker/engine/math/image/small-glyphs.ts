@@ -1,7 +1,7 @@
 import type { Box, GrayImage } from '../types.js';
 import { binarise } from './binarise.js';
 import type { Classification, SymbolClassifier } from './classifier.js';
-import { connectedComponents } from './components.js';
+import { connectedComponents, type ComponentMap } from './components.js';
 import type { SymbolGroup } from './merge.js';
 import { normaliseCrop, type NormalisedCrop } from './normalise.js';
 
@@ -31,7 +31,7 @@ export interface EnlargedView {
  * them with the glyphs' own crops (one batch) and keeps the surer read (`surerReads`).
  */
 export function enlargedViews(
-  image: GrayImage,
+  enlargedInk: () => ComponentMap,
   glyphs: readonly SymbolGroup[],
   labels: readonly Classification[],
   { classes, typicalHeightEm }: SymbolClassifier['labels'],
@@ -43,15 +43,25 @@ export function enlargedViews(
     return (glyph.box.y1 - glyph.box.y0) / typical < MIN_TRAINED_EM_PX ? [i] : [];
   });
   if (!small.length) return [];
-  const map = connectedComponents(binarise(enlarged(image, FACTOR)));
+  const map = enlargedInk();
   return small.flatMap((index) => {
-    const { x0, y0, x1, y1 } = glyphs[index].box;
-    const scaled: Box = { x0: x0 * FACTOR, y0: y0 * FACTOR, x1: x1 * FACTOR, y1: y1 * FACTOR };
-    // The enlarged ink inside the glyph's enlarged box: the box leaves out a bar the enlarged
-    // binarisation has joined to it, and the half pixel of grey edge it adds around each stroke.
-    const ids = map.components.filter((c) => c.box.x0 < scaled.x1 && c.box.x1 > scaled.x0 && c.box.y0 < scaled.y1 && c.box.y1 > scaled.y0).map((c) => c.id);
-    return ids.length ? [{ index, crop: normaliseCrop(map, ids, scaled, emPx * FACTOR) }] : [];
+    const crop = enlargedCrop(map, glyphs[index].box, emPx);
+    return crop ? [{ index, crop }] : [];
   });
+}
+
+/** The connected components of the image enlarged FACTOR times and binarised at that size. */
+export function enlargedMap(image: GrayImage): ComponentMap {
+  return connectedComponents(binarise(enlarged(image, FACTOR)));
+}
+
+/** The crop, from `map` (enlargedMap's), of the ink inside `box` (a box of the original image), or null if none. */
+export function enlargedCrop(map: ComponentMap, { x0, y0, x1, y1 }: Box, emPx: number): NormalisedCrop | null {
+  const scaled: Box = { x0: x0 * FACTOR, y0: y0 * FACTOR, x1: x1 * FACTOR, y1: y1 * FACTOR };
+  // The enlarged ink inside the glyph's enlarged box: the box leaves out a bar the enlarged
+  // binarisation has joined to it, and the half pixel of grey edge it adds around each stroke.
+  const ids = map.components.filter((c) => c.box.x0 < scaled.x1 && c.box.x1 > scaled.x0 && c.box.y0 < scaled.y1 && c.box.y1 > scaled.y0).map((c) => c.id);
+  return ids.length ? normaliseCrop(map, ids, scaled, emPx * FACTOR) : null;
 }
 
 /** `labels` with each enlarged view's read (`reads[k]` of `views[k]`) where the classifier is surer of it. */

@@ -130,10 +130,11 @@ function barCut(map: ComponentMap, group: SymbolGroup, dots: ClassifiedGroup[]):
 }
 
 /**
- * The emptiest local minima of the group's column ink counts, away from its edges, where the ink
- * is one run: two glyphs touch at one joint, while a column through a loop (an o) crosses two.
+ * The `tried` emptiest local minima of the group's column ink counts, away from its edges, where
+ * the ink is one run: two glyphs touch at one joint, while a column through a loop (an o) crosses
+ * two. `maxRuns` 2 also takes a joint under another stroke (fused-glyphs.ts).
  */
-function cutColumns(map: ComponentMap, group: SymbolGroup): number[] {
+export function cutColumns(map: ComponentMap, group: SymbolGroup, tried = CUTS_TRIED, maxRuns = 1): number[] {
   const { x0, x1 } = group.box;
   const { counts, runs } = columnProfile(map, group);
   const margin = Math.max(2, Math.ceil(EDGE_MARGIN * (x1 - x0)));
@@ -143,11 +144,11 @@ function cutColumns(map: ComponentMap, group: SymbolGroup): number[] {
     const left = counts[i - 1];
     const right = i < counts.length ? counts[i] : Infinity;
     // Column x0 + i is the first column of the right half; a cut at a valley edge is tried once.
-    if (left <= right && (i === margin || counts[i - 2] >= left) && runs[thinner(i)] <= 1) minima.push(i);
+    if (left <= right && (i === margin || counts[i - 2] >= left) && runs[thinner(i)] <= maxRuns) minima.push(i);
   }
   return minima
     .sort((a, b) => Math.min(counts[a - 1], counts[a] ?? Infinity) - Math.min(counts[b - 1], counts[b] ?? Infinity))
-    .slice(0, CUTS_TRIED)
+    .slice(0, tried)
     .map((i) => x0 + i);
 }
 

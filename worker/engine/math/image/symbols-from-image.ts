@@ -3,15 +3,17 @@ import { freeAccentDots, joinSemicolons } from './accent-dots.js';
 import { binarise } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
-import { connectedComponents } from './components.js';
+import { connectedComponents, type ComponentMap } from './components.js';
+import { splitFused } from './fused-glyphs.js';
 import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop } from './normalise.js';
 import { withPriors } from './priors.js';
-import { enlargedViews, surerReads } from './small-glyphs.js';
+import { enlargedCrop, enlargedMap, enlargedViews, surerReads } from './small-glyphs.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, styledLetter } from './vocabulary.js';
+import { asAccent, wavyRules } from './wavy-accents.js';
 import { withSqueezedViews } from './wide-views.js';
 
 export interface SymbolsFromImageOptions {
@@ -27,6 +29,12 @@ export interface SymbolsFromImageOptions {
   joinByScore?: boolean;
   /** Read wide crops also squeezed into a square and average the two views (wide-views.ts); for handwriting. @default false */
   squeezeWide?: boolean;
+  /**
+   * Mend what a typeset raster does to type: cut blobs it fused into the letters of a known word or
+   * surer pieces (fused-glyphs.ts), and read a flat mark over a glyph whose grey ink waves as a tilde
+   * or hat (wavy-accents.ts). Off for handwriting, whose letters and bars a hand makes wave. @default true
+   */
+  typesetRepairs?: boolean;
 }
 
 /**
@@ -48,17 +56,19 @@ function defaultClassifier(): Promise<SymbolClassifier> {
 /**
  * The image front end of the maths recogniser: ink → connected components → multi-part symbols
  * joined → straight bars as RULE, everything else classified, unsure blobs tried as two touching
- * glyphs. Symbols come out left to right.
+ * glyphs, blobs beside letters tried as the fused letters of a known word (fused-glyphs.ts). Symbols
+ * come out left to right.
  *
  * Classification runs twice. Shape alone cannot tell `o` from `O` or `\Sigma` from `\sum`, and
  * an image does not say its font size; so the first pass classifies by shape, the heights of the
  * confident, sizeable results (against each class's typical height in em) give the em, and the
  * second pass classifies again knowing every symbol's height in em. A glyph drawn smaller than the
- * classifier was trained on is read once more from the image enlarged (small-glyphs.ts).
+ * classifier was trained on is read once more from the image enlarged (small-glyphs.ts), and so is
+ * a RULE over a glyph whose grey ink waves (a tilde or a hat drawn flat, wavy-accents.ts).
  */
 export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageOptions = {}): Promise<MathSymbol[]> {
   const map = connectedComponents(binarise(image));
-  const groups = mergeComponents(map);
+  let groups = mergeComponents(map);
   const glyphs = groups.filter((g) => !g.rule);
   const classifier = opts.classifier ?? (await defaultClassifier());
   const crops = glyphs.map((g) =>
@@ -71,12 +81,29 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   let labels = await classifier.classify(crops);
   const emPx = estimateEm(glyphs, labels, classifier);
   if (emPx !== undefined) {
-    const views = enlargedViews(image, glyphs, labels, classifier.labels, emPx);
+    let enlargedInk: ComponentMap | undefined;
+    const enlargedOnce = () => (enlargedInk ??= enlargedMap(image));
+    const views = enlargedViews(enlargedOnce, glyphs, labels, classifier.labels, emPx);
+    const marks = (opts.typesetRepairs === false ? [] : wavyRules(image, groups)).flatMap((group) => {
+      const crop = enlargedCrop(enlargedOnce(), group.box, emPx);
+      return crop ? [{ group, crop }] : [];
+    });
     const reads = await classifier.classify([
       ...crops.map((crop, i) => ({ pixels: crop.pixels, features: cropFeatures(glyphs[i].box, emPx) })),
       ...views.map((view) => view.crop),
+      ...marks.map((mark) => mark.crop),
     ]);
-    labels = surerReads(reads.slice(0, glyphs.length), views, reads.slice(glyphs.length));
+    const markReads = reads.slice(glyphs.length + views.length);
+    labels = surerReads(reads.slice(0, glyphs.length), views, reads.slice(glyphs.length, glyphs.length + views.length));
+    // A wavy mark the enlarged read calls an accent is that accent's glyph, not a RULE.
+    marks.forEach(({ group }, k) => {
+      const read = markReads[k];
+      const accent = asAccent(group, read);
+      if (!accent) return;
+      groups = groups.map((g) => (g === group ? accent : g));
+      glyphs.push(accent);
+      labels.push(read);
+    });
   }
   if (opts.squeezeWide) labels = await withSqueezedViews(map, glyphs, labels, classifier, emPx);
   labels = labels.map((label) => withPriors(label, opts.priors));
@@ -84,7 +111,8 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
   const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
-  const split = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
+  const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
+  const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);
   const symbols = classified
     .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
