@@ -36,6 +36,18 @@ function canvas(width: number, height: number) {
 
 const groupsOf = (image: GrayImage) => mergeComponents(connectedComponents(binarise(image)));
 
+/** The image as the bench's scanner gives it back: noise and grain, no skew (bench/scanned-renders.ts). */
+async function scanned(clean: GrayImage, seed: number): Promise<GrayImage> {
+  const png = await sharp(Buffer.from(clean.data), { raw: { width: clean.width, height: clean.height, channels: 1 } })
+    .png()
+    .toBuffer();
+  const { data, info } = await sharp(await noisySkewed(png, 0, seed))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
 describe('binarise', () => {
   it('splits ink from paper with Otsu and keeps a faint anti-aliased pixel that touches ink', () => {
     const image = canvas(40, 40).rect(5, 5, 15, 15, 0).rect(15, 8, 16, 9, 150).rect(30, 30, 31, 31, 150).image();
@@ -52,15 +64,8 @@ describe('binarise', () => {
   it('binarises a grainy, dusty scan as its glyphs alone, a 2×2 dot among them', async () => {
     // Strokes two pixels wide and a \\cdot of 2×2 pixels, as a 150 dpi render draws them.
     const clean = canvas(120, 40).rect(10, 10, 12, 30).rect(20, 19, 40, 21).rect(50, 18, 52, 20).line(70, 10, 85, 30).rect(95, 10, 97, 30).image();
-    const png = await sharp(Buffer.from(clean.data), { raw: { width: 120, height: 40, channels: 1 } })
-      .png()
-      .toBuffer();
     for (const seed of [1, 2, 3]) {
-      const { data, info } = await sharp(await noisySkewed(png, 0, seed))
-        .greyscale()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const { components } = connectedComponents(binarise({ data: new Uint8Array(data), width: info.width, height: info.height }));
+      const { components } = connectedComponents(binarise(await scanned(clean, seed)));
       expect(components.map((c) => [c.box.x0, c.box.y0])).toHaveLength(5);
       const dot = components.find((c) => c.box.x0 >= 48 && c.box.x1 <= 54);
       expect(dot?.area).toBeGreaterThanOrEqual(2);
@@ -75,15 +80,8 @@ describe('binarise', () => {
     for (let x = 40; x < 124; x += 6) page0.rect(x - 1, 50, x + 3, 70, 170).rect(x, 50, x + 2, 70, 40);
     const clean = page0.image();
     expect(scanNoise(clean)).toBeNull();
-    const png = await sharp(Buffer.from(clean.data), { raw: { width: 200, height: 120, channels: 1 } })
-      .png()
-      .toBuffer();
     for (const seed of [1, 2, 3]) {
-      const { data, info } = await sharp(await noisySkewed(png, 0, seed))
-        .greyscale()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const page: GrayImage = { data: new Uint8Array(data), width: info.width, height: info.height };
+      const page = await scanned(clean, seed);
       const band = { x0: 39, y0: 50, x1: 125, y1: 70 };
       const margin = 4;
       const cut = (scan?: GrayImage['scan']): GrayImage => {
