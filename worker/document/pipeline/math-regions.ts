@@ -36,6 +36,8 @@ const NUMBERED_ROW_GAP_EM = 0.8;
  * skips as well (baselines 1.7 em apart when \belowdisplayskip shrinks all it can, 2.2 em usually).
  */
 const NUMBERED_ROW_PITCH_EM = 1.6;
+/** A delimiter this close (em) beside a display's ink is its own: amsmath's matrices remove \arraycolsep inside their delimiters, leaving a side bearing (0.1 em). */
+const DELIMITER_REACH_EM = 0.3;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -318,9 +320,12 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
-    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it.
+    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it;
+    // an upright one (a delimiter) also when it stands within a thin space beside it: vmatrix's bars
+    // are a hairline with \arraycolsep of white between them and the grid.
     for (const b of structure) {
-      if (!intersects(b, group.box) || group.parts.includes(b)) continue;
+      const reach = b.y1 - b.y0 > 2 * (b.x1 - b.x0) ? DELIMITER_REACH_EM * em : 0;
+      if (!intersects(b, { ...group.box, x0: group.box.x0 - reach, x1: group.box.x1 + reach }) || group.parts.includes(b)) continue;
       group.parts.push(b);
       if (!contains(group.box, b)) [group.box, changed] = [union(group.box, b), true];
     }

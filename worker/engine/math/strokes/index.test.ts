@@ -5,7 +5,7 @@ import { strokesFromTex } from '../../../../models/training/strokes-render.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { RADICAL, RULE, type Stroke } from '../types.js';
 import { StrokeClassifier } from './classifier.js';
-import { recognizeStrokes, symbolsFromStrokes } from './index.js';
+import { recognizeStrokes, symbolsFromStrokes, type StrokeSymbolReader } from './index.js';
 import { at, bar, radical } from '../../../../test/support/pen-strokes.js';
 
 const EM_PX = 48;
@@ -45,6 +45,24 @@ describe('recognizeStrokes', () => {
     const symbols = await symbolsFromStrokes(strokes, { classifier });
     expect(symbols.map((s) => s.latex)).toEqual([RADICAL, 'a']);
     expect(await read(strokes)).toBe(normaliseLatex('\\sqrt{a}'));
+  });
+
+  it('reads a glyph that no other shares a line with by its shape alone: nothing at its level measures its size', async () => {
+    const asked: boolean[][] = [];
+    const spy: StrokeSymbolReader = {
+      labels: classifier.labels,
+      classify: (inputs) => {
+        asked.push(inputs.map((i) => i.features[2] === 1)); // the size-known flag (trajectory.ts symbolFeatures)
+        return classifier.classify(inputs);
+      },
+    };
+    const root = [radical(0, 0, 60, 80), ...at('2', 30, 10, 48)]; // a sure `2`, alone under its radical: its own vote would be the em
+    await symbolsFromStrokes(root, { classifier: spy, regroup: false });
+    expect(asked.flat()).not.toContain(true);
+    expect(await read(root)).toBe(normaliseLatex('\\sqrt{2}'));
+    asked.length = 0;
+    await symbolsFromStrokes([...at('a', 0, 0, 40), ...at('+', 38, 0, 40), ...at('1', 80, 0, 40)], { classifier: spy, regroup: false });
+    expect(asked).toContainEqual([true, true, true]); // a row: each symbol read again knowing its size
   });
 
   it('joins two written expressions into one array environment', async () => {

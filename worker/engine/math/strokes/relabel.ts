@@ -3,12 +3,15 @@ import type { MathSymbol } from '../types.js';
 /** Two symbols are on one line when their vertical extents share this much of the shorter one. */
 const SAME_LINE = 0.5;
 
-export const sharedHeight = (a: MathSymbol, b: MathSymbol): number => Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
+/** Anything with a box: a symbol, or a group of strokes not yet classified. */
+type Boxed = Pick<MathSymbol, 'box'>;
+
+export const sharedHeight = (a: Boxed, b: Boxed): number => Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
 
 export const gap = (a: MathSymbol, b: MathSymbol): number => Math.max(a.box.x0 - b.box.x1, b.box.x0 - a.box.x1, 0);
 
 /** Whether `a` and `b` share a line: their vertical extents overlap by SAME_LINE of the shorter. */
-export const onOneLine = (a: MathSymbol, b: MathSymbol): boolean => sharedHeight(a, b) >= SAME_LINE * Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
+export const onOneLine = (a: Boxed, b: Boxed): boolean => sharedHeight(a, b) >= SAME_LINE * Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0);
 
 /** The nearest symbols left and right of `s` on its line. */
 export function neighbours(s: MathSymbol, symbols: readonly MathSymbol[]): { left?: MathSymbol; right?: MathSymbol } {

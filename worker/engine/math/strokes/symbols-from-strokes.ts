@@ -8,6 +8,7 @@ import { groupStrokes, type StrokeGroup } from './grouping.js';
 import { preferCaseBySize } from './letter-case.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
 import { regroup } from './regroup.js';
+import { onOneLine } from './relabel.js';
 import { CANVAS_EM_PX, TYPICAL_SYMBOL_HEIGHT_EM } from './raster.js';
 import { symbolFeatures, trajectory } from './trajectory.js';
 
@@ -52,7 +53,8 @@ export function cleanStrokes(strokes: readonly Stroke[]): Stroke[] {
  * own. Symbols come out left to right.
  *
  * Classification runs twice, as for images: by shape first, then — once the confident results'
- * heights against their classes' typical heights give the em — again knowing each symbol's size.
+ * heights against their classes' typical heights give the em — again knowing each symbol's size,
+ * for the symbols that share their line with another.
  */
 export async function symbolsFromStrokes(input: readonly Stroke[], opts: SymbolsFromStrokesOptions = {}): Promise<MathSymbol[]> {
   const strokes = cleanStrokes(input);
@@ -68,9 +70,17 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
   const glyphs = groups.filter((g) => g.kind === 'glyph');
   const inked = glyphs.map((g) => g.strokes.map((i) => strokes[i]));
   const boxes = inked.map(strokesBox);
-  let labels = await byShape(inked);
+  const labels = await byShape(inked);
   const em = estimateEm(boxes, labels, classifier);
-  if (em !== undefined) labels = await classifier.classify(inked.map((set, i) => ({ points: trajectory(set), features: symbolFeatures(boxes[i], em, true) })));
+  // A glyph that no other glyph shares a line with (alone, alone under a radical, a lone numerator)
+  // has nothing at its level to measure its size by: its em would come from other lines or from its
+  // own first reading, and the classifier, sure of a size it was handed, reads a lone `x` as `X`.
+  // It keeps its size-hidden reading; letter-case.ts weighs its case by how often maths writes each.
+  const measured = glyphs.flatMap((g, i) => (glyphs.some((o) => o !== g && onOneLine(o, g)) ? [i] : []));
+  if (em !== undefined && measured.length) {
+    const sized = await classifier.classify(measured.map((i) => ({ points: trajectory(inked[i]), features: symbolFeatures(boxes[i], em, true) })));
+    measured.forEach((i, k) => (labels[i] = sized[k]));
+  }
   const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, equalsFromPair(labels[i], inked[i].map(strokeBox), symbolHeight)]));
   const symbols = groups.map((g): MathSymbol => {
     const label = byGroup.get(g);
