@@ -80,6 +80,20 @@ function readsAsProse(line: TextLine): boolean {
 
 const hasMath = (line: TextLine) => mathGlyphs(line) > 0;
 
+/** A formula with words in it has at most this many letters of words for each maths glyph (`y = y' \text{ if and only if } y'_k = …`). */
+const WORDY_LETTERS_PER_GLYPH = 2;
+
+/**
+ * A display of maths and words (`\det K(i|i) = \text{the number of spanning trees of } G`,
+ * `\mathbf{y} = \mathbf{y}' \quad\text{if and only if}\quad …`) reads as prose by its letters,
+ * but stands centred in its column, away from a paragraph's edges, with a relation: a display
+ * when an equation number stands level with it, or when its words are few beside its maths.
+ */
+function wordyDisplay(line: TextLine, numbered: boolean, centred: boolean): boolean {
+  if (!centred || !line.glyphs.some((g) => RELATION_CHARS.has(g.ch))) return false;
+  return numbered || wordLetters(line) <= WORDY_LETTERS_PER_GLYPH * mathGlyphs(line);
+}
+
 /** Relations a display's row can open with (`&= …`, `&\le …`): no line of prose starts with one. */
 const RELATION_CHARS = new Set('=<>≤≥≠≈≡∼≃≅∝→←⇒⇐⇔↔⟶⟹⟺↦⊂⊆⊃⊇∈≪≫⩽⩾≺≻⪯⪰⊨⊢≐≜');
 
@@ -189,9 +203,10 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
   // eqnarray aligned on its relation) but seeds a display only away from the edges; a row of
   // italic words without an operator is prose at the edge (emphasis), an operand elsewhere.
   const textMath = (l: TextLine) => textMaths.get(l) === 'formula' || (textMaths.has(l) && !paragraph.has(l));
-  const prose = new Set(lines.filter((l) => readsAsProse(l) && !textMath(l)));
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(lines.filter((l) => levelNumbers(ink.get(l)!, [ink.get(l)!], [...numbers], gutter).length > 0));
+  const wordy = (l: TextLine) => wordyDisplay(l, numbered.has(l) && hasMath(l), !paragraph.has(l) && centred(lineBox(l), l.size));
+  const prose = new Set(lines.filter((l) => readsAsProse(l) && !textMath(l) && !wordy(l)));
   const seeds = lines.filter(
     (l) =>
       !numbers.has(l) &&
