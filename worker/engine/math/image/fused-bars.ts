@@ -1,11 +1,13 @@
 import type { Box } from '../types.js';
 import type { Component, ComponentMap } from './components.js';
-import { isRadicalLike, longestRun } from './shape.js';
+import { isRadicalLike, longestRun, rowSpan } from './shape.js';
 
 /** A bar row is inked in one run across this fraction of the component's width. */
 const BAR_FILL = 0.9;
 /** A fraction bar with what the raster fused to it is at least this many times wider than tall (T is about as wide as tall, 7 narrower). */
 const MIN_FLATNESS = 1.5;
+/** A radical's vinculum row is inked in one run across this fraction of its width (the sign takes the rest). */
+const VINCULUM_SHARE = 0.4;
 /** What hangs off the bar is at most this fraction of its width: a fraction's part that is as wide as the bar is its own glyph's bar. */
 const MAX_PIECE_SHARE = 0.75;
 
@@ -43,6 +45,8 @@ interface Piece {
 function fusedPieces(c: Component, map: ComponentMap): Piece[] | null {
   const { x0, x1, y0, y1 } = c.box;
   const w = x1 - x0;
+  const radicand = radicandPieces(c, map);
+  if (radicand || isRadicalLike(c, map)) return radicand;
   if (w < 8 || w < MIN_FLATNESS * (y1 - y0)) return null;
   let top = y0;
   while (top < y1 && longestRun(c, map, top) < BAR_FILL * w) top++;
@@ -51,7 +55,6 @@ function fusedPieces(c: Component, map: ComponentMap): Piece[] | null {
   // Only one band, at most a few pixels thick, and ink beyond it.
   if (top === y1 || bottom - top > Math.max(2, 0.25 * (y1 - y0)) || (top === y0 && bottom === y1)) return null;
   for (let y = bottom; y < y1; y++) if (longestRun(c, map, y) >= BAR_FILL * w) return null;
-  if (isRadicalLike(c, map)) return null;
   const pieces = piecesOff(c, map, top, bottom);
   if (!pieces.length) return null;
   const inside = pieces.every((p) => p.box.x0 > x0 && p.box.x1 < x1 && p.box.x1 - p.box.x0 <= MAX_PIECE_SHARE * w);
@@ -59,6 +62,30 @@ function fusedPieces(c: Component, map: ComponentMap): Piece[] | null {
   const below = pieces.filter((p) => p.box.y0 >= bottom);
   const facing = above.some((a) => below.some((b) => Math.min(a.box.x1, b.box.x1) > Math.max(a.box.x0, b.box.x0)));
   return inside && !facing ? pieces : null;
+}
+
+/**
+ * What hangs from a radical's vinculum apart from its sign: a radicand's superscript set close under
+ * the vinculum (`\sqrt{b^2-4ac}`'s 2) that the raster joined to it, or null when `c` is no radical
+ * so fused. Below the vinculum (rows inked from the sign's tip to the right end, at the top) the
+ * sign's hook is the piece that reaches the bottom at the left, the vinculum starting over its
+ * right part; pieces right of the hook that end higher up are glyphs.
+ */
+function radicandPieces(c: Component, map: ComponentMap): Piece[] | null {
+  const { x0, x1, y0, y1 } = c.box;
+  const w = x1 - x0;
+  let top = y0;
+  while (top < y1 && longestRun(c, map, top) < VINCULUM_SHARE * w) top++;
+  let bottom = top;
+  while (bottom < y1 && longestRun(c, map, bottom) >= VINCULUM_SHARE * w) bottom++;
+  if (top === y1 || top - y0 > 2 || bottom - top > 3) return null;
+  const vinculum = rowSpan(c, map, top, top + 1);
+  if (!vinculum || vinculum.x1 < x1) return null;
+  const below = piecesOff(c, map, top, bottom).filter((p) => p.box.y0 >= bottom);
+  const hook = below.reduce<Piece | null>((lowest, p) => (!lowest || p.box.y1 > lowest.box.y1 ? p : lowest), null);
+  if (!hook || hook.box.y1 < y1 || hook.box.x0 > x0 + 1 || vinculum.x0 < hook.box.x0 + 0.6 * (hook.box.x1 - hook.box.x0)) return null;
+  const hanging = below.filter((p) => p !== hook && p.box.x0 > hook.box.x1 && p.box.y1 < y1 - 0.25 * (y1 - y0));
+  return hanging.length ? hanging : null;
 }
 
 /** The 8-connected pieces of `c`'s ink outside rows [top, bottom). */
