@@ -25,6 +25,13 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   { source: '\\[ x = \\cfrac{1}{1 + \\cfrac{1}{2 + \\cfrac{1}{3}}} \\]', expected: 'x=\\frac{1}{1+\\frac{1}{2+\\frac{1}{3}}}' },
   // \tbinom: parentheses of the text's size around two rows set in script size.
   { source: '\\[ \\binom{n}{k} + \\tbinom{n}{k} \\]', expected: '\\binom{n}{k}+\\binom{n}{k}' },
+  // Pieces centred over or under a symbol, where a script would stand beside it; an arrow's label of script size.
+  {
+    source: '\\[ \\overset{*}{X} + \\underset{n}{Y} \\overset{\\mathrm{def}}{=} A \\xrightarrow{f} B \\]',
+    expected: '\\overset{*}{X}+\\underset{n}{Y}\\overset{\\mathrm{def}}{=}A\\xrightarrow{f}B',
+  },
+  // Scripts in a row of bases stand beside them, over no neighbour.
+  { source: '\\[ E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4} \\]', expected: 'E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4}' },
 ];
 
 let pdf: LatexPdf;
