@@ -46,17 +46,36 @@ function random(seed: number): () => number {
   };
 }
 
+/** What a scanner does to a page, each of which `noisySkewed` can leave out to measure what it costs. */
+export interface ScannerEffects {
+  /** Turned by the skew onto white. */
+  turn: boolean;
+  /** Softened by a 0.7 px Gaussian blur. */
+  blur: boolean;
+  /** Gaussian sensor noise of σ 18 grey levels. */
+  grain: boolean;
+  /** Sparse dark specks of dust. */
+  dust: boolean;
+}
+
+export const ALL_SCANNER_EFFECTS: Readonly<ScannerEffects> = { turn: true, blur: true, grain: true, dust: true };
+
 /**
  * A scanner's take on a clean grey render: turned by `skew` degrees onto white, softened, with
- * Gaussian sensor noise (σ 18 grey levels) and sparse dust specks.
+ * Gaussian sensor noise (σ 18 grey levels) and sparse dust specks. `effects` leaves some out; the
+ * random draws are the same either way, so a speck lands where it would with every effect on.
  */
-export async function noisySkewed(clean: Buffer, skew: number, seed: number): Promise<Buffer> {
-  const { data, info } = await sharp(clean).greyscale().rotate(skew, { background: '#ffffff' }).blur(0.7).raw().toBuffer({ resolveWithObject: true });
+export async function noisySkewed(clean: Buffer, skew: number, seed: number, effects: Readonly<ScannerEffects> = ALL_SCANNER_EFFECTS): Promise<Buffer> {
+  let scan = sharp(clean).greyscale();
+  if (effects.turn) scan = scan.rotate(skew, { background: '#ffffff' });
+  if (effects.blur) scan = scan.blur(0.7);
+  const { data, info } = await scan.raw().toBuffer({ resolveWithObject: true });
   const rnd = random(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
   for (let i = 0; i < data.length; i++) {
     const speck = rnd() < 0.0015 ? -120 : 0;
-    data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + 18 * gauss() + speck)));
+    const grain = 18 * gauss();
+    data[i] = Math.max(0, Math.min(255, Math.round(data[i]! + (effects.grain ? grain : 0) + (effects.dust ? speck : 0))));
   }
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
     .png()

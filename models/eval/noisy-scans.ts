@@ -16,7 +16,7 @@ import type { RenderedCorpus } from './render.js';
 
 export const NOISY_DPI = 150;
 /** Seed of the first formula's noisy scan (the bench pages use 1000 + their index). */
-const NOISY_SEED = 2000;
+export const NOISY_SEED = 2000;
 
 export interface PageImage {
   png: Buffer;

@@ -36,7 +36,7 @@ const parts: Buffer[] = [];
 try {
   for (const page of await renderBenchPages(dir, CALIBRATION_PAGES)) {
     for (const image of [page.clean, page.noisy]) {
-      const decoded = await decodeImage(image);
+      const decoded = await decodeImage(image, { rgb: true }); // the file holds RGB crops
       const skew = await measureSkew(decoded);
       const img = await turnImage(decoded, Math.abs(skew) >= MIN_CORRECTED_SKEW ? skew : 0);
       for (const box of await detectLines(detector, img)) {

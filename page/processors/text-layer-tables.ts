@@ -199,7 +199,10 @@ function looksLikeTable(rows: Array<Array<TextLine | undefined>>, box: Region, r
     (r) => r.x1 - r.x0 >= 0.5 * (box.x1 - box.x0) && r.x0 < box.x1 && r.x1 > box.x0 && r.y1 > box.y0 - 1.5 * size && r.y0 < box.y1 + 1.5 * size,
   );
   const numeric = content.filter((cells) => cells.filter((c) => NUMBER.test(c.text.trim())).length * 2 >= cells.length).length;
-  return ruled || numeric >= MIN_NUMERIC_ROWS;
+  // Unruled rows of numbers are a table when some cell holds a word (a header, a label); a grid of
+  // numbers and maths alone is a matrix set in a display (`A = \begin{matrix}1 & 0 …`).
+  const worded = cells.some((c) => /\p{L}{2,}/u.test(c.glyphs.map((g) => (g.mathFont ? ' ' : g.ch)).join('')));
+  return ruled || (numeric >= MIN_NUMERIC_ROWS && worded);
 }
 
 /** Each column's alignment: the edge (left, right) or centre its cells agree on best. */

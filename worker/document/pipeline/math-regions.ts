@@ -36,6 +36,8 @@ const NUMBERED_ROW_GAP_EM = 0.8;
  * skips as well (baselines 1.7 em apart when \belowdisplayskip shrinks all it can, 2.2 em usually).
  */
 const NUMBERED_ROW_PITCH_EM = 1.6;
+/** A delimiter this close (em) beside a display's ink is its own: amsmath's matrices remove \arraycolsep inside their delimiters, leaving a side bearing (0.1 em). */
+const DELIMITER_REACH_EM = 0.3;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -144,6 +146,13 @@ function inkOf(band: Box, byBaseline: PdfGlyph[]): Box {
   return box ?? band;
 }
 
+/** The page's gutter, unless only equation numbers stand on one side of it: a column of numbers at the right margin is no column. */
+function textGutter(lines: TextLine[], width: number): number | undefined {
+  const gutter = findGutter(lines, width);
+  const text = lines.filter((l) => !EQUATION_NUMBER.test(l.text.trim()));
+  return gutter !== undefined && text.some((l) => l.x0 >= gutter) && text.some((l) => l.x1 <= gutter) ? gutter : undefined;
+}
+
 const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
 
 /**
@@ -152,14 +161,14 @@ const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b
  */
 export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): TextLine[] {
   if (textLines.length === 0) return textLines;
-  const lines = splitEquationNumbers(textLines, columnEdges(textLines, findGutter(textLines, math.width), true), (l) => hasMath(l) && !readsAsProse(l));
+  const lines = splitEquationNumbers(textLines, columnEdges(textLines, textGutter(textLines, math.width), true), (l) => hasMath(l) && !readsAsProse(l));
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
   const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
   const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), byBaseline)]));
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
-  const gutter = findGutter(lines, math.width);
+  const gutter = textGutter(lines, math.width);
   const textMaths = new Map(
     lines.flatMap((l) => {
       const kind = textFontMaths(l);
@@ -311,9 +320,12 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
-    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it.
+    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it;
+    // an upright one (a delimiter) also when it stands within a thin space beside it: vmatrix's bars
+    // are a hairline with \arraycolsep of white between them and the grid.
     for (const b of structure) {
-      if (!intersects(b, group.box) || group.parts.includes(b)) continue;
+      const reach = b.y1 - b.y0 > 2 * (b.x1 - b.x0) ? DELIMITER_REACH_EM * em : 0;
+      if (!intersects(b, { ...group.box, x0: group.box.x0 - reach, x1: group.box.x1 + reach }) || group.parts.includes(b)) continue;
       group.parts.push(b);
       if (!contains(group.box, b)) [group.box, changed] = [union(group.box, b), true];
     }

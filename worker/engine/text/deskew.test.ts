@@ -15,7 +15,7 @@ async function barsPage(degrees: number): Promise<RgbImage> {
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+  return { data, width: info.width, height: info.height, channels: 3 };
 }
 
 describe('measureSkew', () => {
@@ -30,7 +30,7 @@ describe('measureSkew', () => {
   });
 
   it('leaves a blank page alone', async () => {
-    expect(await measureSkew({ data: Buffer.alloc(300 * 200 * 3, 255), width: 300, height: 200 })).toBe(0);
+    expect(await measureSkew({ data: Buffer.alloc(300 * 200 * 3, 255), width: 300, height: 200, channels: 3 })).toBe(0);
   });
 });
 

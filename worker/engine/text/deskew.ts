@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { rawInput, type Box, type RgbImage } from './image.js';
 
 /**
@@ -134,11 +133,11 @@ export async function turnImage(img: RgbImage, degrees: number): Promise<RgbImag
   const turned = await rawInput(img).rotate(degrees, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
   const left = Math.floor((turned.info.width - img.width) / 2);
   const top = Math.floor((turned.info.height - img.height) / 2);
-  const data = await sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: 3 } })
+  const data = await rawInput({ data: turned.data, width: turned.info.width, height: turned.info.height, channels: img.channels })
     .extract({ left, top, width: img.width, height: img.height })
     .raw()
     .toBuffer();
-  return { data, width: img.width, height: img.height };
+  return { data, width: img.width, height: img.height, channels: img.channels };
 }
 
 /**

@@ -23,7 +23,7 @@ export function detectionSize(width: number, height: number, maxSide = DET_MAX_S
 export async function detectLines(session: ort.InferenceSession, img: RgbImage, db: DbOptions = {}): Promise<ScoredBox[]> {
   const size = detectionSize(img.width, img.height);
   const pixels = await rawInput(img).resize(size.width, size.height, { fit: 'fill' }).raw().toBuffer();
-  const input = new ort.Tensor('float32', bgrPlanes(pixels, size.width, size.height), [1, 3, size.height, size.width]);
+  const input = new ort.Tensor('float32', bgrPlanes(pixels, size.width, size.height, img.channels), [1, 3, size.height, size.width]);
   const output = await session.run({ [session.inputNames[0]]: input });
   const prob = output[session.outputNames[0]].data as Float32Array;
   const sx = img.width / size.width;
@@ -40,9 +40,18 @@ export async function detectLines(session: ort.InferenceSession, img: RgbImage, 
   return boxes;
 }
 
-function bgrPlanes(rgb: Buffer, width: number, height: number): Float32Array {
+/** The normalised B, G, R planes of RGB pixels, or of grey ones (each grey its own B, G and R). */
+function bgrPlanes(rgb: Buffer, width: number, height: number, channels: 1 | 3): Float32Array {
   const plane = width * height;
   const out = new Float32Array(3 * plane);
+  if (channels === 1) {
+    for (let c = 0; c < 3; c++) {
+      const level = Float32Array.from({ length: 256 }, (_, v) => (v / 255 - DET_MEAN[c]) / DET_STD[c]);
+      const planeOut = out.subarray(c * plane, (c + 1) * plane);
+      for (let i = 0; i < plane; i++) planeOut[i] = level[rgb[i]];
+    }
+    return out;
+  }
   for (let i = 0; i < plane; i++) {
     for (let c = 0; c < 3; c++) {
       // plane c holds B, G, R in turn: source channel 2 - c

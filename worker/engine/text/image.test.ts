@@ -18,7 +18,7 @@ describe('boxToInput', () => {
   it('maps a box found in the upright image back onto the rotated input', async () => {
     const upright = Buffer.alloc(40 * 30 * 3, 255);
     for (let y = 5; y < 9; y++) for (let x = 3; x < 20; x++) upright.fill(0, (y * 40 + x) * 3, (y * 40 + x) * 3 + 3);
-    const uprightImg: RgbImage = { data: upright, width: 40, height: 30 };
+    const uprightImg: RgbImage = { data: upright, width: 40, height: 30, channels: 3 };
     const expected = inkBox(uprightImg);
     for (const rotation of [0, 90, -90, 180] as Rotation[]) {
       // the input is the upright page turned the other way; turning it by `rotation` undoes that
@@ -30,13 +30,34 @@ describe('boxToInput', () => {
 });
 
 describe('decodeImage', () => {
-  it('gives three channels for a greyscale PNG with alpha, flattened onto white', async () => {
+  it('gives three channels for a greyscale PNG with alpha, flattened onto white, when asked for RGB', async () => {
     const png = await sharp(Buffer.alloc(4 * 2 * 2), { raw: { width: 4, height: 2, channels: 2 } })
       .png()
       .toBuffer(); // black, transparent
-    const img = await decodeImage(png);
-    expect(img).toMatchObject({ width: 4, height: 2 });
+    const img = await decodeImage(png, { rgb: true });
+    expect(img).toMatchObject({ width: 4, height: 2, channels: 3 });
     expect([...img.data]).toEqual(new Array(24).fill(255));
+    expect(await decodeImage(png)).toMatchObject({ width: 4, height: 2, channels: 1, data: Buffer.alloc(8, 255) });
+  });
+
+  it('gives one channel for a grey page, whether its file is grey or RGB, and three for a page with colour', async () => {
+    const grey = Buffer.from([0, 60, 120, 255, 30, 90]);
+    const greyPng = await sharp(grey, { raw: { width: 3, height: 2, channels: 1 } })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer();
+    const rgbPng = await sharp(grey, { raw: { width: 3, height: 2, channels: 1 } })
+      .toColourspace('srgb')
+      .png()
+      .toBuffer();
+    expect((await sharp(greyPng).metadata()).channels).toBe(1);
+    expect((await sharp(rgbPng).metadata()).channels).toBe(3);
+    for (const png of [greyPng, rgbPng]) expect(await decodeImage(png)).toEqual({ data: grey, width: 3, height: 2, channels: 1 });
+    const colour = Buffer.from([...grey.subarray(0, 5)].flatMap((v) => [v, v, v]).concat([30, 90, 30]));
+    const colourPng = await sharp(colour, { raw: { width: 3, height: 2, channels: 3 } })
+      .png()
+      .toBuffer();
+    expect(await decodeImage(colourPng)).toEqual({ data: colour, width: 3, height: 2, channels: 3 });
   });
 
   it('refuses bytes that are not an image', async () => {
@@ -46,7 +67,7 @@ describe('decodeImage', () => {
 
 describe('readingScale', () => {
   it('enlarges the lines of page scans of 150–250 dpi only', () => {
-    const page = { data: Buffer.alloc(0), width: 1700, height: 2200 };
+    const page = { data: Buffer.alloc(0), width: 1700, height: 2200, channels: 3 as const };
     expect(readingScale(page)).toBe(READ_SCALE);
     expect(readingScale({ ...page, width: 400, height: 120 })).toBe(1);
     expect(readingScale({ ...page, width: 2550, height: 3300 })).toBe(1);

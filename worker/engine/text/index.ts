@@ -106,7 +106,7 @@ async function latinReader(recId: string, opts: TextRecognizerOptions, batchSize
   if (!ids.has(LATIN_RECOGNITION_MODEL) || !ids.has(LATIN_DICTIONARY)) return undefined;
   const [rec, dict] = await Promise.all([LATIN_RECOGNITION_MODEL, LATIN_DICTIONARY].map((id) => loadModelFile(id, opts)));
   const { session } = await createSession({ ...rec, bytes: fuseHardSwish(rec.bytes) }, { ...opts, executionProviders: ['cpu'] });
-  return new RecognitionBatcher(session, ctcCharset(dict.bytes.toString('utf8')), batchSize);
+  return new RecognitionBatcher(session, ctcCharset(dict.bytes.toString('utf8')), batchSize, true);
 }
 
 export class TextRecognizer {
@@ -139,7 +139,8 @@ export class TextRecognizer {
     const charset = ctcCharset(dict.bytes.toString('utf8'));
     const cpuOnly = recognizer.executionProviders.every((p) => p === 'cpu');
     const batchSize = opts.recognitionBatchSize ?? (cpuOnly ? REC_BATCH_SIZE_CPU : REC_BATCH_SIZE_GPU);
-    const lines = new RecognitionBatcher(recognizer.session, charset, batchSize);
+    // A CPU reads long lines in pieces (split-crop.ts); a GPU reads them whole, in batches.
+    const lines = new RecognitionBatcher(recognizer.session, charset, batchSize, cpuOnly);
     return new TextRecognizer(
       detector.session,
       recognizer.session,

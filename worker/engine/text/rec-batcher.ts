@@ -1,5 +1,6 @@
 import type ort from 'onnxruntime-node';
 import { type Crop, type LineRead, runCrops } from './recognize.js';
+import { joinReads, splitCrop } from './split-crop.js';
 
 /**
  * Line recognition shared by the pages an inference worker reads at once. With a batch size
@@ -27,9 +28,19 @@ export class RecognitionBatcher {
     private readonly session: ort.InferenceSession,
     private readonly charset: string[],
     readonly batchSize: number,
+    /** Reads long crops in pieces cut at word gaps (split-crop.ts): what a CPU wants. */
+    private readonly splitLongLines = false,
   ) {}
 
-  read(crops: Crop[]): Promise<LineRead[]> {
+  async read(crops: Crop[]): Promise<LineRead[]> {
+    if (!this.splitLongLines) return this.readWhole(crops);
+    const pieces = crops.map(splitCrop);
+    const reads = await this.readWhole(pieces.flat());
+    let at = 0;
+    return pieces.map((p) => joinReads(reads.slice(at, (at += p.length))));
+  }
+
+  private readWhole(crops: Crop[]): Promise<LineRead[]> {
     if (this.batchSize <= 1 || !crops.length) return runCrops(this.session, crops, this.charset, 1);
     return new Promise((resolve, reject) => {
       this.waiting.push({ crops, resolve, reject });

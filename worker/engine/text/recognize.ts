@@ -27,7 +27,9 @@ export const REC_BATCH_SIZE_CPU = 1;
 export const REC_BATCH_SIZE_GPU = 8;
 
 export interface Crop {
+  /** REC_HEIGHT rows of `width` pixels, RGB or grey (`channels`). */
   pixels: Buffer;
+  channels: 1 | 3;
   /** Width after resizing to REC_HEIGHT. */
   width: number;
   /** The columns of the image it was cut from. */
@@ -102,18 +104,27 @@ export async function cropLine(img: RgbImage, box: Box, enlarge = 1): Promise<Cr
   let line = rawInput(img).extract({ left, top, width: w, height: h });
   if (enlarge !== 1) line = rawInput(await resized(line, Math.round(w * enlarge), Math.round(h * enlarge)));
   const pixels = await line.resize(width, REC_HEIGHT, { fit: 'fill' }).raw().toBuffer();
-  return { pixels, width, left, sourceWidth: w };
+  return { pixels, channels: img.channels, width, left, sourceWidth: w };
 }
 
 async function resized(img: ReturnType<typeof rawInput>, width: number, height: number): Promise<RgbImage> {
   const { data, info } = await img.resize(width, height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+  return { data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 };
 }
 
-/** Writes crop `n` of the batch as normalised BGR planes ((v / 255 − 0.5) / 0.5), left-aligned. */
+/** Writes crop `n` of the batch as normalised BGR planes ((v / 255 − 0.5) / 0.5), left-aligned; a grey crop's grey is each plane. */
 function writeCrop(data: Float32Array, n: number, batchWidth: number, crop: Crop): void {
   const plane = REC_HEIGHT * batchWidth;
   const base = n * 3 * plane;
+  if (crop.channels === 1) {
+    for (let y = 0; y < REC_HEIGHT; y++) {
+      const row = base + y * batchWidth;
+      for (let x = 0; x < crop.width; x++) data[row + x] = crop.pixels[y * crop.width + x] / 127.5 - 1;
+      data.copyWithin(row + plane, row, row + crop.width);
+      data.copyWithin(row + 2 * plane, row, row + crop.width);
+    }
+    return;
+  }
   for (let y = 0; y < REC_HEIGHT; y++) {
     for (let x = 0; x < crop.width; x++) {
       const src = (y * crop.width + x) * 3;

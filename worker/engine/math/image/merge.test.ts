@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPgm } from '../../../../models/eval/pgm.js';
+import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { normaliseLatex } from '../latex-normalise.js';
+import { parseLayout } from '../layout/index.js';
 import type { InkMask } from './binarise.js';
 import { connectedComponents } from './components.js';
 import { mergeComponents } from './merge.js';
+import { symbolsFromImage } from './symbols-from-image.js';
 
 /** A mask with the given rectangles of ink ([x0, y0, x1, y1), exclusive ends). */
 function mask(width: number, height: number, rects: [number, number, number, number][]): InkMask {
@@ -23,5 +31,31 @@ describe('mergeComponents', () => {
     );
     expect(groups).toHaveLength(1);
     expect(groups[0]!.parts).toHaveLength(2);
+  });
+});
+
+/**
+ * pdflatex at 150 dpi (models/eval/render.ts): the tittle of the i in `E_{i}` inside a superscript
+ * is a single grey pixel, smaller than the specks of noise the merge step drops; without it the
+ * stem reads as a dotless `\iota`.
+ */
+describe('mergeComponents on a pdflatex raster', () => {
+  const formulas = ['W=e^{-\\alpha E_{i}}', 'Q=e^{-kE_{i}}'];
+  let dir: string;
+  let rendered: RenderedCorpus;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tittle-speck-'));
+    rendered = await renderCorpus(
+      formulas.map((latex, i) => ({ id: `s${i}`, category: 'physics', latex })),
+      dir,
+    );
+  }, 120_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('keeps a one-pixel tittle over a stem and reads the i', async () => {
+    const read = await Promise.all(
+      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
+    );
+    expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });

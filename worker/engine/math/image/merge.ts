@@ -24,7 +24,8 @@ const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min
 export function mergeComponents(map: ComponentMap): SymbolGroup[] {
   const stroke = strokeWidth(map);
   const speck = Math.max(2, 0.35 * stroke * stroke);
-  const parts = map.components.filter((c) => c.area >= speck);
+  const large = map.components.filter((c) => c.area >= speck);
+  let parts = large;
   const memo = new Map<number, { rule: boolean; radical: boolean }>();
   const traits = (c: Component) => {
     let t = memo.get(c.id);
@@ -190,6 +191,9 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     inside(a, b) ||
     inside(b, a);
 
+  // A speck is noise, unless it is the tittle of a stem right under it: a script-size i's dot at
+  // 150 dpi can be one grey pixel.
+  parts = [...large, ...map.components.filter((c) => c.area < speck && large.some((stem) => dotAndStem(c, stem)))];
   const root = parts.map((_, i) => i);
   const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i])));
   for (let i = 0; i < parts.length; i++) {

@@ -69,7 +69,9 @@ export async function splitTouching(
     const cuts: Cut[] = (flat ? [] : cutColumns(map, item.group)).flatMap((column) => {
       const left = pieceOf(map, item.group, { ...box, x1: column }, dots);
       const right = pieceOf(map, item.group, { ...box, x0: column }, dots);
-      return left && right ? [{ pieces: [left, right], rules: [] }] : [];
+      // A cut that leaves a bar (the shaft of a long arrow) cut a stroke, not a joint between glyphs.
+      const bar = [left, right].some((piece) => piece && isBar(piece.group.box));
+      return left && right && !bar ? [{ pieces: [left, right], rules: [] }] : [];
     });
     const bar = barCut(map, item.group, dots);
     if (bar) cuts.push(bar);
@@ -99,6 +101,8 @@ export async function splitTouching(
   }
   return items.flatMap((item) => (absorbed.has(item) ? [] : (replaced.get(item) ?? [item])));
 }
+
+const isBar = (box: Box): boolean => box.x1 - box.x0 >= FLAT_RATIO * (box.y1 - box.y0);
 
 /**
  * A band of rows inked (nearly) across the whole blob, with glyph ink above and/or below that is

@@ -1,13 +1,15 @@
 import { RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
 import { freeAccentDots, joinSemicolons } from './accent-dots.js';
-import { binarise } from './binarise.js';
+import { binarise, scanGrey } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents, type ComponentMap } from './components.js';
+import { splitAtDarkerCores } from './darker-cores.js';
+import { separateFusedBars } from './fused-bars.js';
 import { splitFused } from './fused-glyphs.js';
 import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
-import { cropFeatures, normaliseCrop } from './normalise.js';
+import { cropFeatures, normaliseCrop, type NormalisedCrop } from './normalise.js';
 import { withPriors } from './priors.js';
 import { enlargedCrop, enlargedMap, enlargedViews, surerReads } from './small-glyphs.js';
 import { splitTouching } from './split.js';
@@ -32,7 +34,8 @@ export interface SymbolsFromImageOptions {
   /**
    * Mend what a typeset raster does to type: cut blobs it fused into the letters of a known word or
    * surer pieces (fused-glyphs.ts), and read a flat mark over a glyph whose grey ink waves as a tilde
-   * or hat (wavy-accents.ts). Off for handwriting, whose letters and bars a hand makes wave. @default true
+   * or hat (wavy-accents.ts), and on a scan take apart glyphs its blur fused (darker-cores.ts). Off
+   * for handwriting, whose letters and bars a hand makes wave and join. @default true
    */
   typesetRepairs?: boolean;
 }
@@ -43,6 +46,8 @@ export interface SymbolsFromImageOptions {
  */
 const EM_VOTE_CONFIDENCE = 0.8;
 const EM_VOTE_MIN_HEIGHT_EM = 0.3;
+/** A blob the first pass reads less surely than this is tried as a fraction bar fused with its parts (a sure ⇌ or → is left whole). */
+const FUSED_BAR_DOUBT = 0.7;
 
 let shared: Promise<SymbolClassifier> | undefined;
 function defaultClassifier(): Promise<SymbolClassifier> {
@@ -54,7 +59,8 @@ function defaultClassifier(): Promise<SymbolClassifier> {
 }
 
 /**
- * The image front end of the maths recogniser: ink → connected components → multi-part symbols
+ * The image front end of the maths recogniser: ink → connected components (on a scan, blobs of
+ * glyphs its blur fused taken apart at their darker cores, darker-cores.ts) → multi-part symbols
  * joined → straight bars as RULE, everything else classified, unsure blobs tried as two touching
  * glyphs, blobs beside letters tried as the fused letters of a known word (fused-glyphs.ts). Symbols
  * come out left to right.
@@ -67,18 +73,14 @@ function defaultClassifier(): Promise<SymbolClassifier> {
  * a RULE over a glyph whose grey ink waves (a tilde or a hat drawn flat, wavy-accents.ts).
  */
 export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageOptions = {}): Promise<MathSymbol[]> {
-  const map = connectedComponents(binarise(image));
-  let groups = mergeComponents(map);
-  const glyphs = groups.filter((g) => !g.rule);
   const classifier = opts.classifier ?? (await defaultClassifier());
-  const crops = glyphs.map((g) =>
-    normaliseCrop(
-      map,
-      g.parts.map((c) => c.id),
-      g.box,
-    ),
-  );
-  let labels = await classifier.classify(crops);
+  const ink = connectedComponents(binarise(image));
+  const scan = opts.typesetRepairs === false ? null : scanGrey(image);
+  const map = scan ? await splitAtDarkerCores(ink, scan.grey, scan.noise.paper, classifier) : ink;
+  let { groups, glyphs, crops, labels } = await firstReads(map, classifier);
+  // A blob read unsurely may be a fraction bar with the glyphs the raster fused to it (fused-bars.ts).
+  const doubted = glyphs.filter((_, i) => labels[i].confidence < FUSED_BAR_DOUBT).flatMap((g) => g.parts);
+  if (opts.typesetRepairs !== false && separateFusedBars(map, doubted)) ({ groups, glyphs, crops, labels } = await firstReads(map, classifier));
   const emPx = estimateEm(glyphs, labels, classifier);
   if (emPx !== undefined) {
     let enlargedInk: ComponentMap | undefined;
@@ -119,6 +121,23 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
   const placed = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
+}
+
+/** The merged groups of `map`, those that are glyphs, and the classifier's read of each glyph's crop by shape alone. */
+async function firstReads(
+  map: ComponentMap,
+  classifier: SymbolClassifier,
+): Promise<{ groups: SymbolGroup[]; glyphs: SymbolGroup[]; crops: NormalisedCrop[]; labels: Classification[] }> {
+  const groups = mergeComponents(map);
+  const glyphs = groups.filter((g) => !g.rule);
+  const crops = glyphs.map((g) =>
+    normaliseCrop(
+      map,
+      g.parts.map((c) => c.id),
+      g.box,
+    ),
+  );
+  return { groups, glyphs, crops, labels: await classifier.classify(crops) };
 }
 
 /** Largest side of a dot (full stop, `\cdot`, `\dot`) in em: a 150 dpi `\cdot` is a 2×2 blob the CNN cannot read. */

@@ -27,7 +27,8 @@ export type Node =
   | { kind: 'limits'; operator: Node; under: Node[]; over: Node[] }
   /** `base` is null for prescripts (`{}^{14}_{6}C`), written before an empty group. */
   | { kind: 'scripts'; base: Node | null; primes: Glyph[]; sub: Node[]; sup: Node[] }
-  | { kind: 'matrix'; environment: string; open: Glyph; close: Glyph | null; rows: Node[][][] }
+  /** `open` is null for a grid without delimiters (`matrix`, `smallmatrix`). */
+  | { kind: 'matrix'; environment: string; open: Glyph | null; close: Glyph | null; rows: Node[][][] }
   /**
    * The rows of a multi-line display, cut into cells at its alignment points (`aligned`) or not
    * (`gathered`); or the stacked lines of a big operator's limit (`substack`, one cell a row).

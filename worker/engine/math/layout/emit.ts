@@ -44,6 +44,9 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
         return join([base, "'".repeat(item.primes.length) + scripts(item.sub, item.sup)]);
       }
       case 'matrix': {
+        const body = () => item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
+        const environment = (content: string) => `\\begin{${item.environment}}${content}\\end{${item.environment}}`;
+        if (!item.open) return environment(body());
         if (item.environment === 'binom') {
           record(item.open, '\\binom');
           const [upper, lower] = item.rows.map((cells) => row(cells[0]));
@@ -52,10 +55,9 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
         }
         const delimited = DELIMITED_ENVIRONMENTS.has(item.environment);
         record(item.open, delimited ? `\\begin{${item.environment}}` : `\\left${item.open.latex}`);
-        const body = item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
+        const grid = environment(body());
         if (item.close) record(item.close, delimited ? `\\end{${item.environment}}` : `\\right${item.close.latex}`);
-        const environment = `\\begin{${item.environment}}${body}\\end{${item.environment}}`;
-        return delimited ? environment : `\\left${item.open.latex}${environment}\\right${item.close?.latex ?? '.'}`;
+        return delimited ? grid : `\\left${item.open.latex}${grid}\\right${item.close?.latex ?? '.'}`;
       }
       case 'rows': {
         const body = item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');

@@ -1,4 +1,5 @@
 import type { MathResult, MathSymbol } from '../types.js';
+import { groupBareGrids } from './bare-grids.js';
 import { groupDisplayRows } from './display-rows.js';
 import { emitLatex } from './emit.js';
 import { glyphElement } from './glyphs.js';
@@ -20,14 +21,13 @@ export function parseLayout(symbols: MathSymbol[]): MathResult {
     ...glyph,
     confidence: glyph.confidence ** (symbols[index]!.confidenceExponent ?? 1),
   }));
-  const elements = glyphs.map((glyph, index) => glyphElement(glyph, symbols[index]));
-  // A display of several rows (align, gather …) is read row by row; one line is one row.
+  const leaves = glyphs.map((glyph, index) => glyphElement(glyph, symbols[index]));
   // Only a PDF's glyphs know their font size; their positions are exact, an image's are not.
-  const rows = groupDisplayRows(
-    elements,
-    parseRow,
-    symbols.some((symbol) => symbol.size !== undefined),
-  );
+  const exact = symbols.some((symbol) => symbol.size !== undefined);
+  // A grid without delimiters is one piece of whatever row it stands in, so it is found first.
+  const elements = exact ? groupBareGrids(leaves, parseRow) : leaves;
+  // A display of several rows (align, gather …) is read row by row; one line is one row.
+  const rows = groupDisplayRows(elements, parseRow, exact);
   const { latex, boxes } = emitLatex(rows ? [rows.node] : parseRow(elements).nodes);
   const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
   return { latex, confidence, boxes, ...(rows ? { rows: rows.spans } : {}) };

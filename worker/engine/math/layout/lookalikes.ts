@@ -33,7 +33,10 @@ export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
     if (!symbol.alternatives?.length || symbol.baseline !== undefined) return glyph;
     const line = lineAround(symbols, index);
     if (!line) return glyph;
-    const topFit = Math.max(fit(symbol, verticalClass(symbol.latex), line), scriptFit(symbol, line));
+    // A script belongs to the glyph before it, whose own line may differ from its neighbours' (a
+    // subscript beside it pulls their median down): it is measured against that glyph's too.
+    const base = baseBefore(symbols, index);
+    const topFit = Math.max(fit(symbol, verticalClass(symbol.latex), line), scriptFit(symbol, line), base ? scriptFit(symbol, base) : 0);
     if (topFit >= DOUBT_BELOW) return glyph;
     let best = { latex: symbol.latex, confidence: symbol.confidence, score: symbol.confidence * topFit };
     for (const alternative of symbol.alternatives) {
@@ -71,6 +74,23 @@ function scriptFit(symbol: MathSymbol, line: LineReference): number {
   const em = SCRIPT_SCALE * line.em;
   const best = Math.max(...SCRIPT_SHIFTS_EM.map((shift) => fit(symbol, vertical, { baseline: line.baseline + shift * line.em, em })));
   return best >= SCRIPT_SURE ? best : 0;
+}
+
+/**
+ * The line of the sure, size-telling glyph right before the symbol (within a gap of half its
+ * height, overlapping its band), or null: the base the symbol would be a script of.
+ */
+function baseBefore(symbols: MathSymbol[], index: number): LineReference | null {
+  const self = symbols[index].box;
+  const before = symbols
+    .filter((other, otherIndex) => otherIndex !== index && other.confidence >= SURE && verticalClass(other.latex).sizes)
+    .filter((other) => other.box.x1 <= self.x0 + 1 && self.x0 - other.box.x1 < 0.5 * height(self))
+    .filter((other) => overlap(other.box.y0, other.box.y1, self.y0, self.y1) > 0.5 * Math.min(height(other.box), height(self)))
+    .sort((a, b) => b.box.x1 - a.box.x1)[0];
+  if (!before) return null;
+  const vertical = verticalClass(before.latex);
+  const em = height(before.box) / (vertical.top - vertical.bottom);
+  return { baseline: before.box.y1 + vertical.bottom * em, em };
 }
 
 /** Baseline and em from the nearest size-telling neighbours that share the symbol's vertical band. */

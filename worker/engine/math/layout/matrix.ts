@@ -14,6 +14,7 @@ import {
   type Node,
   type ParseRow,
 } from './element.js';
+import { mergeIntervals } from './intervals.js';
 import { LIMIT_OPERATORS } from './metrics.js';
 
 /** A delimiter is tall (encloses a grid or a fraction) above this many em. */
@@ -188,16 +189,4 @@ function splitColumns(content: Element[], em: number): Array<[number, number]> {
     content.map((element) => [element.box.x0, element.box.x1]),
     COLUMN_GAP_EM * em,
   );
-}
-
-/** Sorted union of intervals, joining those whose gap is at most `joinGap`. */
-function mergeIntervals(intervals: Array<[number, number]>, joinGap: number): Array<[number, number]> {
-  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
-  const merged: Array<[number, number]> = [];
-  for (const [start, end] of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && start - last[1] <= joinGap) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return merged;
 }

@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPgm } from '../../../../models/eval/pgm.js';
+import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { symbolsFromImage } from '../image/symbols-from-image.js';
+import { normaliseLatex } from '../latex-normalise.js';
 import type { MathSymbol } from '../types.js';
 import { parseLayout } from './index.js';
 
@@ -32,5 +39,30 @@ describe('parseLayout: look-alikes inside function names', () => {
   it('keeps a ring between letters that spell no name (f\\circ g)', () => {
     const symbols = [at('f', 100, 10, 110, 30), ring(114, 124), at('g', 128, 15, 138, 30)];
     expect(parseLayout(symbols).latex).toBe('f\\circ g');
+  });
+});
+
+/**
+ * pdflatex at 150 dpi (models/eval/render.ts): the o of a `\cos` in a matrix, read as `\circ` first,
+ * has the glyphs of the other row between it and its neighbours in x; they are no break in the word.
+ */
+describe('parseLayout: function names in a matrix typeset by pdflatex', () => {
+  const matrices = ['\\begin{pmatrix}\\cos\\alpha&0\\\\0&\\cos\\beta\\end{pmatrix}', '\\begin{pmatrix}\\cosh x&\\sinh x\\\\\\sinh x&\\cosh x\\end{pmatrix}'];
+  let dir: string;
+  let rendered: RenderedCorpus;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'name-letters-'));
+    rendered = await renderCorpus(
+      matrices.map((latex, i) => ({ id: `n${i}`, category: 'linear-algebra', latex })),
+      dir,
+    );
+  }, 120_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads the ring between c and s as the o of \\cos across the rows', async () => {
+    const read = await Promise.all(
+      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
+    );
+    expect(read).toEqual(matrices.map(normaliseLatex));
   });
 });

@@ -44,7 +44,9 @@ function run(glyphs: Glyph[], order: number[], at: number, step: -1 | 1): Glyph[
     const other = glyphs[order[k]!]!;
     const gap = step > 0 ? other.box.x0 - previous.x1 : previous.x0 - other.box.x1;
     const overlap = Math.min(other.box.y1, self.y1) - Math.max(other.box.y0, self.y0);
-    if (!isLetter(other.latex) || gap > LETTER_GAP * height || overlap < 0.5 * height) break;
+    // A glyph of another line (a matrix's next row, a limit) lies between in x but not on the way.
+    if (overlap < 0.5 * height) continue;
+    if (!isLetter(other.latex) || gap > LETTER_GAP * height) break;
     found.push(other);
     previous = other.box;
   }
