@@ -15,7 +15,9 @@ const MIN_GUTTER_PT = 8;
 const MIN_LINES_PER_SIDE = 3;
 
 /** Finds the x of the gutter, or undefined for a single-column page. */
-export function findGutter(lines: TextLine[], pageWidth: number): number | undefined {
+export function findGutter(pageLines: TextLine[], pageWidth: number): number | undefined {
+  // Lines without a visible character (a picture font's circle pieces drawing a box's corners) are drawing, not a column.
+  const lines = pageLines.filter((l) => /[^\p{Cc}\s]/u.test(l.text));
   if (lines.length < 2 * MIN_LINES_PER_SIDE) return undefined;
   let best: { x: number; score: number } | undefined;
   for (let x = pageWidth * 0.3; x <= pageWidth * 0.7; x += 2) {

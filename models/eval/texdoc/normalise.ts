@@ -55,7 +55,7 @@ export function normaliseDisplay(environment: string, body: string): string {
     // eqnarray sets its relation in a column of its own (`a &=& b`): the page shows `a &= b`.
     if (/^eqnarray/u.test(name)) rows = rows.map((row) => row.replace(/&([^&]*)&/u, '&$1'));
     // `a =& b` and `a &= b` align the same glyph at the same point: the operator goes after the `&`.
-    rows = rows.map((row) => row.replace(OPERATOR_BEFORE_AMPERSAND, '&$1'));
+    rows = rows.map((row) => row.replace(OPERATOR_BEFORE_AMPERSAND, '&$1 '));
     // Rows with no alignment point are stacked rows, whichever environment stacked them.
     const block = ALIGNED.test(name) && rows.some((row) => topLevelAmpersand(row)) ? 'aligned' : 'gathered';
     text = rows.length === 1 ? rows[0]!.replace(/&/gu, ' ') : `\\begin{${block}}${rows.join('\\\\')}\\end{${block}}`;

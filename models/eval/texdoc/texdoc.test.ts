@@ -50,6 +50,8 @@ describe('the display normal form', () => {
     expect(normaliseDisplay('equation', '\\begin{split} a &= b \\\\[2pt] &= c \\end{split} \\tag{3}')).toBe(aligned);
     expect(normaliseDisplay('eqnarray*', 'a &=& b \\\\ &=& c')).toBe(aligned);
     expect(normaliseDisplay('align*', 'a =& b \\\\ =& c')).toBe(aligned);
+    // A control word moved after the `&` keeps its word boundary (`\\iff &H` is `&\\iff H`, not `&\\iffH`).
+    expect(normaliseDisplay('align*', '&a = b \\\\ \\iff &H = c')).toBe(normaliseMmdDisplay('\\begin{aligned}&a=b\\\\&\\Longleftrightarrow H=c\\end{aligned}'));
     // An operator that is a script stays in its script.
     expect(normaliseDisplay('eqnarray', 'x_\\pm & = & a \\\\ y_- & = & b')).toBe(
       normaliseMmdDisplay('\\begin{aligned}x_{\\pm} & = a \\\\ y_{-} & = b\\end{aligned}'),

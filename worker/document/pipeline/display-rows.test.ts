@@ -6,8 +6,8 @@ import { convertDocument, type DocumentResult } from './index.js';
 /**
  * Multi-line displays on a pdflatex page come back as one display each, rows and `&` kept: an
  * align* (aligned), a gather* (gathered), an equation holding a split with one number (the
- * number is furniture at default options, a tag when asked for), and a sum whose limit is a
- * \substack of two lines.
+ * number is furniture at default options, a tag when asked for), a sum whose limit is a
+ * \substack of two lines, and an align* whose rows each open with `&` (set flush left).
  */
 
 const PAGE = String.raw`Consider the chain of equalities
@@ -27,7 +27,12 @@ S &= \sum_{\substack{i \in I \\ i > 0}} a_i \\
   &= \frac{1}{2} n
 \end{split}
 \end{equation}
-for every admissible set of indices in the sum.`;
+for every admissible set of indices in the sum. The sum is bounded in two steps,
+\begin{align*}
+&\int_0^1 f(x)\,dx \le \int_0^1 g(x)\,dx + 1\\
+&\le 2
+\end{align*}
+set flush left at the start of their rows.`;
 
 let pdf: LatexPdf;
 let plain: DocumentResult;
@@ -52,6 +57,7 @@ describe('multi-line displays on a born-digital page', () => {
         '\\begin{aligned}f(x)&=(x+1)^2-1\\\\&=x^2+2x\\end{aligned}',
         '\\begin{gathered}a^2+b=1\\\\a-b=3\\end{gathered}',
         '\\begin{aligned}S&=\\sum_{\\substack{i\\in I\\\\i>0}}a_i\\\\&=\\frac{1}{2}n\\end{aligned}',
+        '\\begin{aligned}&\\int_0^1 f(x)dx\\le\\int_0^1 g(x)dx+1\\\\&\\le 2\\end{aligned}',
       ].map(normaliseLatex),
     );
   });

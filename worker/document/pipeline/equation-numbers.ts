@@ -23,7 +23,7 @@ export function tagText(number: TextLine): string {
 
 /**
  * The numbers level with a display beside its ink, their middles within its height: those at its
- * right, or where none stand there, at its left (leqno) but never across a two-column page's
+ * right, or where none stand there, at its left (leqno), but never across a two-column page's
  * gutter, where the other column's numbers stand. `parts` are the display's ink boxes: a
  * multline's number stands inside its box, at the right of its last row, whose first row runs
  * almost to the margin.
@@ -35,8 +35,9 @@ export function levelNumbers(box: Box, parts: Box[], numbers: TextLine[], gutter
     const beside = parts.filter((p) => p.y0 <= middle && p.y1 >= middle && !(p.x0 >= n.x0 && p.x1 <= n.x1));
     return beside.length ? beside : [box];
   };
-  const right = level.filter((n) => n.x0 > Math.max(...row(n).map((p) => p.x1)));
-  const across = (n: TextLine) => gutter !== undefined && n.x1 <= gutter && box.x0 >= gutter;
+  // A number across the gutter is the other column's.
+  const across = (n: TextLine) => gutter !== undefined && ((n.x1 <= gutter && box.x0 >= gutter) || (n.x0 >= gutter && box.x1 <= gutter));
+  const right = level.filter((n) => n.x0 > Math.max(...row(n).map((p) => p.x1)) && !across(n));
   const left = () => level.filter((n) => n.x1 < Math.min(...row(n).map((p) => p.x0)) && !across(n));
   return (right.length ? right : left()).sort((a, b) => a.top - b.top);
 }
@@ -46,11 +47,13 @@ const MOVED_GAP_EM = 0.6;
 
 /**
  * The number amsmath moved off a display too wide to leave it room: on a line of its own under
- * the last row at the right, or with leqno over the first row at the left. Alone on its row, so
- * that it cannot be the number of a display or a line beside it.
+ * the last row at the right, or with leqno over the first row at the left. Alone on its row under
+ * (or over) the display, so that it cannot be the number of a display or a line beside it.
  */
 export function movedNumber(box: Box, em: number, lines: TextLine[], numbers: Set<TextLine>): TextLine[] {
-  const alone = (n: TextLine) => !lines.some((l) => l !== n && l.top < n.bottom && l.bottom > n.top);
+  // Alone across the display's width: the other column of a two-column page has lines on every row.
+  const alone = (n: TextLine) =>
+    !lines.some((l) => l !== n && l.top < n.bottom && l.bottom > n.top && l.x0 < Math.max(box.x1, n.x1) && l.x1 > Math.min(box.x0, n.x0));
   const below = (n: TextLine) => n.top >= box.y1 - 0.2 * em && n.top - box.y1 <= MOVED_GAP_EM * em && n.x0 > box.x0 && n.x1 > box.x1 - em;
   const above = (n: TextLine) => n.bottom <= box.y0 + 0.2 * em && box.y0 - n.bottom <= MOVED_GAP_EM * em && n.x1 < box.x1 && n.x0 < box.x0 + em;
   const moved = lines.filter((n) => numbers.has(n) && (below(n) || above(n)) && alone(n));

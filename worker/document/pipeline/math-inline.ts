@@ -1,5 +1,5 @@
 import type { Box } from '../../engine/math/types.js';
-import { makeLine, type TextLine } from './text-layer.js';
+import { dominantSize, makeLine, type TextLine } from './text-layer.js';
 
 /**
  * Inline formulas the text layer cut out of their line. A tall inline formula (`\dfrac`, a
@@ -29,15 +29,30 @@ const CENTRED_EM = 1;
 /** Lines that start (or end) within this many points of each other mark a column's edge. */
 const EDGE_TOLERANCE_PT = 0.5;
 const EDGE_LINES = 3;
+/** An edge that more than this share of the column's body-text lines cross by over an em is no edge: short lines that happen to end together (a list's `n : N` items, a fraction's digits). */
+const CROSSED_SHARE = 0.25;
+
+/** A line's start (or end), its font size, and for an end whether the line starts at its column's left edge (a paragraph's full line). */
+type EdgePoint = { x: number; size: number; full?: boolean };
 
 /**
- * The outermost of `xs` (the least, or with `sign` -1 the greatest) where EDGE_LINES of them meet,
- * else the outermost of all: a page number or a margin note past the text block is no edge.
+ * The outermost of `points` (the least x, or with `sign` -1 the greatest) where EDGE_LINES of them
+ * meet, one of them in the body text's size, and that the body text does not cross: a page number,
+ * a margin note in a smaller size, or short lines ending together inside the text block are no
+ * edge. Else the outermost of all.
  */
-function sharedEdge(xs: number[], sign: 1 | -1): number {
-  const sorted = xs.map((x) => sign * x).sort((a, b) => a - b);
-  const at = sorted.findIndex((x, i) => i + EDGE_LINES - 1 < sorted.length && sorted[i + EDGE_LINES - 1]! - x <= EDGE_TOLERANCE_PT);
-  return sign * sorted[Math.max(0, at)]!;
+function sharedEdge(points: EdgePoint[], sign: 1 | -1, bodySize: number): number {
+  const sorted = points.map((p) => ({ ...p, x: sign * p.x })).sort((a, b) => a.x - b.x);
+  const body = sorted.filter((p) => Math.abs(p.size - bodySize) < 0.5);
+  for (let i = 0; i + EDGE_LINES - 1 < sorted.length; i++) {
+    const x = sorted[i]!.x;
+    const meeting = sorted.slice(i, i + EDGE_LINES);
+    if (meeting.at(-1)!.x - x > EDGE_TOLERANCE_PT || !meeting.some((p) => Math.abs(p.size - bodySize) < 0.5 && p.full !== false)) continue;
+    // Candidates further in are crossed by more lines still.
+    if (body.filter((p) => p.x < x - p.size).length > CROSSED_SHARE * body.length) break;
+    return sign * x;
+  }
+  return sign * sorted[0]!.x;
 }
 
 type Edges = { left: number; right: number };
@@ -48,12 +63,19 @@ type Edges = { left: number; right: number };
  */
 export function columnEdges(lines: TextLine[], gutter: number | undefined, shared: boolean): (line: Pick<TextLine, 'x0' | 'x1'>) => Edges | undefined {
   const rightColumn = (l: Pick<TextLine, 'x0'>) => gutter !== undefined && l.x0 >= gutter;
-  const edge = (xs: number[], sign: 1 | -1) => (shared ? sharedEdge(xs, sign) : sign * Math.min(...xs.map((x) => sign * x)));
   const edges = [false, true].map((right) => {
     const column = lines.filter((l) => rightColumn(l) === right && (right || gutter === undefined || l.x1 <= gutter));
     if (!column.length) return undefined;
-    const [starts, ends] = [column.map((l) => l.x0), column.map((l) => l.x1)];
-    return { left: edge(starts, 1), right: edge(ends, -1) };
+    if (!shared) return { left: Math.min(...column.map((l) => l.x0)), right: Math.max(...column.map((l) => l.x1)) };
+    const body = dominantSize(column.flatMap((l) => l.glyphs.filter((g) => /\S/u.test(g.ch))));
+    const left = sharedEdge(
+      column.map((l) => ({ x: l.x0, size: l.size })),
+      1,
+      body,
+    );
+    // The right edge is where a paragraph's full lines end: one of the lines meeting there starts at the left edge.
+    const ends = column.map((l) => ({ x: l.x1, size: l.size, full: l.x0 <= left + INDENT_EM * l.size }));
+    return { left, right: sharedEdge(ends, -1, body) };
   });
   return (l) => edges[rightColumn(l) ? 1 : 0];
 }

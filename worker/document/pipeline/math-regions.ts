@@ -148,6 +148,13 @@ function inkOf(band: Box, byBaseline: PdfGlyph[]): Box {
   return box ?? band;
 }
 
+/** The page's gutter, unless only equation numbers stand on one side of it: a column of numbers at the right margin is no column. */
+function textGutter(lines: TextLine[], width: number): number | undefined {
+  const gutter = findGutter(lines, width);
+  const text = lines.filter((l) => !EQUATION_NUMBER.test(l.text.trim()));
+  return gutter !== undefined && text.some((l) => l.x0 >= gutter) && text.some((l) => l.x1 <= gutter) ? gutter : undefined;
+}
+
 const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
 
 /**
@@ -156,14 +163,14 @@ const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b
  */
 export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): TextLine[] {
   if (textLines.length === 0) return textLines;
-  const lines = splitEquationNumbers(textLines, columnEdges(textLines, findGutter(textLines, math.width), true), (l) => hasMath(l) && !readsAsProse(l));
+  const lines = splitEquationNumbers(textLines, columnEdges(textLines, textGutter(textLines, math.width), true), (l) => hasMath(l) && !readsAsProse(l));
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
   const byBaseline = [...math.glyphs].sort((a, b) => a.baseline - b.baseline);
   const ink = new Map(lines.map((l) => [l, inkOf(lineBox(l), byBaseline)]));
   const tall = math.glyphs.filter((g) => g.font.family === 'extension').map((g) => g.box);
   const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.trim())));
-  const gutter = findGutter(lines, math.width);
+  const gutter = textGutter(lines, math.width);
   const textMaths = new Map(
     lines.flatMap((l) => {
       const kind = textFontMaths(l);

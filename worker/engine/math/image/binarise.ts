@@ -86,6 +86,15 @@ export function scanNoise(raw: GrayImage): ScanNoise | null {
 }
 
 /**
+ * The grey a scan is binarised from (smoothed) and its paper noise, its page's for an image cut
+ * from a page (GrayImage `scan`); null for a clean image, which is binarised as it is.
+ */
+export function scanGrey(raw: GrayImage): { grey: GrayImage; noise: ScanNoise } | null {
+  const noise = raw.scan === undefined ? scanNoise(raw) : raw.scan;
+  return noise ? { grey: smoothed(raw), noise } : null;
+}
+
+/**
  * Dark-on-light greyscale → ink mask; an image without contrast yields an empty mask. Hysteresis:
  * pixels a little lighter than Otsu's threshold are ink, and so are pixels halfway to the paper grey that
  * touch ink — the faint anti-aliased middle of a hairline stroke — so thin strokes stay connected
@@ -100,8 +109,9 @@ export function scanNoise(raw: GrayImage): ScanNoise | null {
  * with the page's noise, or clean.
  */
 export function binarise(raw: GrayImage): InkMask {
-  const noise = raw.scan === undefined ? scanNoise(raw) : raw.scan;
-  const image = noise ? smoothed(raw) : raw;
+  const scan = scanGrey(raw);
+  const noise = scan?.noise ?? null;
+  const image = scan?.grey ?? raw;
   const mask = new Uint8Array(image.width * image.height);
   let darkest = 255;
   let lightest = 0;

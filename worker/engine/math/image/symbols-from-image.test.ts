@@ -119,6 +119,15 @@ describe('symbolsFromImage', () => {
     }
   });
 
+  it("reads apart the glyphs a scan's blur fused into one blob (the d and x of a dx, read as \\omega before)", async () => {
+    for (const emPx of [20, 22]) {
+      for (const seed of [1, 2, 3, 4]) {
+        const symbols = await symbolsFromImage(await scanned('dx', emPx, seed), { classifier });
+        expect(symbols.map((s) => s.latex)).toEqual(['d', 'x']);
+      }
+    }
+  });
+
   it('returns no symbols for a blank image', async () => {
     const blank = { data: new Uint8Array(100 * 40).fill(255), width: 100, height: 40 };
     expect(await symbolsFromImage(blank, { classifier })).toEqual([]);

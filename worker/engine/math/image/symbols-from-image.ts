@@ -1,9 +1,10 @@
 import { RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
 import { freeAccentDots, joinSemicolons } from './accent-dots.js';
-import { binarise } from './binarise.js';
+import { binarise, scanGrey } from './binarise.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents, type ComponentMap } from './components.js';
+import { splitAtDarkerCores } from './darker-cores.js';
 import { separateFusedBars } from './fused-bars.js';
 import { splitFused } from './fused-glyphs.js';
 import { joinByScore } from './join-by-score.js';
@@ -33,7 +34,8 @@ export interface SymbolsFromImageOptions {
   /**
    * Mend what a typeset raster does to type: cut blobs it fused into the letters of a known word or
    * surer pieces (fused-glyphs.ts), and read a flat mark over a glyph whose grey ink waves as a tilde
-   * or hat (wavy-accents.ts). Off for handwriting, whose letters and bars a hand makes wave. @default true
+   * or hat (wavy-accents.ts), and on a scan take apart glyphs its blur fused (darker-cores.ts). Off
+   * for handwriting, whose letters and bars a hand makes wave and join. @default true
    */
   typesetRepairs?: boolean;
 }
@@ -57,7 +59,8 @@ function defaultClassifier(): Promise<SymbolClassifier> {
 }
 
 /**
- * The image front end of the maths recogniser: ink → connected components → multi-part symbols
+ * The image front end of the maths recogniser: ink → connected components (on a scan, blobs of
+ * glyphs its blur fused taken apart at their darker cores, darker-cores.ts) → multi-part symbols
  * joined → straight bars as RULE, everything else classified, unsure blobs tried as two touching
  * glyphs, blobs beside letters tried as the fused letters of a known word (fused-glyphs.ts). Symbols
  * come out left to right.
@@ -70,8 +73,10 @@ function defaultClassifier(): Promise<SymbolClassifier> {
  * a RULE over a glyph whose grey ink waves (a tilde or a hat drawn flat, wavy-accents.ts).
  */
 export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageOptions = {}): Promise<MathSymbol[]> {
-  const map = connectedComponents(binarise(image));
   const classifier = opts.classifier ?? (await defaultClassifier());
+  const ink = connectedComponents(binarise(image));
+  const scan = opts.typesetRepairs === false ? null : scanGrey(image);
+  const map = scan ? await splitAtDarkerCores(ink, scan.grey, scan.noise.paper, classifier) : ink;
   let { groups, glyphs, crops, labels } = await firstReads(map, classifier);
   // A blob read unsurely may be a fraction bar with the glyphs the raster fused to it (fused-bars.ts).
   const doubted = glyphs.filter((_, i) => labels[i].confidence < FUSED_BAR_DOUBT).flatMap((g) => g.parts);

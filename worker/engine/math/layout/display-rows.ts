@@ -11,7 +11,8 @@ import { LIMIT_OPERATORS } from './metrics.js';
  * or overlap, and a fraction bar or a big operator holds its parts into its row. Rows whose
  * relations start at one x are aligned there (`a &= b`); a row that starts at that point
  * (`&+ c`) continues the one above; two alignment points with a wide common gap between them are
- * two column pairs (`a &= b & c &= d`). Rows without such a point are `gathered`.
+ * two column pairs (`a &= b & c &= d`). Rows without such a point are `gathered`, unless a
+ * born-digital display sets them flush left (every row opening with `&`).
  */
 
 /** Rows are apart when the white between them exceeds this (em); the parts of one row are closer. */
@@ -39,7 +40,9 @@ export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactP
   const em = referenceEm(elements);
   const rows = splitDisplayRows(elements, em);
   if (rows.length < 2) return null;
-  const points = alignmentPoints(rows, em, exactPositions);
+  const relationPoints = alignmentPoints(rows, em, exactPositions);
+  // Rows without a relation point, set flush left (`&\int … \\ &\le …`), are aligned at their start.
+  const points = relationPoints.length === 0 && exactPositions && flushLeft(rows, em) ? [Math.min(...rows.flat().map((e) => e.box.x0))] : relationPoints;
   const cells = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell).nodes));
   const spans = rows.map((row) => ({ y0: Math.min(...row.map((e) => e.box.y0)), y1: Math.max(...row.map((e) => e.box.y1)) }));
   return { node: { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells }, spans };
@@ -104,6 +107,24 @@ function alignmentPoints(rows: Element[][], em: number, exactPositions: boolean)
     if (gap && gap[1] - gap[0] >= PAIR_GAP_EM * em) withPairs.push((gap[0] + gap[1]) / 2);
   }
   return withPairs.sort((a, b) => a - b);
+}
+
+/**
+ * Rows whose ink starts this close (em: unlike glyphs' side bearings, a display integral's slant)
+ * and ends further apart than RAGGED_END_EM are set flush left; centred rows (gather) start as far
+ * apart as they end.
+ */
+const FLUSH_START_EM = 0.25;
+const RAGGED_END_EM = 0.5;
+
+/**
+ * Rows that all start at one x and do not all end together: aligned at their start, as an
+ * `align` whose rows each open with `&` sets them.
+ */
+function flushLeft(rows: Element[][], em: number): boolean {
+  const starts = rows.map((row) => Math.min(...row.map((e) => e.box.x0)));
+  const ends = rows.map((row) => Math.max(...row.map((e) => e.box.x1)));
+  return Math.max(...starts) - Math.min(...starts) <= FLUSH_START_EM * em && Math.max(...ends) - Math.min(...ends) > RAGGED_END_EM * em;
 }
 
 /** A row that starts right of `x` with a binary operator (`+ e`, `\times f`): the continuation of the row above. */
