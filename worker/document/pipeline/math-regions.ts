@@ -38,6 +38,8 @@ const NUMBERED_ROW_GAP_EM = 0.8;
 const NUMBERED_ROW_PITCH_EM = 1.6;
 /** A delimiter this close (em) beside a display's ink is its own: amsmath's matrices remove \arraycolsep inside their delimiters, leaving a side bearing (0.1 em). */
 const DELIMITER_REACH_EM = 0.3;
+/** A fraction bar level with a display and this close (em) beside it is its own (a thick space and the null delimiter: 0.4 em). */
+const BAR_REACH_EM = 0.8;
 /** An empty vertical strip this many ems wide cuts a display into pieces joined by a space (\quad or \qquad). */
 const SPLIT_GAP_EM = 1.5;
 /** Maths level with a display and at most this many ems beside it is part of it: \qquad is 2 em, plus the glyphs' side bearings. */
@@ -335,11 +337,11 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
   const em = Math.max(...group.lines.map((l) => l.size));
   for (let changed = true; changed;) {
     changed = false;
-    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it;
-    // an upright one (a delimiter) also when it stands within a thin space beside it: vmatrix's bars
-    // are a hairline with \arraycolsep of white between them and the grid.
+    // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it,
+    // and those a thin space beside it: vmatrix's bars are hairlines a side bearing from the grid,
+    // and a fraction of digits alone (`x = \cfrac{1}{1+…}`) starts a thick space after its `=`.
     for (const b of structure) {
-      const reach = b.y1 - b.y0 > 2 * (b.x1 - b.x0) ? DELIMITER_REACH_EM * em : 0;
+      const reach = (b.y1 - b.y0 > 2 * (b.x1 - b.x0) ? DELIMITER_REACH_EM : BAR_REACH_EM) * em;
       if (!intersects(b, { ...group.box, x0: group.box.x0 - reach, x1: group.box.x1 + reach }) || group.parts.includes(b)) continue;
       group.parts.push(b);
       if (!contains(group.box, b)) [group.box, changed] = [union(group.box, b), true];

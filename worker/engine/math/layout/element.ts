@@ -33,6 +33,8 @@ export type Node =
    * The rows of a multi-line display, cut into cells at its alignment points (`aligned`) or not
    * (`gathered`); or the stacked lines of a big operator's limit (`substack`, one cell a row).
    */
+  /** `\overset{over}{\underset{under}{base}}`: pieces centred right above or below one symbol. */
+  | { kind: 'stack'; base: Node; over: Node[]; under: Node[] }
   | { kind: 'rows'; environment: 'aligned' | 'gathered' | 'substack'; rows: Node[][][] };
 
 /**

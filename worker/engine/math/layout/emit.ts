@@ -59,6 +59,10 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
         if (item.close) record(item.close, delimited ? `\\end{${item.environment}}` : `\\right${item.close.latex}`);
         return delimited ? grid : `\\left${item.open.latex}${grid}\\right${item.close?.latex ?? '.'}`;
       }
+      case 'stack': {
+        const under = item.under.length ? `\\underset{${row(item.under)}}{${node(item.base)}}` : node(item.base);
+        return item.over.length ? `\\overset{${row(item.over)}}{${under}}` : under;
+      }
       case 'rows': {
         const body = item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
         return item.environment === 'substack' ? `\\substack{${body}}` : `\\begin{${item.environment}}${body}\\end{${item.environment}}`;

@@ -40,6 +40,8 @@ const BAR_GAP_EM = 0.6;
  */
 const TOUCHING_ROWS_EM = 0.05;
 const TALL_ROW_EM = 1.2;
+/** Script-size parts are at most this share of the formula's em. */
+const SCRIPT_SHARE = 0.85;
 /** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
 const COLUMN_GAP_EM = 0.55;
 
@@ -59,7 +61,7 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
   const em = referenceEm(elements);
   let pool = elements;
   const openers = elements
-    .filter((element) => (glyphOf(element)?.latex ?? '') in CLOSERS && height(element.box) > TALL_EM * em)
+    .filter((element) => (glyphOf(element)?.latex ?? '') in CLOSERS && (height(element.box) > TALL_EM * em || glyphOf(element, '(') !== null))
     .sort((a, b) => a.box.x0 - b.box.x0);
   // A bar that closed a pair (`\\|x\\|+\\|y\\|`) opens nothing, whether or not the pair held a grid.
   const closingBars = new Set<Element>();
@@ -82,6 +84,9 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
     const split = splitColumns(content, em);
     const rows = gridRows(content, split, em);
     if (rows.length < 2) continue;
+    // Parentheses of the text's size hold a grid only as `\tbinom` does: two rows set smaller, one over the other.
+    const small = height(open.box) <= TALL_EM * em;
+    if (small && !(close && rows.length === 2 && split.length === 1 && content.every((e) => e.em !== null && e.em < SCRIPT_SHARE * em))) continue;
     // cases has two columns, value and condition: a wide space inside the condition (`,\quad i = 1`) is not a third.
     const shared: Array<[number, number]> = !close && split.length > 2 ? [split[0]!, [split[1]![0], split.at(-1)![1]]] : split;
     const columnsOfRows = close ? rowColumns(rows, shared, em) : rows.map(() => shared);
@@ -90,7 +95,7 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
       columnsOfRows[index]!.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes),
     );
     const closeGlyph = close ? (glyphOf(close) as Glyph) : null;
-    const environment = !closeGlyph ? 'cases' : isBinomial(openGlyph, rows, columns, em) ? 'binom' : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');
+    const environment = !closeGlyph ? 'cases' : small || isBinomial(openGlyph, rows, columns, em) ? 'binom' : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');
     const node: Node = { kind: 'matrix', environment, open: openGlyph, close: closeGlyph, rows: cells };
     const claimed = new Set([open, ...content, ...(close ? [close] : [])]);
     pool = pool.filter((element) => !claimed.has(element));

@@ -8,6 +8,7 @@ import { groupLimits } from './limits.js';
 import { groupMatrices } from './matrix.js';
 import { groupRadicals } from './radicals.js';
 import { groupRules } from './rules.js';
+import { groupStacks } from './stacks.js';
 import { groupWords } from './words.js';
 
 /**
@@ -15,7 +16,7 @@ import { groupWords } from './words.js';
  * parsing its parts by calling back into this function; the order matters: a `\boxed` frame owns what it holds, matrices isolate their
  * cells, a horizontal brace owns what it spans and its label, radicals own what is under their vinculum, rules (widest first) own what is above and
  * below them, a `\not` slash and accents own the one symbol they mark, words form before `\lim` takes its limits,
- * arrows take their labels once limits hold theirs, and what is left is one baseline with scripts.
+ * arrows take their labels once limits hold theirs, pieces centred over a symbol are `\\overset`, and what is left is one baseline with scripts.
  */
 export function parseRow(elements: Element[]): Row {
   let pool = groupFrames(elements, parseRow);
@@ -28,5 +29,6 @@ export function parseRow(elements: Element[]): Row {
   pool = groupWords(pool);
   pool = groupLimits(pool, parseRow);
   pool = groupArrowLabels(pool, parseRow);
+  pool = groupStacks(pool, parseRow);
   return parseBaseline(pool);
 }
