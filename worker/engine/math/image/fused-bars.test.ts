@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { parseLayout } from '../layout/index.js';
 import { symbolsFromImage } from './symbols-from-image.js';
@@ -26,21 +22,13 @@ describe('symbolsFromImage: fraction bars fused with their parts', () => {
     { latex: 'N_{2}+3H_{2}\\rightleftharpoons2\\text{NH}_{3}', dpi: 150 },
     { latex: 'N_{2}+3H_{2}\\rightleftharpoons2\\text{NH}_{3}', dpi: 300 },
   ];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'fused-bars-'));
-    rendered = await renderCorpus(
-      cases.map(({ latex }, i) => ({ id: `b${i}`, category: 'algebra', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages(
+    cases.map(({ latex }) => latex),
+    'algebra',
+  );
 
   it('takes the bar or vinculum off the glyphs it touches and reads the fraction or radical', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item, i) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[cases[i].dpi].path))).latex)),
-    );
+    const read = await images.read(cases.map(({ dpi }) => dpi));
     expect(read).toEqual(cases.map(({ latex }) => normaliseLatex(latex)));
   });
 });

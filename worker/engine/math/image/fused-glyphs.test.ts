@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { parseLayout } from '../layout/index.js';
 import { symbolsFromImage } from './symbols-from-image.js';
@@ -17,21 +13,10 @@ import { symbolsFromImage } from './symbols-from-image.js';
 describe('symbolsFromImage: glyphs fused at 150 dpi', () => {
   const fused = ['\\mathrm{Var}(X)=\\sigma^{2}', 'y=\\cos x+\\exp(t)', '\\mathrm{rank}(M)=2'];
   const whole = ['m^{2}+mn=\\lim_{n\\to\\infty}a_{n}', '\\max(a,b)\\geq\\min(a,b)'];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'fused-glyphs-'));
-    rendered = await renderCorpus(
-      [...fused, ...whole].map((latex, i) => ({ id: `f${i}`, category: 'algebra', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages([...fused, ...whole], 'algebra');
 
   it('cuts fused letters of a known word apart and leaves single letters whole', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
-    );
+    const read = await images.read();
     expect(read).toEqual([...fused, ...whole].map(normaliseLatex));
   });
 });

@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { parseLayout } from '../layout/index.js';
 import type { InkMask } from './binarise.js';
@@ -41,21 +37,10 @@ describe('mergeComponents', () => {
  */
 describe('mergeComponents on a pdflatex raster', () => {
   const formulas = ['W=e^{-\\alpha E_{i}}', 'Q=e^{-kE_{i}}'];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'tittle-speck-'));
-    rendered = await renderCorpus(
-      formulas.map((latex, i) => ({ id: `s${i}`, category: 'physics', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages(formulas, 'physics');
 
   it('keeps a one-pixel tittle over a stem and reads the i', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
-    );
+    const read = await images.read();
     expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });

@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { parseLayout } from '../layout/index.js';
 import { enlarged } from './small-glyphs.js';
@@ -25,21 +21,10 @@ describe('enlarged', () => {
  */
 describe('symbolsFromImage: second-level scripts at 150 dpi', () => {
   const formulas = ['a^{\\frac{x}{2}}', '2^{\\frac{n}{2}}', 'F=e^{\\frac{-w}{LT}}'];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'small-glyphs-'));
-    rendered = await renderCorpus(
-      formulas.map((latex, i) => ({ id: `f${i}`, category: 'algebra', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages(formulas, 'algebra');
 
   it('reads the numerator and denominator of a fraction in an exponent', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
-    );
+    const read = await images.read();
     expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });

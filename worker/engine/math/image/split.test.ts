@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { parseLayout } from '../layout/index.js';
 import { symbolsFromImage } from './symbols-from-image.js';
@@ -15,21 +11,10 @@ import { symbolsFromImage } from './symbols-from-image.js';
  */
 describe('splitTouching on a pdflatex raster', () => {
   const formulas = ['\\text{CaCO}_{3}\\xrightarrow{\\Delta}\\text{CaO}+\\text{CO}_{2}', '2\\text{HgO}\\xrightarrow{\\Delta}2\\text{Hg}+O_{2}'];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'split-'));
-    rendered = await renderCorpus(
-      formulas.map((latex, i) => ({ id: `a${i}`, category: 'chemistry', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages(formulas, 'chemistry');
 
   it('keeps a long arrow whole', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
-    );
+    const read = await images.read();
     expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });

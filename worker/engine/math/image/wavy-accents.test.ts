@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import { parseLayout } from '../layout/index.js';
 import { symbolsFromImage } from './symbols-from-image.js';
@@ -15,21 +11,10 @@ import { symbolsFromImage } from './symbols-from-image.js';
  */
 describe('symbolsFromImage: tildes and hats at 150 dpi', () => {
   const formulas = ['\\tilde{p}+\\hat{C}=\\bar{k}', 'y=\\bar{x}-\\tilde{V}\\frac{a}{b}', '\\hat{\\xi}^{2}+\\tilde{\\theta}_{1}'];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'wavy-accents-'));
-    rendered = await renderCorpus(
-      formulas.map((latex, i) => ({ id: `f${i}`, category: 'algebra', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages(formulas, 'algebra');
 
   it('reads a tilde or a hat the raster drew flat as that accent, and a bar as a bar', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
-    );
+    const read = await images.read();
     expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });

@@ -1,9 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPgm } from '../../../../models/eval/pgm.js';
-import { renderCorpus, type RenderedCorpus } from '../../../../models/eval/render.js';
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
 import { symbolsFromImage } from '../image/symbols-from-image.js';
 import { normaliseLatex } from '../latex-normalise.js';
 import type { MathSymbol } from '../types.js';
@@ -48,21 +44,10 @@ describe('parseLayout: look-alikes inside function names', () => {
  */
 describe('parseLayout: function names in a matrix typeset by pdflatex', () => {
   const matrices = ['\\begin{pmatrix}\\cos\\alpha&0\\\\0&\\cos\\beta\\end{pmatrix}', '\\begin{pmatrix}\\cosh x&\\sinh x\\\\\\sinh x&\\cosh x\\end{pmatrix}'];
-  let dir: string;
-  let rendered: RenderedCorpus;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'name-letters-'));
-    rendered = await renderCorpus(
-      matrices.map((latex, i) => ({ id: `n${i}`, category: 'linear-algebra', latex })),
-      dir,
-    );
-  }, 120_000);
-  afterAll(() => rm(dir, { recursive: true, force: true }));
+  const images = formulaImages(matrices, 'linear-algebra');
 
   it('reads the ring between c and s as the o of \\cos across the rows', async () => {
-    const read = await Promise.all(
-      rendered.formulas.map(async (item) => normaliseLatex(parseLayout(await symbolsFromImage(await readPgm(item.crops[150].path))).latex)),
-    );
+    const read = await images.read();
     expect(read).toEqual(matrices.map(normaliseLatex));
   });
 });
