@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normaliseLatex } from '../../engine/math/latex-normalise.js';
-import { compileLatex, type LatexPdf } from '../../../test/support/latex-pdf.js';
-import { convertDocument } from './index.js';
+import { displaysOnPage } from '../../../test/support/display-page.js';
 
 /**
  * Displays between paragraphs whose parts lie outside the ink the page finds for the display (a
  * `\boxed` frame's rules stand clear of what it holds), far from their row (a brace's label), or
  * set a wide space apart (alignat's column pairs, a fraction after its `=`).
  */
-const PROSE = 'Words of a paragraph that runs across the whole width of the text block, so that the page has prose lines.';
 const DISPLAYS: Array<{ source: string; expected: string }> = [
   { source: '\\[ \\boxed{W_t-F\\subseteq V(P_i)\\subseteq W_t}. \\]', expected: '\\boxed{W_t-F\\subseteq V(P_i)\\subseteq W_t}.' },
   {
@@ -34,19 +32,10 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   { source: '\\[ E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4} \\]', expected: 'E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4}' },
 ];
 
-let pdf: LatexPdf;
-let mmd: string;
-
-beforeAll(async () => {
-  pdf = await compileLatex([PROSE, ...DISPLAYS.flatMap(({ source }) => [source, PROSE])].join('\n'));
-  ({ mmd } = await convertDocument(pdf.path, { idiomaticEqnArrays: true }));
-}, 60_000);
-
-afterAll(() => pdf?.cleanup());
-
 describe('display constructs on a born-digital page', () => {
+  const page = displaysOnPage(DISPLAYS.map(({ source }) => source));
+
   it.each(DISPLAYS.map(({ expected }, index) => [expected, index] as const))('reads %s', (expected, index) => {
-    const found = [...mmd.matchAll(/\\\[\n(.*?)\n\\\]/gu)].map((match) => normaliseLatex(match[1]!));
-    expect(found[index]).toBe(normaliseLatex(expected));
+    expect(page.displays()[index]).toBe(normaliseLatex(expected));
   });
 });
