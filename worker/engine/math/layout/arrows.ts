@@ -1,4 +1,5 @@
 import { glyphOf, height, unionBox, width, type Element, type Glyph, type ParseRow } from './element.js';
+import { SCRIPT_SHARE } from './metrics.js';
 
 /** Arrows that stretch under a label, by the label-bearing command they become. */
 const EXTENSIBLE: Record<string, string> = {
@@ -14,8 +15,6 @@ const LABEL_GAP = 1.2;
  * letter under a stray arrow (an `\overrightarrow` left unread) is taller.
  */
 const LABEL_MAX_HEIGHT = 1.2;
-/** Labels are set at most this share of the arrow's size. */
-const SCRIPT_SHARE = 0.85;
 /** Labels stay within the arrow's span, give or take this fraction of its width. */
 const SPAN_SLACK = 0.1;
 

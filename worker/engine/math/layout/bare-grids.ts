@@ -1,7 +1,7 @@
 import { RULE } from '../types.js';
 import { centreX, centreY, glyphOf, height, referenceEm, unionBox, structureElement, type Element, type Node, type ParseRow } from './element.js';
 import { mergeIntervals } from './intervals.js';
-import { LIMIT_OPERATORS, TALL, verticalClass } from './metrics.js';
+import { LIMIT_OPERATORS, TALL, verticalClass, SCRIPT_SHARE } from './metrics.js';
 
 /**
  * Grids without delimiters: amsmath's `matrix` and `smallmatrix`, a bare `array`. An array sets
@@ -23,8 +23,6 @@ const ROW_PITCH_EM: readonly [number, number] = [0.85, 1.3];
 const COLUMN_GAP_EM = 0.6;
 /** …and script-size cells (smallmatrix), where TeX puts no space around operators. */
 const SCRIPT_COLUMN_GAP_EM = 0.3;
-/** Rows set at most this share of the formula's largest size are script size. */
-const SCRIPT_SHARE = 0.85;
 /** A delimiter taller than this (em) beside the grid encloses it: groupMatrices reads it. */
 const TALL_DELIMITER_EM = 1.8;
 /** A glyph taller than this (em of the rows) is a big operator or a grown delimiter, never a cell's symbol. */

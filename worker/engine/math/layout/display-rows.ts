@@ -1,7 +1,7 @@
 import { OVERBRACE, RULE, UNDERBRACE, type RowSpan } from '../types.js';
 import { centreX, centreY, glyphOf, referenceEm, type Element, type Node, type ParseRow } from './element.js';
 import { exactPoints } from './exact-columns.js';
-import { LIMIT_OPERATORS } from './metrics.js';
+import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 
 /**
  * Multi-line displays (align, gather, multline, split, eqnarray): a display whose symbols fall
@@ -19,8 +19,6 @@ import { LIMIT_OPERATORS } from './metrics.js';
 const ROW_GAP_EM = 0.3;
 /** A fraction bar holds what lies this close (em) above and below it, a big operator its limits. */
 const BAR_GAP_EM = 0.6;
-/** Limits are set in script size: below this fraction of the display's largest em. */
-const SCRIPT_EM = 0.85;
 /** Glyphs starting within this (em) of each other are at one alignment point. */
 const ALIGN_TOLERANCE_EM = 0.12;
 /** Column pairs of `align` are set at least this far (em) apart. */
@@ -57,7 +55,7 @@ function splitDisplayRows(elements: Element[], em: number): Element[][] {
     const isBar = glyphOf(holder, RULE) !== null || glyphOf(holder, UNDERBRACE) !== null || glyphOf(holder, OVERBRACE) !== null;
     if (!isBar && !LIMIT_OPERATORS.has(glyphOf(holder)?.latex ?? '')) continue;
     // A big operator's limits are set small: a full-size symbol near it belongs to another row.
-    const isPart = (e: Element) => isBar || e.em === null || e.em < SCRIPT_EM * fullEm;
+    const isPart = (e: Element) => isBar || e.em === null || e.em < SCRIPT_SHARE * fullEm;
     const reach = BAR_GAP_EM * em;
     const within = elements.filter((e) => e !== holder && centreX(e.box) > holder.box.x0 && centreX(e.box) < holder.box.x1 && isPart(e));
     const above = Math.max(...within.filter((e) => e.box.y1 <= holder.box.y0).map((e) => e.box.y1));

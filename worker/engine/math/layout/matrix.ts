@@ -15,7 +15,7 @@ import {
   type ParseRow,
 } from './element.js';
 import { mergeIntervals } from './intervals.js';
-import { LIMIT_OPERATORS } from './metrics.js';
+import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 
 /** A delimiter is tall (encloses a grid or a fraction) above this many em. */
 const TALL_EM = 1.8;
@@ -40,8 +40,6 @@ const BAR_GAP_EM = 0.6;
  */
 const TOUCHING_ROWS_EM = 0.05;
 const TALL_ROW_EM = 1.2;
-/** Script-size parts are at most this share of the formula's em. */
-const SCRIPT_SHARE = 0.85;
 /** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
 const COLUMN_GAP_EM = 0.55;
 

@@ -16,6 +16,9 @@ export interface VerticalClass {
   anchor: 'bottom' | 'axis';
 }
 
+/** Script and scriptscript sizes are at most this share of the size they stand beside (TeX: 0.7 and 0.5). */
+export const SCRIPT_SHARE = 0.85;
+
 /** Height of the maths axis (fraction bars, centres of + and =) above the baseline, in em. */
 export const AXIS_HEIGHT = 0.25;
 

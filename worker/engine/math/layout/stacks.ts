@@ -1,6 +1,6 @@
 import { RULE } from '../types.js';
 import { centreX, glyphOf, unionBox, width, type Element, type ParseRow } from './element.js';
-import { LIMIT_OPERATORS } from './metrics.js';
+import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 
 /**
  * `\overset{*}{X}`, `\underset{n}{Y}`, `\overset{\text{def}}{=}`: script-size pieces centred right
@@ -10,9 +10,7 @@ import { LIMIT_OPERATORS } from './metrics.js';
  * (a dot, a star in an image) is left to the scripts.
  */
 
-/** The pieces are set at most this share of the symbol's size. */
-const SCRIPT_SHARE = 0.85;
-/** …and stand this close (em of the symbol) above or below it. */
+/** The pieces (script size, SCRIPT_SHARE) stand this close (em of the symbol) above or below it. */
 const GAP_EM = 0.5;
 /** Pieces this close (em) beside one over the symbol are on its line. */
 const JOIN_EM = 0.15;
