@@ -1,10 +1,9 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
-import { isCjkChar, isMathChar } from '../../engine/math/unicode-latex.js';
 import { findGutter } from '../../../page/processors/text-layer-columns.js';
-import { FUNCTION_NAME } from './inline.js';
+import { hasMath, hasWords, opensWithRelation, readsAsProse, RELATION_CHARS, wordyDisplay } from './line-content.js';
 import { byHomeLine, centredInColumn, columnEdges, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
-import type { Glyph, TextLine } from './text-layer.js';
+import type { TextLine } from './text-layer.js';
 import { textFontMaths } from './text-font-maths.js';
 import { EQUATION_NUMBER, levelNumbers, movedNumber, splitEquationNumbers, tagText } from './equation-numbers.js';
 
@@ -46,64 +45,6 @@ const SPLIT_GAP_EM = 1.5;
 const SPACED_GAP_EM = 3.5;
 /** A seed line narrower than this share of the text width can be a display (a full-width line is a paragraph's) — a wider one only where it is centred in its column. */
 const MAX_DISPLAY_SHARE = 0.85;
-
-/** The letters of a line's words: runs of two or more letters in a text font that are not an operator name, or a CJK character. */
-function wordLetters(line: TextLine): number {
-  const words: Glyph[][] = [[]];
-  for (const g of line.glyphs) {
-    if (g.ch === ' ') words.push([]);
-    else words[words.length - 1].push(g);
-  }
-  // Runs of text-font letters: `sin((sin` is two operator names, not a word.
-  return words
-    .flatMap((w) =>
-      w
-        .map((g) => (!g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch) ? g.ch : ' '))
-        .join('')
-        .split(' '),
-    )
-    .filter((letters) => (letters.length >= 2 || [...letters].some(isCjkChar)) && !FUNCTION_NAME.test(letters))
-    .join('').length;
-}
-
-const mathGlyphs = (line: TextLine) => line.glyphs.filter((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch)).length;
-
-/** True when the line has a word of prose. */
-const hasWords = (line: TextLine) => wordLetters(line) > 0;
-
-/**
- * True when the line reads as prose: it has words, and their letters are at least as many as its
- * maths glyphs. A row of maths with a `\text{…}` word in it (`|M^{\text{viol}}|^2 = …`) is maths.
- */
-function readsAsProse(line: TextLine): boolean {
-  const letters = wordLetters(line);
-  return letters > 0 && letters >= mathGlyphs(line);
-}
-
-const hasMath = (line: TextLine) => mathGlyphs(line) > 0;
-
-/** A formula with words in it has at most this many letters of words for each maths glyph (`y = y' \text{ if and only if } y'_k = …`). */
-const WORDY_LETTERS_PER_GLYPH = 2;
-
-/**
- * A display of maths and words (`\det K(i|i) = \text{the number of spanning trees of } G`,
- * `\mathbf{y} = \mathbf{y}' \quad\text{if and only if}\quad …`) reads as prose by its letters,
- * but stands centred in its column, away from a paragraph's edges, with a relation: a display
- * when an equation number stands level with it, or when its words are few beside its maths.
- */
-function wordyDisplay(line: TextLine, numbered: boolean, centred: boolean): boolean {
-  if (!centred || !line.glyphs.some((g) => RELATION_CHARS.has(g.ch))) return false;
-  return numbered || wordLetters(line) <= WORDY_LETTERS_PER_GLYPH * mathGlyphs(line);
-}
-
-/** Relations a display's row can open with (`&= …`, `&\le …`): no line of prose starts with one. */
-const RELATION_CHARS = new Set('=<>≤≥≠≈≡∼≃≅∝→←⇒⇐⇔↔⟶⟹⟺↦⊂⊆⊃⊇∈≪≫⩽⩾≺≻⪯⪰⊨⊢≐≜');
-
-/** True when the line's first glyph is a relation (TeX sets `=` in the text font). */
-function opensWithRelation(line: TextLine): boolean {
-  const first = line.glyphs.find((g) => /\S/.test(g.ch));
-  return first !== undefined && RELATION_CHARS.has(first.ch);
-}
 
 export interface DisplayRegion {
   box: Box;
