@@ -41,7 +41,7 @@ export const hasWords = (line: TextLine) => wordLetters(line) > 0;
  * maths glyphs. A row of maths with a `\text{…}` word in it (`|M^{\text{viol}}|^2 = …`) is maths.
  */
 export function readsAsProse(line: TextLine): boolean {
-  const letters = wordLetters(line);
+  const letters = wordLetters(line, true);
   return letters > 0 && letters >= mathGlyphs(line);
 }
 

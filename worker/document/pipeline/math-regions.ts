@@ -1,6 +1,7 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { findGutter } from '../../../page/processors/text-layer-columns.js';
+import { isCodeLine } from '../../../page/processors/text-layer-code.js';
 import { hasMath, hasWords, opensWithRelation, readsAsProse, RELATION_CHARS, wordyDisplay } from './line-content.js';
 import { byHomeLine, centredInColumn, columnEdges, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { TextLine } from './text-layer.js';
@@ -149,7 +150,10 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(lines.filter((l) => levelNumbers(ink.get(l)!, [ink.get(l)!], [...numbers], gutter).length > 0));
   const wordy = (l: TextLine) => wordyDisplay(l, numbered.has(l) && hasMath(l), !paragraph.has(l) && centred(lineBox(l), l.size));
-  const prose = new Set(lines.filter((l) => readsAsProse(l) && !textMath(l) && !wordy(l)));
+  // Printed code (a line set in a typewriter face) is never a display's, like prose, unless a
+  // fraction bar spans it (`\frac{\texttt{width}}{\texttt{columns}}`: names in a display).
+  const code = (l: TextLine) => isCodeLine(l) && !barredLine(lineBox(l), l.size, math.rules);
+  const prose = new Set(lines.filter((l) => (readsAsProse(l) || code(l)) && !textMath(l) && !wordy(l)));
   const seeds = lines.filter(
     (l) =>
       !numbers.has(l) &&
@@ -378,4 +382,11 @@ function displayLine(lines: TextLine[], display: DisplayRegion): DisplayLine {
     text: ordered.map((l) => l.text).join(' '),
     display,
   };
+}
+
+/** A line spanned by a rule within half an em above or below it: a fraction's numerator or denominator. */
+function barredLine(box: Box, em: number, rules: Box[]): boolean {
+  return rules.some(
+    (r) => r.x0 <= box.x0 + 0.1 * em && r.x1 >= box.x1 - 0.1 * em && (Math.abs(r.y0 - box.y1) < 0.5 * em || Math.abs(box.y0 - r.y1) < 0.5 * em),
+  );
 }
