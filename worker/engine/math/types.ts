@@ -39,7 +39,7 @@ export const OVERBRACE = '\\overbrace';
 export const UNDERBRACE = '\\underbrace';
 
 /** Font style of a symbol when the front end knows it (PDF fonts do; images and strokes do not). */
-export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur';
+export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur' | 'typewriter';
 
 export interface MathSymbol {
   /**
