@@ -28,10 +28,19 @@ export function isTypewriterFont(name: string): boolean {
 
 const visible = (line: TextLine): Glyph[] => line.glyphs.filter((g) => g.ch.trim() !== '');
 
-/** The line is printed code: nearly all its glyphs in a typewriter face, and more than a lone mark. */
+/**
+ * Operators and relations that verbatim never prints: a listing sets `-`, `*` and `<=` in its own
+ * typewriter face, so one of these in another face means the line was typeset as maths
+ * (`\texttt{width} = \texttt{total} - 2\,\textrm{in}`), whatever share of it is typewriter.
+ */
+const MATHS_OPERATOR =
+  /[\u2212\u00d7\u00f7\u00b1\u2213\u00b7\u22c5\u2264\u2265\u2260\u2248\u2261\u2192\u2190\u21d2\u2208\u2282\u2286\u222a\u2229\u2211\u220f\u222b\u221a]/u;
+
+/** The line is printed code: nearly all its glyphs in a typewriter face, more than a lone mark, and no maths operator set in a maths face. */
 export function isCodeLine(line: TextLine): boolean {
   const ink = visible(line);
   if (ink.length < 2) return false;
+  if (ink.some((g) => MATHS_OPERATOR.test(g.ch) && !isTypewriterFont(g.font))) return false;
   return ink.filter((g) => isTypewriterFont(g.font)).length >= TYPEWRITER_SHARE * ink.length;
 }
 

@@ -222,7 +222,9 @@ describe('RecognitionBatcher (real recognition model)', () => {
     const batcher = new RecognitionBatcher(session, charset, 8);
     const [readA, readB] = await Promise.all([batcher.read(a), batcher.read(b)]);
     expect(runs).toBe(Math.ceil(crops.length / 8));
-    expect([...readA, ...readB].map((r) => r.text)).toEqual(alone.map((r) => r.text));
+    // Trimmed as the engine trims a line: a batch is padded to its widest crop, a crop run alone
+    // only to a CTC step, and the padding may add or drop a space at a crop's edge.
+    expect([...readA, ...readB].map((r) => r.text.trim())).toEqual(alone.map((r) => r.text.trim()));
     await session.release();
   });
 });

@@ -8,6 +8,7 @@ import { renderCorpus, type RenderedCorpus } from '../../models/eval/render.js';
 import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
 import { parseLayout } from '../../worker/engine/math/layout/index.js';
 import { symbolsFromImage } from '../../worker/engine/math/image/symbols-from-image.js';
+import type { GrayImage } from '../../worker/engine/math/types.js';
 
 type Dpi = 150 | 300;
 
@@ -15,9 +16,12 @@ type Dpi = 150 | 300;
  * Formulas typeset by pdflatex and rasterised as the maths evaluation does (models/eval/render.ts),
  * for a describe block: typeset before its tests, removed after them. `read` runs each crop through
  * the image front end and the layout parser and returns the normalised LaTeX, at one resolution
- * or at one per formula.
+ * or at one per formula; `crops` gives the crops themselves.
  */
-export function formulaImages(formulas: string[], category: Category = 'algebra'): { read: (dpi?: Dpi | Dpi[]) => Promise<string[]> } {
+export function formulaImages(
+  formulas: string[],
+  category: Category = 'algebra',
+): { read: (dpi?: Dpi | Dpi[]) => Promise<string[]>; crops: (dpi?: Dpi) => Promise<GrayImage[]> } {
   let dir: string;
   let rendered: RenderedCorpus;
   beforeAll(async () => {
@@ -29,6 +33,7 @@ export function formulaImages(formulas: string[], category: Category = 'algebra'
   }, 120_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
   return {
+    crops: (dpi = 150) => Promise.all(rendered.formulas.map((item) => readPgm(item.crops[dpi].path))),
     read: (dpi = 150) =>
       Promise.all(
         rendered.formulas.map(async (item, i) => {

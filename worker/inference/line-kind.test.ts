@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MathRead } from '../../page/model.js';
 import { ledByKeyword } from '../../page/processors/code-lines.js';
 import { countWords, isWordy } from '../../page/processors/words.js';
-import { chooseKind, hasMathStructure, scriptsLost } from './line-kind.js';
+import { chemicalFormula, chooseKind, hasMathStructure, scriptsLost } from './line-kind.js';
 
 const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
 
@@ -69,5 +69,14 @@ describe('line kind', () => {
     expect(scriptsLost('xyz', 'x^{y}z')).toBe(false);
     expect(scriptsLost('HO', '\\frac{H}{O}')).toBe(false); // more than letters and scripts
     expect(scriptsLost('HO', 'HO')).toBe(false); // no script to lose
+  });
+
+  it('reads a chemical formula without scripts as maths when both reads spell element symbols, never a word or an acronym', () => {
+    expect(chooseKind('NaCI', read('\\text{NaCl}', 0.9))).toBe('math'); // the text model's capital I for the l of Cl
+    expect(chooseKind('HCl', read('\\mathrm{HCl}', 0.9))).toBe('math');
+    expect(chooseKind('NaCl', read('\\text{NaCl}', 0.05))).toBe('text'); // an unsure maths read
+    expect(chooseKind('GitHub', read('\\text{GitHub}', 0.9))).toBe('text'); // not element symbols
+    expect(chooseKind('CNN', read('\\text{CNN}', 0.9))).toBe('text'); // an acronym
+    expect([chemicalFormula('KMnO4'), chemicalFormula('Hello'), chemicalFormula('CO'), chemicalFormula('NaOH')]).toEqual([true, false, false, true]);
   });
 });

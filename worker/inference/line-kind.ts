@@ -28,7 +28,10 @@ import { isProse, isWordy } from '../../page/processors/words.js';
  *    is at least MIN_MATH_RATE or the text read itself holds maths characters (operators,
  *    superscript digits, Greek letters: the text model saw maths too) or the text read is the maths
  *    read with its scripts lost (scriptsLost: `HO` or `H,O` for `H_{2}O`, `KMnO,` for
- *    `\text{KMnO}_4` — the maths read holds what the text read dropped); text when not.
+ *    `\text{KMnO}_4` — the maths read holds what the text read dropped); text when not;
+ * 5. a chemical formula without scripts (`NaCl`, `HCl`) has no structure, but both reads spell it
+ *    as element symbols run together (chemicalFormula: no word, no acronym): it is maths when the
+ *    maths read is its upright letters alone, read with at least MIN_MATH_RATE.
  */
 
 /**
@@ -88,6 +91,27 @@ export function scriptsLost(text: string, latex: string): boolean {
   return scripts > 0 && /[A-Za-z]/.test(bare) && new RegExp(`^${pattern}$`).test(bare);
 }
 
+/** Element symbols, two letters before one so a regular expression tries `Cl` before `C`. */
+const ELEMENTS = [
+  ...'He Li Be Ne Na Mg Al Si Cl Ar Ca Sc Ti Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr Rb Sr Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te Xe'.split(' '),
+  ...'Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa Np Pu Am Cm'.split(' '),
+  ...'H B C N O F P S K V Y I W U'.split(' '),
+];
+const ELEMENT_RUN = new RegExp(`^(?:(?:${ELEMENTS.join('|')})\\d*){2,}$`);
+
+/**
+ * Letters (and counts) that spell two element symbols or more run together, with two capitals or
+ * more and not all capitals: `NaCl`, `HCl`, `KMnO4`, never a word of prose (one capital at most)
+ * nor an acronym (`USA`, `CNN`).
+ */
+export function chemicalFormula(letters: string): boolean {
+  const capitals = letters.match(/[A-Z]/g)?.length ?? 0;
+  return ELEMENT_RUN.test(letters) && capitals >= 2 && /[a-z]/.test(letters);
+}
+
+/** A maths read of upright letters and digits alone (`\text{NaCl}`), as those letters; else null. */
+const uprightLetters = (latex: string): string | null => /^\\(?:text|mathrm)\{([A-Za-z0-9]+)\}$/.exec(latex.replace(/\s+/g, ''))?.[1] ?? null;
+
 const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;
 
 /** The rules above, for one line: its text read (possibly '') and its maths read. 'text' with an empty read drops the line. */
@@ -96,5 +120,7 @@ export function chooseKind(text: string, math: MathRead | undefined): 'text' | '
   if (isWordy(text)) return !isProse(text) && sureMath(math) ? 'math' : 'text';
   if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
   if (ledByKeyword(text) && !MATH_CHARS.test(text)) return 'text';
+  const letters = uprightLetters(math.latex);
+  if (letters && chemicalFormula(letters) && chemicalFormula(text.replace(/\s+/g, '')) && math.confidenceRate >= MIN_MATH_RATE) return 'math';
   return hasMathStructure(math.latex) && (math.confidenceRate >= MIN_MATH_RATE || MATH_CHARS.test(text) || scriptsLost(text, math.latex)) ? 'math' : 'text';
 }

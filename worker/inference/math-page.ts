@@ -86,8 +86,11 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     const text = textLines.map((l) => l.text).join(' ');
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, { nBest: options.nBest, text }) };
   }
-  const code = new Set(codeRuns(textLines).flatMap((r) => textLines.slice(r.start, r.end)));
   const owner = textLines.map((l) => bandOf(bands, toUpright(l.box)));
+  // A run of code spans rows of ink: lines the text model found in one band are pieces of one row
+  // (a fraction's numerator `e->` over `P(X =k)` over `k!`), which the maths read judges.
+  const runs = codeRuns(textLines).filter((r) => new Set(owner.slice(r.start, r.end)).size > 1);
+  const code = new Set(runs.flatMap((r) => textLines.slice(r.start, r.end)));
   const lines: PageLine[] = [];
   let formula: FormulaRead | undefined;
   let page: UprightPage | undefined;

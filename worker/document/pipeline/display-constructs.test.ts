@@ -30,6 +30,20 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   },
   // Scripts in a row of bases stand beside them, over no neighbour.
   { source: '\\[ E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4} \\]', expected: 'E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4}' },
+  // An operator name in a subscript is in script style: the superscript beside it is the base's.
+  { source: '\\[ \\lambda_{\\max}^{1-q}(x) + \\mu_{\\min}^{2} \\]', expected: '\\lambda_{\\max}^{1-q}(x)+\\mu_{\\min}^{2}' },
+  // Rows of display integrals whose side subscripts come within a limit's reach of the row below.
+  {
+    source:
+      '\\begin{align*} D(q_2\\|q_1) &= \\int_{\\mathbb{R}} q_2(x)\\log\\frac{q_2(x)}{q_1(x)}\\,dx\\\\ &= \\int_{\\mathbb{R}} q_2(x)\\Bigl(\\log\\frac{s_1}{s_2} - \\frac{x^2}{2s_2^2}\\Bigr)\\,dx \\end{align*}',
+    expected:
+      '\\begin{aligned}D(q_{2}\\|q_{1})&=\\int_{\\mathbb{R}}q_{2}(x)\\log\\frac{q_{2}(x)}{q_{1}(x)}dx\\\\&=\\int_{\\mathbb{R}}q_{2}(x)(\\log\\frac{s_{1}}{s_{2}}-\\frac{x^{2}}{2s_{2}^{2}})dx\\end{aligned}',
+  },
+  // Scripts beside an operator whose limits are stacked: amsmath's \sideset.
+  {
+    source: "\\[ \\sideset{}{'}\\sum_{0\\le i\\le m} E_i x + \\sideset{_a^b}{_c^d}\\prod_k F_k \\]",
+    expected: "\\sideset{}{'}\\sum_{0\\leq i\\leq m}E_{i}x+\\sideset{_{a}^{b}}{_{c}^{d}}\\prod_{k}F_{k}",
+  },
 ];
 
 describe('display constructs on a born-digital page', () => {

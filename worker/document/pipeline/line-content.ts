@@ -1,4 +1,5 @@
 import { isCjkChar, isMathChar } from '../../engine/math/unicode-latex.js';
+import { isTypewriterFont } from '../../../page/processors/text-layer-code.js';
 import { FUNCTION_NAME } from './inline.js';
 import type { Glyph, TextLine } from './text-layer.js';
 
@@ -13,8 +14,12 @@ import type { Glyph, TextLine } from './text-layer.js';
  */
 const CJK_LETTERS = 2;
 
-/** The letters of a line's words: runs of two or more letters in a text font that are not an operator name, or CJK characters. */
-function wordLetters(line: TextLine): number {
+/**
+ * The letters of a line's words: runs of two or more letters in a text font that are not an
+ * operator name, or CJK characters. `identifiers` leaves out words in a typewriter face, which a
+ * display sets as names (`\texttt{width} = …`), not as prose.
+ */
+function wordLetters(line: TextLine, identifiers = false): number {
   const words: Glyph[][] = [[]];
   for (const g of line.glyphs) {
     if (g.ch === ' ') words.push([]);
@@ -24,7 +29,7 @@ function wordLetters(line: TextLine): number {
   return words
     .flatMap((w) =>
       w
-        .map((g) => (!g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch) ? g.ch : ' '))
+        .map((g) => (!g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch) && !(identifiers && isTypewriterFont(g.font)) ? g.ch : ' '))
         .join('')
         .split(' '),
     )
@@ -59,7 +64,9 @@ const WORDY_LETTERS_PER_GLYPH = 2;
  */
 export function wordyDisplay(line: TextLine, numbered: boolean, centred: boolean): boolean {
   if (!centred || !line.glyphs.some((g) => RELATION_CHARS.has(g.ch))) return false;
-  return numbered || wordLetters(line) <= WORDY_LETTERS_PER_GLYPH * mathGlyphs(line);
+  // A relation is maths in whatever font TeX set it (`=` comes from the text font).
+  const relations = line.glyphs.filter((g) => RELATION_CHARS.has(g.ch) && !g.mathFont && !isMathChar(g.ch)).length;
+  return numbered || wordLetters(line, true) <= WORDY_LETTERS_PER_GLYPH * (mathGlyphs(line) + relations);
 }
 
 /** Relations a display's row can open with (`&= …`, `&\le …`): no line of prose starts with one. */

@@ -32,7 +32,7 @@ const EDGE_LINES = 3;
 /** An edge that more than this share of the column's body-text lines cross by over an em is no edge: short lines that happen to end together (a list's `n : N` items, a fraction's digits). */
 const CROSSED_SHARE = 0.25;
 
-/** A line's start (or end), its font size, and for an end whether the line starts at its column's left edge (a paragraph's full line). */
+/** A line's start (or end), its font size, and whether the line reaches the column's other side (a paragraph's full line). */
 type EdgePoint = { x: number; size: number; full?: boolean };
 
 /**
@@ -68,8 +68,11 @@ export function columnEdges(lines: TextLine[], gutter: number | undefined, share
     if (!column.length) return undefined;
     if (!shared) return { left: Math.min(...column.map((l) => l.x0)), right: Math.max(...column.map((l) => l.x1)) };
     const body = dominantSize(column.flatMap((l) => l.glyphs.filter((g) => /\S/u.test(g.ch))));
+    // The left edge is where a paragraph's full lines start: one of the lines meeting there runs to
+    // the column's far right (headings set out in a wide left margin start together further out).
+    const farRight = Math.max(...column.map((l) => l.x1));
     const left = sharedEdge(
-      column.map((l) => ({ x: l.x0, size: l.size })),
+      column.map((l) => ({ x: l.x0, size: l.size, full: l.x1 >= farRight - INDENT_EM * l.size })),
       1,
       body,
     );

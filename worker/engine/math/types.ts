@@ -39,7 +39,7 @@ export const OVERBRACE = '\\overbrace';
 export const UNDERBRACE = '\\underbrace';
 
 /** Font style of a symbol when the front end knows it (PDF fonts do; images and strokes do not). */
-export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur';
+export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'blackboard' | 'calligraphic' | 'fraktur' | 'typewriter';
 
 export interface MathSymbol {
   /**
@@ -50,7 +50,11 @@ export interface MathSymbol {
   box: Box;
   /** The front end's probability for this label, 0..1 (1 for PDF glyphs). */
   confidence: number;
-  /** Runner-up labels with their probabilities, best first (images and strokes). */
+  /**
+   * Runner-up labels with their probabilities, best first (images and strokes); where the context
+   * chose between readings of one shape (strokes/relabel.ts settledAmong), the readings it set
+   * aside come last.
+   */
   alternatives?: Array<{ latex: string; confidence: number }>;
   /**
    * The power that turns the chosen label's probability into the calibrated confidence the result

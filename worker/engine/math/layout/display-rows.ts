@@ -59,12 +59,17 @@ export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactP
 function splitDisplayRows(elements: Element[], em: number): Element[][] {
   const spans: Array<[number, number]> = elements.map((element) => [element.box.y0, element.box.y1]);
   const fullEm = Math.max(em, ...elements.flatMap((e) => (e.em === null ? [] : [e.em])));
+  const operators = elements.filter((e) => LIMIT_OPERATORS.has(glyphOf(e)?.latex ?? ''));
+  // A script level with an operator and under its span is that operator's (a display `\int_a`
+  // tucks its subscript under its slant), never the limit of an operator in the row below.
+  const scriptOfAnother = (e: Element, holder: Element) =>
+    operators.some((o) => o !== holder && e.box.x0 < o.box.x1 && e.box.x1 > o.box.x0 && e.box.y0 < o.box.y1 && e.box.y1 > o.box.y0);
   for (const holder of elements) {
     // A horizontal brace holds its body and its label as a bar holds its parts.
     const isBar = glyphOf(holder, RULE) !== null || glyphOf(holder, UNDERBRACE) !== null || glyphOf(holder, OVERBRACE) !== null;
     if (!isBar && !LIMIT_OPERATORS.has(glyphOf(holder)?.latex ?? '')) continue;
     // A big operator's limits are set small: a full-size symbol near it belongs to another row.
-    const isPart = (e: Element) => isBar || e.em === null || e.em < SCRIPT_SHARE * fullEm;
+    const isPart = (e: Element) => (isBar || e.em === null || e.em < SCRIPT_SHARE * fullEm) && !scriptOfAnother(e, holder);
     const reach = BAR_GAP_EM * em;
     const within = elements.filter((e) => e !== holder && centreX(e.box) > holder.box.x0 && centreX(e.box) < holder.box.x1 && isPart(e));
     const above = Math.max(...within.filter((e) => e.box.y1 <= holder.box.y0).map((e) => e.box.y1));

@@ -12,8 +12,38 @@ const DELIMITED_ENVIRONMENTS = new Set(['pmatrix', 'bmatrix', 'Bmatrix', 'vmatri
 export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
   const boxes: MathResult['boxes'] = [];
   const record = (glyph: Glyph, latex: string) => boxes.push({ latex, box: glyph.box, confidence: glyph.confidence });
-  const row = (items: Node[]): string => join(items.map(node));
+  const row = (items: Node[]): string => join(sidesets(items).map((item) => (typeof item === 'string' ? item : node(item))));
   const scripts = (sub: Node[], sup: Node[]) => (sub.length ? `_{${row(sub)}}` : '') + (sup.length ? `^{${row(sup)}}` : '');
+
+  /**
+   * `\sideset{_a^b}{_c^d}\prod_k`: scripts beside an operator whose limits are stacked, which
+   * amsmath sets with `\sideset` (a script written on such an operator would stack too).
+   */
+  function sideset(left: Extract<Node, { kind: 'scripts' }> | null, right: Extract<Node, { kind: 'scripts' }> | Node): string {
+    const side = (item: Extract<Node, { kind: 'scripts' }> | null) => {
+      item?.primes.forEach((prime) => record(prime, "'"));
+      return item ? "'".repeat(item.primes.length) + scripts(item.sub, item.sup) : '';
+    };
+    const [operator, rightScripts] = right.kind === 'scripts' && right.base ? [right.base, right] : [right, null];
+    return `\\sideset{${side(left)}}{${side(rightScripts)}}${node(operator)}`;
+  }
+
+  /** The row's nodes, a base-less script before an operator with stacked limits joined to it as its `\sideset`. */
+  function sidesets(items: Node[]): Array<Node | string> {
+    const out: Array<Node | string> = [];
+    for (let i = 0; i < items.length; i++) {
+      const [item, next] = [items[i]!, items[i + 1]];
+      const operator = next?.kind === 'scripts' && next.base ? next.base : next;
+      // Scripts read onto the `+` before the operator (`+\sideset{_a^b}{}\prod`) are its left ones: an operator takes none.
+      const onOperator = item.kind === 'scripts' && item.base?.kind === 'glyph' && BINARY_OR_RELATION.has(item.base.latex);
+      if (item.kind === 'scripts' && (item.base === null || onOperator) && next && operator && stackedLimits(operator)) {
+        if (item.base) out.push(item.base);
+        out.push(sideset({ ...item, base: null }, next));
+        i++;
+      } else out.push(item);
+    }
+    return out;
+  }
 
   function node(item: Node): string {
     switch (item.kind) {
@@ -39,6 +69,7 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
       case 'limits':
         return join([node(item.operator), scripts(item.under, item.over)]);
       case 'scripts': {
+        if (item.base && stackedLimits(item.base)) return sideset(null, item);
         const base = item.base ? node(item.base) : '{}';
         item.primes.forEach((prime) => record(prime, "'"));
         return join([base, "'".repeat(item.primes.length) + scripts(item.sub, item.sup)]);
@@ -78,6 +109,7 @@ const STYLE_COMMANDS: Partial<Record<SymbolStyle, string>> = {
   blackboard: '\\mathbb',
   calligraphic: '\\mathcal',
   fraktur: '\\mathfrak',
+  typewriter: '\\mathtt',
 };
 
 /** A letter in its font (`\mathbf{x}`, `\mathbb{R}`); a bold Greek letter is `\boldsymbol`. */
@@ -97,3 +129,8 @@ function join(pieces: string[]): string {
   }
   return text;
 }
+
+const BINARY_OR_RELATION = new Set(['+', '-', '=', '<', '>', '\\times', '\\cdot', '\\pm', '\\mp', '\\leq', '\\geq', '\\neq', '\\equiv', '\\approx']);
+
+/** An operator with limits stacked under or over it. */
+const stackedLimits = (item: Node) => item.kind === 'limits' && (item.under.length > 0 || item.over.length > 0);

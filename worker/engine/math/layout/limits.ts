@@ -1,7 +1,7 @@
 import type { Box } from '../types.js';
 import { centreX, glyphOf, height, overlap, referenceEm, unionBox, type Element, type Glyph, type Node, type ParseRow } from './element.js';
 import { centredRun, isCentred } from './centred-limits.js';
-import { LIMIT_OPERATORS } from './metrics.js';
+import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 
 /** Limits start within this distance (em) of their operator. */
 const LIMIT_GAP_EM = 0.6;
@@ -24,7 +24,11 @@ const operatorLatex = (element: Element): string | null =>
  */
 export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] {
   let pool = mergeIntegrals(elements);
-  const operators = elements.filter((element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? ''));
+  // An operator set at script size (`\lambda_{\max}^{1-q}`) is in script style, where TeX sets limits beside it as scripts.
+  const mainEm = referenceEm(elements);
+  const operators = elements.filter(
+    (element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? '') && !(element.em !== null && element.em < SCRIPT_SHARE * mainEm),
+  );
   for (const operator of operators) {
     const em = operator.em ?? referenceEm(pool);
     // Limits are centred on their operator: what sits nearer a neighbouring operator is that one's (`\sum_{i}\sum_{j}`).

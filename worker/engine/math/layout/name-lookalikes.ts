@@ -12,13 +12,17 @@ const isLetter = (latex: string) => /^[a-zA-Z]$/u.test(latex);
 /**
  * Reads a look-alike inside a function name as the name's letter: between an upright `l` and `g`
  * the ring the classifier calls `\circ` (or the `O` it calls a capital) is the `o` of `\log`. Only a
- * runner-up the classifier itself offers is taken, and only when it completes a name that the
+ * label the classifier itself offers (its top one included, where the line's sizes traded it away) is taken, and only when it completes a name that the
  * neighbouring letters on the line spell around it and that the top label does not.
  */
 export function readNameLetters(symbols: MathSymbol[], glyphs: Glyph[]): Glyph[] {
   const order = glyphs.map((_, index) => index).sort((a, b) => glyphs[a]!.box.x0 - glyphs[b]!.box.x0);
   return glyphs.map((glyph, index) => {
-    const letters = (symbols[index]!.alternatives ?? []).filter((a) => a.confidence >= PLAUSIBLE && isLetter(a.latex) && a.latex !== glyph.latex);
+    // The classifier's own top label is among them: the line's sizes may have traded it for a runner-up
+    // (an `o` beside subscripts that pull the line down measures as an `O`).
+    const { latex, confidence } = symbols[index]!;
+    const offered = [{ latex, confidence }, ...(symbols[index]!.alternatives ?? [])];
+    const letters = offered.filter((a) => a.confidence >= PLAUSIBLE && isLetter(a.latex) && a.latex !== glyph.latex);
     if (!letters.length) return glyph;
     const at = order.indexOf(index);
     const left = run(glyphs, order, at, -1);

@@ -51,8 +51,10 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
   const marked = below.length > 0 ? below : above;
   const gap = below.length > 0 ? Math.min(...below.map((e) => e.box.y0)) - rule.box.y1 : rule.box.y0 - Math.max(...above.map((e) => e.box.y1));
   // An overline or underline spans what it marks; a superscript minus over a subscript (`O_4^-`)
-  // overhangs it.
-  const overhang = marked.length > 0 ? width(rule.box) - width(unionBox(marked.map((e) => e.box))) : 0;
+  // starts with it and overhangs it on the right. The reach beyond each side counts alone: a rule
+  // starting a pixel inside its subscript is not the shorter for it.
+  const span = marked.length > 0 ? unionBox(marked.map((e) => e.box)) : rule.box;
+  const overhang = Math.max(0, span.x0 - rule.box.x0) + Math.max(0, rule.box.x1 - span.x1);
   if (marked.length > 0 && gap < MARK_GAP_EM * em && overhang < MARK_OVERHANG * width(rule.box)) {
     const row = parseRow(marked);
     // \overline spans its body's full width; the \bar accent is a shorter mark over one symbol.

@@ -8,6 +8,10 @@ export const FUNCTION_NAMES =
 
 /** Letters further apart than this (in em) are not one word. */
 const LETTER_GAP_EM = 0.3;
+/** …in a typewriter face, whose narrow letters sit in cells of 0.525 em: its word space is a whole cell. */
+const TYPEWRITER_GAP_EM = 0.45;
+
+const isTypewriter = (element: Element) => glyphOf(element)?.style === 'typewriter';
 /** Upright letters further apart than this (in em) have a thin space between them. */
 const THIN_SPACE_EM = 0.12;
 
@@ -97,11 +101,15 @@ function continuesWord(previous: Element, next: Element): boolean {
   const em = Math.max(previous.em, next.em);
   const sameSize = previous.em / next.em > 0.8 && previous.em / next.em < 1.25;
   const sameBaseline = Math.abs(previous.baselineFor(previous.em) - next.baselineFor(next.em)) < 0.12 * em;
-  return sameSize && sameBaseline && next.box.x0 - previous.box.x1 < LETTER_GAP_EM * em;
+  if (isTypewriter(previous) !== isTypewriter(next)) return false;
+  const gap = isTypewriter(next) ? TYPEWRITER_GAP_EM : LETTER_GAP_EM;
+  return sameSize && sameBaseline && next.box.x0 - previous.box.x1 < gap * em;
 }
 
 function readRun(run: Element[]): Element[] {
   const glyphs = run.map((element) => glyphOf(element) as Glyph);
+  // A run in a typewriter face is one name (`\texttt{width}`), its letters spaced by the face's cells.
+  if (run.length > 1 && run.every(isTypewriter)) return [word(run, `\\texttt{${glyphs.map((glyph) => glyph.latex).join('')}}`)];
   // An upright run that function names do not cover end to end is a word (`atanh`, `maximum`), not
   // `a\tanh`, unless a thin space parts it: an upright constant before an operator (`\mathrm{i}\sin`).
   if (glyphs.every((glyph) => glyph.style === 'upright') && !coveredByNames(glyphs)) {

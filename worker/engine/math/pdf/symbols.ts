@@ -1,4 +1,5 @@
-import { type Box, FRAME, type MathSymbol, RADICAL, RULE } from '../types.js';
+import { isTypewriterFont } from '../../../../page/processors/text-layer-code.js';
+import { type Box, FRAME, type MathSymbol, RADICAL, RULE, type SymbolStyle } from '../types.js';
 import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import { joinHorizontalBraces } from './horizontal-braces.js';
@@ -56,7 +57,7 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   const unicode = rawCodeUnicode(g);
   const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
-  const style = token.style ?? uprightTextLetter(g, token.latex);
+  const style = typewriterLetter(g, token.style ?? uprightTextLetter(g, token.latex));
   return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
 }
 
@@ -106,6 +107,9 @@ function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | 'bold' | und
   if (g.font.family !== 'other' || g.font.italic || !/^[A-Za-z]$/u.test(latex)) return undefined;
   return BOLD_FONT.test(g.font.name) ? 'bold' : 'upright';
 }
+
+/** An upright letter in a typewriter face is a `\texttt` name (`\texttt{width} = …`), as a manual sets a length or a key in maths. */
+const typewriterLetter = (g: PdfGlyph, style: SymbolStyle | undefined) => (style === 'upright' && isTypewriterFont(g.font.name) ? 'typewriter' : style);
 
 /**
  * An arrow piece known by its code (CMMI's hooks, CMSY's mapstochar), unless its ink hangs below
