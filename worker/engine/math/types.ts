@@ -112,6 +112,10 @@ export interface MathResult {
 export interface RowSpan {
   y0: number;
   y1: number;
+  /** The row's main baseline (not its scripts', limits' or fraction parts'), when the parser found one. */
+  baseline?: number;
+  /** The size of the row's main symbols, with the baseline. */
+  em?: number;
 }
 
 /** The one interface the engine calls: `recognize(region) → {latex, confidence, boxes}`. */
