@@ -171,6 +171,7 @@ def main():
     parser.add_argument("--init", help="fine-tune from this exported model (e.g. models/math-symbols.onnx) instead of from scratch")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning: 1e-3)")
     parser.add_argument("--scanned", action="store_true", help="add the scanned crops of data/symbols-scan (generate-symbols.ts with SCAN_SHARE=1)")
+    parser.add_argument("--name", default="math-symbols", help="writes models/<name>.onnx and .labels.json (math-symbols-scan: the scans' classifier) and its metrics")
     args = parser.parse_args()
     torch.set_num_threads(int(os.environ.get("THREADS", 2)))
     np.random.seed(7)
@@ -197,7 +198,7 @@ def main():
         net = train(crops[keep], feats[keep], labels[keep], classes, args.epochs, seed=1)
         metrics["held_out_font"] = {"font": args.holdout, **evaluate(net, crops[~keep], feats[~keep], labels[~keep], classes, f"held-out font {args.holdout}")}
         if args.holdout_only:
-            save_metrics(metrics)
+            save_metrics(metrics, args.name)
             return
 
     print(f"final run: all fonts ({len(labels)} crops)")
@@ -211,14 +212,14 @@ def main():
             assert m["classes"] == classes, "pdflatex set was generated for another vocabulary"
             metrics[f"pdflatex_{dpi}dpi"] = evaluate(net, c, f, l, classes, f"pdflatex Computer Modern {dpi} dpi")
 
-    export(net, classes, sharp_feats, sharp_labels, meta)
-    save_metrics(metrics)
+    export(net, classes, sharp_feats, sharp_labels, meta, args.name)
+    save_metrics(metrics, args.name)
     print(f"done in {(time.time() - started) / 60:.1f} min")
 
 
-def save_metrics(metrics):
-    """Merges into out/metrics.json, so the two runs can be made by separate invocations."""
-    path = os.path.join(OUT, "metrics.json")
+def save_metrics(metrics, name="math-symbols"):
+    """Merges into out/metrics.json (out/<name>-metrics.json for another model), so the two runs can be made by separate invocations."""
+    path = os.path.join(OUT, "metrics.json" if name == "math-symbols" else f"{name}-metrics.json")
     merged = json.load(open(path)) if os.path.exists(path) else {}
     merged.update(metrics)
     json.dump(merged, open(path, "w"), indent=1)

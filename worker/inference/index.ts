@@ -3,6 +3,7 @@ import { defineWorker } from '../../core/queue/index.js';
 import { createMathRecognizer } from '../engine/math/index.js';
 import { SymbolClassifier } from '../engine/math/image/classifier.js';
 import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
+import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import type { RoleStarter } from '../context.js';
 import { addStructures } from '../chemistry/image-structures.js';
@@ -34,7 +35,11 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
   try {
     const classifier = await SymbolClassifier.load();
     const handwritten = await loadHandwritingClassifier();
-    const classifiers = { printed: classifier, handwritten };
+    const scanned = await loadScanClassifier().catch((err: Error) => {
+      ctx.logger.error({ err: err.message }, 'scan symbol model not loaded: scans are read by the typeset classifier');
+      return undefined;
+    });
+    const classifiers = { printed: classifier, scanned, handwritten };
     const inkKind = await InkKindClassifier.load().catch((err: Error) => {
       ctx.logger.error({ err: err.message }, 'ink-kind model not loaded: /v3/text answers is_handwritten false');
       return undefined;
@@ -50,7 +55,7 @@ export const startInferenceRole: RoleStarter = async (ctx) => {
     const formulaConfidence = await judgeBy(loadFormulaConfidence, 'formula-confidence');
     const handwritingConfidence = await judgeBy(loadHandwritingConfidence, 'handwriting-confidence');
     engines = {
-      math: createMathRecognizer({ imageClassifier: classifier, handwritingClassifier: handwritten }),
+      math: createMathRecognizer({ imageClassifier: classifier, scanClassifier: scanned, handwritingClassifier: handwritten }),
       symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
       inkKind,
       formulaConfidence,

@@ -36,6 +36,8 @@ const OPERATOR_BEFORE_AMPERSAND =
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {
   let text = idiomaticSpelling(delimitedArrays(textWithMaths(resolveDots(body))))
+    // A typewriter letter in maths prints the same glyph either way.
+    .replace(/\\mathtt\s*\{/gu, '\\texttt{')
     .replace(/\\not\s*=/gu, '\\neq ')
     .replace(/\\not\s*\\in\b/gu, '\\notin ')
     .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')

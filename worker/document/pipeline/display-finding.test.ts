@@ -66,4 +66,39 @@ describe('finding displays on a born-digital page', () => {
     expect(display?.text).not.toContain('解');
     expect(grouped.some((l) => l.text === '解.')).toBe(true);
   });
+
+  it('keeps a Chinese paragraph line with maths in it out of the display above', () => {
+    // seuthesix's proof: `由于 p_i, i=1,2,…,N 为素数，…对于任意的 p_i, i=1,2,…,N，有` under `n = p_1p_2…p_N + 1.`;
+    // eighteen CJK characters (each an em wide) against 26 maths glyphs.
+    const glyphs = (parts: Array<[string, boolean]>, x0: number, base: number): Glyph[] => {
+      let x = x0;
+      return parts.flatMap(([text, mathFont]) =>
+        [...text].map((ch) => {
+          const w = mathFont ? 5.5 : 10;
+          x += w;
+          return { ch, x: x - w, w, base, size: 10, font: mathFont ? 'CMMI10' : 'SimSun', bold: false, mathFont };
+        }),
+      );
+    };
+    const prose = glyphs([['这是一个很长的段落，它从左边一直写到右边，为的是让页面有正文的行，而且还要更长一些才行。', false]], 72, 86);
+    const display = glyphs([['n=p1p2...pN+1.', true]], 250, 112);
+    const maths = 'pi,i=1,2,...,N';
+    const cjk = glyphs(
+      [
+        ['由于', false],
+        [maths, true],
+        ['为素数，则一定不为', false],
+        ['1', true],
+        ['。于是对于任意的', false],
+        [maths, true],
+        ['，有', false],
+      ],
+      72,
+      138,
+    );
+    const lines = [prose, display, cjk].map((g) => makeLine(g)!);
+    const grouped = groupDisplayMath(lines, { width: 595, height: 842, glyphs: [], rules: [] });
+    expect(grouped.find(isDisplayLine)?.text).not.toContain('素数');
+    expect(grouped.some((l) => !isDisplayLine(l) && l.text.includes('素数'))).toBe(true);
+  });
 });

@@ -248,10 +248,10 @@ function convertPage(content: PageContentLines, opts: DocumentOptions, { render,
   const changeWords = textLayerWords(assembly);
   // A line whose every word was of an excluded alphabet, and that holds no maths, is left out, as on an image.
   const shown = changeWords ? rest.filter((l) => hasMaths(l) || changeWords(l.text) !== '') : rest;
-  const lines = [...tables, ...(content.math ? groupDisplayMath(shown, content.math) : shown)];
+  const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
+  const lines = [...tables, ...(content.math ? groupDisplayMath(shown, content.math, latex?.readRows) : shown)];
   const blocks = layoutPage(lines, content.width, content.height, TEXT_LAYER_READING, opts.includePageInfo ?? false, running);
   const inline = (tex: string) => inlineMath(styleLatex(tex, render), render);
-  const latex = content.math ? pageMathLatex(content.math, parse, opts.includeEquationTags ?? false) : undefined;
   const words = changeWords ?? ((word: string) => word);
   const prose = (word: string) => numbersAsMath(words(word), render);
   const read: TextLayerRead = {

@@ -9,8 +9,14 @@ import type { Glyph, TextLine } from './text-layer.js';
  */
 
 /**
+ * A CJK character counts as this many letters: it is set an em wide, as wide as two Latin letters,
+ * and says as much as a short word (a Chinese paragraph's line with `p_i, i=1,2,\dots,N` twice in it is prose).
+ */
+const CJK_LETTERS = 2;
+
+/**
  * The letters of a line's words: runs of two or more letters in a text font that are not an
- * operator name, or a CJK character. `identifiers` leaves out words in a typewriter face, which a
+ * operator name, or CJK characters. `identifiers` leaves out words in a typewriter face, which a
  * display sets as names (`\texttt{width} = …`), not as prose.
  */
 function wordLetters(line: TextLine, identifiers = false): number {
@@ -28,7 +34,7 @@ function wordLetters(line: TextLine, identifiers = false): number {
         .split(' '),
     )
     .filter((letters) => (letters.length >= 2 || [...letters].some(isCjkChar)) && !FUNCTION_NAME.test(letters))
-    .join('').length;
+    .reduce((sum, letters) => sum + [...letters].reduce((n, ch) => n + (isCjkChar(ch) ? CJK_LETTERS : 1), 0), 0);
 }
 
 const mathGlyphs = (line: TextLine) => line.glyphs.filter((g) => (g.mathFont && /\S/.test(g.ch)) || isMathChar(g.ch)).length;
@@ -41,7 +47,7 @@ export const hasWords = (line: TextLine) => wordLetters(line) > 0;
  * maths glyphs. A row of maths with a `\text{…}` word in it (`|M^{\text{viol}}|^2 = …`) is maths.
  */
 export function readsAsProse(line: TextLine): boolean {
-  const letters = wordLetters(line);
+  const letters = wordLetters(line, true);
   return letters > 0 && letters >= mathGlyphs(line);
 }
 

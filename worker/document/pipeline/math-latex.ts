@@ -4,6 +4,7 @@ import { type Box, type MathResult, type MathSymbol, RADICAL, type RowSpan } fro
 import { splitRows } from '../../engine/math/latex-normalise.js';
 import type { RegionLatex } from './inline.js';
 import { isDisplayLine } from './math-regions.js';
+import type { ReadRows } from './adjacent-displays.js';
 import type { TextLine } from './text-layer.js';
 
 /** Born-digital maths → LaTeX: a region's glyphs and rules through the 2-D layout parser. */
@@ -13,6 +14,8 @@ export type ParseMath = (symbols: MathSymbol[]) => MathResult;
 export interface PageMathLatex {
   inlineLatex: RegionLatex;
   displayLatex: (line: TextLine) => string | undefined;
+  /** The rows of a region read as one display, when it has two or more (math-regions.ts parts adjacent displays by them). */
+  readRows: ReadRows;
 }
 
 /**
@@ -46,6 +49,10 @@ export function pageMathLatex(math: PdfPageMath, parse: ParseMath, includeTags: 
   };
   return {
     inlineLatex: read,
+    readRows: (box) => {
+      const result = parseRegion(box);
+      return result?.rows ? { rows: result.rows, gathered: result.latex.startsWith('\\begin{gathered}') } : undefined;
+    },
     displayLatex: (line) => {
       if (!isDisplayLine(line)) return undefined;
       const { pieces, rowTags, numbers } = line.display;

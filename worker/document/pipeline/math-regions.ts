@@ -1,10 +1,13 @@
 import type { PdfGlyph, PdfPageMath } from '../../engine/math/pdf/index.js';
 import type { Box } from '../../engine/math/types.js';
 import { findGutter } from '../../../page/processors/text-layer-columns.js';
+import { isCodeLine } from '../../../page/processors/text-layer-code.js';
 import { hasMath, hasWords, opensWithRelation, readsAsProse, RELATION_CHARS, wordyDisplay } from './line-content.js';
 import { byHomeLine, centredInColumn, columnEdges, lineAround, mergeIntoLine, paragraphLines, sideGap } from './math-inline.js';
 import type { TextLine } from './text-layer.js';
 import { textFontMaths } from './text-font-maths.js';
+import { inlineFractionParts } from './inline-fraction-parts.js';
+import { proseLeading, type ReadRows, splitAdjacentDisplays } from './adjacent-displays.js';
 import { EQUATION_NUMBER, levelNumbers, movedNumber, splitEquationNumbers, tagText } from './equation-numbers.js';
 
 /**
@@ -114,9 +117,10 @@ const intersects = (a: Box, b: Box) => a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b
 
 /**
  * Replaces the lines of each display equation with one DisplayLine spanning its ink, equation
- * number included as `display.tag`. Other lines pass through unchanged.
+ * number included as `display.tag`. Other lines pass through unchanged. `readRows` (the parser's
+ * rows of a region) parts two displays set one under the other with nothing between them.
  */
-export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): TextLine[] {
+export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath, readRows?: ReadRows): TextLine[] {
   if (textLines.length === 0) return textLines;
   const lines = splitEquationNumbers(textLines, columnEdges(textLines, textGutter(textLines, math.width), true), (l) => hasMath(l) && !readsAsProse(l));
   const left = Math.min(...lines.map((l) => l.x0));
@@ -149,7 +153,10 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(lines.filter((l) => levelNumbers(ink.get(l)!, [ink.get(l)!], [...numbers], gutter).length > 0));
   const wordy = (l: TextLine) => wordyDisplay(l, numbered.has(l) && hasMath(l), !paragraph.has(l) && centred(lineBox(l), l.size));
-  const prose = new Set(lines.filter((l) => readsAsProse(l) && !textMath(l) && !wordy(l)));
+  // Printed code (a line set in a typewriter face) is never a display's, like prose, unless a
+  // fraction bar spans it (`\frac{\texttt{width}}{\texttt{columns}}`: names in a display).
+  const code = (l: TextLine) => isCodeLine(l) && !barredLine(lineBox(l), l.size, math.rules);
+  const prose = new Set(lines.filter((l) => (readsAsProse(l) || code(l)) && !textMath(l) && !wordy(l)));
   const seeds = lines.filter(
     (l) =>
       !numbers.has(l) &&
@@ -157,6 +164,7 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
       !prose.has(l) &&
       (l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left) || (!paragraph.has(l) && centred(lineBox(l), l.size))),
   );
+  const inlineParts = inlineFractionParts(lines, paragraph, math.rules, (l) => ink.get(l)!);
   const groups: Group[] = [];
   const taken = new Set<TextLine>();
   for (const seed of seeds) {
@@ -166,13 +174,13 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath): Text
     grow(
       group,
       lines.filter((l) => !numbers.has(l)),
-      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered, textMath },
+      { ink, prose, paragraph, structure: [...math.rules, ...tall], gutter, numbered, textMath, inlineParts },
       taken,
     );
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
-  for (const g of joinColumnPairs(groups, out, gutter)) {
+  for (const g of splitAdjacentDisplays(joinColumnPairs(groups, out, gutter), readRows, proseLeading(lines.filter(hasWords)))) {
     // A formula inside a paragraph's line is inline maths: its lines join that line.
     const em = Math.max(...g.lines.map((l) => l.size));
     const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
@@ -263,6 +271,8 @@ interface PageFacts {
   numbered: Set<TextLine>;
   /** Maths set in a text font (textFontMaths), not prose. */
   textMath: (line: TextLine) => boolean;
+  /** The parts of fractions set inline in a paragraph's line (inline-fraction-parts.ts): no display's rows. */
+  inlineParts: Set<TextLine>;
 }
 
 const acrossGutter = (a: Box, b: Box, gutter: number | undefined) => gutter !== undefined && Math.min(a.x1, b.x1) <= gutter && Math.max(a.x0, b.x0) >= gutter;
@@ -274,8 +284,15 @@ interface Group {
   parts: Box[];
 }
 
-function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structure, gutter, numbered, textMath }: PageFacts, taken: Set<TextLine>): void {
+function grow(
+  group: Group,
+  lines: TextLine[],
+  { ink, prose, paragraph, structure, gutter, numbered, textMath, inlineParts }: PageFacts,
+  taken: Set<TextLine>,
+): void {
   const em = Math.max(...group.lines.map((l) => l.size));
+  // A display takes no part of a paragraph's inline fraction; the fraction's own group takes them all.
+  const inline = group.lines.some((l) => inlineParts.has(l));
   for (let changed = true; changed;) {
     changed = false;
     // Rules and tall glyphs (delimiters, radicals, big operators) that touch the group are part of it,
@@ -289,7 +306,7 @@ function grow(group: Group, lines: TextLine[], { ink, prose, paragraph, structur
     }
     const near: Box = { x0: group.box.x0 - em, y0: group.box.y0 - JOIN_GAP_EM * em, x1: group.box.x1 + em, y1: group.box.y1 + JOIN_GAP_EM * em };
     for (const l of lines) {
-      if (taken.has(l)) continue;
+      if (taken.has(l) || (inlineParts.has(l) && !inline)) continue;
       const box = ink.get(l)!;
       // A line level with the group's middle (the text of a cases row) joins whatever it says.
       const cy = (box.y0 + box.y1) / 2;
@@ -378,4 +395,11 @@ function displayLine(lines: TextLine[], display: DisplayRegion): DisplayLine {
     text: ordered.map((l) => l.text).join(' '),
     display,
   };
+}
+
+/** A line spanned by a rule within half an em above or below it: a fraction's numerator or denominator. */
+function barredLine(box: Box, em: number, rules: Box[]): boolean {
+  return rules.some(
+    (r) => r.x0 <= box.x0 + 0.1 * em && r.x1 >= box.x1 - 0.1 * em && (Math.abs(r.y0 - box.y1) < 0.5 * em || Math.abs(box.y0 - r.y1) < 0.5 * em),
+  );
 }

@@ -6,7 +6,8 @@ import { convertDocument } from './index.js';
  * A manual's layout as refman's classes set it: headings hang in a wide left margin, the text
  * block starts far to their right, and displays compute lengths from names set in a typewriter
  * face (`\texttt{fullwidth} = \texttt{paperwidth} - 2\ \textrm{inch}`). Such a display is maths,
- * centred in the text block (not in the page), with its names as `\texttt`; a verbatim listing
+ * centred in the text block (not in the page), with its names as `\texttt` (a fraction's too, whose
+ * numerator and denominator hold no prose); a line of typewriter words below it, and a verbatim listing
  * beside it, which sets its minus sign in the typewriter face too, stays code.
  */
 
@@ -22,6 +23,10 @@ const PAGE = [
   HEADING('3.2 Text width'),
   'From this the width of the text is calculated.',
   '\\[ \\texttt{textwidth} = \\texttt{fullwidth} \\times \\texttt{textfraction} \\]',
+  PROSE,
+  'Each column gets what is left once the indent is taken off, if it stays under the limit:',
+  '\\[ \\frac{\\texttt{width} - \\texttt{indent}}{\\texttt{columns}} \\le \\texttt{max}. \\]',
+  '\\noindent\\texttt{max : dimen, skip}\\par',
   PROSE,
   HEADING('3.3 In the source'),
   'The source reads:',
@@ -45,7 +50,12 @@ describe('displays of typewriter names in a text block beside a margin of headin
     expect(displays).toEqual([
       '\\texttt{fullwidth}=\\texttt{paperwidth}-2\\text{inch}',
       '\\texttt{textwidth}=\\texttt{fullwidth}\\times\\texttt{textfraction}',
+      '\\frac{\\texttt{width}-\\texttt{indent}}{\\texttt{columns}}\\leq\\texttt{max}.',
     ]);
+  });
+
+  it('keeps a line of typewriter words below a display out of it', () => {
+    expect(mmd).toMatch(/max :\s+dimen, skip/u);
   });
 
   it('keeps the verbatim listing as code', () => {

@@ -9,6 +9,8 @@ export type { MathRecognizer, MathRegion, MathResult } from './types.js';
 export interface MathRecognizerOptions {
   /** Image symbol classifier; default: the shipped models/math-symbols.onnx, loaded on first use. */
   imageClassifier?: SymbolClassifier;
+  /** Image symbol classifier of scans (image/scan-classifier.ts); default: `imageClassifier` where that is given, else the shipped models/math-symbols-scan.onnx. */
+  scanClassifier?: SymbolClassifier;
   /** Handwriting image classifier (image/handwriting.ts); with it every image is also read as handwriting and the likelier read kept. */
   handwritingClassifier?: SymbolClassifier;
   /** The strokes front end; absent until one is configured, strokes regions are refused. */
@@ -33,8 +35,14 @@ export function createMathRecognizer(opts: MathRecognizerOptions = {}): MathReco
         case 'image': {
           const symbols: MathSymbol[] =
             opts.imageClassifier && opts.handwritingClassifier
-              ? (await symbolsFromEitherHand(region.image, { printed: opts.imageClassifier, handwritten: opts.handwritingClassifier })).symbols
-              : await symbolsFromImage(region.image, { classifier: opts.imageClassifier });
+              ? (
+                  await symbolsFromEitherHand(region.image, {
+                    printed: opts.imageClassifier,
+                    scanned: opts.scanClassifier,
+                    handwritten: opts.handwritingClassifier,
+                  })
+                ).symbols
+              : await symbolsFromImage(region.image, { classifier: opts.imageClassifier, scanClassifier: opts.scanClassifier });
           return parseLayout(symbols);
         }
         case 'strokes':

@@ -50,7 +50,11 @@ export interface MathSymbol {
   box: Box;
   /** The front end's probability for this label, 0..1 (1 for PDF glyphs). */
   confidence: number;
-  /** Runner-up labels with their probabilities, best first (images and strokes). */
+  /**
+   * Runner-up labels with their probabilities, best first (images and strokes); where the context
+   * chose between readings of one shape (strokes/relabel.ts settledAmong), the readings it set
+   * aside come last.
+   */
   alternatives?: Array<{ latex: string; confidence: number }>;
   /**
    * The power that turns the chosen label's probability into the calibrated confidence the result
@@ -108,6 +112,10 @@ export interface MathResult {
 export interface RowSpan {
   y0: number;
   y1: number;
+  /** The row's main baseline (not its scripts', limits' or fraction parts'), when the parser found one. */
+  baseline?: number;
+  /** The size of the row's main symbols, with the baseline. */
+  em?: number;
 }
 
 /** The one interface the engine calls: `recognize(region) → {latex, confidence, boxes}`. */

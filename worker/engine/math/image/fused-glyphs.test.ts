@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { formulaImages } from '../../../../test/support/formula-images.js';
 import { normaliseLatex } from '../latex-normalise.js';
@@ -18,5 +19,31 @@ describe('symbolsFromImage: glyphs fused at 150 dpi', () => {
   it('cuts fused letters of a known word apart and leaves single letters whole', async () => {
     const read = await images.read();
     expect(read).toEqual([...fused, ...whole].map(normaliseLatex));
+  });
+});
+
+/**
+ * The same 150 dpi crops enlarged twice with Lanczos, as the formula-confidence model's second read
+ * enlarges them (worker/inference/math-page.ts): the interpolation fills the pixel between a `\prod`
+ * and its upper limit, and the blob of both read as an `i` took the limits with it.
+ */
+describe('symbolsFromImage: a big operator fused with its limit', () => {
+  const formulas = ['P=\\prod_{k=1}^{n}p_{k}', '\\prod_{i=1}^{n}x_{i}=1'];
+  const images = formulaImages(formulas, 'probability');
+
+  it('cuts the blob between its rows', async () => {
+    const read = await Promise.all(
+      (await images.crops(150)).map(async (crop) => {
+        const raw = { raw: { width: crop.width, height: crop.height, channels: 1 as const } };
+        const big = await sharp(Buffer.from(crop.data), raw)
+          .resize(2 * crop.width, 2 * crop.height, { kernel: 'lanczos3' })
+          .toColourspace('b-w')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        const image = { data: new Uint8Array(big.data.buffer, big.data.byteOffset, big.data.length), width: big.info.width, height: big.info.height };
+        return normaliseLatex(parseLayout(await symbolsFromImage(image)).latex);
+      }),
+    );
+    expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });

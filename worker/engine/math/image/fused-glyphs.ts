@@ -2,7 +2,7 @@ import { FUNCTION_NAMES } from '../layout/words.js';
 import type { Box } from '../types.js';
 import type { Classification, SymbolClassifier } from './classifier.js';
 import type { ComponentMap } from './components.js';
-import { cropOf, cutColumns, pieceOf, SLIVERS, withDots, type ClassifiedGroup, type Piece } from './split.js';
+import { cropOf, cutColumns, cutRows, pieceOf, SLIVERS, withDots, type ClassifiedGroup, type Piece } from './split.js';
 import { DOT_TOKENS, styledLetter } from './vocabulary.js';
 
 /** A blob narrower than this (em) is one glyph: two letters side by side are wider than an n. */
@@ -21,6 +21,8 @@ const CUT_SPACING = 2;
  * letter's other stroke too (`ar`'s foot serif under the r's arm), so two ink runs are allowed.
  */
 const CUT_MAX_RUNS = 2;
+/** Rows tried for a cut between stacked glyphs. */
+const ROW_CUTS = 2;
 /** A read at least this sure is split only into the letters of a known word. */
 const SURE = 0.7;
 /** Without a word, each piece reads at least this surely… */
@@ -63,8 +65,13 @@ interface Trial {
   item: ClassifiedGroup;
   near: Near;
   pieces: Piece[];
-  /** Each way to cut the blob, as indices into `pieces`, left to right. */
-  segmentations: number[][];
+  /** Each way to cut the blob, as indices into `pieces`, left to right (or top to bottom: `stacked`). */
+  segmentations: Segmentation[];
+}
+
+interface Segmentation {
+  indices: number[];
+  stacked: boolean;
 }
 
 /**
@@ -76,7 +83,9 @@ interface Trial {
  * the pieces of all blobs are classified in one batch. A cut is kept when its pieces spell such a
  * word with the neighbouring letters (a runner-up letter may stand in, as the parser's
  * name-lookalikes.ts does), or, for an unsure blob, when every piece is sure and their probabilities
- * with a per-symbol penalty beat the whole's: a small beam over segmentations.
+ * with a per-symbol penalty beat the whole's: a small beam over segmentations. An unsure blob is
+ * also cut at its emptiest rows (split.ts cutRows), for a glyph fused with one stacked on it: the
+ * limit `n` touching its `\prod` once the image is enlarged (the confidence model's second read).
  */
 export async function splitFused(
   map: ComponentMap,
@@ -129,20 +138,27 @@ function trialOf(map: ComponentMap, item: ClassifiedGroup, items: ClassifiedGrou
   const dots = items.filter((other) => other.label?.latex === DOT_TOKENS.period);
   const pieces: Piece[] = [];
   const byRegion = new Map<string, number>();
-  const pieceIndex = (x0: number, x1: number): number => {
-    const key = `${x0},${x1}`;
+  const pieceIndex = (region: Box): number => {
+    const key = `${region.x0},${region.x1},${region.y0},${region.y1}`;
     if (!byRegion.has(key)) {
-      const piece = pieceOf(map, item.group, { ...box, x0, x1 }, dots);
-      byRegion.set(key, piece && piece.group.box.x1 - piece.group.box.x0 >= minPiece ? pieces.push(piece) - 1 : -1);
+      const piece = pieceOf(map, item.group, region, dots);
+      const size = piece && Math.min(piece.group.box.x1 - piece.group.box.x0, piece.group.box.y1 - piece.group.box.y0);
+      byRegion.set(key, piece && size! >= minPiece ? pieces.push(piece) - 1 : -1);
     }
     return byRegion.get(key)!;
   };
-  const segmentations = cuts.flatMap((cut) => {
+  const segmentations: Segmentation[] = cuts.map((cut) => {
     const edges = [box.x0, ...cut, box.x1];
-    const indices = edges.slice(1).map((x1, k) => pieceIndex(edges[k], x1));
-    return indices.every((k) => k >= 0) ? [indices] : [];
+    return { indices: edges.slice(1).map((x1, k) => pieceIndex({ ...box, x0: edges[k], x1 })), stacked: false };
   });
-  return segmentations.length ? { item, near, pieces, segmentations } : null;
+  // A glyph fused with what stands above or below it (an enlarged read fills the pixel between a
+  // big operator and its limit): cut at the emptiest rows, for an unsure blob only.
+  if (item.label.confidence < SURE) {
+    for (const y of cutRows(map, item.group, ROW_CUTS, CUT_MAX_RUNS))
+      segmentations.push({ indices: [pieceIndex({ ...box, y1: y }), pieceIndex({ ...box, y0: y })], stacked: true });
+  }
+  const whole = segmentations.filter(({ indices }) => indices.every((k) => k >= 0));
+  return whole.length ? { item, near, pieces, segmentations: whole } : null;
 }
 
 /** The best accepted segmentation with its pieces' labels, or null to keep the blob whole. */
@@ -150,13 +166,13 @@ function bestSegmentation(
   whole: Classification,
   near: Near,
   reads: Classification[],
-  segmentations: number[][],
+  segmentations: Segmentation[],
 ): { indices: number[]; labels: Classification[] } | null {
   let best: { score: number; indices: number[]; labels: Classification[] } | null = null;
-  for (const indices of segmentations) {
+  for (const { indices, stacked } of segmentations) {
     const labels = indices.map((k) => reads[k]);
-    if (labels.some((label) => SLIVERS.has(label.latex) || UNCUT.has(label.latex))) continue;
-    const worded = wordReading(near, labels);
+    if (labels.some((label) => SLIVERS.has(label.latex) || (!stacked && UNCUT.has(label.latex)))) continue;
+    const worded = stacked ? null : wordReading(near, labels);
     const logP = labels.reduce((sum, label) => sum + Math.log(label.confidence), 0) + (labels.length - 1) * Math.log(PER_SYMBOL);
     const sure = whole.confidence < SURE && labels.every((label) => label.confidence >= PIECE_SURE) && logP > Math.log(whole.confidence);
     if (!worded && !sure) continue;

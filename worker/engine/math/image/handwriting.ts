@@ -34,6 +34,8 @@ export function loadHandwritingClassifier(manifestPath?: string): Promise<Symbol
 
 export interface ImageClassifiers {
   printed: SymbolClassifier;
+  /** Print on a scan (scan-classifier.ts); absent where that model is not installed: scans are read by `printed`. */
+  scanned?: SymbolClassifier;
   /** Absent where the handwriting model is not installed: every image is read as print. */
   handwritten?: SymbolClassifier;
 }
@@ -79,7 +81,8 @@ export const PRINT_SURE_RATE = 0.75;
  * `handwritten` says which classifier read it.
  */
 export async function symbolsFromEitherHand(image: GrayImage, classifiers: ImageClassifiers, handwriting?: number): Promise<HandRead> {
-  const asPrint = () => symbolsFromImage(image, { classifier: classifiers.printed, confidenceExponent: CONFIDENCE_EXPONENT });
+  const asPrint = () =>
+    symbolsFromImage(image, { classifier: classifiers.printed, scanClassifier: classifiers.scanned, confidenceExponent: CONFIDENCE_EXPONENT });
   if (!classifiers.handwritten) return { symbols: await asPrint(), handwritten: false };
   const handwritten = classifiers.handwritten;
   const asHandwriting = async () =>

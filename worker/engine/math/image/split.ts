@@ -13,6 +13,8 @@ const PIECE_SURE = 0.6;
 const CUTS_TRIED = 3;
 /** Cuts stay this far (fraction of the width) from either edge. */
 const EDGE_MARGIN = 0.2;
+/** Rows this close (share of the height) to a group's top or bottom are no place to cut it. */
+const ROW_EDGE_MARGIN = 0.15;
 /** A blob at least this many times wider than tall is not cut into columns. */
 const FLAT_RATIO = 2.5;
 /** A bar row is inked over this fraction of the blob's width in one run. */
@@ -154,6 +156,31 @@ export function cutColumns(map: ComponentMap, group: SymbolGroup, tried = CUTS_T
     .sort((a, b) => Math.min(counts[a - 1], counts[a] ?? Infinity) - Math.min(counts[b - 1], counts[b] ?? Infinity))
     .slice(0, tried)
     .map((i) => x0 + i);
+}
+
+/**
+ * The `tried` emptiest rows of a group, away from its top and bottom (ROW_EDGE_MARGIN of its height),
+ * where its ink is at most `maxRuns` runs: where a glyph touches one stacked above or below it.
+ */
+export function cutRows(map: ComponentMap, group: SymbolGroup, tried: number, maxRuns: number): number[] {
+  const ids = new Set(group.parts.map((part) => part.id));
+  const { x0, x1, y0, y1 } = group.box;
+  const rows: { y: number; count: number }[] = [];
+  const margin = Math.max(2, Math.ceil(ROW_EDGE_MARGIN * (y1 - y0)));
+  for (let y = y0 + margin; y < y1 - margin; y++) {
+    let [count, runs, inside] = [0, 0, false];
+    for (let x = x0; x < x1; x++) {
+      const ink = ids.has(map.labels[y * map.width + x]);
+      if (ink) count++;
+      if (ink && !inside) runs++;
+      inside = ink;
+    }
+    if (runs <= maxRuns) rows.push({ y, count });
+  }
+  return rows
+    .sort((a, b) => a.count - b.count)
+    .slice(0, tried)
+    .map(({ y }) => y);
 }
 
 /** Per column of the group's box: ink pixels, and how many separate vertical runs they form. */

@@ -11,6 +11,7 @@ import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop, type NormalisedCrop } from './normalise.js';
 import { withPriors } from './priors.js';
+import { loadScanClassifier } from './scan-classifier.js';
 import { enlargedCrop, enlargedMap, enlargedViews, surerReads } from './small-glyphs.js';
 import { splitTouching } from './split.js';
 import { splitAtTittles } from './tittle-split.js';
@@ -21,6 +22,11 @@ import { withSqueezedViews } from './wide-views.js';
 export interface SymbolsFromImageOptions {
   /** @default the shipped classifier, loaded once on first use */
   classifier?: SymbolClassifier;
+  /**
+   * The classifier of a scan (an image binarisation reads as one, scan-noise.ts; scan-classifier.ts).
+   * @default the shipped scan classifier where `classifier` is not given, else `classifier`
+   */
+  scanClassifier?: SymbolClassifier;
   /** Report the classifier's own probabilities instead of calibrated confidences (calibration.ts); for fitting. @default false */
   rawConfidence?: boolean;
   /** The calibration exponent of `classifier`'s probabilities. @default CONFIDENCE_EXPONENT (the typeset classifier's) */
@@ -58,6 +64,22 @@ function defaultClassifier(): Promise<SymbolClassifier> {
   return shared;
 }
 
+let sharedScan: Promise<SymbolClassifier> | undefined;
+function defaultScanClassifier(): Promise<SymbolClassifier> {
+  sharedScan ??= loadScanClassifier().catch((err: unknown) => {
+    sharedScan = undefined;
+    throw err;
+  });
+  return sharedScan;
+}
+
+/** The classifier that reads `image`: a scan's (scan-classifier.ts) when binarisation reads it as a scan. */
+async function classifierOf(scanned: boolean, opts: SymbolsFromImageOptions): Promise<SymbolClassifier> {
+  if (scanned && opts.scanClassifier) return opts.scanClassifier;
+  if (opts.classifier) return opts.classifier;
+  return scanned ? defaultScanClassifier() : defaultClassifier();
+}
+
 /**
  * The image front end of the maths recogniser: ink → connected components (on a scan, blobs of
  * glyphs its blur fused taken apart at their darker cores, darker-cores.ts) → multi-part symbols
@@ -73,9 +95,9 @@ function defaultClassifier(): Promise<SymbolClassifier> {
  * a RULE over a glyph whose grey ink waves (a tilde or a hat drawn flat, wavy-accents.ts).
  */
 export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageOptions = {}): Promise<MathSymbol[]> {
-  const classifier = opts.classifier ?? (await defaultClassifier());
   const ink = connectedComponents(binarise(image));
   const scan = opts.typesetRepairs === false ? null : scanGrey(image);
+  const classifier = await classifierOf(scan !== null, opts);
   const map = scan ? await splitAtDarkerCores(ink, scan.grey, scan.noise.paper, classifier) : ink;
   let { groups, glyphs, crops, labels } = await firstReads(map, classifier);
   // A blob read unsurely may be a fraction bar with the glyphs the raster fused to it (fused-bars.ts).

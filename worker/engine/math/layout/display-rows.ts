@@ -41,8 +41,17 @@ export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactP
   const relationPoints = alignmentPoints(rows, em, exactPositions);
   // Rows without a relation point, set flush left (`&\int … \\ &\le …`), are aligned at their start.
   const points = relationPoints.length === 0 && exactPositions && flushLeft(rows, em) ? [Math.min(...rows.flat().map((e) => e.box.x0))] : relationPoints;
-  const cells = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell).nodes));
-  const spans = rows.map((row) => ({ y0: Math.min(...row.map((e) => e.box.y0)), y1: Math.max(...row.map((e) => e.box.y1)) }));
+  const parsed = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell)));
+  const cells = parsed.map((row) => row.map((cell) => cell.nodes));
+  const spans = rows.map((row, i) => {
+    // The row's main baseline and size: those of its cells (a fraction's or a limit's parts stand off it).
+    const main = parsed[i]!.find((cell) => cell.baseline !== null && cell.em !== null);
+    return {
+      y0: Math.min(...row.map((e) => e.box.y0)),
+      y1: Math.max(...row.map((e) => e.box.y1)),
+      ...(main ? { baseline: main.baseline!, em: main.em! } : {}),
+    };
+  });
   return { node: { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells }, spans };
 }
 

@@ -40,6 +40,37 @@ describe('preferCaseBySize', () => {
     expect(x.alternatives?.[0]).toEqual({ latex: 'X', confidence: 0.6 });
   });
 
+  it('lists the twin the context set aside after the other shapes, so the read’s margin is over another shape', () => {
+    const drawn = {
+      ...glyph('x', 0, 0, 40),
+      confidence: 0.5,
+      alternatives: [
+        { latex: 'X', confidence: 0.4 },
+        { latex: 'K', confidence: 0.05 },
+      ],
+    };
+    const [x] = preferCaseBySize([drawn]); // alone: x, with x and X together
+    expect(x.confidence).toBeCloseTo(0.9, 6);
+    expect(x.alternatives).toEqual([
+      { latex: 'K', confidence: 0.05 },
+      { latex: 'X', confidence: 0.4 },
+    ]);
+    const [, v] = preferCaseBySize([
+      glyph('2', 0, 0, 40),
+      {
+        ...drawn,
+        latex: 'V',
+        box: { x0: 30, y0: 18, x1: 50, y1: 40 },
+        alternatives: [
+          { latex: 'v', confidence: 0.4 },
+          { latex: 'y', confidence: 0.05 },
+        ],
+      },
+    ]);
+    expect(v.latex).toBe('v'); // small by size
+    expect(v.alternatives?.map((a) => a.latex)).toEqual(['y', 'V']);
+  });
+
   it('gives the shape’s confidence also when the context confirms the classifier’s label', () => {
     const [x] = preferCaseBySize([glyph('x', 0, 0, 40)]); // alone: x confirmed over X
     expect(x.latex).toBe('x');

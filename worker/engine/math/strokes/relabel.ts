@@ -33,11 +33,17 @@ export function relabelled(s: MathSymbol, want: string): MathSymbol {
 /**
  * `s` read as `want`, one of `shape`'s readings that the context chose between, with the shape's
  * confidence: the probabilities of all its readings together, whether or not the label changed.
+ * Its runner-ups are the other shapes' readings, best first, then the shape's readings the context
+ * set aside: those are no rival reading of the ink, so the margin of the read (the confidence over
+ * the first runner-up, strokes-confidence.ts) is the shape's over the likeliest other shape, not
+ * over its own twin (a lone `x` at 0.97 for x and X together was judged by its 0.16 over `X`).
  */
 export function settledAmong(s: MathSymbol, want: string, shape: readonly string[]): MathSymbol {
   const readings = [{ latex: s.latex, confidence: s.confidence }, ...(s.alternatives ?? [])];
   const confidence = readings.filter((r) => shape.includes(r.latex)).reduce((sum, r) => sum + r.confidence, 0);
-  return { ...s, latex: want, confidence: Math.max(confidence, s.confidence), alternatives: readings.filter((r) => r.latex !== want) };
+  const setAside = readings.filter((r) => r.latex !== want && shape.includes(r.latex));
+  const alternatives = [...readings.filter((r) => !shape.includes(r.latex)), ...setAside];
+  return { ...s, latex: want, confidence: Math.max(confidence, s.confidence), alternatives };
 }
 
 /** `s` relabelled `latex` when that is among its alternatives with at least `least`. */
