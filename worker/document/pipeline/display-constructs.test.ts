@@ -44,6 +44,8 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
     source: "\\[ \\sideset{}{'}\\sum_{0\\le i\\le m} E_i x + \\sideset{_a^b}{_c^d}\\prod_k F_k \\]",
     expected: "\\sideset{}{'}\\sum_{0\\leq i\\leq m}E_{i}x+\\sideset{_{a}^{b}}{_{c}^{d}}\\prod_{k}F_{k}",
   },
+  // Left scripts alone before such an operator: the raised one is no base of the lower one.
+  { source: '\\[ \\sideset{_*^*}{_*^*}\\prod_{j} G_j \\]', expected: '\\sideset{_{*}^{*}}{_{*}^{*}}\\prod_{j}G_{j}' },
 ];
 
 describe('display constructs on a born-digital page', () => {

@@ -34,13 +34,20 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
     for (let i = 0; i < items.length; i++) {
       const [item, next] = [items[i]!, items[i + 1]];
       const operator = next?.kind === 'scripts' && next.base ? next.base : next;
+      if (item.kind !== 'scripts' || !next || !operator || !stackedLimits(operator)) {
+        out.push(item);
+        continue;
+      }
       // Scripts read onto the `+` before the operator (`+\sideset{_a^b}{}\prod`) are its left ones: an operator takes none.
-      const onOperator = item.kind === 'scripts' && item.base?.kind === 'glyph' && BINARY_OR_RELATION.has(item.base.latex);
-      if (item.kind === 'scripts' && (item.base === null || onOperator) && next && operator && stackedLimits(operator)) {
-        if (item.base) out.push(item.base);
-        out.push(sideset({ ...item, base: null }, next));
-        i++;
-      } else out.push(item);
+      const onOperator = item.base?.kind === 'glyph' && BINARY_OR_RELATION.has(item.base.latex);
+      const left = item.base === null || onOperator ? { ...item, base: null } : leftPair(item, operator);
+      if (!left) {
+        out.push(item);
+        continue;
+      }
+      if (onOperator) out.push(item.base!);
+      out.push(sideset(left, next));
+      i++;
     }
     return out;
   }
@@ -131,6 +138,18 @@ function join(pieces: string[]): string {
 }
 
 const BINARY_OR_RELATION = new Set(['+', '-', '=', '<', '>', '\\times', '\\cdot', '\\pm', '\\mp', '\\leq', '\\geq', '\\neq', '\\equiv', '\\approx']);
+
+/**
+ * A left superscript and subscript of an operator with stacked limits, which the parser read as a
+ * base (the superscript, raised above the operator's middle) with a subscript below its middle.
+ */
+function leftPair(item: Extract<Node, { kind: 'scripts' }>, operator: Node): Extract<Node, { kind: 'scripts' }> | null {
+  if (item.base?.kind !== 'glyph' || item.sup.length > 0 || item.primes.length > 0 || item.sub.length !== 1 || item.sub[0]!.kind !== 'glyph') return null;
+  if (operator.kind !== 'limits' || operator.operator.kind !== 'glyph') return null;
+  const middle = (operator.operator.glyph.box.y0 + operator.operator.glyph.box.y1) / 2;
+  const raised = item.base.glyph.box.y1 < middle && item.sub[0]!.glyph.box.y0 > middle;
+  return raised ? { kind: 'scripts', base: null, primes: [], sub: item.sub, sup: [item.base] } : null;
+}
 
 /** An operator with limits stacked under or over it. */
 const stackedLimits = (item: Node) => item.kind === 'limits' && (item.under.length > 0 || item.over.length > 0);
