@@ -5,7 +5,8 @@
  * What is taken: `\[…\]`, `$$…$$`, and the environments equation, align, alignat, flalign, gather,
  * multline, eqnarray, displaymath (starred or not). What is left out, because the printed page
  * does not show it as maths typeset from that text: anything inside a verbatim-like environment
- * (verbatim, listings, examples, code, macrocode, filecontents …, whose source the manual *prints*),
+ * (verbatim, listings, examples, code, macrocode, filecontents …, or one the document declares with
+ * `\lstnewenvironment` and the like, whose source the manual *prints*),
  * `\verb`, comments, and macro definitions. A display is kept only when every control word in it
  * is a standard LaTeX/amsmath/amssymb command (STANDARD_COMMANDS): a document's own macros typeset
  * as something its source does not spell, so no reader could be scored against them.
@@ -23,6 +24,14 @@ export interface SourceDisplay {
 /** Environments whose content a manual prints as text (its name matches). */
 const VERBATIM_LIKE =
   /verbatim|listing|example|code|minted|filecontents|comment|demo|sample|tcb|lstlisting|macrocode|source|latex|tex|show|alltt|sidebyside|ltx/iu;
+
+/** Environments a document declares as verbatim itself (listings', fancyvrb's, tcolorbox's and minted's declarations), whatever their names. */
+const VERBATIM_DECLARATION =
+  /\\(?:lstnewenvironment|DefineVerbatimEnvironment|(?:new|renew|New|Renew|Declare)TCBListing|(?:re)?newtcblisting|newminted)\*?\s*\{([^}]+)\}/gu;
+
+function declaredVerbatim(text: string): Set<string> {
+  return new Set([...text.matchAll(VERBATIM_DECLARATION)].map((match) => match[1]!.trim()));
+}
 
 const DISPLAY_ENVIRONMENTS = /^(equation|align|alignat|flalign|gather|multline|eqnarray|displaymath)\*?$/u;
 
@@ -64,10 +73,11 @@ function withoutUnprinted(text: string): string {
 /** Removes what is never printed (withoutUnprinted, and what follows the last `\end{document}`), verbatim-like environments, `\verb`, and the bodies of macro definitions. */
 function withoutPrintedCode(text: string): string {
   let out = withoutUnprinted(text).replace(/\\verb\*?(.).*?\1/gu, ' ');
+  const declared = declaredVerbatim(out);
   const begin = /\\begin\{([^}]+)\}/gu;
   for (let match = begin.exec(out); match; match = begin.exec(out)) {
     const name = match[1]!;
-    if (!VERBATIM_LIKE.test(name) || DISPLAY_ENVIRONMENTS.test(name)) continue;
+    if (!(VERBATIM_LIKE.test(name) || declared.has(name)) || DISPLAY_ENVIRONMENTS.test(name)) continue;
     const end = out.indexOf(`\\end{${name}}`, match.index);
     out = `${out.slice(0, match.index)} ${end < 0 ? '' : out.slice(end + name.length + 6)}`;
     begin.lastIndex = match.index;

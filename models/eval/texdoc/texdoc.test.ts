@@ -37,6 +37,17 @@ describe('display equations out of a LaTeX source', () => {
     expect(extractDisplays(documentText(skipped, false)).map((d) => d.body)).toEqual(['a+b', 'e+f']);
   });
 
+  it('leaves out environments the document declares as verbatim, whatever their names', () => {
+    const declared = [
+      '\\lstnewenvironment{howto}[1][]{}{}',
+      '\\DefineVerbatimEnvironment{Printed}{Verbatim}{}',
+      '\\begin{howto}[caption=x] \\begin{equation} q \\end{equation} \\end{howto}',
+      '\\begin{Printed} \\[ r \\] \\end{Printed}',
+      '\\begin{center} \\[ s \\] \\end{center}',
+    ].join('\n');
+    expect(extractDisplays(documentText(declared, false)).map((d) => d.body)).toEqual(['s']);
+  });
+
   it('reads a .dtx documentation, not its macrocode', () => {
     const dtx = '% \\[ x+1 \\]\n%    \\begin{macrocode}\n\\def\\y{\\[ z \\]}\n%    \\end{macrocode}\n';
     expect(extractDisplays(documentText(dtx, true)).map((d) => d.body)).toEqual(['x+1']);
