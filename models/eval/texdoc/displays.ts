@@ -19,6 +19,8 @@ export interface SourceDisplay {
   body: string;
   /** The constructs it holds, for the per-construct table (constructsOf). */
   constructs: string[];
+  /** Set under `\mathversion{bold}` (or `sansbold`): the page prints every symbol of it bold. */
+  boldVersion?: true;
 }
 
 /** Environments whose content a manual prints as text (its name matches). */
@@ -105,8 +107,19 @@ export function extractDisplays(text: string): SourceDisplay[] {
   }
   return found
     .filter(({ at }) => !insideDefinition(clean, at))
-    .map(({ environment, body }) => ({ environment, body: body.trim(), constructs: constructsOf(environment, body) }))
+    .map(({ at, environment, body }) => ({
+      environment,
+      body: body.trim(),
+      constructs: constructsOf(environment, body),
+      ...(boldVersionAt(clean, at) ? { boldVersion: true as const } : {}),
+    }))
     .filter((display) => display.body.length > 0 && usesStandardCommandsOnly(display.body));
+}
+
+/** The math version in force at `at` (the last `\mathversion{…}` before it) is a bold one. */
+function boldVersionAt(text: string, at: number): boolean {
+  const versions = [...text.slice(0, at).matchAll(/\\mathversion\s*\{([^}]*)\}/gu)];
+  return /bold/u.test(versions.at(-1)?.[1] ?? '');
 }
 
 /** A display inside a `\newcommand{…}{…}` (or similar) body: the definition marker is less than one brace level out. */

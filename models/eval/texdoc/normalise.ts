@@ -33,6 +33,16 @@ const GATHERED = /^(gather|multline|gathered)\*?$/u;
 const OPERATOR_BEFORE_AMPERSAND =
   /(?<![_^]\s*)(=|<|>|\+|-|\\(?:leq?|geq?|neq?|approx|equiv|sim|simeq|cong|iff|implies|[Ll]ongrightarrow|[Rr]ightarrow|to|subset|subseteq|in|cdot|times|pm)\b)\s*&/gu;
 
+/** A display's LaTeX without its bold markup (`\mathbf{…}`, `\boldsymbol{…}`, `\bm{…}` leave their content as a group). */
+export function withoutBold(latex: string): string {
+  let text = latex;
+  for (let before = ''; before !== text;) {
+    before = text;
+    text = text.replace(/\\(?:mathbf|boldsymbol|bm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}/gu, '{$1}');
+  }
+  return text;
+}
+
 /** The canonical, normalised LaTeX of a display written in `environment` with `body`. */
 export function normaliseDisplay(environment: string, body: string): string {
   let text = idiomaticSpelling(delimitedArrays(textWithMaths(resolveDots(body))))

@@ -1,6 +1,6 @@
 import { normalisedEditDistance } from '../../../worker/engine/math/eval-metrics.js';
 import type { SourceDisplay } from './displays.js';
-import { intertextParts, normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
+import { intertextParts, normaliseDisplay, normaliseMmdDisplay, withoutBold } from './normalise.js';
 
 /**
  * Scores one document: each source display is paired with one MMD display, greedily by the
@@ -30,11 +30,19 @@ export const CLOSE_DISTANCE = 0.1;
 export function scoreDocument(document: string, displays: SourceDisplay[], mmdDisplays: string[]): ScoredDisplay[] {
   // Scoring units: a display, or each part of one that `\intertext` splits on the page.
   const units = displays.flatMap((d, display) =>
-    intertextParts(d.body).map((part) => ({ display, expected: safeNormalise(() => normaliseDisplay(d.environment, part)) })),
+    intertextParts(d.body).map((part) => ({ display, bold: d.boldVersion === true, expected: safeNormalise(() => normaliseDisplay(d.environment, part)) })),
   );
   const got = mmdDisplays.map((latex) => safeNormalise(() => normaliseMmdDisplay(latex)));
+  // Under a bold math version every symbol is bold: a read's bold markup says what the page shows, no more.
+  const gotPlain = mmdDisplays.map((latex) => safeNormalise(() => normaliseMmdDisplay(withoutBold(latex))));
+  const gotFor = (unit: { bold: boolean }, mmd: number): string => (unit.bold ? gotPlain[mmd]! : got[mmd]!);
   const pairs: { unit: number; mmd: number; distance: number }[] = [];
-  units.forEach((u, unit) => got.forEach((g, mmd) => pairs.push({ unit, mmd, distance: u.expected === g ? 0 : normalisedEditDistance(u.expected, g) })));
+  units.forEach((u, unit) =>
+    got.forEach((_, mmd) => {
+      const g = gotFor(u, mmd);
+      pairs.push({ unit, mmd, distance: u.expected === g ? 0 : normalisedEditDistance(u.expected, g) });
+    }),
+  );
   pairs.sort((a, b) => a.distance - b.distance || a.unit - b.unit || a.mmd - b.mmd);
   const partner = new Map<number, { mmd: number; distance: number }>();
   const taken = new Set<number>();
@@ -48,7 +56,7 @@ export function scoreDocument(document: string, displays: SourceDisplay[], mmdDi
     const length = own.reduce((sum, u) => sum + u.expected.length, 0);
     // Several parts: the distance is their mean weighted by length, exact when every part is.
     const distance = own.reduce((sum, u) => sum + (u.match?.distance ?? 1) * (u.expected.length / Math.max(1, length)), 0);
-    const gotParts = own.map((u) => (u.match === undefined ? undefined : got[u.match.mmd]));
+    const gotParts = own.map((u) => (u.match === undefined ? undefined : gotFor(u, u.match.mmd)));
     return {
       document,
       environment: display.environment,

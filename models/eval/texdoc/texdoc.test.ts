@@ -119,4 +119,12 @@ describe('scoring a document', () => {
     expect(half!.distance).toBeGreaterThan(0);
     expect(half!.distance).toBeLessThan(0.1);
   });
+
+  it('scores a display under \\mathversion{bold} without the bold markup its every symbol carries', () => {
+    const source = '\\mathversion{bold}\\begin{equation} S = k \\ln w \\end{equation}\\mathversion{normal} \\[ T = 1 \\]';
+    const displays = extractDisplays(documentText(source, false));
+    expect(displays.map((d) => d.boldVersion)).toEqual([true, undefined]);
+    const rows = scoreDocument('doc', displays, ['\\mathbf{S}=\\mathbf{k}\\ln\\boldsymbol{w}', '\\mathbf{T}=1']);
+    expect(rows.map((r) => r.exact)).toEqual([true, false]);
+  });
 });
