@@ -26,29 +26,41 @@ export const cropHeight = (crop: Crop) => crop.pixels.length / crop.channels / c
 
 /** The darkest level of each column (of the green channel in an RGB crop). */
 function columnMinima(crop: Crop): Uint8Array {
-  const c = crop.channels;
+  const { pixels, width, channels } = crop;
   const height = cropHeight(crop);
-  const min = new Uint8Array(crop.width).fill(255);
+  const min = new Uint8Array(width).fill(255);
+  const offset = channels === 3 ? 1 : 0;
   for (let y = 0; y < height; y++) {
-    const row = y * crop.width;
-    for (let x = 0; x < crop.width; x++) {
-      const v = crop.pixels[(row + x) * c + (c === 3 ? 1 : 0)]!;
+    let at = y * width * channels + offset;
+    for (let x = 0; x < width; x++, at += channels) {
+      const v = pixels[at]!;
       if (v < min[x]!) min[x] = v;
     }
   }
   return min;
 }
 
+/** The value at rank `share` × `count` of the values a histogram counts, in ascending order. */
+function levelAt(histogram: Uint32Array, count: number, share: number): number {
+  const rank = Math.floor(count * share);
+  let seen = 0;
+  for (let v = 0; v < 256; v++) if ((seen += histogram[v]!) > rank) return v;
+  return 255;
+}
+
 /** 1 for each column of `crop` without ink; undefined when the crop has too little contrast to tell. */
 export function blankColumns(crop: Crop): Uint8Array | undefined {
   const minima = columnMinima(crop);
-  const sorted = Uint8Array.from(minima).sort();
+  const histogram = new Uint32Array(256);
+  for (let x = 0; x < minima.length; x++) histogram[minima[x]!]!++;
   // Paper: what most columns' darkest pixel is not darker than; ink: the darkest columns'.
-  const paper = sorted[Math.floor(sorted.length * 0.95)]!;
-  const ink = sorted[Math.floor(sorted.length * 0.05)]!;
+  const paper = levelAt(histogram, minima.length, 0.95);
+  const ink = levelAt(histogram, minima.length, 0.05);
   if (paper - ink < 32) return undefined;
   const blankAbove = ink + BLANK_LEVEL * (paper - ink);
-  return minima.map((m) => (m > blankAbove ? 1 : 0));
+  const blank = new Uint8Array(minima.length);
+  for (let x = 0; x < minima.length; x++) blank[x] = minima[x]! > blankAbove ? 1 : 0;
+  return blank;
 }
 
 /** The longest run of 1s in `blank[from, to)`. */
