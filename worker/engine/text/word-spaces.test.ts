@@ -79,6 +79,14 @@ describe('wordSpaces', () => {
     expect(wordSpaces(withSpace, crop, STEP).text).toBe('2 The');
   });
 
+  it('puts no space beside a relation or operator however wide its gap: that is maths spacing, and spaces would make a formula read as words', async () => {
+    const { crop, read } = await numberAndWord(FONT_PX);
+    for (const op of ['=', '+', '<', '∫', '三']) {
+      const asRelation: DecodedText = { ...read, text: `${op}The`, chars: [{ ...read.chars[0]!, char: op }, ...read.chars.slice(1)] };
+      expect(wordSpaces(asRelation, crop, STEP).text, op).toBe(`${op}The`);
+    }
+  });
+
   it('makes one space of the two a recogniser reads over a wide gap', async () => {
     const { crop, read } = await numberAndWord(FONT_PX);
     const step = read.chars[0]!.last;

@@ -21,6 +21,16 @@ const BLANK_LEVEL = 0.85;
  */
 const MIN_UNREAD_SPACE_SHARE = 0.3;
 
+/**
+ * Characters a word may end and start with: Latin, Greek and Cyrillic letters, digits, and the
+ * punctuation of prose. A wide gap beside anything else (a relation or operator, whose thick
+ * spaces a formula's box stretches to the height's share of a section number's em; a character
+ * the recogniser took from East Asian script) is maths spacing, not a word space: a formula read
+ * with spaces around its `=` reads as words and loses its maths read.
+ */
+const WORD_END = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Nd}.,;:!?)\]'"\u2019\u201D]$/u;
+const WORD_START = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Nd}(['"\u2018\u201C]$/u;
+
 /** The crop's rows. */
 export const cropHeight = (crop: Crop) => crop.pixels.length / crop.channels / crop.width;
 
@@ -77,8 +87,8 @@ export function longestRun(blank: Uint8Array, from: number, to: number): { lengt
 /**
  * The read's spaces as words are spaced: one space where the recogniser read several in a row (it
  * does over wide gaps: `4  Measurements`), and one between two characters it read as one word
- * where the crop's columns between them hold a blank run at least MIN_UNREAD_SPACE_SHARE of its
- * height. `stepWidth`: the crop's columns per CTC step. Spaces do not weigh in the confidence.
+ * (one that may end a word, one that may start one: WORD_END, WORD_START) where the crop's
+ * columns between them hold a blank run at least MIN_UNREAD_SPACE_SHARE of its height. `stepWidth`: the crop's columns per CTC step. Spaces do not weigh in the confidence.
  */
 export function wordSpaces(decoded: DecodedText, crop: Crop, stepWidth: number): DecodedText {
   const { chars } = decoded;
@@ -93,7 +103,7 @@ export function wordSpaces(decoded: DecodedText, crop: Crop, stepWidth: number):
       a.last = b.last;
       continue;
     }
-    if (blank && a && !isSpace(a) && !isSpace(b)) {
+    if (blank && a && WORD_END.test(a.char) && WORD_START.test(b.char)) {
       // The model fires near a glyph's middle: the gap lies between the two characters' steps.
       const run = longestRun(blank, Math.round((a.last + 0.5) * stepWidth), Math.round((b.first + 0.5) * stepWidth));
       if (run.length >= minRun) {
