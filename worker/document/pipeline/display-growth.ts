@@ -67,6 +67,8 @@ export interface Group {
   box: Box;
   /** The ink boxes of its lines, rules and tall glyphs. */
   parts: Box[];
+  /** A multline's rows (multline-rows.ts): rows that step across the column, no pieces set apart by a wide space. */
+  multline?: true;
 }
 
 /** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
