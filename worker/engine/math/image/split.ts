@@ -22,6 +22,8 @@ const EDGE_STROKE_FILL = 0.9;
 const ROW_EDGE_MARGIN = 0.15;
 /** A blob at least this many times wider than tall is not cut into columns. */
 const FLAT_RATIO = 2.5;
+/** The upper of a cut piece's stacked parts is an accent at least this many times wider than tall. */
+const ACCENT_FLAT = 1.5;
 /** A bar row is inked over this fraction of the blob's width in one run. */
 const BAR_FILL = 0.85;
 /** A bar is at most this fraction of the blob's height thick. */
@@ -249,7 +251,9 @@ function stackedParts(map: ComponentMap, piece: Piece, dots: ClassifiedGroup[]):
     if (!empty) continue;
     const top = pieceOf(map, piece.group, { ...piece.group.box, y1: y }, dots);
     const bottom = pieceOf(map, piece.group, { ...piece.group.box, y0: y + 1 }, dots);
-    return top && bottom ? [top, bottom] : null;
+    // The upper part is an accent, flat; a limit cut off with part of its big operator is no such pair.
+    const flat = top && top.group.box.x1 - top.group.box.x0 >= ACCENT_FLAT * (top.group.box.y1 - top.group.box.y0);
+    return top && bottom && flat ? [top, bottom] : null;
   }
   return null;
 }
