@@ -156,10 +156,11 @@ export function cutColumns(map: ComponentMap, group: SymbolGroup, tried = CUTS_T
   const margin = Math.max(2, Math.ceil(EDGE_MARGIN * (x1 - x0)));
   const thinner = (i: number) => (i < counts.length && counts[i] < counts[i - 1] ? i : i - 1);
   const height = group.box.y1 - group.box.y0;
-  const stroke = (from: number, to: number): boolean => counts.subarray(from, to).every((count) => count >= EDGE_STROKE_FILL * height);
+  // Every column of a piece but the one next to the cut (where the glyphs meet) is inked nearly full height.
+  const stroke = (columns: Int32Array): boolean => columns.every((count) => count >= EDGE_STROKE_FILL * height);
   let [first, last] = [margin, counts.length - margin];
-  while (first > 2 && stroke(0, first - 1)) first--;
-  while (last < counts.length - 2 && stroke(last + 1, counts.length)) last++;
+  while (first > 2 && stroke(counts.subarray(0, first - 2))) first--;
+  while (last < counts.length - 2 && stroke(counts.subarray(last + 2))) last++;
   const minima: number[] = [];
   for (let i = first; i <= last; i++) {
     const left = counts[i - 1];
