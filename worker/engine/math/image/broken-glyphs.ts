@@ -13,6 +13,8 @@ const JOINED_SURE = 0.6;
 const MAX_GAP_PX = 1;
 /** Rows of the smaller piece allowed outside the larger one's: the pieces of one glyph share its rows. */
 const ROW_SLACK_PX = 1;
+/** The joined box is one glyph's, at most this many times wider than tall: two letters of a word side by side are wider. */
+const MAX_ASPECT = 1.25;
 
 const h = (b: Box): number => b.y1 - b.y0;
 
@@ -68,6 +70,7 @@ function candidatePairs(items: ClassifiedGroup[]): Array<[ClassifiedGroup, Class
       if (left.x0 >= right.x0 || gap < 0 || gap > MAX_GAP_PX) continue;
       const [tall, short] = h(left) >= h(right) ? [left, right] : [right, left];
       if (short.y0 < tall.y0 - ROW_SLACK_PX || short.y1 > tall.y1 + ROW_SLACK_PX) continue;
+      if (right.x1 - left.x0 > MAX_ASPECT * h(tall)) continue;
       pairs.push([a, b]);
     }
   }
