@@ -9,6 +9,8 @@ import type { TextLine } from './text-layer.js';
  * paragraph between them does not part them.
  */
 
+/** A line set this small against the display's size is script size (7 pt against 10, 8 against 12). */
+const LABEL_SIZE_SHARE = 0.8;
 /** Maths lines closer than this many ems (ink to ink) belong to one display. */
 const JOIN_GAP_EM = 0.45;
 /**
@@ -110,7 +112,9 @@ export function grow(
       const rowLike = !prose.has(l) || (opensWithRelation(l) && !paragraph.has(l));
       const row =
         rowLike && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
-      if (level || spaced || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter, em))) {
+      // Words at script size right under or over the group, within its width, are its label (`\underset{\text{def}}{=}`).
+      const label = l.size <= LABEL_SIZE_SHARE * em && !paragraph.has(l) && rowGap <= JOIN_GAP_EM * em && box.x0 >= group.box.x0 && box.x1 <= group.box.x1;
+      if (level || spaced || label || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter, em))) {
         group.lines.push(l);
         group.box = union(group.box, box);
         group.parts.push(box);
