@@ -7,7 +7,7 @@
  * does not show it as maths typeset from that text: anything inside a verbatim-like environment
  * (verbatim, listings, examples, code, macrocode, filecontents …, or one the document declares with
  * `\lstnewenvironment` and the like, whose source the manual *prints*),
- * `\verb`, comments, and macro definitions. A display is kept only when every control word in it
+ * `\verb` (a display that prints code with it is left out whole), comments, and macro definitions. A display is kept only when every control word in it
  * is a standard LaTeX/amsmath/amssymb command (STANDARD_COMMANDS): a document's own macros typeset
  * as something its source does not spell, so no reader could be scored against them.
  */
@@ -74,7 +74,8 @@ function withoutUnprinted(text: string): string {
 
 /** Removes what is never printed (withoutUnprinted, and what follows the last `\end{document}`), verbatim-like environments, `\verb`, and the bodies of macro definitions. */
 function withoutPrintedCode(text: string): string {
-  let out = withoutUnprinted(text).replace(/\\verb\*?(.).*?\1/gu, ' ');
+  // Code a display prints with `\verb` is no maths its source spells: the marker keeps that display out (usesStandardCommandsOnly).
+  let out = withoutUnprinted(text).replace(/\\verb\*?(.).*?\1/gu, ' \\FOLIOVERBATIM ');
   const declared = declaredVerbatim(out);
   const begin = /\\begin\{([^}]+)\}/gu;
   for (let match = begin.exec(out); match; match = begin.exec(out)) {

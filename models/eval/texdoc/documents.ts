@@ -23,9 +23,10 @@ const HELD_OUT = /^(testmath|amsldoc|subeqn)\./u;
  * Documents whose packages print standard commands as something else, so their source is not
  * what the page shows: nath (redraws delimiters by nesting depth), fnspe (its interval and bracket
  * conventions), newcommand (`\[…\]` are grammar brackets there), bhcexam (its class prints
- * `\leq` as `\leqslant`).
+ * `\leq` as `\leqslant`), statex and statex2 (re-define the accents `\=` and `\^` and give `\Gamma` an argument
+ * in brackets that they print in parentheses, as their examples say).
  */
-const SOURCE_IS_NOT_PRINT = /^latex\/(nath|fnspe|newcommand)\/|^xelatex\/bhcexam\//u;
+const SOURCE_IS_NOT_PRINT = /^latex\/(nath|fnspe|newcommand|statex2?)\/|^xelatex\/bhcexam\//u;
 
 export interface RealDocument {
   /** The source's path under TEXDOC_ROOT, e.g. `latex/lineno/linenoamsmathdemo.tex.gz`. */

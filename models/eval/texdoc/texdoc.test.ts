@@ -48,6 +48,11 @@ describe('display equations out of a LaTeX source', () => {
     expect(extractDisplays(documentText(declared, false)).map((d) => d.body)).toEqual(['s']);
   });
 
+  it('leaves out a display that prints code with \\verb, since its source no longer spells what the page shows', () => {
+    const source = '\\begin{displaymath} \\verb|\\prfcmd|\\{\\text{formula}\\} \\end{displaymath} \\[ x = 1 \\]';
+    expect(extractDisplays(documentText(source, false)).map((d) => d.body)).toEqual(['x = 1']);
+  });
+
   it('reads a .dtx documentation, not its macrocode', () => {
     const dtx = '% \\[ x+1 \\]\n%    \\begin{macrocode}\n\\def\\y{\\[ z \\]}\n%    \\end{macrocode}\n';
     expect(extractDisplays(documentText(dtx, true)).map((d) => d.body)).toEqual(['x+1']);

@@ -28,6 +28,9 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
     source: '\\[ \\overset{*}{X} + \\underset{n}{Y} \\overset{\\mathrm{def}}{=} A \\xrightarrow{f} B \\]',
     expected: '\\overset{*}{X}+\\underset{n}{Y}\\overset{\\mathrm{def}}{=}A\\xrightarrow{f}B',
   },
+  // A piece under a symbol with nothing beside it is no row of its own; words under a relation are its label, not prose.
+  { source: '\\[ \\underset{*}{X} \\]', expected: '\\underset{*}{X}' },
+  { source: '\\[ f \\underset{\\text{def}}{=} g \\]', expected: 'f\\underset{\\text{def}}{=}g' },
   // Scripts in a row of bases stand beside them, over no neighbour.
   { source: '\\[ E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4} \\]', expected: 'E^{2}=p^{2}c^{2}+m_{0}^{2}c^{4}' },
   // An operator name in a subscript is in script style: the superscript beside it is the base's.

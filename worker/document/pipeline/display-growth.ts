@@ -9,6 +9,8 @@ import type { TextLine } from './text-layer.js';
  * paragraph between them does not part them.
  */
 
+/** A line set this small against the display's size is script size (7 pt against 10, 8 against 12). */
+const LABEL_SIZE_SHARE = 0.8;
 /** Maths lines closer than this many ems (ink to ink) belong to one display. */
 const JOIN_GAP_EM = 0.45;
 /**
@@ -67,6 +69,8 @@ export interface Group {
   box: Box;
   /** The ink boxes of its lines, rules and tall glyphs. */
   parts: Box[];
+  /** A multline's rows (multline-rows.ts): rows that step across the column, no pieces set apart by a wide space. */
+  multline?: true;
 }
 
 /** Adds neighbouring maths lines, tall glyphs and rules touching the group until nothing more joins. */
@@ -110,7 +114,9 @@ export function grow(
       const rowLike = !prose.has(l) || (opensWithRelation(l) && !paragraph.has(l));
       const row =
         rowLike && !ownNumbers && rowGap <= ROW_GAP_EM * em && box.x0 < group.box.x1 && box.x1 > group.box.x0 && !acrossGutter(box, group.box, gutter);
-      if (level || spaced || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter, em))) {
+      // Words at script size right under or over the group, within its width, are its label (`\underset{\text{def}}{=}`).
+      const label = l.size <= LABEL_SIZE_SHARE * em && !paragraph.has(l) && rowGap <= JOIN_GAP_EM * em && box.x0 >= group.box.x0 && box.x1 <= group.box.x1;
+      if (level || spaced || label || ((row || (!prose.has(l) && intersects(box, near))) && !proseBetween(group.box, box, lines, paragraph, gutter, em))) {
         group.lines.push(l);
         group.box = union(group.box, box);
         group.parts.push(box);

@@ -9,6 +9,8 @@ import type { TextLine } from './text-layer.js';
 import { textFontMaths } from './text-font-maths.js';
 import { inlineFractionParts } from './inline-fraction-parts.js';
 import { proseLeading, type ReadRows, splitAdjacentDisplays } from './adjacent-displays.js';
+import { joinMultlineRows } from './multline-rows.js';
+import { joinNumberedAlignRows } from './numbered-align-rows.js';
 import { EQUATION_NUMBER, levelNumbers, movedNumber, splitEquationNumbers, tagText } from './equation-numbers.js';
 
 /**
@@ -149,7 +151,11 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath, readR
     groups.push(group);
   }
   const out: TextLine[] = lines.filter((l) => !taken.has(l));
-  for (const g of splitAdjacentDisplays(joinColumnPairs(groups, out, gutter), readRows, proseLeading(lines.filter(hasWords)))) {
+  const relations = math.glyphs.filter((g) => RELATION_CHARS.has(g.unicode));
+  const multlines = joinMultlineRows(joinNumberedAlignRows(groups, out, numbered, relations), out, edgeOf, (g) =>
+    g.lines.every((l) => !prose.has(l) && !paragraph.has(l)),
+  );
+  for (const g of splitAdjacentDisplays(joinColumnPairs(multlines, out, gutter), readRows, proseLeading(lines.filter(hasWords)))) {
     // A formula inside a paragraph's line is inline maths: its lines join that line.
     const em = Math.max(...g.lines.map((l) => l.size));
     const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
@@ -177,7 +183,7 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath, readR
     const number = level.length === 1 ? level[0] : undefined;
     const rowTags = level.length > 1 ? level.map((n) => ({ tag: tagText(n), y: (n.top + n.bottom) / 2 })) : undefined;
     const stacked = g.lines.length > 1 || math.rules.some((r) => contains(g.box, r)) || tall.some((b) => contains(g.box, b));
-    const pieces = spacedPieces(g);
+    const pieces = g.multline ? [] : spacedPieces(g);
     out.push(
       displayLine(g.lines, {
         box: g.box,

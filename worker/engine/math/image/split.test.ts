@@ -18,3 +18,19 @@ describe('splitTouching on a pdflatex raster', () => {
     expect(read).toEqual(formulas.map(normaliseLatex));
   });
 });
+
+/**
+ * The same raster: the arrow of a `\vec` touches the `|` after its letter, one blob of three glyphs.
+ * The `|` is 2 px wide, inside the margin a cut keeps from a blob's edges, and the cut beside it
+ * leaves the arrow and its letter apart in one piece, read as neither; both are taken as they are
+ * (a full-height stroke at the edge, the stacked parts of a piece).
+ */
+describe('splitTouching: a vector accent touching a bar', () => {
+  const formulas = ['|\\vec{x}-\\vec{y}|', '|\\vec{r}|=r'];
+  const images = formulaImages(formulas, 'linear-algebra');
+
+  it('cuts the bar off and reads the accent over its letter', async () => {
+    const read = await images.read();
+    expect(read).toEqual(formulas.map(normaliseLatex));
+  });
+});

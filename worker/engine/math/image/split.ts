@@ -13,10 +13,17 @@ const PIECE_SURE = 0.6;
 const CUTS_TRIED = 3;
 /** Cuts stay this far (fraction of the width) from either edge. */
 const EDGE_MARGIN = 0.2;
+/**
+ * …unless what the cut leaves at the edge is a stroke as tall as the blob (ink in this share of its
+ * rows in every column): a `|` touching the glyph beside it is 2 px wide at 150 dpi, inside the margin.
+ */
+const EDGE_STROKE_FILL = 0.9;
 /** Rows this close (share of the height) to a group's top or bottom are no place to cut it. */
 const ROW_EDGE_MARGIN = 0.15;
 /** A blob at least this many times wider than tall is not cut into columns. */
 const FLAT_RATIO = 2.5;
+/** The upper of a cut piece's stacked parts is an accent at least this many times wider than tall. */
+const ACCENT_FLAT = 1.5;
 /** A bar row is inked over this fraction of the blob's width in one run. */
 const BAR_FILL = 0.85;
 /** A bar is at most this fraction of the blob's height thick. */
@@ -73,7 +80,10 @@ export async function splitTouching(
       const right = pieceOf(map, item.group, { ...box, x0: column }, dots);
       // A cut that leaves a bar (the shaft of a long arrow) cut a stroke, not a joint between glyphs.
       const bar = [left, right].some((piece) => piece && isBar(piece.group.box));
-      return left && right && !bar ? [{ pieces: [left, right], rules: [] }] : [];
+      if (!left || !right || bar) return [];
+      // A piece the cut leaves in two parts one above the other (an accent over its letter) is also tried as those parts.
+      const apart = [left, right].flatMap((piece) => stackedParts(map, piece, dots) ?? [piece]);
+      return [{ pieces: [left, right], rules: [] }, ...(apart.length > 2 ? [{ pieces: apart, rules: [] }] : [])];
     });
     const bar = barCut(map, item.group, dots);
     if (bar) cuts.push(bar);
@@ -145,12 +155,18 @@ export function cutColumns(map: ComponentMap, group: SymbolGroup, tried = CUTS_T
   const { counts, runs } = columnProfile(map, group);
   const margin = Math.max(2, Math.ceil(EDGE_MARGIN * (x1 - x0)));
   const thinner = (i: number) => (i < counts.length && counts[i] < counts[i - 1] ? i : i - 1);
+  const height = group.box.y1 - group.box.y0;
+  // Every column of a piece but the one next to the cut (where the glyphs meet) is inked nearly full height.
+  const stroke = (columns: Int32Array): boolean => columns.every((count) => count >= EDGE_STROKE_FILL * height);
+  let [first, last] = [margin, counts.length - margin];
+  while (first > 2 && stroke(counts.subarray(0, first - 2))) first--;
+  while (last < counts.length - 2 && stroke(counts.subarray(last + 2))) last++;
   const minima: number[] = [];
-  for (let i = margin; i <= counts.length - margin; i++) {
+  for (let i = first; i <= last; i++) {
     const left = counts[i - 1];
     const right = i < counts.length ? counts[i] : Infinity;
     // Column x0 + i is the first column of the right half; a cut at a valley edge is tried once.
-    if (left <= right && (i === margin || counts[i - 2] >= left) && runs[thinner(i)] <= maxRuns) minima.push(i);
+    if (left <= right && (i === first || counts[i - 2] >= left) && runs[thinner(i)] <= maxRuns) minima.push(i);
   }
   return minima
     .sort((a, b) => Math.min(counts[a - 1], counts[a] ?? Infinity) - Math.min(counts[b - 1], counts[b] ?? Infinity))
@@ -220,6 +236,27 @@ export function pieceOf(map: ComponentMap, group: SymbolGroup, region: Box, dots
     return centre >= inkBox.x0 && centre <= inkBox.x1 && gap >= 0 && gap <= 0.5 * height;
   });
   return { group: { parts: group.parts, box: inkBox, rule: false }, dots: resting.slice(0, 1) };
+}
+
+/**
+ * The two parts of a piece whose ink leaves a row empty across its box: a `\vec` whose arrow touched
+ * the `|` beside its letter comes out of the cut between them as arrow and letter, apart in the piece
+ * as they would be in a raster that had not fused them. Null when no row inside the piece is empty.
+ */
+function stackedParts(map: ComponentMap, piece: Piece, dots: ClassifiedGroup[]): [Piece, Piece] | null {
+  const ids = new Set(piece.group.parts.map((part) => part.id));
+  const { x0, x1, y0, y1 } = piece.group.box;
+  for (let y = y0 + 1; y < y1 - 1; y++) {
+    let empty = true;
+    for (let x = x0; x < x1 && empty; x++) empty = !ids.has(map.labels[y * map.width + x]);
+    if (!empty) continue;
+    const top = pieceOf(map, piece.group, { ...piece.group.box, y1: y }, dots);
+    const bottom = pieceOf(map, piece.group, { ...piece.group.box, y0: y + 1 }, dots);
+    // The upper part is an accent, flat; a limit cut off with part of its big operator is no such pair.
+    const flat = top && top.group.box.x1 - top.group.box.x0 >= ACCENT_FLAT * (top.group.box.y1 - top.group.box.y0);
+    return top && bottom && flat ? [top, bottom] : null;
+  }
+  return null;
 }
 
 export function withDots(piece: Piece): SymbolGroup {

@@ -1,6 +1,7 @@
 import { RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
 import { freeAccentDots, joinSemicolons } from './accent-dots.js';
 import { binarise, scanGrey } from './binarise.js';
+import { joinBroken } from './broken-glyphs.js';
 import { calibrateSymbol } from './calibration.js';
 import { SymbolClassifier, type Classification } from './classifier.js';
 import { connectedComponents, type ComponentMap } from './components.js';
@@ -134,7 +135,11 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
-  const joined = opts.joinByScore ? await joinByScore(map, grouped, classifier, emPx) : grouped;
+  const joined = opts.joinByScore
+    ? await joinByScore(map, grouped, classifier, emPx)
+    : opts.typesetRepairs === false
+      ? grouped
+      : await joinBroken(map, grouped, classifier, emPx);
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);

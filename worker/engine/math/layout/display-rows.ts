@@ -84,7 +84,29 @@ function splitDisplayRows(elements: Element[], em: number): Element[][] {
     if (last && y0 - last[1] <= ROW_GAP_EM * em) last[1] = Math.max(last[1], y1);
     else bands.push([y0, y1]);
   }
-  return bands.map(([y0, y1]) => elements.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1)).filter((row) => row.length > 0);
+  const rows = bands.map(([y0, y1]) => elements.filter((element) => centreY(element.box) >= y0 && centreY(element.box) <= y1)).filter((row) => row.length > 0);
+  return withScriptRowsJoined(rows, fullEm);
+}
+
+/**
+ * A band of script-size glyphs alone is no row: it is what `\underset`, `\overset` or a limit set
+ * over or under the row beside it, so it joins the nearer of its neighbours.
+ */
+function withScriptRowsJoined(rows: Element[][], fullEm: number): Element[][] {
+  const scriptOnly = (row: Element[]) => row.every((e) => e.em !== null && e.em < SCRIPT_SHARE * fullEm);
+  const out = rows.map((row) => [...row]);
+  for (let i = 0; i < out.length && out.length > 1; i++) {
+    if (!scriptOnly(out[i]!)) continue;
+    const top = Math.min(...out[i]!.map((e) => e.box.y0));
+    const bottom = Math.max(...out[i]!.map((e) => e.box.y1));
+    const gapAbove = i > 0 ? top - Math.max(...out[i - 1]!.map((e) => e.box.y1)) : Infinity;
+    const gapBelow = i < out.length - 1 ? Math.min(...out[i + 1]!.map((e) => e.box.y0)) - bottom : Infinity;
+    const into = gapAbove <= gapBelow ? i - 1 : i + 1;
+    out[into]!.push(...out[i]!);
+    out.splice(i, 1);
+    i--;
+  }
+  return out;
 }
 
 const latexOf = (element: Element) => glyphOf(element)?.latex ?? '';
