@@ -107,8 +107,8 @@ models: deps
 # The pen-strokes classifier retrained on the CPU from the shared data (models/training/README.md, "Seventh round"):
 # samples, two 1-D CNNs shipped as one (one torch thread, about 25 CPU minutes), its manifest entry, then the strokes
 # confidence refitted on it. It beats the shipped GPU-trained BiGRU on held-out writers' expressions and holds every
-# floor of v3-strokes-heldout-writers, but reads a hand-drawn superscript 2 as z (strokes/index.test.ts) and one x+1
-# and one \frac{a}{b} fewer over HTTP ("Ninth round"), so `make models` keeps the BiGRU.
+# floor of v3-strokes-heldout-writers, and since scripts are read at script size it reads a hand-drawn a^2+1, but
+# v3-strokes-handwriting's hand-drawn 2+1 is refused ("Tenth round"), so `make models` keeps the BiGRU.
 .PHONY: models-strokes-cpu
 models-strokes-cpu: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(MODEL_PACKAGES)"

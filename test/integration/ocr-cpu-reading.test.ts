@@ -75,4 +75,16 @@ describe('TextRecognizer on a grey scan, CPU alone', () => {
       for (const w of line.words) expect(w.box.x + w.box.width).toBeLessThanOrEqual(line.box.x + line.box.width);
     }
   });
+
+  it('reads a section number and its title an em apart as two words, also where one line box holds both', async () => {
+    const titles = ['Introduction', 'The heat equation', 'Boundary conditions', 'Measurements', 'Related work', 'Conclusion'];
+    const body = titles.map((t) => `\\section{${t}}\nThe temperature of a thin rod changes with time according to a simple law.\n`).join('');
+    await writeFile(join(dir, 'sections.tex'), `\\documentclass[11pt]{article}\n\\begin{document}\n${body}\\end{document}\n`);
+    await execFileAsync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'sections.tex'], { cwd: dir });
+    await execFileAsync('pdftoppm', ['-r', '150', '-gray', '-png', '-singlefile', join(dir, 'sections.pdf'), join(dir, 'sections')]);
+    const texts = (await engine.recognize(await readFile(join(dir, 'sections.png')))).lines.map((l) => l.text);
+    titles.forEach((title, i) => expect(texts, texts.join('\n')).toContainEqual(expect.stringMatching(new RegExp(`^(${i + 1} )?${title}$`))));
+    // The detector put at least one number in its title's box: the space came from the crop's blank columns.
+    expect(texts.filter((t) => /^\d /.test(t)).length, texts.join('\n')).toBeGreaterThan(0);
+  });
 });

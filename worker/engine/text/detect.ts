@@ -5,13 +5,14 @@ import { rawInput, type RgbImage } from './image.js';
 /** Text-line detection with PP-OCRv4's DB model: resize, normalise, run, post-process, scale back. */
 
 /**
- * PP-OCR's `DetResizeForTest` with limit_type 'max' at PaddleOCR's cap of 960. A cap of 736 read
- * as many words on the scanned-page bench with 9–20 % less CPU a page (bench/SCANNED-PAGES.md), but
- * on the scanned LaTeX paper of test/integration/v3-documents.test.ts its boxes joined a section
- * number to its title (`2The heat equation`), so the heading was lost: reverted until the word
- * spacing inside a detected line is checked at the smaller size.
+ * PP-OCR's `DetResizeForTest` with limit_type 'max', at a lower cap than PaddleOCR's 960: on the
+ * scanned-page bench (bench/SCANNED-PAGES.md, 200 dpi pages, 2,200 px long) 736 read as many
+ * words as 960 at the same CER, with 9–20 % less CPU a page (the detector's input is 0.59 times
+ * the size); 640 lost words (recall −0.013). At 736 a section number and its title, an em apart,
+ * fall in one box more often than at 960: the recogniser's read of such a box gets its space from
+ * the crop's blank columns (word-spaces.ts).
  */
-export const DET_MAX_SIDE = 960;
+export const DET_MAX_SIDE = 736;
 const DET_STRIDE = 32;
 // ImageNet statistics; PaddleOCR applies them to OpenCV's BGR planes in this order.
 const DET_MEAN = [0.485, 0.456, 0.406];

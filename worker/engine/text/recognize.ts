@@ -2,6 +2,7 @@ import ort from 'onnxruntime-node';
 import { EngineError } from '../errors.js';
 import { ctcGreedyDecode, type DecodedText } from './ctc.js';
 import { rawInput, type Box, type RgbImage } from './image.js';
+import { wordSpaces } from './word-spaces.js';
 
 /**
  * Text-line recognition with PP-OCRv4's CTC model. Crops are resized to height 48 keeping their
@@ -76,7 +77,8 @@ export async function runCrops(session: ort.InferenceSession, crops: Crop[], cha
     }
     const probs = output.data as Float32Array;
     batch.forEach((i, n) => {
-      const decoded = ctcGreedyDecode(probs, n * steps! * classes!, steps!, classes!, charset, crops[i]!.allowed);
+      const read = ctcGreedyDecode(probs, n * steps! * classes!, steps!, classes!, charset, crops[i]!.allowed);
+      const decoded = wordSpaces(read, crops[i]!, width / steps!);
       results[i] = { ...decoded, spans: charSpans(decoded, crops[i]!, width / steps!) };
     });
   }

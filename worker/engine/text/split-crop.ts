@@ -1,14 +1,15 @@
 import type { Crop, LineRead } from './recognize.js';
+import { blankColumns, cropHeight, longestRun } from './word-spaces.js';
 
 /**
  * Long line crops read in pieces cut at word gaps. The CPU recogniser's cost per column grows
  * with the crop's width (onnxruntime, one thread, the Latin recogniser: about 50 µs a column at
  * 240–320 columns, 57 at 640–800, 66–68 at 1000–1600, 76 at 2000), and a 200 dpi page's lines are
  * 1,000–1,600 columns once scaled to the recogniser's 48 rows; PP-OCR's recogniser was trained on
- * crops 320 columns wide. A crop wider than SPLIT_ABOVE is cut at the widest blank run of columns
- * in each stretch of PIECE_MIN..PIECE_MAX columns, when that run is at least a word space wide;
- * the pieces' reads are joined with a space, so a piece's text, confidence and character columns
- * are those of the line.
+ * crops 320 columns wide. A crop wider than SPLIT_ABOVE is cut at the widest run of blank columns
+ * (word-spaces.ts) in each stretch of PIECE_MIN..PIECE_MAX columns, when that run is at least a word
+ * space wide; the pieces' reads are joined with a space, so a piece's text, confidence and
+ * character columns are those of the line.
  */
 
 /** Crops at most this wide are read whole. */
@@ -18,8 +19,6 @@ const PIECE_MIN = 240;
 const PIECE_MAX = 640;
 /** The narrowest blank run taken for a word gap, as a share of the crop's height (a word space is about a quarter to a third of the font size). */
 const MIN_GAP_SHARE = 0.15;
-/** A column is blank when its darkest pixel is lighter than this share of the way from the crop's ink to its paper. */
-const BLANK_LEVEL = 0.85;
 
 /** The columns [from, to) of `crop` as a crop of their own, with its place in the source image. */
 export function cropColumns(crop: Crop, from: number, to: number): Crop {
@@ -32,51 +31,24 @@ export function cropColumns(crop: Crop, from: number, to: number): Crop {
   return { pixels, channels: c, width, left: crop.left + from * scale, sourceWidth: width * scale, allowed: crop.allowed };
 }
 
-/** The darkest level of each column (of the green channel in an RGB crop). */
-function columnMinima(crop: Crop): Uint8Array {
-  const c = crop.channels;
-  const height = crop.pixels.length / c / crop.width;
-  const min = new Uint8Array(crop.width).fill(255);
-  for (let y = 0; y < height; y++) {
-    const row = y * crop.width;
-    for (let x = 0; x < crop.width; x++) {
-      const v = crop.pixels[(row + x) * c + (c === 3 ? 1 : 0)]!;
-      if (v < min[x]!) min[x] = v;
-    }
-  }
-  return min;
-}
-
 /** Columns at which to cut `crop` (each the middle of a blank run); none when it is read whole. */
 export function cutColumns(crop: Crop): number[] {
   if (crop.width <= SPLIT_ABOVE) return [];
-  const height = crop.pixels.length / crop.channels / crop.width;
-  const minima = columnMinima(crop);
-  const sorted = Uint8Array.from(minima).sort();
-  // Paper: what most columns' darkest pixel is not darker than; ink: the darkest columns'.
-  const paper = sorted[Math.floor(sorted.length * 0.95)]!;
-  const ink = sorted[Math.floor(sorted.length * 0.05)]!;
-  if (paper - ink < 32) return [];
-  const blankAbove = ink + BLANK_LEVEL * (paper - ink);
-  const minGap = Math.max(2, Math.round(MIN_GAP_SHARE * height));
+  const blank = blankColumns(crop);
+  if (!blank) return [];
+  const minGap = Math.max(2, Math.round(MIN_GAP_SHARE * cropHeight(crop)));
   const cuts: number[] = [];
   let start = 0;
   while (crop.width - start > SPLIT_ABOVE) {
-    let best = -1;
-    let bestRun = 0;
-    let run = 0;
     const end = Math.min(crop.width - PIECE_MIN, start + PIECE_MAX);
-    for (let x = start + PIECE_MIN; x < end; x++) {
-      run = minima[x]! > blankAbove ? run + 1 : 0;
-      if (run > bestRun) [bestRun, best] = [run, x - Math.floor(run / 2)];
-    }
-    if (bestRun < minGap) {
+    const run = longestRun(blank, start + PIECE_MIN, end);
+    if (run.length < minGap) {
       // No word gap in this stretch (a long formula, a rule): look on from its end.
       start = end;
       continue;
     }
-    cuts.push(best);
-    start = best;
+    cuts.push(run.middle);
+    start = run.middle;
   }
   return cuts;
 }

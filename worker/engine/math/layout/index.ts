@@ -2,6 +2,7 @@ import type { MathResult, MathSymbol } from '../types.js';
 import { groupBareGrids } from './bare-grids.js';
 import { groupDisplayRows } from './display-rows.js';
 import { emitLatex } from './emit.js';
+import type { Glyph, Node } from './element.js';
 import { glyphElement } from './glyphs.js';
 import { chooseLabels } from './lookalikes.js';
 import { readNameLetters } from './name-lookalikes.js';
@@ -16,6 +17,18 @@ import { parseRow } from './parse.js';
  */
 export function parseLayout(symbols: MathSymbol[]): MathResult {
   if (symbols.length === 0) return { latex: '', confidence: 0, boxes: [] };
+  const { nodes, glyphs, rows } = layoutTree(symbols);
+  const { latex, boxes } = emitLatex(nodes);
+  const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
+  return { latex, confidence, boxes, ...(rows ? { rows: rows.spans } : {}) };
+}
+
+/**
+ * The layout tree parseLayout emits, with the glyphs in input order (`glyphs[i]` is `symbols[i]`
+ * with its chosen label; tree nodes hold these very objects): a front end may ask which of its
+ * symbols the parser set as scripts, numerators or radicands.
+ */
+export function layoutTree(symbols: MathSymbol[]): { nodes: Node[]; glyphs: Glyph[]; rows: ReturnType<typeof groupDisplayRows> } {
   // Labels are chosen on the front end's probabilities; the result reports them calibrated.
   const glyphs = readNameLetters(symbols, chooseLabels(symbols)).map((glyph, index) => ({
     ...glyph,
@@ -28,7 +41,5 @@ export function parseLayout(symbols: MathSymbol[]): MathResult {
   const elements = exact ? groupBareGrids(leaves, parseRow) : leaves;
   // A display of several rows (align, gather …) is read row by row; one line is one row.
   const rows = groupDisplayRows(elements, parseRow, exact);
-  const { latex, boxes } = emitLatex(rows ? [rows.node] : parseRow(elements).nodes);
-  const confidence = glyphs.reduce((product, glyph) => product * glyph.confidence, 1);
-  return { latex, confidence, boxes, ...(rows ? { rows: rows.spans } : {}) };
+  return { nodes: rows ? [rows.node] : parseRow(elements).nodes, glyphs, rows };
 }

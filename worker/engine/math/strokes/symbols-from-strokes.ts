@@ -8,6 +8,7 @@ import { groupStrokes, type StrokeGroup } from './grouping.js';
 import { preferCaseBySize } from './letter-case.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
 import { regroup } from './regroup.js';
+import { scriptPlaces } from './scripts.js';
 import { onOneLine } from './relabel.js';
 import { CANVAS_EM_PX, TYPICAL_SYMBOL_HEIGHT_EM } from './raster.js';
 import { symbolFeatures, trajectory } from './trajectory.js';
@@ -25,6 +26,8 @@ export interface SymbolsFromStrokesOptions {
  */
 const EM_VOTE_CONFIDENCE = 0.7;
 const EM_VOTE_MIN_HEIGHT_EM = 0.3;
+/** A script's size against its base's (TeX's script style: 7 pt on 10). */
+const SCRIPT_SIZE = 0.7;
 
 let shared: Promise<StrokeClassifier> | undefined;
 /** The shipped strokes classifier, loaded once per process; a failed load is retried on the next call. */
@@ -72,26 +75,44 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
   const boxes = inked.map(strokesBox);
   const labels = await byShape(inked);
   const em = estimateEm(boxes, labels, classifier);
-  // A glyph that no other glyph shares a line with (alone, alone under a radical, a lone numerator)
-  // has nothing at its level to measure its size by: its em would come from other lines or from its
-  // own first reading, and the classifier, sure of a size it was handed, reads a lone `x` as `X`.
-  // It keeps its size-hidden reading; letter-case.ts weighs its case by how often maths writes each.
-  const measured = glyphs.flatMap((g, i) => (glyphs.some((o) => o !== g && onOneLine(o, g)) ? [i] : []));
-  if (em !== undefined && measured.length) {
-    const sized = await classifier.classify(measured.map((i) => ({ points: trajectory(inked[i]), features: symbolFeatures(boxes[i], em, true) })));
+  const assemble = () => {
+    const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, equalsFromPair(labels[i], inked[i].map(strokeBox), symbolHeight)]));
+    return groups.map((g): MathSymbol => {
+      const label = byGroup.get(g);
+      if (label) return { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives };
+      if (g.kind === 'rule') return { latex: RULE, box: g.box, confidence: 1 };
+      const hookEnd = radicalHookEnd(
+        g.strokes.map((i) => strokes[i]),
+        symbolHeight,
+      );
+      return { latex: RADICAL, box: g.box, confidence: 1, ...(hookEnd === null ? {} : { hookEnd }) };
+    });
+  };
+  if (em !== undefined) {
+    // Which glyphs are scripts is the layout parser's call on the first reading, with the fraction
+    // bars and radicals known (a numerator beside a letter is no superscript of it): a script is read
+    // again at script size against its base's em, not the line's, where a script `2` has a small `z`'s height.
+    const first = assemble();
+    const places = scriptPlaces(first);
+    const glyphAt = new Map(groups.map((g, i) => [g, i]));
+    const place = (i: number) => places.get(glyphAt.get(glyphs[i])!);
+    const lineEm = estimateEm(boxes, labels, classifier, (i) => place(i) === undefined) ?? em;
+    const emOf = (i: number): number => {
+      const at = place(i);
+      if (!at) return lineEm;
+      const baseGlyph = at.base === undefined ? -1 : glyphs.indexOf(groups[at.base]);
+      const baseEm = baseGlyph >= 0 && place(baseGlyph) === undefined ? (ownEm(boxes[baseGlyph], labels[baseGlyph], classifier) ?? lineEm) : lineEm;
+      return baseEm * SCRIPT_SIZE ** at.depth;
+    };
+    // A glyph that no other glyph shares a line with (alone, alone under a radical, a lone numerator)
+    // has nothing at its level to measure its size by: its em would come from other lines or from its
+    // own first reading, and the classifier, sure of a size it was handed, reads a lone `x` as `X`.
+    // It keeps its size-hidden reading; letter-case.ts weighs its case by how often maths writes each.
+    const measured = glyphs.flatMap((g, i) => (place(i) !== undefined || glyphs.some((o) => o !== g && onOneLine(o, g)) ? [i] : []));
+    const sized = await classifier.classify(measured.map((i) => ({ points: trajectory(inked[i]), features: symbolFeatures(boxes[i], emOf(i), true) })));
     measured.forEach((i, k) => (labels[i] = sized[k]));
   }
-  const byGroup = new Map<StrokeGroup, Classification>(glyphs.map((g, i) => [g, equalsFromPair(labels[i], inked[i].map(strokeBox), symbolHeight)]));
-  const symbols = groups.map((g): MathSymbol => {
-    const label = byGroup.get(g);
-    if (label) return { latex: label.latex, box: g.box, confidence: label.confidence, alternatives: label.alternatives };
-    if (g.kind === 'rule') return { latex: RULE, box: g.box, confidence: 1 };
-    const hookEnd = radicalHookEnd(
-      g.strokes.map((i) => strokes[i]),
-      symbolHeight,
-    );
-    return { latex: RADICAL, box: g.box, confidence: 1, ...(hookEnd === null ? {} : { hookEnd }) };
-  });
+  const symbols = assemble();
   return preferCaseBySize(preferBaselineTwins(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)))));
 }
 
@@ -109,13 +130,19 @@ function placeDot(dot: MathSymbol, symbols: MathSymbol[]): MathSymbol {
   return relative < 0.72 ? { ...dot, latex: DOT_TOKENS.centred } : dot;
 }
 
-/** Median of height / typical height (stroke units per em) over confident, sizeable symbols. */
-function estimateEm(boxes: Box[], labels: Classification[], classifier: StrokeSymbolReader): number | undefined {
+/** A symbol's height over its class's typical height (stroke units per em), when its label is sure and sizeable. */
+function ownEm(box: Box, label: Classification, classifier: StrokeSymbolReader): number | undefined {
   const { classes, typicalHeightEm } = classifier.labels;
+  const typical = typicalHeightEm[classes.indexOf(label.latex)];
+  if (label.confidence < EM_VOTE_CONFIDENCE || !(typical >= EM_VOTE_MIN_HEIGHT_EM)) return undefined;
+  return (box.y1 - box.y0) / typical;
+}
+
+/** Median of ownEm over the symbols `counts` admits (all by default). */
+function estimateEm(boxes: Box[], labels: Classification[], classifier: StrokeSymbolReader, counts: (i: number) => boolean = () => true): number | undefined {
   const votes = labels.flatMap((label, i) => {
-    const typical = typicalHeightEm[classes.indexOf(label.latex)];
-    if (label.confidence < EM_VOTE_CONFIDENCE || !(typical >= EM_VOTE_MIN_HEIGHT_EM)) return [];
-    return [(boxes[i].y1 - boxes[i].y0) / typical];
+    const own = counts(i) ? ownEm(boxes[i], label, classifier) : undefined;
+    return own === undefined ? [] : [own];
   });
   if (!votes.length) return undefined;
   votes.sort((a, b) => a - b);
