@@ -139,11 +139,13 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath, readR
   // Printed code (a line set in a typewriter face) is never a display's, like prose, unless a
   // fraction bar spans it (`\frac{\texttt{width}}{\texttt{columns}}`: names in a display).
   const code = (l: TextLine) => isCodeLine(l) && !barredLine(lineBox(l), l.size, math.rules);
-  const prose = new Set(lines.filter((l) => wrapped.has(l) || ((readsAsProse(l) || code(l)) && !textMath(l) && !wordy(l))));
+  // A line of words alone, centred away from the paragraphs' edges with an equation number level with it, is a display (`\text{…}` numbered).
+  const numberedWords = (l: TextLine) => numbered.has(l) && !paragraph.has(l) && !code(l) && centred(lineBox(l), l.size);
+  const prose = new Set(lines.filter((l) => wrapped.has(l) || ((readsAsProse(l) || code(l)) && !textMath(l) && !wordy(l) && !numberedWords(l))));
   const seeds = lines.filter(
     (l) =>
       !numbers.has(l) &&
-      (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) &&
+      (hasMath(l) || numberedWords(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) &&
       !prose.has(l) &&
       (l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left) || (!paragraph.has(l) && centred(lineBox(l), l.size))),
   );
