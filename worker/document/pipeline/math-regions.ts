@@ -11,6 +11,7 @@ import { inlineFractionParts } from './inline-fraction-parts.js';
 import { proseLeading, type ReadRows, splitAdjacentDisplays } from './adjacent-displays.js';
 import { joinMultlineRows } from './multline-rows.js';
 import { joinNumberedAlignRows } from './numbered-align-rows.js';
+import { wrappedMathsLines } from './wrapped-maths-lines.js';
 import { EQUATION_NUMBER, levelNumbers, movedNumber, splitEquationNumbers, tagText } from './equation-numbers.js';
 
 /**
@@ -123,15 +124,28 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath, readR
   const textMath = (l: TextLine) => textMaths.get(l) === 'formula' || (textMaths.has(l) && !paragraph.has(l));
   // Lines with an equation number level with them at the right: rows that are displays of their own.
   const numbered = new Set(lines.filter((l) => levelNumbers(ink.get(l)!, [ink.get(l)!], [...numbers], gutter).length > 0));
+  // A formula that TeX carried over to a line of its own carries on its paragraph: no display.
+  const leading = proseLeading(lines.filter(hasWords));
+  const isMaths = (l: TextLine) => hasMath(l) && !readsAsProse(l) && !numbered.has(l) && !paragraph.has(l);
+  const wrapped = wrappedMathsLines(
+    lines,
+    (l) => paragraph.has(l) || readsAsProse(l),
+    leading,
+    (l) => edgeOf(l)?.left,
+    isMaths,
+  );
+  for (const l of wrapped) paragraph.add(l);
   const wordy = (l: TextLine) => wordyDisplay(l, numbered.has(l) && hasMath(l), !paragraph.has(l) && centred(lineBox(l), l.size));
   // Printed code (a line set in a typewriter face) is never a display's, like prose, unless a
   // fraction bar spans it (`\frac{\texttt{width}}{\texttt{columns}}`: names in a display).
   const code = (l: TextLine) => isCodeLine(l) && !barredLine(lineBox(l), l.size, math.rules);
-  const prose = new Set(lines.filter((l) => (readsAsProse(l) || code(l)) && !textMath(l) && !wordy(l)));
+  // A line of words alone, centred away from the paragraphs' edges with an equation number level with it, is a display (`\text{…}` numbered).
+  const numberedWords = (l: TextLine) => numbered.has(l) && !paragraph.has(l) && !code(l) && centred(lineBox(l), l.size);
+  const prose = new Set(lines.filter((l) => wrapped.has(l) || ((readsAsProse(l) || code(l)) && !textMath(l) && !wordy(l) && !numberedWords(l))));
   const seeds = lines.filter(
     (l) =>
       !numbers.has(l) &&
-      (hasMath(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) &&
+      (hasMath(l) || numberedWords(l) || (textMaths.get(l) === 'formula' && !paragraph.has(l))) &&
       !prose.has(l) &&
       (l.x1 - l.x0 < MAX_DISPLAY_SHARE * (right - left) || (!paragraph.has(l) && centred(lineBox(l), l.size))),
   );
@@ -155,7 +169,7 @@ export function groupDisplayMath(textLines: TextLine[], math: PdfPageMath, readR
   const multlines = joinMultlineRows(joinNumberedAlignRows(groups, out, numbered, relations), out, edgeOf, (g) =>
     g.lines.every((l) => !prose.has(l) && !paragraph.has(l)),
   );
-  for (const g of splitAdjacentDisplays(joinColumnPairs(multlines, out, gutter), readRows, proseLeading(lines.filter(hasWords)))) {
+  for (const g of splitAdjacentDisplays(joinColumnPairs(multlines, out, gutter), readRows, leading)) {
     // A formula inside a paragraph's line is inline maths: its lines join that line.
     const em = Math.max(...g.lines.map((l) => l.size));
     const around = lineAround(g.box, em, out, (l) => ink.get(l) ?? lineBox(l), paragraph);
