@@ -1,8 +1,7 @@
-import { unionBox } from '../strokes/geometry.js';
 import type { Box } from '../types.js';
 import type { SymbolClassifier } from './classifier.js';
 import type { ComponentMap } from './components.js';
-import { normaliseCrop } from './normalise.js';
+import { bestJoins } from './join-by-score.js';
 import { SLIVERS, type ClassifiedGroup } from './split.js';
 
 /** A piece read less surely than this may be part of a glyph the raster broke. */
@@ -34,29 +33,16 @@ export async function joinBroken(
 ): Promise<ClassifiedGroup[]> {
   const pairs = candidatePairs(items);
   if (!pairs.length) return items;
-  const groups = pairs.map(([a, b]) => ({ parts: [...a.group.parts, ...b.group.parts], box: unionBox(a.group.box, b.group.box), rule: false }));
-  const labels = await classifier.classify(
-    groups.map((group) =>
-      normaliseCrop(
-        map,
-        group.parts.map((part) => part.id),
-        group.box,
-        emPx,
-      ),
-    ),
+  const joins = await bestJoins(
+    map,
+    pairs,
+    classifier,
+    emPx,
+    (item) => item.label!.confidence,
+    (label) => label.confidence >= JOINED_SURE && !SLIVERS.has(label.latex),
   );
-  const better = pairs
-    .map(([a, b], k) => ({ a, b, group: groups[k], label: labels[k], gain: labels[k].confidence - Math.sqrt(a.label!.confidence * b.label!.confidence) }))
-    .filter(({ label, gain }) => gain > 0 && label.confidence >= JOINED_SURE && !SLIVERS.has(label.latex))
-    .sort((x, y) => y.gain - x.gain);
-  const used = new Set<ClassifiedGroup>();
-  const joined = new Map<ClassifiedGroup, ClassifiedGroup>();
-  for (const { a, b, group, label } of better) {
-    if (used.has(a) || used.has(b)) continue;
-    used.add(a).add(b);
-    joined.set(a, { group, label });
-  }
-  return items.flatMap((item) => joined.get(item) ?? (used.has(item) ? [] : [item]));
+  const used = new Set([...joins.values()].flatMap(({ a, b }) => [a, b]));
+  return items.flatMap((item) => joins.get(item)?.joined ?? (used.has(item) ? [] : [item]));
 }
 
 /** Neighbouring classified pieces, left to right, that may be one broken glyph. */

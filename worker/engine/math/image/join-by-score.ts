@@ -1,6 +1,6 @@
 import { unionBox } from '../strokes/geometry.js';
 import type { Box } from '../types.js';
-import type { SymbolClassifier } from './classifier.js';
+import type { Classification, SymbolClassifier } from './classifier.js';
 import type { ComponentMap } from './components.js';
 import type { SymbolGroup } from './merge.js';
 import { normaliseCrop } from './normalise.js';
@@ -45,30 +45,50 @@ export async function joinByScore(
 ): Promise<ClassifiedGroup[]> {
   const pairs = candidatePairs(items, emPx);
   if (!pairs.length) return items;
-  const joined = pairs.map(([a, b]) => joinedGroup(a.group, b.group));
+  const joins = await bestJoins(map, pairs, classifier, emPx, partScore, (label) => TWO_PART.has(label.latex));
+  if (!joins.size) return items;
+  const used = new Set([...joins.values()].flatMap(({ a, b }) => [a, b]));
+  const added = [...joins.values()].map(({ joined }) => joined);
+  return [...items.filter((item) => !used.has(item)), ...added].sort((x, y) => x.group.box.x0 - y.group.box.x0 || x.group.box.y0 - y.group.box.y0);
+}
+
+/**
+ * Of candidate pairs of pieces, those whose joined crop the classifier reads better than the parts:
+ * each pair's crop is classified, kept where `accept` takes its read and its confidence beats the
+ * geometric mean of the parts' scores, and taken greedily by that gain, each piece once. Keyed by
+ * the pair's first piece.
+ */
+export async function bestJoins(
+  map: ComponentMap,
+  pairs: Array<[ClassifiedGroup, ClassifiedGroup]>,
+  classifier: SymbolClassifier,
+  emPx: number | undefined,
+  score: (item: ClassifiedGroup) => number,
+  accept: (label: Classification) => boolean,
+): Promise<Map<ClassifiedGroup, { a: ClassifiedGroup; b: ClassifiedGroup; joined: ClassifiedGroup }>> {
+  const groups = pairs.map(([a, b]) => joinedGroup(a.group, b.group));
   const labels = await classifier.classify(
-    joined.map((g) =>
+    groups.map((group) =>
       normaliseCrop(
         map,
-        g.parts.map((c) => c.id),
-        g.box,
+        group.parts.map((part) => part.id),
+        group.box,
         emPx,
       ),
     ),
   );
   const better = pairs
-    .map(([a, b], k) => ({ a, b, group: joined[k], label: labels[k], gain: labels[k].confidence - Math.sqrt(partScore(a) * partScore(b)) }))
-    .filter((pair) => pair.gain > 0 && TWO_PART.has(pair.label.latex))
+    .map(([a, b], k) => ({ a, b, group: groups[k], label: labels[k], gain: labels[k].confidence - Math.sqrt(score(a) * score(b)) }))
+    .filter((pair) => pair.gain > 0 && accept(pair.label))
     .sort((x, y) => y.gain - x.gain);
   const used = new Set<ClassifiedGroup>();
-  const added: ClassifiedGroup[] = [];
-  for (const pair of better) {
-    if (used.has(pair.a) || used.has(pair.b)) continue;
-    used.add(pair.a).add(pair.b);
-    added.push({ group: pair.group, label: pair.label });
+  const joins = new Map<ClassifiedGroup, { a: ClassifiedGroup; b: ClassifiedGroup; joined: ClassifiedGroup }>();
+  for (const { a, b, group, label } of better) {
+    if (used.has(a) || used.has(b)) continue;
+    used.add(a).add(b);
+    joins.set(a, { a, b, joined: { group, label } });
   }
-  if (!added.length) return items;
-  return [...items.filter((item) => !used.has(item)), ...added].sort((x, y) => x.group.box.x0 - y.group.box.x0 || x.group.box.y0 - y.group.box.y0);
+  return joins;
 }
 
 /** A rule (unclassified) counts as sure. */
