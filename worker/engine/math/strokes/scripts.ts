@@ -19,19 +19,18 @@ export function scriptPlaces(symbols: MathSymbol[]): Map<number, ScriptPlace> {
   if (!symbols.length) return places;
   const index = new Map<Box, number>(symbols.map((s, i) => [s.box, i]));
   const indexOf = (glyph: Glyph) => index.get(glyph.box);
+  const mark = (glyph: Glyph, depth: number, base?: number) => {
+    const at = indexOf(glyph);
+    if (depth > 0 && at !== undefined) places.set(at, { depth, ...(base === undefined ? {} : { base }) });
+  };
   const visit = (nodes: readonly Node[], depth: number, base?: number): void => {
     for (const node of nodes) {
       switch (node.kind) {
-        case 'glyph': {
-          const at = indexOf(node.glyph);
-          if (depth > 0 && at !== undefined) places.set(at, { depth, ...(base === undefined ? {} : { base }) });
+        case 'glyph':
+          mark(node.glyph, depth, base);
           break;
-        }
         case 'merged':
-          for (const g of node.glyphs) {
-            const at = indexOf(g);
-            if (depth > 0 && at !== undefined) places.set(at, { depth, ...(base === undefined ? {} : { base }) });
-          }
+          for (const g of node.glyphs) mark(g, depth, base);
           break;
         case 'scripts': {
           if (node.base) visit([node.base], depth, base);
