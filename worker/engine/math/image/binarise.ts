@@ -1,5 +1,5 @@
 import type { GrayImage } from '../types.js';
-import { inkGrey, paperNoise, SCAN_NOISE_SIGMA, type ScanNoise, smoothed } from './scan-noise.js';
+import { greyCounts, inkGrey, paperNoiseOf, SCAN_NOISE_SIGMA, type ScanNoise, smoothed } from './scan-noise.js';
 
 /** Ink mask of a raster: 1 where a pixel is ink, 0 for background; same size and order as the image. */
 export interface InkMask {
@@ -21,22 +21,28 @@ const MIN_CONTRAST = 48;
  * ink and paper) the middle of the range is taken, not its dark end.
  */
 export function otsuThreshold(image: GrayImage): number {
-  const histogram = new Float64Array(256);
-  for (let i = 0; i < image.data.length; i++) histogram[image.data[i]]++;
-  const total = image.data.length;
+  return otsuOf(greyCounts(image.data));
+}
+
+/** otsuThreshold of the image whose grey levels `histogram` counts (scan-noise.ts greyCounts). */
+export function otsuOf(histogram: Uint32Array): number {
+  let total = 0;
   let sumAll = 0;
-  for (let g = 0; g < 256; g++) sumAll += g * histogram[g];
+  for (let g = 0; g < 256; g++) {
+    total += histogram[g]!;
+    sumAll += g * histogram[g]!;
+  }
   let weightDark = 0;
   let sumDark = 0;
   let best = -1;
   let first = 127;
   let last = 127;
   for (let g = 0; g < 255; g++) {
-    weightDark += histogram[g];
+    weightDark += histogram[g]!;
     if (weightDark === 0) continue;
     const weightLight = total - weightDark;
     if (weightLight === 0) break;
-    sumDark += g * histogram[g];
+    sumDark += g * histogram[g]!;
     const meanDark = sumDark / weightDark;
     const meanLight = (sumAll - sumDark) / weightLight;
     const between = weightDark * weightLight * (meanDark - meanLight) ** 2;
@@ -80,9 +86,10 @@ function levels(image: GrayImage, lightest: number, otsu: number, noise: ScanNoi
  * blurred edges of strokes, to measure it; its own measure swung by half and thinned its strokes.
  */
 export function scanNoise(raw: GrayImage): ScanNoise | null {
-  if (paperNoise(raw, otsuThreshold(raw)).sigma < SCAN_NOISE_SIGMA) return null;
-  const image = smoothed(raw);
-  return paperNoise(image, otsuThreshold(image));
+  const counts = greyCounts(raw.data);
+  if (paperNoiseOf(counts, otsuOf(counts)).sigma < SCAN_NOISE_SIGMA) return null;
+  const smooth = greyCounts(smoothed(raw).data);
+  return paperNoiseOf(smooth, otsuOf(smooth));
 }
 
 /**
@@ -113,40 +120,55 @@ export function binarise(raw: GrayImage): InkMask {
   const noise = scan?.noise ?? null;
   const image = scan?.grey ?? raw;
   const mask = new Uint8Array(image.width * image.height);
-  let darkest = 255;
-  let lightest = 0;
-  for (let i = 0; i < image.data.length; i++) {
-    const g = image.data[i];
-    if (g < darkest) darkest = g;
-    if (g > lightest) lightest = g;
-  }
+  const counts = greyCounts(image.data);
+  let darkest = 0;
+  while (darkest < 255 && !counts[darkest]) darkest++;
+  let lightest = 255;
+  while (lightest > 0 && !counts[lightest]) lightest--;
   if (lightest - darkest >= MIN_CONTRAST) {
-    const { seed, weak } = levels(image, lightest, otsuThreshold(image), noise);
-    const stack: number[] = [];
-    for (let i = 0; i < mask.length; i++) {
-      if (image.data[i] <= seed) {
+    const { seed, weak } = levels(image, lightest, otsuOf(counts), noise);
+    growInk(image, mask, seed, weak);
+  }
+  return { data: mask, width: image.width, height: image.height };
+}
+
+/**
+ * Marks in `mask` the pixels at most `seed`, and those at most `weak` 8-connected to them: the
+ * weak pixels that touch a seed start a flood through the weak pixels, kept on a typed stack (each
+ * pixel enters it once, when it is marked). Only the few weak pixels between the levels (a
+ * stroke's anti-aliased edge) are looked around, not every seed.
+ */
+function growInk(image: GrayImage, mask: Uint8Array, seed: number, weak: number): void {
+  const { data, width, height } = image;
+  for (let i = 0; i < mask.length; i++) if (data[i]! <= seed) mask[i] = 1;
+  const stack = new Int32Array(mask.length);
+  let top = 0;
+  /** The neighbourhood of pixel (x, y), clipped to the image: [x0, x1] × [y0, y1]. */
+  const around = (x: number, y: number) => [x > 0 ? x - 1 : x, x + 1 < width ? x + 1 : x, y > 0 ? y - 1 : y, y + 1 < height ? y + 1 : y] as const;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const g = data[i]!;
+      if (g <= seed || g > weak || mask[i]) continue;
+      const [x0, x1, y0, y1] = around(x, y);
+      let touches = false;
+      for (let ny = y0; ny <= y1 && !touches; ny++) for (let j = ny * width + x0; j <= ny * width + x1; j++) if (mask[j]) touches = true;
+      if (touches) {
         mask[i] = 1;
-        stack.push(i);
+        stack[top++] = i;
       }
     }
-    const { width, height } = image;
-    while (stack.length) {
-      const i = stack.pop()!;
-      const x = i % width;
-      const y = (i - x) / width;
-      for (let dy = -1; dy <= 1; dy++) {
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-          const j = ny * width + nx;
-          if (!mask[j] && image.data[j] <= weak) {
-            mask[j] = 1;
-            stack.push(j);
-          }
+  }
+  while (top) {
+    const i = stack[--top]!;
+    const x = i % width;
+    const [x0, x1, y0, y1] = around(x, (i - x) / width);
+    for (let ny = y0; ny <= y1; ny++) {
+      for (let j = ny * width + x0; j <= ny * width + x1; j++) {
+        if (!mask[j] && data[j]! <= weak) {
+          mask[j] = 1;
+          stack[top++] = j;
         }
       }
     }
   }
-  return { data: mask, width: image.width, height: image.height };
 }

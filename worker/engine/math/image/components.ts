@@ -69,25 +69,34 @@ export function connectedComponents(mask: InkMask): ComponentMap {
       labels[i] = label;
     }
   }
+  // Second pass: final ids in order of first pixel, boxes and areas kept in typed arrays (one
+  // entry per id) and made objects once at the end.
   const finalId = new Int32Array(next);
-  const components: Component[] = [];
-  for (let i = 0; i < labels.length; i++) {
-    if (!labels[i]) continue;
-    const root = find(labels[i]);
-    if (!finalId[root]) {
-      components.push({ id: components.length + 1, box: { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity }, area: 0 });
-      finalId[root] = components.length;
+  const x0s = new Int32Array(next + 1);
+  const y0s = new Int32Array(next + 1);
+  const x1s = new Int32Array(next + 1);
+  const y1s = new Int32Array(next + 1);
+  const areas = new Int32Array(next + 1);
+  let count = 0;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      if (!labels[i]) continue;
+      const root = find(labels[i]);
+      let id = finalId[root]!;
+      if (!id) {
+        id = finalId[root] = ++count;
+        x0s[id] = x;
+        y0s[id] = y;
+      }
+      labels[i] = id;
+      areas[id]!++;
+      // Raster order: the first pixel gives the top row, the last the bottom one.
+      if (x < x0s[id]!) x0s[id] = x;
+      if (x + 1 > x1s[id]!) x1s[id] = x + 1;
+      y1s[id] = y + 1;
     }
-    const id = finalId[root];
-    labels[i] = id;
-    const c = components[id - 1];
-    const x = i % width;
-    const y = (i - x) / width;
-    c.area++;
-    if (x < c.box.x0) c.box.x0 = x;
-    if (y < c.box.y0) c.box.y0 = y;
-    if (x + 1 > c.box.x1) c.box.x1 = x + 1;
-    if (y + 1 > c.box.y1) c.box.y1 = y + 1;
   }
+  const components: Component[] = [];
+  for (let id = 1; id <= count; id++) components.push({ id, box: { x0: x0s[id]!, y0: y0s[id]!, x1: x1s[id]!, y1: y1s[id]! }, area: areas[id]! });
   return { labels, width, height, components };
 }

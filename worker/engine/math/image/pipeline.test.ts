@@ -61,6 +61,18 @@ describe('binarise', () => {
     expect(mask.data[0]).toBe(0);
   });
 
+  it('grows ink along a faint hairline however it runs from the stroke, and not into faint pixels apart from it', () => {
+    // A faint hairline climbs up and to the left from the foot of a stroke: each of its pixels
+    // touches ink only through the next, which comes later in raster order.
+    const image = canvas(60, 60).rect(40, 40, 50, 50, 0);
+    for (let k = 1; k <= 20; k++) image.rect(40 - k, 40 - k, 41 - k, 41 - k, 150);
+    image.rect(5, 50, 15, 51, 150); // as faint, touching nothing
+    const mask = binarise(image.image());
+    for (let k = 1; k <= 20; k++) expect(mask.data[(40 - k) * 60 + 40 - k]).toBe(1);
+    for (let x = 5; x < 15; x++) expect(mask.data[50 * 60 + x]).toBe(0);
+    expect(connectedComponents(mask).components).toHaveLength(1);
+  });
+
   it('binarises a grainy, dusty scan as its glyphs alone, a 2×2 dot among them', async () => {
     // Strokes two pixels wide and a \\cdot of 2×2 pixels, as a 150 dpi render draws them.
     const clean = canvas(120, 40).rect(10, 10, 12, 30).rect(20, 19, 40, 21).rect(50, 18, 52, 20).line(70, 10, 85, 30).rect(95, 10, 97, 30).image();
