@@ -48,15 +48,17 @@ export function connectedComponents(mask: InkMask): ComponentMap {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!data[i]) continue;
-      let label = 0;
-      // Already-visited neighbours: west, north-west, north, north-east.
-      const neighbours = [
-        x > 0 ? labels[i - 1] : 0,
-        x > 0 && y > 0 ? labels[i - width - 1] : 0,
-        y > 0 ? labels[i - width] : 0,
-        x + 1 < width && y > 0 ? labels[i - width + 1] : 0,
-      ];
-      for (const n of neighbours) if (n) label = label ? union(label, n) : n;
+      // Already-visited neighbours: west, north-west, north, north-east. North touches the other
+      // three, and west touches north-west, so pixels already joined are not joined again.
+      const north = y > 0 ? labels[i - width]! : 0;
+      let label = north;
+      if (!north) {
+        const west = x > 0 ? labels[i - 1]! : 0;
+        const northWest = x > 0 && y > 0 ? labels[i - width - 1]! : 0;
+        const northEast = x + 1 < width && y > 0 ? labels[i - width + 1]! : 0;
+        const left = west || northWest;
+        label = left && northEast ? union(left, northEast) : left || northEast;
+      }
       if (!label) {
         if (next === parent.length) {
           const grown = new Int32Array(parent.length * 2);
