@@ -48,6 +48,12 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
 ];
 
+/** The bold maths fonts `\\boldsymbol` and `\\bm` draw from: bold maths italic and bold symbols (CMMIB, CMBSY, Latin Modern's bold maths, newtx's and newpx's bold). */
+const BOLD_MATH_FONT = /CMMIB|CMBSY|LMMathItalic.*Bold|LMMathSymbols.*Bold|^New[TP]XBMI|^[tp]xbsys$/i;
+
+/** True for a bold maths font (`\\boldsymbol{\\alpha}` is CMMIB's alpha). */
+export const isBoldMathFont = (name: string) => BOLD_MATH_FONT.test(bareFontName(name));
+
 /** A font name without its subset tag (`ABCDEF+CMR10` → `CMR10`), which usually differs from one document to the next. */
 export function bareFontName(name: string): string {
   return name.replace(/^[A-Z]{6}\+/, '');
