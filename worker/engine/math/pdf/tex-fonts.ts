@@ -42,7 +42,8 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/MSBM/i, 'blackboard'],
   [/MSAM/i, 'ams-symbols'],
   [/EUFM|EUFB/i, 'fraktur'],
-  [/RSFS|EUSM|EUSB/i, 'script'],
+  // Calligraphic alphabets: RSFS, Euler Script, the Boondox calligraphic of newtx and others, dutchcal.
+  [/RSFS|EUSM|EUSB|Boondox.*Cal|dutchcal|Calligraphic/i, 'script'],
   [/CMBX|LMRoman\d*-Bold|SFBX|LMRomanDemi/i, 'bold'],
   [/LatinModernMath|STIX.*Math|Cambria.?Math|XITS.?Math|TeXGyre.*Math|DejaVuMathTeX|Asana|LibertinusMath|MathJax/i, 'unicode-math'],
   [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
