@@ -49,6 +49,13 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   },
   // Left scripts alone before such an operator: the raised one is no base of the lower one.
   { source: '\\[ \\sideset{_*^*}{_*^*}\\prod_{j} G_j \\]', expected: '\\sideset{_{*}^{*}}{_{*}^{*}}\\prod_{j}G_{j}' },
+  // Bold maths fonts (CMMIB, CMBSY) and a bold roman symbol are `\boldsymbol`'s; a bold digit is `\mathbf`'s.
+  {
+    source: '\\[ \\boldsymbol{\\sigma} = \\mathbf{C}\\boldsymbol{\\varepsilon} + \\boldsymbol{x} \\boldsymbol{+} \\boldsymbol{\\infty} - \\mathbf{0} \\]',
+    expected: '\\boldsymbol{\\sigma}=\\mathbf{C}\\boldsymbol{\\varepsilon}+\\boldsymbol{x}\\boldsymbol{+}\\boldsymbol{\\infty}-\\mathbf{0}',
+  },
+  // A display in the bold maths version: the bold is the context's, the symbols are plain.
+  { source: '{\\mathversion{bold} \\[ \\alpha = \\beta + x^{2} \\]}', expected: '\\alpha=\\beta+x^{2}' },
 ];
 
 describe('display constructs on a born-digital page', () => {

@@ -86,6 +86,28 @@ describe('inline maths in a line', () => {
     expect(lineToMmd(l, [], delims)).toBe('so \\(x^{2}\\) and \\(a_{i}\\) here');
   });
 
+  it('leaves a word with raised footnote marks in the prose and writes the marks over nothing', () => {
+    const l = line([
+      { text: 'John Lienhard' },
+      { text: '1,†', size: 7, dy: 4 },
+      { text: ', Luis Silva' },
+      { text: '*', size: 7, dy: 4 },
+      { text: ' and the “beauty”.' },
+      { text: '2', size: 7, dy: 4 },
+    ]);
+    expect(lineToMmd(l, [], delims)).toBe('John Lienhard \\({}^{1,\\dagger}\\), Luis Silva \\({}^{*}\\) and the “beauty”. \\({}^{2}\\)');
+  });
+
+  it("writes a footnote's leading mark over nothing before its first word", () => {
+    const l = line([{ text: '6', size: 7, dy: 4 }, { text: 'Needless to say.' }]);
+    expect(lineToMmd(l, [], delims)).toBe('\\({}^{6}\\) Needless to say.');
+  });
+
+  it('keeps a word with a subscript, a unit letter or an operator name with its script as maths', () => {
+    const l = line([{ text: 'gas CO' }, { text: '2', size: 7, dy: -2 }, { text: ' at ' }, { text: 'max' }, { text: 'n', size: 7, dy: 4 }]);
+    expect(lineToMmd(l, [], delims)).toBe('gas \\(CO_{2}\\) at \\(max^{n}\\)');
+  });
+
   it('recognises a line of maths only, and renders it whole', () => {
     const l = line([{ text: '∑', font: 'Symbol' }, { text: ' a ' }, { text: '≤ γ', font: 'Symbol' }]);
     expect(isMathOnly(l)).toBe(true);

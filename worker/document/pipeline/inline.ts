@@ -28,6 +28,8 @@ interface Token {
   mathish: boolean;
   operator: boolean;
   href?: string;
+  /** Footnote or affiliation marks raised after a word (`Lienhard¹,†`): maths only as `{}^{…}`. */
+  marks?: boolean;
 }
 
 const ASCII_OPERATOR = /^[=+\-<>/*|]$/;
@@ -43,6 +45,37 @@ const isFunctionRun = (text: string) => {
 };
 
 const TRAILING_PUNCT = /^[.,;:]$/;
+
+/** A word of prose: two letters or more in a text font, with quotes or punctuation at its ends. */
+const PROSE_WORD = /^[\p{P}]*\p{L}[\p{L}\p{M}'’-]*\p{L}[\p{P}]*$/u;
+/** What a footnote or affiliation mark is made of: digits, letters, stars, daggers, section signs, commas. */
+const MARK = /^[\p{L}\d*∗⋆†‡§¶#,]$/u;
+
+const isMark = (g: Glyph, line: TextLine) => role(g, line) === 'sup' && MARK.test(g.ch);
+
+/** A word of prose (not an operator name) in a text font. */
+function isProseWord(glyphs: Glyph[]): boolean {
+  const text = glyphs.map((g) => g.ch).join('');
+  return !glyphs.some((g) => g.mathFont) && PROSE_WORD.test(text) && !FUNCTION_NAME.test(text);
+}
+
+/**
+ * A word of prose with footnote or affiliation marks raised after it (`Lienhard¹,†,*`,
+ * `multiset¹`, `“beauty”.²`, then perhaps a comma) or before it (a footnote's `⁶Needless`): the
+ * glyphs split into the word and the marks, or undefined. A subscript after a word is chemistry
+ * (`CO₂`) and stays maths.
+ */
+function splitMarks(glyphs: Glyph[], line: TextLine): { word: Glyph[]; marks: Glyph[]; marksFirst: boolean } | undefined {
+  const lead = glyphs.findIndex((g) => !isMark(g, line));
+  if (lead > 0 && role(glyphs[lead]!, line) === 'base' && glyphs.slice(lead).every((g) => role(g, line) === 'base') && isProseWord(glyphs.slice(lead)))
+    return { word: glyphs.slice(lead), marks: glyphs.slice(0, lead), marksFirst: true };
+  const start = glyphs.findIndex((g) => role(g, line) !== 'base');
+  if (start < 2 || !isProseWord(glyphs.slice(0, start))) return undefined;
+  const last = glyphs.at(-1)!;
+  const end = TRAILING_PUNCT.test(last.ch) && role(last, line) === 'base' ? glyphs.length - 1 : glyphs.length;
+  if (end === start || !glyphs.slice(start, end).every((g) => isMark(g, line))) return undefined;
+  return { word: glyphs.slice(0, start), marks: glyphs.slice(start), marksFirst: false };
+}
 
 function role(g: Glyph, line: TextLine): Role {
   if (g.size >= 0.9 * line.size) return 'base';
@@ -63,6 +96,29 @@ function tokenize(line: TextLine, links: LinkArea[]): Token[] {
   let glyphs: Glyph[] = [];
   const push = () => {
     if (!glyphs.length) return;
+    const split = splitMarks(glyphs, line);
+    if (split) {
+      const word: Token = {
+        glyphs: split.word,
+        text: split.word.map((g) => g.ch).join(''),
+        math: false,
+        mathish: false,
+        operator: false,
+        href: hrefOf(split.word, links),
+      };
+      const marks: Token = {
+        glyphs: split.marks,
+        text: split.marks.map((g) => g.ch).join(''),
+        math: true,
+        mathish: false,
+        operator: false,
+        marks: true,
+        href: hrefOf(split.marks, links),
+      };
+      tokens.push(...(split.marksFirst ? [marks, word] : [word, marks]));
+      glyphs = [];
+      return;
+    }
     const text = glyphs.map((g) => g.ch).join('');
     const math = glyphs.some((g) => isMathGlyph(g, line));
     const operator =
@@ -186,7 +242,11 @@ function renderGroup(tokens: Token[], line: TextLine, write: InlineWriter, regio
     }
     // Punctuation after the formula is no part of its region.
     const after = trailing ? { glyphs: [tail] } : tokens[i];
-    const latex = regionLatex?.(runBox(run, line, before, after)) || run.map((t) => tokenLatex(t, line)).join(' ');
+    // Marks alone are raised over nothing: the region reader would read them as a formula's base.
+    const marksOnly = run.every((t) => t.marks);
+    const latex = marksOnly
+      ? `{}${run.map((t) => tokenLatex(t, line)).join('')}`
+      : regionLatex?.(runBox(run, line, before, after)) || run.map((t) => tokenLatex(t, line)).join(' ');
     out.push(`${write(latex)}${trailing}`);
   }
   return out.filter((part) => part !== '').join(' ');

@@ -12,6 +12,13 @@ describe('normaliseLatex', () => {
     expect(normaliseLatex('\\sqrt [3] {x}')).toBe('\\sqrt[3]{x}');
   });
 
+  it("spells bm's bold as amsmath's and a bold digit as the bold roman digit", () => {
+    same('\\bm{\\sigma}+\\bm x', '\\boldsymbol{\\sigma}+\\boldsymbol{x}');
+    same('\\boldsymbol{0}', '\\mathbf{0}');
+    different('\\boldsymbol{x}', '\\mathbf{x}');
+    different('\\boldsymbol{x}', 'x');
+  });
+
   it('removes spaces and spacing commands', () => {
     same('\\int_0^1 f(x) \\, dx', '\\int_{0}^{1}f(x)dx');
     same('a\\;b\\!c\\quad d~e\\qquad f\\ g\\hspace{1em}h', 'abcdefgh');

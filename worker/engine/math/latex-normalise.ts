@@ -22,7 +22,7 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
  *   apart), `\implies` `\impliedby` `\iff` → `\Longrightarrow` `\Longleftarrow`
  *   `\Longleftrightarrow` (amsmath draws them with those arrows), `\pmod{n}` → `(\text{mod}n)`,
- *   `\mod` `\bmod` → `\text{mod}`, `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
+ *   `\mod` `\bmod` → `\text{mod}`, `\bm` → `\boldsymbol`, a digit's `\boldsymbol{0}` → `\mathbf{0}` (the same bold roman glyph), `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
  * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
  * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed; adjacent
  *   texts are one (`\text{is}\text{odd}` ≡ `\text{is odd}`) and closing punctuation stands outside
@@ -120,6 +120,10 @@ class Parser {
     if (arity === undefined) return { kind: 'token', value: token };
     const optional = OPTIONAL_ARGUMENT.has(token) && this.tokens[this.position] === '[' ? this.optionalArgument() : undefined;
     const args = Array.from({ length: arity }, () => this.argument());
+    // A digit in `\boldsymbol` is the bold roman digit `\mathbf` sets.
+    if (token === '\\boldsymbol' && args[0]!.every((item) => item.base.kind === 'token' && /^\d$/u.test(item.base.value) && !item.sub && !item.sup)) {
+      return { kind: 'command', name: '\\mathbf', args };
+    }
     return { kind: 'command', name: token, optional, args };
   }
 

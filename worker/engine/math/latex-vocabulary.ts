@@ -43,6 +43,8 @@ export const SYNONYMS: Record<string, string> = {
   '\\rVert': '\\|',
   '\\mid': '|',
   '\\colon': ':',
+  // bm's `\bm` draws from the same bold maths fonts as amsmath's `\boldsymbol`.
+  '\\bm': '\\boldsymbol',
   '−': '-',
   '×': '\\times',
   '·': '\\cdot',

@@ -119,8 +119,9 @@ const STYLE_COMMANDS: Partial<Record<SymbolStyle, string>> = {
   typewriter: '\\mathtt',
 };
 
-/** A letter in its font (`\mathbf{x}`, `\mathbb{R}`); a bold Greek letter is `\boldsymbol`. */
+/** A letter in its font (`\mathbf{x}`, `\mathbb{R}`); a bold Greek letter is `\boldsymbol`, and so is anything a bold maths font draws (`\boldsymbol{x}`, `\boldsymbol{+}`). */
 function styled(latex: string, style: SymbolStyle | undefined): string {
+  if (style === 'bold-italic') return `\\boldsymbol{${latex}}`;
   const command = style && STYLE_COMMANDS[style];
   if (!command) return latex;
   if (/^[A-Za-z0-9]$/u.test(latex)) return `${command}{${latex}}`;

@@ -6,7 +6,7 @@ import { joinHorizontalBraces } from './horizontal-braces.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
-import { glyphToken, isMathFamily, isRawCode, tokenByCode } from './tex-fonts.js';
+import { glyphToken, isBoldMathFont, isMathFamily, isRawCode, tokenByCode } from './tex-fonts.js';
 
 /**
  * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
@@ -45,8 +45,11 @@ const UNICODE_PIECES: Record<string, [string, Part]> = {
   '\u23D0': ['|', 'extender'],
 };
 
-/** One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces. */
-export function glyphSymbol(g: PdfGlyph): Piece | undefined {
+/**
+ * One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces.
+ * `boldVersion`: the formula is set in a bold maths version, whose bold is no `\\boldsymbol`.
+ */
+export function glyphSymbol(g: PdfGlyph, boldVersion = false): Piece | undefined {
   const common = { box: g.box, confidence: 1, baseline: g.baseline, size: g.size };
   const cmex = g.font.family === 'extension' ? extensionGlyph(g) : undefined;
   if (cmex) return { ...common, latex: cmex.latex, part: cmex.part };
@@ -57,7 +60,8 @@ export function glyphSymbol(g: PdfGlyph): Piece | undefined {
   const unicode = rawCodeUnicode(g);
   const token = glyphToken(unicode, g.font.family);
   if (!token) return undefined;
-  const style = typewriterLetter(g, token.style ?? uprightTextLetter(g, token.latex));
+  const plain = typewriterLetter(g, token.style ?? uprightTextLetter(g, token.latex));
+  const style = boldVersion ? plain : boldMaths(g, token.latex, plain);
   return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
 }
 
@@ -111,6 +115,22 @@ function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | 'bold' | und
 /** An upright letter in a typewriter face is a `\texttt` name (`\texttt{width} = …`), as a manual sets a length or a key in maths. */
 const typewriterLetter = (g: PdfGlyph, style: SymbolStyle | undefined) => (style === 'upright' && isTypewriterFont(g.font.name) ? 'typewriter' : style);
 
+const PUNCTUATION = /^[.,;:?!'`"]$/u;
+
+/**
+ * A glyph's style in a bold font. A bold maths font's letters and symbols are `\\boldsymbol`'s (its
+ * calligraphic capitals stay calligraphic). A bold text font's letters and digits are
+ * `\\mathbf`'s; its other symbols only `\\boldsymbol` sets in maths (`\\mathbf{+}` prints the
+ * regular plus), so they are `\\boldsymbol`'s too.
+ */
+function boldMaths(g: PdfGlyph, latex: string, style: SymbolStyle | undefined): SymbolStyle | undefined {
+  // Punctuation looks alike in either weight (and a bold `??` is an undefined reference, not maths).
+  if (PUNCTUATION.test(latex)) return style;
+  if (isBoldMathFont(g.font.name)) return style === 'calligraphic' ? style : 'bold-italic';
+  if (g.font.family !== 'bold' || style !== undefined) return style;
+  return /^\d$/u.test(latex) ? 'bold' : 'bold-italic';
+}
+
 /**
  * An arrow piece known by its code (CMMI's hooks, CMSY's mapstochar), unless its ink hangs below
  * the baseline: a maths italic font re-encoded as WinAnsi (a TrueType CMMI) has its comma at the
@@ -127,12 +147,25 @@ function hookPiece(g: PdfGlyph): string | undefined {
  * they are italic rather than upright `\text{}` words; beside maths-font letters they are text.
  */
 function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
+  const boldVersion = inBoldVersion(glyphs);
   const read = glyphs.flatMap((g) => {
-    const symbol = glyphSymbol(g);
+    const symbol = glyphSymbol(g, boldVersion);
     return symbol ? ligatureLetters(symbol).map((letter) => ({ g, symbol: letter })) : [];
   });
   const mathLetters = read.some(({ g, symbol }) => symbol.style !== undefined && isMathFamily(g.font.family));
   return read.map(({ g, symbol }) => (!mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol));
+}
+
+/**
+ * A formula drawn wholly from bold fonts, its punctuation, operators or relations too (`Q.E.D.` in
+ * an answer set under `\\boldmath`, `\\alpha=\\beta` in a bold heading, a display under
+ * `\\mathversion{bold}`): the bold is the context's, and its source writes the plain symbols. A
+ * bold letter or digit alone (`\\boldsymbol{x}`) says nothing of its context and stays bold.
+ */
+function inBoldVersion(glyphs: PdfGlyph[]): boolean {
+  const inked = glyphs.filter((g) => /\S/u.test(g.unicode));
+  const bold = (g: PdfGlyph) => isBoldMathFont(g.font.name) || g.font.family === 'bold';
+  return inked.length > 0 && inked.every(bold) && inked.some((g) => !/^[\p{L}\p{N}]+$/u.test(g.unicode));
 }
 
 /** The text fonts' ligatures (U+FB00–FB06) and the letters they join. */

@@ -42,11 +42,18 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/MSBM/i, 'blackboard'],
   [/MSAM/i, 'ams-symbols'],
   [/EUFM|EUFB/i, 'fraktur'],
-  [/RSFS|EUSM|EUSB/i, 'script'],
+  // Calligraphic alphabets: RSFS, Euler Script, the Boondox calligraphic of newtx and others, dutchcal.
+  [/RSFS|EUSM|EUSB|Boondox.*Cal|dutchcal|Calligraphic/i, 'script'],
   [/CMBX|LMRoman\d*-Bold|SFBX|LMRomanDemi/i, 'bold'],
   [/LatinModernMath|STIX.*Math|Cambria.?Math|XITS.?Math|TeXGyre.*Math|DejaVuMathTeX|Asana|LibertinusMath|MathJax/i, 'unicode-math'],
   [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
 ];
+
+/** The bold maths fonts `\\boldsymbol` and `\\bm` draw from: bold maths italic and bold symbols (CMMIB, CMBSY, Latin Modern's bold maths, newtx's and newpx's bold). */
+const BOLD_MATH_FONT = /CMMIB|CMBSY|LMMathItalic.*Bold|LMMathSymbols.*Bold|^New[TP]XBMI|^[tp]xbsys$/i;
+
+/** True for a bold maths font (`\\boldsymbol{\\alpha}` is CMMIB's alpha). */
+export const isBoldMathFont = (name: string) => BOLD_MATH_FONT.test(bareFontName(name));
 
 /** A font name without its subset tag (`ABCDEF+CMR10` → `CMR10`), which usually differs from one document to the next. */
 export function bareFontName(name: string): string {

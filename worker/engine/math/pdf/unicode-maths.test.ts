@@ -49,6 +49,12 @@ describe('newtx and newpx fonts', () => {
     expect(classifyFont('RBHSNX+txexas')).toBe('other');
   });
 
+  it('reads the calligraphic alphabets newtx and others take \\mathcal from as calligraphic letters', () => {
+    const names = ['SPZXDG+BoondoxCalligraphic-Regular-Slant_-300', 'YCSGMU+BoondoxCalligraphic-Regular', 'ABCDEF+dutchcal-r', 'RSFS10'];
+    expect(names.map(classifyFont)).toEqual(['script', 'script', 'script', 'script']);
+    expect(glyphToken('C', classifyFont(names[0]!))).toEqual({ latex: 'C', style: 'calligraphic' });
+  });
+
   it("classifies MathDesign's and kpfonts' maths fonts, which keep TeX's layouts under their own names", () => {
     const names = [
       'HSWYTW+MathDesign-UT-Regular-Extension-10',
