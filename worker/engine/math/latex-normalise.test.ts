@@ -29,6 +29,11 @@ describe('normaliseLatex', () => {
     same('{x}^{2}', 'x^2');
     same('{{a+b}}c', 'a+bc');
     different('{ab}^2', 'ab^2');
+    // One bracketed expression scripted as a group prints as its closing bracket scripted.
+    same('{\\bigg[ x \\bigg]}_{x^2}^{2x}', '[x]_{x^{2}}^{2x}');
+    same('{(a+b)}^{2}', '(a+b)^{2}');
+    different('{(a)(b)}^{2}', '(a)(b)^{2}');
+    different('{(a)b}^{2}', '(a)b^{2}');
     different('x^{2}y', 'x^{2y}');
     different('e^{x^2}', 'e^{x}^2');
     different('a_{n+1}', 'a_{n}+1');

@@ -11,7 +11,8 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  *   are removed, and so are `\left` `\right` `\middle` and the `\big…` family (the delimiter
  *   stays; `\left.` vanishes), `\limits` `\nolimits` and the style switches (`\displaystyle` …);
  * - braces that group nothing are removed: `{x}` ≡ `x`, `{x+y}z` ≡ `x+yz`, `{x}^{2}` ≡ `x^2`, while
- *   `{ab}^2` keeps its group; arguments are always braced in the output, so `x^2` ≡ `x^{2}` and
+ *   `{ab}^2` keeps its group, but a group that is one bracketed expression prints as its closing bracket scripted
+ *   (`{[x]}_{a}^{b}` ≡ `[x]_{a}^{b}`); arguments are always braced in the output, so `x^2` ≡ `x^{2}` and
  *   `\frac12` ≡ `\frac{1}{2}`;
  * - scripts come out in one order: primes, then `_{…}`, then `^{…}`; `'` ≡ `^{\prime}`, so
  *   `f'` ≡ `f^{\prime}` and `x'^{2}` ≡ `x^{\prime 2}`;
@@ -230,9 +231,34 @@ function flattenGroups(items: Item[]): Item[] {
     const scripted = item.sub !== undefined || item.sup !== undefined;
     if (!scripted) flat.push(...flattenGroups(inner));
     else if (inner.length === 1 && !inner[0].sub && !inner[0].sup) flat.push({ ...item, base: inner[0].base });
+    else if (isBracketed(inner)) flat.push(...flattenGroups(inner.slice(0, -1)), { ...inner.at(-1)!, sub: item.sub, sup: item.sup });
     else flat.push(item);
   }
   return flat;
+}
+
+const CLOSING: Record<string, string> = { '(': ')', '[': ']', '\\{': '\\}', '|': '|', '\\|': '\\|', '\\langle': '\\rangle', '\\lfloor': '\\rfloor', '\\lceil': '\\rceil' };
+
+/**
+ * A group that is one bracketed expression, its closing bracket unscripted (`{[x]}`,
+ * `{(a+b)}`): scripted, it prints as the same scripts on its closing bracket (`{[x]}_{a}^{b}` ≡
+ * `[x]_{a}^{b}`), the bracket being the group's tallest part.
+ */
+function isBracketed(inner: Item[]): boolean {
+  const open = inner[0];
+  const close = inner.at(-1);
+  if (inner.length < 3 || open?.base.kind !== 'token' || close?.base.kind !== 'token' || open.sub || open.sup || close.sub || close.sup) return false;
+  const closing = CLOSING[open.base.value];
+  if (closing !== close.base.value) return false;
+  // The first bracket must close at the last (`{(a)(b)}` is two).
+  let depth = 0;
+  for (const [i, item] of inner.entries()) {
+    if (item.base.kind !== 'token') continue;
+    if (item.base.value === closing && i > 0 && depth === 1) return i === inner.length - 1;
+    if (item.base.value === open.base.value) depth++;
+    else if (item.base.value === closing) depth--;
+  }
+  return false;
 }
 
 function isRowBreak(item: Item): boolean {
