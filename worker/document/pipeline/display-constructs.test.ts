@@ -54,6 +54,22 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
     source: '\\[ \\boldsymbol{\\sigma} = \\mathbf{C}\\boldsymbol{\\varepsilon} + \\boldsymbol{x} \\boldsymbol{+} \\boldsymbol{\\infty} - \\mathbf{0} \\]',
     expected: '\\boldsymbol{\\sigma}=\\mathbf{C}\\boldsymbol{\\varepsilon}+\\boldsymbol{x}\\boldsymbol{+}\\boldsymbol{\\infty}-\\mathbf{0}',
   },
+  // amsmath's marked limits: an arrow under `lim`, a rule under or over it (above its tallest letter, outside the glyphs' ink).
+  {
+    source: '\\[ \\varinjlim_{n} A_n + \\varprojlim_{n} B_n + \\varliminf_{n\\to\\infty} a_n + \\varlimsup_{n\\to\\infty} b_n \\]',
+    expected: '\\varinjlim_{n}A_{n}+\\varprojlim_{n}B_{n}+\\varliminf_{n\\to\\infty}a_{n}+\\varlimsup_{n\\to\\infty}b_{n}',
+  },
+  // Three and four dots, a ring, a two-headed arrow over a pair, and poor man's bold (three copies of a glyph overprinted).
+  {
+    source: '\\[ \\dddot{x} + \\ddddot{y} = \\mathring{A} + \\overleftrightarrow{AB} + \\pmb{z} \\]',
+    expected: '\\dddot{x}+\\ddddot{y}=\\mathring{A}+\\overleftrightarrow{AB}+\\boldsymbol{z}',
+  },
+  // A row of dots across a matrix's columns does not hide its columns; \genfrac prints a bracketed stack; a spaced operator name.
+  {
+    source:
+      '\\[ \\begin{pmatrix} a & b & c \\\\ \\hdotsfor{3} \\\\ d & e & f \\end{pmatrix} + \\genfrac{[}{]}{0pt}{}{n}{k} + \\operatorname*{arg\\,max}_{x} g \\]',
+    expected: '\\begin{pmatrix} a & b & c \\\\ \\hdotsfor{3} \\\\ d & e & f \\end{pmatrix} + \\genfrac{[}{]}{0pt}{}{n}{k} + \\operatorname*{arg\\,max}_{x} g',
+  },
   // A display in the bold maths version: the bold is the context's, the symbols are plain.
   { source: '{\\mathversion{bold} \\[ \\alpha = \\beta + x^{2} \\]}', expected: '\\alpha=\\beta+x^{2}' },
 ];

@@ -17,6 +17,22 @@ describe('normaliseLatex', () => {
     same('\\boldsymbol{0}', '\\mathbf{0}');
     different('\\boldsymbol{x}', '\\mathbf{x}');
     different('\\boldsymbol{x}', 'x');
+    same('\\pmb{x}', '\\boldsymbol{x}');
+  });
+
+  it('spells \\genfrac and spaced operator names as they print', () => {
+    same('\\genfrac{}{}{1pt}{}{a}{b}', '\\frac{a}{b}');
+    same('\\genfrac{(}{)}{0pt}{}{n}{k}', '\\binom{n}{k}');
+    same('\\genfrac{[}{]}{0pt}{}{n}{k}', '\\begin{bmatrix}n\\\\k\\end{bmatrix}');
+    same('\\genfrac{\\langle}{\\rangle}{}{}{a}{b}', '\\langle\\frac{a}{b}\\rangle');
+    same('\\operatorname*{arg\\,max}_{x} f', '\\arg\\max_{x}f');
+    same('\\operatorname{foo\\,bar}', '\\text{foobar}');
+  });
+
+  it("spells amsmath's marked limits as they print", () => {
+    same('\\overline{\\lim}_{n}a_n', '\\varlimsup_{n}a_{n}');
+    same('\\underline{\\lim}_{n}', '\\varliminf_{n}');
+    different('\\overline{\\lim x}', '\\varlimsup x');
   });
 
   it('removes spaces and spacing commands', () => {
@@ -29,6 +45,11 @@ describe('normaliseLatex', () => {
     same('{x}^{2}', 'x^2');
     same('{{a+b}}c', 'a+bc');
     different('{ab}^2', 'ab^2');
+    // One bracketed expression scripted as a group prints as its closing bracket scripted.
+    same('{\\bigg[ x \\bigg]}_{x^2}^{2x}', '[x]_{x^{2}}^{2x}');
+    same('{(a+b)}^{2}', '(a+b)^{2}');
+    different('{(a)(b)}^{2}', '(a)(b)^{2}');
+    different('{(a)b}^{2}', '(a)b^{2}');
     different('x^{2}y', 'x^{2y}');
     different('e^{x^2}', 'e^{x}^2');
     different('a_{n+1}', 'a_{n}+1');

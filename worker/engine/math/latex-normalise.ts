@@ -11,7 +11,8 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  *   are removed, and so are `\left` `\right` `\middle` and the `\big…` family (the delimiter
  *   stays; `\left.` vanishes), `\limits` `\nolimits` and the style switches (`\displaystyle` …);
  * - braces that group nothing are removed: `{x}` ≡ `x`, `{x+y}z` ≡ `x+yz`, `{x}^{2}` ≡ `x^2`, while
- *   `{ab}^2` keeps its group; arguments are always braced in the output, so `x^2` ≡ `x^{2}` and
+ *   `{ab}^2` keeps its group, but a group that is one bracketed expression prints as its closing bracket scripted
+ *   (`{[x]}_{a}^{b}` ≡ `[x]_{a}^{b}`); arguments are always braced in the output, so `x^2` ≡ `x^{2}` and
  *   `\frac12` ≡ `\frac{1}{2}`;
  * - scripts come out in one order: primes, then `_{…}`, then `^{…}`; `'` ≡ `^{\prime}`, so
  *   `f'` ≡ `f^{\prime}` and `x'^{2}` ≡ `x^{\prime 2}`;
@@ -22,8 +23,10 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
  *   apart), `\implies` `\impliedby` `\iff` → `\Longrightarrow` `\Longleftarrow`
  *   `\Longleftrightarrow` (amsmath draws them with those arrows), `\pmod{n}` → `(\text{mod}n)`,
- *   `\mod` `\bmod` → `\text{mod}`, `\bm` → `\boldsymbol`, a digit's `\boldsymbol{0}` → `\mathbf{0}` (the same bold roman glyph), `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
- * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names;
+ *   `\mod` `\bmod` → `\text{mod}`, `\bm` → `\boldsymbol`, a digit's `\boldsymbol{0}` → `\mathbf{0}` (the same bold roman glyph), `\overline{\lim}` `\underline{\lim}` → `\varlimsup` `\varliminf`, `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
+ * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names, and
+ *   `\operatorname*{arg\,max}` → `\arg\max` (names a thin space apart);
+ * - `\genfrac` → the fraction, `\binom` or delimited two-row matrix it prints;
  * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed; adjacent
  *   texts are one (`\text{is}\text{odd}` ≡ `\text{is odd}`) and closing punctuation stands outside
  *   (`\text{otherwise.}` ≡ `\text{otherwise}.`);
@@ -109,6 +112,7 @@ class Parser {
     }
     if (token === '}') return null;
     if (token === '\\begin') return this.environment();
+    if (token === '\\genfrac') return this.genfrac();
     if (token === '\\mathrm') return { kind: 'group', items: uprightWords(this.argument()) };
     if (token === '\\pmod') return { kind: 'group', items: [PAREN_OPEN, { base: textNode('mod') }, ...this.argument(), PAREN_CLOSE] };
     if (token === '\\pod') return { kind: 'group', items: [PAREN_OPEN, ...this.argument(), PAREN_CLOSE] };
@@ -124,6 +128,9 @@ class Parser {
     if (token === '\\boldsymbol' && args[0]!.every((item) => item.base.kind === 'token' && /^\d$/u.test(item.base.value) && !item.sub && !item.sup)) {
       return { kind: 'command', name: '\\mathbf', args };
     }
+    // amsmath's `\varlimsup` and `\varliminf` are an overlined and an underlined `\lim`.
+    const lim = args[0]!.length === 1 && args[0]![0]!.base.kind === 'token' && args[0]![0]!.base.value === '\\lim' && !args[0]![0]!.sub && !args[0]![0]!.sup;
+    if (lim && (token === '\\overline' || token === '\\underline')) return { kind: 'token', value: token === '\\overline' ? '\\varlimsup' : '\\varliminf' };
     return { kind: 'command', name: token, optional, args };
   }
 
@@ -166,12 +173,35 @@ class Parser {
     const text = this.rawGroup();
     if (name === '\\hspace') return null;
     if (name.startsWith('\\operatorname')) {
-      return FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(text);
+      // `\operatorname*{arg\,max}` prints the names `\arg\max` set: spacing inside a name is no letter.
+      const words = text.split(/\\[,;:!]|\\\s|~|\s+/u).filter(Boolean);
+      // One token, so its limits follow the last name as they follow `\arg\max` (one string either way).
+      if (words.length > 1 && words.every((word) => FUNCTION_NAMES.has(word))) return { kind: 'token', value: words.map((word) => `\\${word}`).join('') };
+      return FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(words.join(''));
     }
     // Punctuation closing the text (`\text{otherwise.}`) is the same full stop outside it.
     const [, words = '', punctuation = ''] = /^(.*?)([.,;:]*)$/su.exec(text) ?? [];
     if (!punctuation || !words) return textNode(text);
     return { kind: 'group', items: [{ base: textNode(words) }, ...[...punctuation].map((mark) => ({ base: { kind: 'token' as const, value: mark } }))] };
+  }
+
+  /**
+   * `\genfrac{L}{R}{thickness}{style}{a}{b}` as what it prints: with a bar, the fraction between its
+   * delimiters; without one (thickness 0), `\binom` between parentheses, else the two rows stacked
+   * in the matrix of its delimiters.
+   */
+  private genfrac(): Node {
+    const [open, close, thickness] = [this.rawGroup(), this.rawGroup(), this.rawGroup()];
+    this.rawGroup();
+    const [upper, lower] = [this.argument(), this.argument()];
+    const token = (value: string): Item[] => (value ? [{ base: { kind: 'token', value: SYNONYMS[value] ?? value } }] : []);
+    if (!/^0(\.0*)?([a-z]{2})?$/u.test(thickness.trim()))
+      return { kind: 'group', items: [...token(open), { base: { kind: 'command', name: '\\frac', args: [upper, lower] } }, ...token(close)] };
+    if (open === '(' && close === ')') return { kind: 'command', name: '\\binom', args: [upper, lower] };
+    const body: Item[] = [...upper, { base: { kind: 'token', value: '\\\\' } }, ...lower];
+    const matrix = MATRIX_OF[`${SYNONYMS[open] ?? open}${SYNONYMS[close] ?? close}`];
+    if (matrix) return { kind: 'environment', name: matrix, body };
+    return { kind: 'group', items: [...token(open), { base: { kind: 'environment', name: 'matrix', body } }, ...token(close)] };
   }
 
   private environment(): Node {
@@ -219,6 +249,9 @@ function textNode(text: string): Node {
  * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` into `x^2`. Done at
  * emission because scripts attach to a group only after the group has been read.
  */
+/** The matrix environment of a pair of delimiters. */
+const MATRIX_OF: Record<string, string> = { '()': 'pmatrix', '[]': 'bmatrix', '\\{\\}': 'Bmatrix', '||': 'vmatrix', '\\|\\|': 'Vmatrix' };
+
 function flattenGroups(items: Item[]): Item[] {
   const flat: Item[] = [];
   for (const item of items) {
@@ -230,9 +263,43 @@ function flattenGroups(items: Item[]): Item[] {
     const scripted = item.sub !== undefined || item.sup !== undefined;
     if (!scripted) flat.push(...flattenGroups(inner));
     else if (inner.length === 1 && !inner[0].sub && !inner[0].sup) flat.push({ ...item, base: inner[0].base });
+    else if (isBracketed(inner)) flat.push(...flattenGroups(inner.slice(0, -1)), { ...inner.at(-1)!, sub: item.sub, sup: item.sup });
     else flat.push(item);
   }
   return flat;
+}
+
+const CLOSING: Record<string, string> = {
+  '(': ')',
+  '[': ']',
+  '\\{': '\\}',
+  '|': '|',
+  '\\|': '\\|',
+  '\\langle': '\\rangle',
+  '\\lfloor': '\\rfloor',
+  '\\lceil': '\\rceil',
+};
+
+/**
+ * A group that is one bracketed expression, its closing bracket unscripted (`{[x]}`,
+ * `{(a+b)}`): scripted, it prints as the same scripts on its closing bracket (`{[x]}_{a}^{b}` ≡
+ * `[x]_{a}^{b}`), the bracket being the group's tallest part.
+ */
+function isBracketed(inner: Item[]): boolean {
+  const open = inner[0];
+  const close = inner.at(-1);
+  if (inner.length < 3 || open?.base.kind !== 'token' || close?.base.kind !== 'token' || open.sub || open.sup || close.sub || close.sup) return false;
+  const closing = CLOSING[open.base.value];
+  if (closing !== close.base.value) return false;
+  // The first bracket must close at the last (`{(a)(b)}` is two).
+  let depth = 0;
+  for (const [i, item] of inner.entries()) {
+    if (item.base.kind !== 'token') continue;
+    if (item.base.value === closing && i > 0 && depth === 1) return i === inner.length - 1;
+    if (item.base.value === open.base.value) depth++;
+    else if (item.base.value === closing) depth--;
+  }
+  return false;
 }
 
 function isRowBreak(item: Item): boolean {

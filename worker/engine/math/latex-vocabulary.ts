@@ -45,6 +45,8 @@ export const SYNONYMS: Record<string, string> = {
   '\\colon': ':',
   // bm's `\bm` draws from the same bold maths fonts as amsmath's `\boldsymbol`.
   '\\bm': '\\boldsymbol',
+  // amsmath's poor man's bold overprints the symbol: it reads as bold.
+  '\\pmb': '\\boldsymbol',
   '−': '-',
   '×': '\\times',
   '·': '\\cdot',
@@ -73,7 +75,7 @@ export const ARITY: Record<string, number> = {
   '\\underbrace': 1,
   '\\overbrace': 1,
 };
-for (const name of 'sqrt xrightarrow xleftarrow hat widehat bar overline underline vec overrightarrow overleftarrow dot ddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
+for (const name of 'sqrt xrightarrow xleftarrow hat widehat bar overline underline vec overrightarrow overleftarrow overleftrightarrow underleftarrow underrightarrow underleftrightarrow dot ddot dddot ddddot tilde widetilde check breve acute grave mathring overbrace underbrace boxed cancel mathbf mathit mathsf mathtt mathcal mathbb mathfrak mathscr boldsymbol bm textbf textit'.split(
   ' ',
 ))
   ARITY[`\\${name}`] = 1;

@@ -18,6 +18,8 @@ const ACCENTS: Record<string, string> = {
   '\\ddot': '\\ddot',
   '¨': '\\ddot',
   '\\breve': '\\breve',
+  '\\mathring': '\\mathring',
+  '˚': '\\mathring',
   '\\acute': '\\acute',
   '\\grave': '\\grave',
   '\\widehat': '\\widehat',
@@ -32,14 +34,21 @@ const WIDE: Record<string, string> = {
   '\\vec': '\\overrightarrow',
   '\\rightarrow': '\\overrightarrow',
   '\\longrightarrow': '\\overrightarrow',
+  '\\leftarrow': '\\overleftarrow',
+  '\\longleftarrow': '\\overleftarrow',
+  '\\leftrightarrow': '\\overleftrightarrow',
+  '\\longleftrightarrow': '\\overleftrightarrow',
 };
 const DOTS = new Set(['.', '\\cdot']);
+/** Dot accents by their number of dots. */
+const DOT_ACCENTS = ['', '\\dot', '\\ddot', '\\dddot', '\\ddddot'];
 const ARROWS = new Set(['\\rightarrow', '\\longrightarrow']);
 /** A dot that may pair into `\ddot`: a free dot, or one a front end already placed as `\dot`. */
 const isDot = (element: Element) => DOTS.has(glyphOf(element)?.latex ?? '') || glyphOf(element, '\\dot') !== null;
 
 /**
- * Puts accents on what they mark: an accent mark, a dot (or two side by side: `\ddot`) or a
+ * Puts accents on what they mark: an accent mark, a dot (or two to four side by side: `\ddot`,
+ * `\dddot`, `\ddddot`) or a
  * small right arrow (`\vec`) that sits just above one element and within its width; a hat, tilde
  * or arrow spanning several elements is the wide form over all of them. A dot or an arrow that is
  * not above a nearby symbol stays what it was.
@@ -50,26 +59,24 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
     const glyph = glyphOf(mark);
     if (!glyph || !pool.includes(mark)) continue;
     const named = ACCENTS[glyph.latex];
-    if (!named && !DOTS.has(glyph.latex) && !ARROWS.has(glyph.latex)) continue;
+    if (!named && !DOTS.has(glyph.latex) && !ARROWS.has(glyph.latex) && !WIDE[glyph.latex]) continue;
     const spanned = WIDE[glyph.latex] ? spannedElements(mark, pool) : [];
     if (spanned.length > 1) {
       pool = pool.filter((element) => element !== mark && !spanned.includes(element));
       pool.push(accentElement(WIDE[glyph.latex], [glyph], spanned, mark, parseRow));
       continue;
     }
-    const target = markedElement(mark, pool);
+    // Two, three or four dots side by side over one element: `\ddot`, amsmath's `\dddot` and `\ddddot`.
+    const dots = dotRun(mark, pool);
+    const over = dots.length > 1 ? { ...mark, box: unionBox(dots.map((dot) => dot.box)) } : mark;
+    const target = dots.length < DOT_ACCENTS.length ? markedElement(over, pool) : null;
     if (!target || (!named && !fitsAsAccent(mark, target))) continue;
-    let marks: Glyph[] = [glyph];
-    let command = named ?? (glyph.latex === '\\longrightarrow' ? '\\overrightarrow' : ARROWS.has(glyph.latex) ? '\\vec' : '\\dot');
-    if (command === '\\dot') {
-      const twin = pool.find((other) => other !== mark && isDot(other) && markedElement(other, pool) === target);
-      if (twin) {
-        marks = [glyph, glyphOf(twin) as Glyph];
-        command = '\\ddot';
-        pool = pool.filter((element) => element !== twin);
-      }
-    }
-    pool = pool.filter((element) => element !== mark && element !== target);
+    const marks: Glyph[] = dots.map((dot) => glyphOf(dot) as Glyph);
+    const command =
+      dots.length > 1
+        ? DOT_ACCENTS[dots.length]!
+        : (named ?? (glyph.latex === '\\longrightarrow' ? '\\overrightarrow' : ARROWS.has(glyph.latex) ? '\\vec' : (WIDE[glyph.latex] ?? '\\dot')));
+    pool = pool.filter((element) => !dots.includes(element) && element !== target);
     pool.push(accentElement(command, marks, [target], mark, parseRow));
   }
   return pool;
@@ -99,6 +106,26 @@ function spannedElements(mark: Element, pool: Element[]): Element[] {
   });
   if (under.length < 2) return under;
   return width(unionBox(under.map((element) => element.box))) >= 0.6 * width(mark.box) ? under : [];
+}
+
+/**
+ * A dot with the dots beside it at its height, each at most two dots' widths from the next, left
+ * to right; an arrow or any other mark alone.
+ */
+function dotRun(mark: Element, pool: Element[]): Element[] {
+  if (!isDot(mark)) return [mark];
+  const level = (element: Element) => Math.abs((element.box.y0 + element.box.y1) / 2 - (mark.box.y0 + mark.box.y1) / 2) < height(mark.box);
+  const run = [mark];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const other of pool) {
+      if (run.includes(other) || !isDot(other) || !level(other)) continue;
+      if (!run.some((dot) => Math.max(other.box.x0 - dot.box.x1, dot.box.x0 - other.box.x1) < 2 * width(mark.box))) continue;
+      run.push(other);
+      grew = true;
+    }
+  }
+  return run.sort((a, b) => a.box.x0 - b.box.x0);
 }
 
 /**

@@ -73,8 +73,10 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
       case 'accent':
         item.marks.forEach((mark) => record(mark, item.command));
         return `${item.command}${item.below ? `[${row(item.below)}]` : ''}{${row(item.body)}}`;
-      case 'limits':
-        return join([node(item.operator), scripts(item.under, item.over)]);
+      case 'limits': {
+        const variant = limitVariant(item);
+        return variant ? join([variant.name, scripts(variant.under, item.over)]) : join([node(item.operator), scripts(item.under, item.over)]);
+      }
       case 'scripts': {
         if (item.base && stackedLimits(item.base)) return sideset(null, item);
         const base = item.base ? node(item.base) : '{}';
@@ -82,7 +84,8 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
         return join([base, "'".repeat(item.primes.length) + scripts(item.sub, item.sup)]);
       }
       case 'matrix': {
-        const body = () => item.rows.map((cells) => cells.map(row).join(' & ')).join(' \\\\ ');
+        const columns = Math.max(...item.rows.map((cells) => cells.length));
+        const body = () => item.rows.map((cells) => dottedRow(cells.map(row), columns)).join(' \\\\ ');
         const environment = (content: string) => `\\begin{${item.environment}}${content}\\end{${item.environment}}`;
         if (!item.open) return environment(body());
         if (item.environment === 'binom') {
@@ -108,6 +111,40 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
     }
   }
   return { latex: row(nodes), boxes };
+}
+
+/** A matrix row of dots alone in two or more columns is amsmath's `\\hdotsfor` across them all. */
+function dottedRow(cells: string[], columns: number): string {
+  const dots = cells.filter((cell) => cell !== '');
+  const dotted = dots.length > 1 && dots.every((cell) => /^(\\[lc]dots|\.)+$/u.test(cell));
+  return dotted && columns > 1 ? `\\hdotsfor{${columns}}` : cells.join(' & ');
+}
+
+const ARROW_LIMITS: Record<string, string> = {
+  '\\rightarrow': '\\varinjlim',
+  '\\longrightarrow': '\\varinjlim',
+  '\\leftarrow': '\\varprojlim',
+  '\\longleftarrow': '\\varprojlim',
+};
+
+/**
+ * amsmath's limits of `\lim` with a mark: `\varliminf` and `\varlimsup` (underlined and
+ * overlined), `\varinjlim` and `\varprojlim` (an arrow under the name, read as the first line of
+ * its limits). Null for any other operator.
+ */
+function limitVariant(item: Extract<Node, { kind: 'limits' }>): { name: string; under: Node[] } | null {
+  const operator = item.operator;
+  if (operator.kind === 'accent' && operator.body.length === 1 && operator.body[0]!.kind === 'merged' && operator.body[0]!.latex === '\\lim') {
+    if (operator.command === '\\underline') return { name: '\\varliminf', under: item.under };
+    if (operator.command === '\\overline') return { name: '\\varlimsup', under: item.under };
+  }
+  if (operator.kind !== 'merged' || operator.latex !== '\\lim') return null;
+  const stack = item.under.length === 1 && item.under[0]!.kind === 'rows' && item.under[0]!.environment === 'substack' ? item.under[0]! : null;
+  const first = stack?.rows[0];
+  const arrow = first?.length === 1 && first[0]!.length === 1 && first[0]![0]!.kind === 'glyph' ? ARROW_LIMITS[first[0]![0]!.glyph.latex] : undefined;
+  if (!stack || !arrow) return null;
+  const rest = stack.rows.slice(1);
+  return { name: arrow, under: rest.length === 1 ? rest[0]![0]! : [{ ...stack, rows: rest }] };
 }
 
 /** Font commands for the styles a PDF reports; italic and upright are the defaults of letters and need none. */

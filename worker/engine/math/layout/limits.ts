@@ -12,8 +12,13 @@ const OFF_CENTRE_EM = 0.3;
 /** Stacked limit lines (`\substack`) follow each other this closely (em). */
 const STACK_GAP_EM = 0.35;
 
-const operatorLatex = (element: Element): string | null =>
-  element.node.kind === 'glyph' ? element.node.glyph.latex : element.node.kind === 'merged' ? element.node.latex : null;
+/** An operator's name; an underlined or overlined one (amsmath's `\\varliminf`, `\\varlimsup`) takes limits as the name does. */
+function operatorLatex(element: Element): string | null {
+  const { node } = element;
+  if (node.kind === 'accent' && LIMIT_RULES.has(node.command) && node.body.length === 1 && node.body[0]!.kind === 'merged') return node.body[0]!.latex;
+  return node.kind === 'glyph' ? node.glyph.latex : node.kind === 'merged' ? node.latex : null;
+}
+const LIMIT_RULES = new Set(['\\underline', '\\overline']);
 
 /**
  * Attaches limits set above and below big operators and `\lim`-like words: a line of elements

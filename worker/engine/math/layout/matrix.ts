@@ -79,7 +79,9 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
         centreY(element.box) > open.box.y0 &&
         centreY(element.box) < open.box.y1,
     );
-    const split = splitColumns(content, em);
+    // A row of dots across the columns (`\\hdotsfor`) covers their gaps: the columns are the other rows'.
+    const dotted = new Set(splitRows(content, em).filter(isDotRow).flat());
+    const split = splitColumns(dotted.size < content.length ? content.filter((e) => !dotted.has(e)) : content, em);
     const rows = gridRows(content, split, em);
     if (rows.length < 2) continue;
     // Parentheses of the text's size hold a grid only as `\tbinom` does: two rows set smaller, one over the other.
@@ -185,6 +187,10 @@ function rowColumns(rows: Element[][], shared: Array<[number, number]>, em: numb
   const count = own[0]!.length;
   return count > 1 && own.every((columns) => columns.length === count) ? own : rows.map(() => shared);
 }
+
+const DOTS = new Set(['.', '\\ldots', '\\cdots', '\\cdot']);
+/** A band of three or more dots and nothing else. */
+const isDotRow = (row: Element[]) => row.length >= 3 && row.every((e) => DOTS.has(glyphOf(e)?.latex ?? ''));
 
 /** Column extents from gaps in the horizontal projection of every row. */
 function splitColumns(content: Element[], em: number): Array<[number, number]> {

@@ -28,28 +28,32 @@ export function groupRules(elements: Element[], parseRow: ParseRow): Element[] {
     if (!pool.includes(rule)) continue;
     const above = stack(pool, rule, 'above', em);
     const below = stack(pool, rule, 'below', em);
-    const decided = decide(rule, above, below, em, parseRow);
+    const { decided, used } = decide(rule, above, below, em, parseRow);
     // A plain minus takes nothing with it: what lay near it stays in the row.
-    const claimed = new Set(decided.node.kind === 'glyph' ? [rule] : [rule, ...above, ...below]);
+    const claimed = new Set([rule, ...used]);
     pool = pool.filter((element) => !claimed.has(element));
     pool.push(decided);
   }
   return pool;
 }
 
-function decide(rule: Element, above: Element[], below: Element[], em: number, parseRow: ParseRow): Element {
+/** What the rule is, and the elements it takes with it. */
+function decide(rule: Element, above: Element[], below: Element[], em: number, parseRow: ParseRow): { decided: Element; used: Element[] } {
   const bar = ruleGlyph(rule) as Glyph;
   const box = unionBox([rule, ...above, ...below].map((element) => element.box));
   if (isDot(above) && isDot(below)) {
     const glyphs = [bar, ...[...above, ...below].map((element) => glyphOf(element) as Glyph)];
-    return structureElement({ kind: 'merged', latex: '\\div', glyphs }, box, null, centreY(rule.box));
+    return { decided: structureElement({ kind: 'merged', latex: '\\div', glyphs }, box, null, centreY(rule.box)), used: [...above, ...below] };
   }
-  if (above.length > 0 && below.length > 0) {
+  // A rule under an operator name is its underline, with the limits below (amsmath's \varliminf):
+  // no fraction has a bare `lim` for its numerator.
+  if (above.length > 0 && below.length > 0 && !isOperatorName(above)) {
     const node = { kind: 'fraction' as const, bar, numerator: parseRow(above).nodes, denominator: parseRow(below).nodes };
-    return structureElement(node, box, null, centreY(rule.box));
+    return { decided: structureElement(node, box, null, centreY(rule.box)), used: [...above, ...below] };
   }
-  const marked = below.length > 0 ? below : above;
-  const gap = below.length > 0 ? Math.min(...below.map((e) => e.box.y0)) - rule.box.y1 : rule.box.y0 - Math.max(...above.map((e) => e.box.y1));
+  const side = below.length > 0 && !isOperatorName(above) ? below : above;
+  const marked = markedLine(side, rule, em);
+  const gap = side === below ? Math.min(...below.map((e) => e.box.y0)) - rule.box.y1 : rule.box.y0 - Math.max(...above.map((e) => e.box.y1));
   // An overline or underline spans what it marks; a superscript minus over a subscript (`O_4^-`)
   // starts with it and overhangs it on the right. The reach beyond each side counts alone: a rule
   // starting a pixel inside its subscript is not the shorter for it.
@@ -59,10 +63,11 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
     const row = parseRow(marked);
     // \overline spans its body's full width; the \bar accent is a shorter mark over one symbol.
     const accent = row.nodes.length === 1 && row.nodes[0].kind === 'glyph' && width(rule.box) < 0.9 * width(marked[0].box);
-    const command = below.length > 0 ? (accent ? '\\bar' : '\\overline') : '\\underline';
-    return structureElement({ kind: 'accent', command, marks: [bar], body: row.nodes }, box, row, centreY(box));
+    const command = side === below ? (accent ? '\\bar' : '\\overline') : '\\underline';
+    const marks = unionBox([rule, ...marked].map((element) => element.box));
+    return { decided: structureElement({ kind: 'accent', command, marks: [bar], body: row.nodes }, marks, row, centreY(marks)), used: marked };
   }
-  return structureElement({ kind: 'glyph', glyph: bar, latex: '-' }, rule.box, null, centreY(rule.box));
+  return { decided: structureElement({ kind: 'glyph', glyph: bar, latex: '-' }, rule.box, null, centreY(rule.box)), used: [] };
 }
 
 /**
@@ -106,6 +111,30 @@ function centredOn(part: Element[], rule: Element, em: number): Element[] {
   }
   return kept;
 }
+
+/**
+ * What an overline or underline marks: the line next to it, unless the lines further out reach
+ * past its ends (the limits under an overlined `\\lim`, amsmath's `\\varlimsup`): an overline
+ * spans all it marks.
+ */
+function markedLine(side: Element[], rule: Element, em: number): Element[] {
+  if (side.length < 2) return side;
+  const nearest = side.reduce((a, b) => (Math.abs(centreY(b.box) - centreY(rule.box)) < Math.abs(centreY(a.box) - centreY(rule.box)) ? b : a));
+  const line = side.filter((e) => overlap(e.box.y0, e.box.y1, nearest.box.y0, nearest.box.y1) > 0);
+  const slack = 0.1 * em;
+  const past = side.some((e) => !line.includes(e) && (e.box.x0 < rule.box.x0 - slack || e.box.x1 > rule.box.x1 + slack));
+  return past ? line : side;
+}
+
+/** Operator names that take limits below them, which amsmath underlines or overlines (`\\varliminf`, `\\varlimsup`). */
+const LIMIT_NAMES = new Set(['lim', 'max', 'min', 'sup', 'inf']);
+const isOperatorName = (elements: Element[]) =>
+  LIMIT_NAMES.has(
+    [...elements]
+      .sort((a, b) => a.box.x0 - b.box.x0)
+      .map((element) => glyphOf(element)?.latex ?? '?')
+      .join(''),
+  );
 
 /** A lone dot above and below a rule make '÷' (image front ends see three components). */
 const isDot = (elements: Element[]) => elements.length === 1 && ['.', '\\cdot'].includes(glyphOf(elements[0])?.latex ?? '');

@@ -204,9 +204,25 @@ export function inside(b: Box, region: Box): boolean {
 export function symbolsInRegion(page: PdfPageMath, region: Box): MathSymbol[] {
   const glyphs = page.glyphs.filter((g) => inside(g.box, region));
   const { frames, rest } = framesOf(page.rules, page.verticalRules ?? []);
-  const rules = rest.filter((r) => inside(r, region));
+  const rules = rest.filter((r) => inside(r, region) || hugsEdge(r, region, glyphs));
   const held = frames.filter((frame) => inside(frame.box, region));
   return [...symbolsFrom(glyphs, rules), ...held].sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+}
+
+/** An overline or underline stands this far (share of the glyphs' size) from the ink it marks. */
+const HUG_SHARE = 0.3;
+
+/**
+ * A rule just outside a region's ink, over (or under) glyphs of the region and no wider than it:
+ * the overline of its tallest part (`\\overline{\\lim}`, `\\overline{AB}`), which a region drawn
+ * around the glyphs' ink leaves out. A table's rule is wider than the maths in its cell.
+ */
+function hugsEdge(rule: Box, region: Box, glyphs: PdfGlyph[]): boolean {
+  const size = glyphs.length ? Math.max(...glyphs.map((g) => g.size)) : 0;
+  const reach = HUG_SHARE * size;
+  if (rule.x0 < region.x0 - reach || rule.x1 > region.x1 + reach) return false;
+  const under = (g: PdfGlyph) => Math.min(g.box.x1, rule.x1) > Math.max(g.box.x0, rule.x0);
+  return glyphs.some((g) => under(g) && ((g.box.y0 >= rule.y1 && g.box.y0 - rule.y1 <= reach) || (rule.y0 >= g.box.y1 && rule.y0 - g.box.y1 <= reach)));
 }
 
 /**
@@ -233,13 +249,46 @@ function framesOf(rules: Box[], sides: Box[]): { frames: MathSymbol[]; rest: Box
 
 /** Glyphs and rules → symbols, pieces stacked, composites joined and radicals merged, in left-to-right order. */
 export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
-  const pieces = withTextItalicLetters(glyphs);
+  const pieces = withOverprintsMerged(withTextItalicLetters(glyphs));
   const stacked = stackPieces(pieces);
   // Arrows first: a slash may strike a long arrow, and the '=' of a \Longrightarrow is no \cong's.
   const composed = joinStacked(joinNegations(joinArrows(stacked)));
   const braces = joinHorizontalBraces(composed, rules);
   const merged = mergeRadicals(braces.symbols, braces.rules);
   return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+}
+
+/** Copies of one glyph drawn this close (share of its size) are one symbol printed over itself. */
+const OVERPRINT_SHARE = 0.1;
+
+/**
+ * One glyph printed several times over itself is one symbol: `\\pmb` (poor man's bold) sets
+ * three copies a fraction of a point apart, so it reads bold; copies at the very same place (a
+ * PDF that draws its text twice) are one plain symbol.
+ */
+function withOverprintsMerged(pieces: Piece[]): Piece[] {
+  const kept: Piece[] = [];
+  for (const piece of [...pieces].sort((a, b) => a.box.x0 - b.box.x0)) {
+    const reach = OVERPRINT_SHARE * (piece.size ?? piece.box.y1 - piece.box.y0);
+    const near = (a: number, b: number) => Math.abs(a - b) <= reach;
+    const copy = kept.find(
+      (k) =>
+        k.latex === piece.latex &&
+        k.part === piece.part &&
+        near(k.box.x0, piece.box.x0) &&
+        near(k.box.y0, piece.box.y0) &&
+        near(k.box.x1, piece.box.x1) &&
+        near(k.box.y1, piece.box.y1),
+    );
+    if (!copy) {
+      kept.push(piece);
+      continue;
+    }
+    const moved = copy.box.x0 !== piece.box.x0 || copy.box.y0 !== piece.box.y0;
+    const merged: Piece = { ...copy, box: union(copy.box, piece.box), ...(moved && copy.part === 'whole' ? { style: 'bold-italic' as const } : {}) };
+    kept[kept.indexOf(copy)] = merged;
+  }
+  return kept;
 }
 
 /** Braces share one extender glyph, so a stack's family ignores which brace a piece names. */
