@@ -70,6 +70,8 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
       '\\[ \\begin{pmatrix} a & b & c \\\\ \\hdotsfor{3} \\\\ d & e & f \\end{pmatrix} + \\genfrac{[}{]}{0pt}{}{n}{k} + \\operatorname*{arg\\,max}_{x} g \\]',
     expected: '\\begin{pmatrix} a & b & c \\\\ \\hdotsfor{3} \\\\ d & e & f \\end{pmatrix} + \\genfrac{[}{]}{0pt}{}{n}{k} + \\operatorname*{arg\\,max}_{x} g',
   },
+  // A wide lower limit ends nearer the next operator's centre than its own, and stays whole.
+  { source: '\\[ S = (m-k)^{q-1} \\sum_{k_1+\\dots+k_q=k} \\prod_{j=1}^{q} x_j \\]', expected: 'S=(m-k)^{q-1}\\sum_{k_1+\\cdots+k_q=k}\\prod_{j=1}^{q}x_j' },
   // A display in the bold maths version: the bold is the context's, the symbols are plain.
   { source: '{\\mathversion{bold} \\[ \\alpha = \\beta + x^{2} \\]}', expected: '\\alpha=\\beta+x^{2}' },
 ];

@@ -63,10 +63,33 @@ function limitNodes(lines: Element[][], parseRow: ParseRow): Node[] {
 
 /** The limit lines from the nearer-centre pieces (`own`), or, when one of those is off-centre, the centred lines from the `wide` pool if it has them. */
 function ownLimitLines(own: Element[], wide: Element[], operator: Element, side: 'under' | 'over', em: number): Element[][] {
-  const lines = limitLines(own, operator, side, em);
+  const lines = limitLines(own, operator, side, em).map((line) => recentred(line, wide, operator, em));
   if (lines.every((line) => isCentred(line, operator, OFF_CENTRE_EM * em))) return lines;
   const centred = limitLines(wide, operator, side, em, (line) => centredRun(line, operator, em));
   return centred.length === lines.length && centred.every((line) => isCentred(line, operator, OFF_CENTRE_EM * em)) ? centred : lines;
+}
+
+/**
+ * A limit line with the pieces that touch its ends and bring it nearer its operator's centre: a
+ * wide limit (`\\sum_{k_1+\\cdots+k_q=k}`) ends nearer the next operator's centre than its own, so
+ * its last piece was left out of the pieces nearer this one.
+ */
+function recentred(line: Element[], pool: Element[], operator: Element, em: number): Element[] {
+  const offset = (elements: Element[]) => Math.abs(centreX(unionBox(elements.map((e) => e.box))) - centreX(operator.box));
+  let kept = line;
+  for (let grown = true; grown;) {
+    grown = false;
+    const band = unionBox(kept.map((e) => e.box));
+    for (const element of pool) {
+      if (kept.includes(element) || overlap(element.box.y0, element.box.y1, band.y0, band.y1) <= 0.3 * height(element.box)) continue;
+      if (Math.max(element.box.x0 - band.x1, band.x0 - element.box.x1) >= PIECE_GAP_EM * em) continue;
+      if (offset([...kept, element]) >= offset(kept)) continue;
+      kept = [...kept, element];
+      grown = true;
+      break;
+    }
+  }
+  return kept;
 }
 
 /** The limit lines on one side, nearest first: the first within LIMIT_GAP_EM, each next one within STACK_GAP_EM of the last. */
