@@ -72,6 +72,18 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   },
   // A wide lower limit ends nearer the next operator's centre than its own, and stays whole.
   { source: '\\[ S = (m-k)^{q-1} \\sum_{k_1+\\dots+k_q=k} \\prod_{j=1}^{q} x_j \\]', expected: 'S=(m-k)^{q-1}\\sum_{k_1+\\cdots+k_q=k}\\prod_{j=1}^{q}x_j' },
+  // \vdots and \ddots are three full stops each; in a matrix they would split its row into three.
+  {
+    source: '\\[ \\begin{pmatrix} a_{11} & \\cdots & a_{1n} \\\\ \\vdots & \\ddots & \\vdots \\\\ a_{m1} & \\cdots & a_{mn} \\end{pmatrix} \\]',
+    expected: '\\begin{pmatrix} a_{11} & \\cdots & a_{1n} \\\\ \\vdots & \\ddots & \\vdots \\\\ a_{m1} & \\cdots & a_{mn} \\end{pmatrix}',
+  },
+  // Staggered tensor indices hang from an empty base; a nuclide's prescripts after a comma and a space are no scripts of the comma.
+  {
+    source: '\\[ R^{\\mu}{}_{\\nu\\rho\\sigma} = T^{\\mu\\nu}{}_{\\rho}, \\quad {}^{14}_{6}\\mathrm{C} \\to {}^{14}_{7}\\mathrm{N} \\]',
+    expected: 'R^{\\mu}{}_{\\nu\\rho\\sigma}=T^{\\mu\\nu}{}_{\\rho},{}^{14}_{6}\\mathrm{C}\\to{}^{14}_{7}\\mathrm{N}',
+  },
+  // A display ending in a word a quad from its maths is a display, however long the word.
+  { source: '\\[ a = b, \\quad \\text{otherwise} \\]', expected: 'a=b,\\text{otherwise}' },
   // A display in the bold maths version: the bold is the context's, the symbols are plain.
   { source: '{\\mathversion{bold} \\[ \\alpha = \\beta + x^{2} \\]}', expected: '\\alpha=\\beta+x^{2}' },
 ];

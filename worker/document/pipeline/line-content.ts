@@ -66,7 +66,36 @@ export function wordyDisplay(line: TextLine, numbered: boolean, centred: boolean
   if (!centred || !line.glyphs.some((g) => RELATION_CHARS.has(g.ch))) return false;
   // A relation is maths in whatever font TeX set it (`=` comes from the text font).
   const relations = line.glyphs.filter((g) => RELATION_CHARS.has(g.ch) && !g.mathFont && !isMathChar(g.ch)).length;
-  return numbered || wordLetters(line, true) <= WORDY_LETTERS_PER_GLYPH * (mathGlyphs(line) + relations);
+  return numbered || wordLetters(line, true) <= WORDY_LETTERS_PER_GLYPH * (mathGlyphs(line) + relations) || quadSetWords(line);
+}
+
+/** A display sets its words a quad from its maths (`\quad\text{otherwise}`); prose a word space. */
+const QUAD_EM = 0.8;
+
+/**
+ * True when every word of prose on the line stands at least a quad from the maths beside it, and
+ * some does: `a = b, \quad\text{otherwise}` is a formula with a word, however long the word.
+ */
+function quadSetWords(line: TextLine): boolean {
+  const runs: Array<{ glyphs: Glyph[]; word: boolean }> = [];
+  for (const g of line.glyphs) {
+    if (g.ch === ' ') continue;
+    const word = !g.mathFont && /\p{L}/u.test(g.ch) && !isMathChar(g.ch);
+    const last = runs.at(-1);
+    const touching = last && g.x - (last.glyphs.at(-1)!.x + last.glyphs.at(-1)!.w) < 0.2 * line.size;
+    if (last && last.word === word && touching) last.glyphs.push(g);
+    else runs.push({ glyphs: [g], word });
+  }
+  const isWord = (run: (typeof runs)[number]) => run.word && run.glyphs.length >= 2 && !FUNCTION_NAME.test(run.glyphs.map((g) => g.ch).join(''));
+  let boundaries = 0;
+  for (let i = 1; i < runs.length; i++) {
+    const [before, after] = [runs[i - 1]!, runs[i]!];
+    if (isWord(before) === isWord(after) || before.word === after.word) continue;
+    const gap = after.glyphs[0]!.x - (before.glyphs.at(-1)!.x + before.glyphs.at(-1)!.w);
+    if (gap < QUAD_EM * line.size) return false;
+    boundaries++;
+  }
+  return boundaries > 0;
 }
 
 /** Relations a display's row can open with (`&= …`, `&\le …`): no line of prose starts with one. */

@@ -33,6 +33,9 @@ describe('normaliseLatex', () => {
     same('\\overline{\\lim}_{n}a_n', '\\varlimsup_{n}a_{n}');
     same('\\underline{\\lim}_{n}', '\\varliminf_{n}');
     different('\\overline{\\lim x}', '\\varlimsup x');
+    same('X \\stackrel{f}{\\to} Y', 'X\\xrightarrow{f}Y');
+    same('X \\overset{g}{\\longleftarrow} Y', 'X\\xleftarrow{g}Y');
+    different('X \\overset{g}{=} Y', 'X\\xrightarrow{g}Y');
   });
 
   it('removes spaces and spacing commands', () => {

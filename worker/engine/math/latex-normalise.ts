@@ -23,7 +23,7 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  *   `\Vert` `\lVert` `\rVert` → `\|`, `\mid` → `|`, `\colon` → `:` (a picture cannot tell these
  *   apart), `\implies` `\impliedby` `\iff` → `\Longrightarrow` `\Longleftarrow`
  *   `\Longleftrightarrow` (amsmath draws them with those arrows), `\pmod{n}` → `(\text{mod}n)`,
- *   `\mod` `\bmod` → `\text{mod}`, `\bm` → `\boldsymbol`, a digit's `\boldsymbol{0}` → `\mathbf{0}` (the same bold roman glyph), `\overline{\lim}` `\underline{\lim}` → `\varlimsup` `\varliminf`, `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
+ *   `\mod` `\bmod` → `\text{mod}`, `\bm` → `\boldsymbol`, a digit's `\boldsymbol{0}` → `\mathbf{0}` (the same bold roman glyph), `\overline{\lim}` `\underline{\lim}` → `\varlimsup` `\varliminf`, `\stackrel{f}{\to}` `\overset{f}{\to}` → `\xrightarrow{f}`, `\pod{n}` → `(n)`, and a few Unicode characters to their commands (− × · ≤ ≥ ≠ → ∞ ± ∘ ⇌);
  * - `\operatorname{sin}` (and `\operatorname*`) → `\sin` for the standard function names, and
  *   `\operatorname*{arg\,max}` → `\arg\max` (names a thin space apart);
  * - `\genfrac` → the fraction, `\binom` or delimited two-row matrix it prints;
@@ -128,6 +128,9 @@ class Parser {
     if (token === '\\boldsymbol' && args[0]!.every((item) => item.base.kind === 'token' && /^\d$/u.test(item.base.value) && !item.sub && !item.sup)) {
       return { kind: 'command', name: '\\mathbf', args };
     }
+    // A label set over an arrow is the labelled arrow amsmath stretches (`\stackrel{f}{\to}` ≡ `\xrightarrow{f}`).
+    const arrow = (token === '\\stackrel' || token === '\\overset') && args[1]!.length === 1 && args[1]![0]!.base.kind === 'token' ? LABELLED_ARROWS[args[1]![0]!.base.value] : undefined;
+    if (arrow && !args[1]![0]!.sub && !args[1]![0]!.sup) return { kind: 'command', name: arrow, args: [args[0]!] };
     // amsmath's `\varlimsup` and `\varliminf` are an overlined and an underlined `\lim`.
     const lim = args[0]!.length === 1 && args[0]![0]!.base.kind === 'token' && args[0]![0]!.base.value === '\\lim' && !args[0]![0]!.sub && !args[0]![0]!.sup;
     if (lim && (token === '\\overline' || token === '\\underline')) return { kind: 'token', value: token === '\\overline' ? '\\varlimsup' : '\\varliminf' };
@@ -249,6 +252,13 @@ function textNode(text: string): Node {
  * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` into `x^2`. Done at
  * emission because scripts attach to a group only after the group has been read.
  */
+const LABELLED_ARROWS: Record<string, string> = {
+  '\\rightarrow': '\\xrightarrow',
+  '\\longrightarrow': '\\xrightarrow',
+  '\\leftarrow': '\\xleftarrow',
+  '\\longleftarrow': '\\xleftarrow',
+};
+
 /** The matrix environment of a pair of delimiters. */
 const MATRIX_OF: Record<string, string> = { '()': 'pmatrix', '[]': 'bmatrix', '\\{\\}': 'Bmatrix', '||': 'vmatrix', '\\|\\|': 'Vmatrix' };
 

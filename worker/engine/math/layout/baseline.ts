@@ -12,14 +12,16 @@ interface Entry {
   primes: Glyph[];
   sub: Settled[];
   sup: Settled[];
+  /** A subscript set after the superscript's end (or the reverse): staggered indices, `T^{\mu\nu}{}_{\rho}`. */
+  staggered?: Settled[];
 }
 
 type Relation = 'same' | 'sup' | 'sub';
 
 /** Script elements are clearly smaller than their base below this em ratio (TeX scripts are 0.7). */
 const SMALLER = 0.85;
-/** Operators and arrows a prescripted nuclide may follow (a reaction equation); other bases keep their scripts. */
-const JOINERS = new Set(['+', '-', '=', '\\rightarrow', '\\leftarrow', '\\rightleftharpoons', '\\longrightarrow', '\\leftrightarrow']);
+/** Operators, arrows and punctuation a prescripted nuclide may follow (a reaction equation, a list); other bases keep their scripts. */
+const JOINERS = new Set(['+', '-', '=', '\\rightarrow', '\\leftarrow', '\\rightleftharpoons', '\\longrightarrow', '\\leftrightarrow', ',', ';']);
 /** Marks read as a prime when set high after a base: a comma up there is a prime whatever its label. */
 const PRIME_SHAPES = new Set(["'", '\\prime', ',']);
 /**
@@ -56,7 +58,10 @@ export function parseBaseline(elements: Element[]): Row {
       } else {
         const relation = relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
-        (relation === 'sup' ? entry.sup : entry.sub).push(next);
+        const other = relation === 'sup' ? entry.sub : entry.sup;
+        if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
+          (entry.staggered ??= []).push(next);
+        else (relation === 'sup' ? entry.sup : entry.sub).push(next);
       }
       i++;
     }
@@ -65,7 +70,7 @@ export function parseBaseline(elements: Element[]): Row {
   // A structure built around this row sits on its baseline, but only a base that knows its own size
   // can say where that is; a row of operators and structures leaves it to the structure's axis.
   const anchor = entries.find((entry) => entry.base.element.em !== null)?.base;
-  return { nodes: prescripts(readDots(entries)).map(entryNode), baseline: anchor?.baseline ?? null, em: anchor?.em ?? null };
+  return { nodes: prescripts(readDots(entries)).flatMap(entryNodes), baseline: anchor?.baseline ?? null, em: anchor?.em ?? null };
 }
 
 /**
@@ -110,6 +115,28 @@ function prescriptNode(run: Entry[], host: Settled): Node | null {
   if (relations.includes('same')) return null;
   const part = (relation: Relation) => parseBaseline(elements.filter((_, k) => relations[k] === relation).map((e) => e.element)).nodes;
   return { kind: 'scripts', base: null, primes: [], sub: part('sub'), sup: part('sup') };
+}
+
+/**
+ * TeX starts a base's sub- and superscript at one x; a script group that starts past the other's
+ * end hangs from an empty base after it (`T^{\mu\nu}{}_{\rho}`, `R^{a}{}_{bcd}`).
+ */
+function startsAfter(next: Settled, other: Settled[], base: Settled): boolean {
+  // An integral's superscript starts past its subscript by its slant (italic correction): tensors are letters.
+  const latex = glyphOf(base.element)?.latex ?? '';
+  if (!/^(\\[a-zA-Z]+|[A-Za-z])$/u.test(latex) || /^\\(int|oint|iint|iiint)$/u.test(latex)) return false;
+  const end = Math.max(...other.map((settled) => settled.element.box.x1));
+  return next.element.box.x0 >= end - 0.05 * next.em;
+}
+
+/** An entry's nodes: the base with its scripts, then the staggered scripts on an empty base. */
+function entryNodes(entry: Entry | Node): Node[] {
+  if ('kind' in entry || !entry.staggered) return [entryNode(entry)];
+  const base = entry.base;
+  const later = entry.staggered.map((settled) => settled.element);
+  const sub = later.filter((element) => relate({ element, em: element.em ?? base.em, baseline: element.baselineFor(element.em ?? base.em) }, base) === 'sub');
+  const part = (elements: Element[]) => parseBaseline(elements).nodes;
+  return [entryNode(entry), { kind: 'scripts', base: null, primes: [], sub: part(sub), sup: part(later.filter((element) => !sub.includes(element))) }];
 }
 
 function entryNode(entry: Entry | Node): Node {

@@ -152,6 +152,7 @@ const STYLE_COMMANDS: Partial<Record<SymbolStyle, string>> = {
   bold: '\\mathbf',
   blackboard: '\\mathbb',
   calligraphic: '\\mathcal',
+  script: '\\mathscr',
   fraktur: '\\mathfrak',
   typewriter: '\\mathtt',
 };

@@ -2,6 +2,7 @@ import { isTypewriterFont } from '../../../../page/processors/text-layer-code.js
 import { type Box, FRAME, type MathSymbol, RADICAL, RULE, type SymbolStyle } from '../types.js';
 import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
+import { joinDotStacks } from './dot-stacks.js';
 import { joinHorizontalBraces } from './horizontal-braces.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
@@ -252,7 +253,7 @@ export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const pieces = withOverprintsMerged(withTextItalicLetters(glyphs));
   const stacked = stackPieces(pieces);
   // Arrows first: a slash may strike a long arrow, and the '=' of a \Longrightarrow is no \cong's.
-  const composed = joinStacked(joinNegations(joinArrows(stacked)));
+  const composed = joinStacked(joinNegations(joinArrows(joinDotStacks(stacked))));
   const braces = joinHorizontalBraces(composed, rules);
   const merged = mergeRadicals(braces.symbols, braces.rules);
   return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);

@@ -20,6 +20,9 @@ export type FontFamily =
   /** AMS symbols A (MSAM): arrows and relations. */
   | 'ams-symbols'
   | 'fraktur'
+  /** Calligraphic capitals (Euler Script, Boondox, dutchcal): `\\mathcal`. */
+  | 'calligraphic'
+  /** Ralph Smith's formal script (RSFS): `\\mathscr`. */
   | 'script'
   /** An OpenType maths font (Latin Modern Math, STIX Two Math, Cambria Math). */
   | 'unicode-math'
@@ -42,8 +45,9 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/MSBM/i, 'blackboard'],
   [/MSAM/i, 'ams-symbols'],
   [/EUFM|EUFB/i, 'fraktur'],
-  // Calligraphic alphabets: RSFS, Euler Script, the Boondox calligraphic of newtx and others, dutchcal.
-  [/RSFS|EUSM|EUSB|Boondox.*Cal|dutchcal|Calligraphic/i, 'script'],
+  // Calligraphic alphabets: Euler Script, the Boondox calligraphic of newtx and others, dutchcal; RSFS is mathrsfs's \mathscr.
+  [/EUSM|EUSB|Boondox.*Cal|dutchcal|Calligraphic/i, 'calligraphic'],
+  [/RSFS/i, 'script'],
   [/CMBX|LMRoman\d*-Bold|SFBX|LMRomanDemi/i, 'bold'],
   [/LatinModernMath|STIX.*Math|Cambria.?Math|XITS.?Math|TeXGyre.*Math|DejaVuMathTeX|Asana|LibertinusMath|MathJax/i, 'unicode-math'],
   [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
@@ -185,8 +189,10 @@ function letterStyle(family: FontFamily, token: string): SymbolStyle | undefined
       return /^[A-Z]$/.test(token) ? 'calligraphic' : undefined;
     case 'fraktur':
       return latin ? 'fraktur' : undefined;
-    case 'script':
+    case 'calligraphic':
       return latin ? 'calligraphic' : undefined;
+    case 'script':
+      return latin ? 'script' : undefined;
     default:
       return undefined;
   }

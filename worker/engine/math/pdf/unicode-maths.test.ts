@@ -50,9 +50,11 @@ describe('newtx and newpx fonts', () => {
   });
 
   it('reads the calligraphic alphabets newtx and others take \\mathcal from as calligraphic letters', () => {
-    const names = ['SPZXDG+BoondoxCalligraphic-Regular-Slant_-300', 'YCSGMU+BoondoxCalligraphic-Regular', 'ABCDEF+dutchcal-r', 'RSFS10'];
-    expect(names.map(classifyFont)).toEqual(['script', 'script', 'script', 'script']);
+    const names = ['SPZXDG+BoondoxCalligraphic-Regular-Slant_-300', 'YCSGMU+BoondoxCalligraphic-Regular', 'ABCDEF+dutchcal-r', 'EUSM10'];
+    expect(names.map(classifyFont)).toEqual(['calligraphic', 'calligraphic', 'calligraphic', 'calligraphic']);
     expect(glyphToken('C', classifyFont(names[0]!))).toEqual({ latex: 'C', style: 'calligraphic' });
+    // mathrsfs's script is \\mathscr, a different alphabet.
+    expect(glyphToken('F', classifyFont('RSFS10'))).toEqual({ latex: 'F', style: 'script' });
   });
 
   it("classifies MathDesign's and kpfonts' maths fonts, which keep TeX's layouts under their own names", () => {
