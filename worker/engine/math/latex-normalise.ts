@@ -1,3 +1,4 @@
+import { genfracNode, isBracketed, operatorName, respelled, textNode, type Item, type Node } from './latex-spellings.js';
 import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREFIX, SYNONYMS, TEXT_COMMANDS } from './latex-vocabulary.js';
 
 /**
@@ -36,17 +37,6 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  * - a row break just before `\end{…}` (`a\\b\\\end{pmatrix}`) is dropped: it opens no row;
  * A space is written only where LaTeX needs one: after a control word followed by a letter.
  */
-
-type Node =
-  | { kind: 'token'; value: string }
-  | { kind: 'group'; items: Item[] }
-  | { kind: 'command'; name: string; optional?: Item[]; args: Item[][] }
-  | { kind: 'environment'; name: string; spec?: string; body: Item[] };
-interface Item {
-  base: Node;
-  sub?: Item[];
-  sup?: Item[];
-}
 
 const PRIME: Item = { base: { kind: 'token', value: '\\prime' } };
 const PAREN_OPEN: Item = { base: { kind: 'token', value: '(' } };
@@ -124,17 +114,7 @@ class Parser {
     if (arity === undefined) return { kind: 'token', value: token };
     const optional = OPTIONAL_ARGUMENT.has(token) && this.tokens[this.position] === '[' ? this.optionalArgument() : undefined;
     const args = Array.from({ length: arity }, () => this.argument());
-    // A digit in `\boldsymbol` is the bold roman digit `\mathbf` sets.
-    if (token === '\\boldsymbol' && args[0]!.every((item) => item.base.kind === 'token' && /^\d$/u.test(item.base.value) && !item.sub && !item.sup)) {
-      return { kind: 'command', name: '\\mathbf', args };
-    }
-    // A label set over an arrow is the labelled arrow amsmath stretches (`\stackrel{f}{\to}` ≡ `\xrightarrow{f}`).
-    const arrow = (token === '\\stackrel' || token === '\\overset') && args[1]!.length === 1 && args[1]![0]!.base.kind === 'token' ? LABELLED_ARROWS[args[1]![0]!.base.value] : undefined;
-    if (arrow && !args[1]![0]!.sub && !args[1]![0]!.sup) return { kind: 'command', name: arrow, args: [args[0]!] };
-    // amsmath's `\varlimsup` and `\varliminf` are an overlined and an underlined `\lim`.
-    const lim = args[0]!.length === 1 && args[0]![0]!.base.kind === 'token' && args[0]![0]!.base.value === '\\lim' && !args[0]![0]!.sub && !args[0]![0]!.sup;
-    if (lim && (token === '\\overline' || token === '\\underline')) return { kind: 'token', value: token === '\\overline' ? '\\varlimsup' : '\\varliminf' };
-    return { kind: 'command', name: token, optional, args };
+    return respelled(token, args) ?? { kind: 'command', name: token, optional, args };
   }
 
   /** A brace group's items, or the next single base when the argument is unbraced (`\frac12`, `x^2`). */
@@ -176,11 +156,7 @@ class Parser {
     const text = this.rawGroup();
     if (name === '\\hspace') return null;
     if (name.startsWith('\\operatorname')) {
-      // `\operatorname*{arg\,max}` prints the names `\arg\max` set: spacing inside a name is no letter.
-      const words = text.split(/\\[,;:!]|\\\s|~|\s+/u).filter(Boolean);
-      // One token, so its limits follow the last name as they follow `\arg\max` (one string either way).
-      if (words.length > 1 && words.every((word) => FUNCTION_NAMES.has(word))) return { kind: 'token', value: words.map((word) => `\\${word}`).join('') };
-      return FUNCTION_NAMES.has(text) ? { kind: 'token', value: `\\${text}` } : textNode(words.join(''));
+      return operatorName(text);
     }
     // Punctuation closing the text (`\text{otherwise.}`) is the same full stop outside it.
     const [, words = '', punctuation = ''] = /^(.*?)([.,;:]*)$/su.exec(text) ?? [];
@@ -188,23 +164,11 @@ class Parser {
     return { kind: 'group', items: [{ base: textNode(words) }, ...[...punctuation].map((mark) => ({ base: { kind: 'token' as const, value: mark } }))] };
   }
 
-  /**
-   * `\genfrac{L}{R}{thickness}{style}{a}{b}` as what it prints: with a bar, the fraction between its
-   * delimiters; without one (thickness 0), `\binom` between parentheses, else the two rows stacked
-   * in the matrix of its delimiters.
-   */
+  /** `\genfrac`'s six arguments, as what it prints (latex-spellings.ts). */
   private genfrac(): Node {
     const [open, close, thickness] = [this.rawGroup(), this.rawGroup(), this.rawGroup()];
     this.rawGroup();
-    const [upper, lower] = [this.argument(), this.argument()];
-    const token = (value: string): Item[] => (value ? [{ base: { kind: 'token', value: SYNONYMS[value] ?? value } }] : []);
-    if (!/^0(\.0*)?([a-z]{2})?$/u.test(thickness.trim()))
-      return { kind: 'group', items: [...token(open), { base: { kind: 'command', name: '\\frac', args: [upper, lower] } }, ...token(close)] };
-    if (open === '(' && close === ')') return { kind: 'command', name: '\\binom', args: [upper, lower] };
-    const body: Item[] = [...upper, { base: { kind: 'token', value: '\\\\' } }, ...lower];
-    const matrix = MATRIX_OF[`${SYNONYMS[open] ?? open}${SYNONYMS[close] ?? close}`];
-    if (matrix) return { kind: 'environment', name: matrix, body };
-    return { kind: 'group', items: [...token(open), { base: { kind: 'environment', name: 'matrix', body } }, ...token(close)] };
+    return genfracNode(open, close, thickness, this.argument(), this.argument());
   }
 
   private environment(): Node {
@@ -244,24 +208,10 @@ function uprightWords(items: Item[]): Item[] {
   return words;
 }
 
-function textNode(text: string): Node {
-  return { kind: 'command', name: '\\text', args: [[{ base: { kind: 'token', value: text } }]] };
-}
-
 /**
  * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` into `x^2`. Done at
  * emission because scripts attach to a group only after the group has been read.
  */
-const LABELLED_ARROWS: Record<string, string> = {
-  '\\rightarrow': '\\xrightarrow',
-  '\\longrightarrow': '\\xrightarrow',
-  '\\leftarrow': '\\xleftarrow',
-  '\\longleftarrow': '\\xleftarrow',
-};
-
-/** The matrix environment of a pair of delimiters. */
-const MATRIX_OF: Record<string, string> = { '()': 'pmatrix', '[]': 'bmatrix', '\\{\\}': 'Bmatrix', '||': 'vmatrix', '\\|\\|': 'Vmatrix' };
-
 function flattenGroups(items: Item[]): Item[] {
   const flat: Item[] = [];
   for (const item of items) {
@@ -277,39 +227,6 @@ function flattenGroups(items: Item[]): Item[] {
     else flat.push(item);
   }
   return flat;
-}
-
-const CLOSING: Record<string, string> = {
-  '(': ')',
-  '[': ']',
-  '\\{': '\\}',
-  '|': '|',
-  '\\|': '\\|',
-  '\\langle': '\\rangle',
-  '\\lfloor': '\\rfloor',
-  '\\lceil': '\\rceil',
-};
-
-/**
- * A group that is one bracketed expression, its closing bracket unscripted (`{[x]}`,
- * `{(a+b)}`): scripted, it prints as the same scripts on its closing bracket (`{[x]}_{a}^{b}` ≡
- * `[x]_{a}^{b}`), the bracket being the group's tallest part.
- */
-function isBracketed(inner: Item[]): boolean {
-  const open = inner[0];
-  const close = inner.at(-1);
-  if (inner.length < 3 || open?.base.kind !== 'token' || close?.base.kind !== 'token' || open.sub || open.sup || close.sub || close.sup) return false;
-  const closing = CLOSING[open.base.value];
-  if (closing !== close.base.value) return false;
-  // The first bracket must close at the last (`{(a)(b)}` is two).
-  let depth = 0;
-  for (const [i, item] of inner.entries()) {
-    if (item.base.kind !== 'token') continue;
-    if (item.base.value === closing && i > 0 && depth === 1) return i === inner.length - 1;
-    if (item.base.value === open.base.value) depth++;
-    else if (item.base.value === closing) depth--;
-  }
-  return false;
 }
 
 function isRowBreak(item: Item): boolean {

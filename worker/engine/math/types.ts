@@ -39,7 +39,7 @@ export const OVERBRACE = '\\overbrace';
 export const UNDERBRACE = '\\underbrace';
 
 /** Font style of a symbol when the front end knows it (PDF fonts do; images and strokes do not). */
-/** `bold` is upright bold (`\\mathbf`, a bold digit); `bold-italic` is what `\\boldsymbol` and `\\bm` set (a bold maths font's letters and symbols). */
+/** `bold` is upright bold (`\mathbf`, a bold digit); `bold-italic` is what `\boldsymbol` and `\bm` set (a bold maths font's letters and symbols). */
 export type SymbolStyle = 'italic' | 'upright' | 'bold' | 'bold-italic' | 'blackboard' | 'calligraphic' | 'script' | 'fraktur' | 'typewriter';
 
 export interface MathSymbol {

@@ -113,7 +113,7 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
   return { latex: row(nodes), boxes };
 }
 
-/** A matrix row of dots alone in two or more columns is amsmath's `\\hdotsfor` across them all. */
+/** A matrix row of dots alone in two or more columns is amsmath's `\hdotsfor` across them all. */
 function dottedRow(cells: string[], columns: number): string {
   const dots = cells.filter((cell) => cell !== '');
   const dotted = dots.length > 1 && dots.every((cell) => /^(\\[lc]dots|\.)+$/u.test(cell));

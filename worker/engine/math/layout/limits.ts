@@ -71,7 +71,7 @@ function ownLimitLines(own: Element[], wide: Element[], operator: Element, side:
 
 /**
  * A limit line with the pieces that touch its ends and bring it nearer its operator's centre: a
- * wide limit (`\\sum_{k_1+\\cdots+k_q=k}`) ends nearer the next operator's centre than its own, so
+ * wide limit (`\sum_{k_1+\cdots+k_q=k}`) ends nearer the next operator's centre than its own, so
  * its last piece was left out of the pieces nearer this one.
  */
 function recentred(line: Element[], pool: Element[], operator: Element, em: number): Element[] {

@@ -79,7 +79,7 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
         centreY(element.box) > open.box.y0 &&
         centreY(element.box) < open.box.y1,
     );
-    // A row of dots across the columns (`\\hdotsfor`) covers their gaps: the columns are the other rows'.
+    // A row of dots across the columns (`\hdotsfor`) covers their gaps: the columns are the other rows'.
     const dotted = new Set(splitRows(content, em).filter(isDotRow).flat());
     const split = splitColumns(dotted.size < content.length ? content.filter((e) => !dotted.has(e)) : content, em);
     const rows = gridRows(content, split, em);

@@ -114,7 +114,7 @@ function centredOn(part: Element[], rule: Element, em: number): Element[] {
 
 /**
  * What an overline or underline marks: the line next to it, unless the lines further out reach
- * past its ends (the limits under an overlined `\\lim`, amsmath's `\\varlimsup`): an overline
+ * past its ends (the limits under an overlined `\lim`, amsmath's `\varlimsup`): an overline
  * spans all it marks.
  */
 function markedLine(side: Element[], rule: Element, em: number): Element[] {

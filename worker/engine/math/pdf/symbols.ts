@@ -2,12 +2,13 @@ import { isTypewriterFont } from '../../../../page/processors/text-layer-code.js
 import { type Box, FRAME, type MathSymbol, RADICAL, RULE, type SymbolStyle } from '../types.js';
 import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
+import { boldMaths, inBoldVersion, withOverprintsMerged } from './bold-glyphs.js';
 import { joinDotStacks } from './dot-stacks.js';
 import { joinHorizontalBraces } from './horizontal-braces.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
-import { glyphToken, isBoldMathFont, isMathFamily, isRawCode, tokenByCode } from './tex-fonts.js';
+import { glyphToken, isMathFamily, isRawCode, tokenByCode } from './tex-fonts.js';
 
 /**
  * A region of a born-digital page → the layout parser's symbols: one token per glyph, the pieces
@@ -48,7 +49,7 @@ const UNICODE_PIECES: Record<string, [string, Part]> = {
 
 /**
  * One glyph as a symbol with its part (whole, or a piece of something taller); undefined for spaces.
- * `boldVersion`: the formula is set in a bold maths version, whose bold is no `\\boldsymbol`.
+ * `boldVersion`: the formula is set in a bold maths version, whose bold is no `\boldsymbol`.
  */
 export function glyphSymbol(g: PdfGlyph, boldVersion = false): Piece | undefined {
   const common = { box: g.box, confidence: 1, baseline: g.baseline, size: g.size };
@@ -116,22 +117,6 @@ function uprightTextLetter(g: PdfGlyph, latex: string): 'upright' | 'bold' | und
 /** An upright letter in a typewriter face is a `\texttt` name (`\texttt{width} = …`), as a manual sets a length or a key in maths. */
 const typewriterLetter = (g: PdfGlyph, style: SymbolStyle | undefined) => (style === 'upright' && isTypewriterFont(g.font.name) ? 'typewriter' : style);
 
-const PUNCTUATION = /^[.,;:?!'`"]$/u;
-
-/**
- * A glyph's style in a bold font. A bold maths font's letters and symbols are `\\boldsymbol`'s (its
- * calligraphic capitals stay calligraphic). A bold text font's letters and digits are
- * `\\mathbf`'s; its other symbols only `\\boldsymbol` sets in maths (`\\mathbf{+}` prints the
- * regular plus), so they are `\\boldsymbol`'s too.
- */
-function boldMaths(g: PdfGlyph, latex: string, style: SymbolStyle | undefined): SymbolStyle | undefined {
-  // Punctuation looks alike in either weight (and a bold `??` is an undefined reference, not maths).
-  if (PUNCTUATION.test(latex)) return style;
-  if (isBoldMathFont(g.font.name)) return style === 'calligraphic' ? style : 'bold-italic';
-  if (g.font.family !== 'bold' || style !== undefined) return style;
-  return /^\d$/u.test(latex) ? 'bold' : 'bold-italic';
-}
-
 /**
  * An arrow piece known by its code (CMMI's hooks, CMSY's mapstochar), unless its ink hangs below
  * the baseline: a maths italic font re-encoded as WinAnsi (a TrueType CMMI) has its comma at the
@@ -155,18 +140,6 @@ function withTextItalicLetters(glyphs: PdfGlyph[]): Piece[] {
   });
   const mathLetters = read.some(({ g, symbol }) => symbol.style !== undefined && isMathFamily(g.font.family));
   return read.map(({ g, symbol }) => (!mathLetters && symbol.style === 'upright' && g.font.italic ? { ...symbol, style: 'italic' } : symbol));
-}
-
-/**
- * A formula drawn wholly from bold fonts, its punctuation, operators or relations too (`Q.E.D.` in
- * an answer set under `\\boldmath`, `\\alpha=\\beta` in a bold heading, a display under
- * `\\mathversion{bold}`): the bold is the context's, and its source writes the plain symbols. A
- * bold letter or digit alone (`\\boldsymbol{x}`) says nothing of its context and stays bold.
- */
-function inBoldVersion(glyphs: PdfGlyph[]): boolean {
-  const inked = glyphs.filter((g) => /\S/u.test(g.unicode));
-  const bold = (g: PdfGlyph) => isBoldMathFont(g.font.name) || g.font.family === 'bold';
-  return inked.length > 0 && inked.every(bold) && inked.some((g) => !/^[\p{L}\p{N}]+$/u.test(g.unicode));
 }
 
 /** The text fonts' ligatures (U+FB00–FB06) and the letters they join. */
@@ -215,7 +188,7 @@ const HUG_SHARE = 0.3;
 
 /**
  * A rule just outside a region's ink, over (or under) glyphs of the region and no wider than it:
- * the overline of its tallest part (`\\overline{\\lim}`, `\\overline{AB}`), which a region drawn
+ * the overline of its tallest part (`\overline{\lim}`, `\overline{AB}`), which a region drawn
  * around the glyphs' ink leaves out. A table's rule is wider than the maths in its cell.
  */
 function hugsEdge(rule: Box, region: Box, glyphs: PdfGlyph[]): boolean {
@@ -257,39 +230,6 @@ export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const braces = joinHorizontalBraces(composed, rules);
   const merged = mergeRadicals(braces.symbols, braces.rules);
   return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
-}
-
-/** Copies of one glyph drawn this close (share of its size) are one symbol printed over itself. */
-const OVERPRINT_SHARE = 0.1;
-
-/**
- * One glyph printed several times over itself is one symbol: `\\pmb` (poor man's bold) sets
- * three copies a fraction of a point apart, so it reads bold; copies at the very same place (a
- * PDF that draws its text twice) are one plain symbol.
- */
-function withOverprintsMerged(pieces: Piece[]): Piece[] {
-  const kept: Piece[] = [];
-  for (const piece of [...pieces].sort((a, b) => a.box.x0 - b.box.x0)) {
-    const reach = OVERPRINT_SHARE * (piece.size ?? piece.box.y1 - piece.box.y0);
-    const near = (a: number, b: number) => Math.abs(a - b) <= reach;
-    const copy = kept.find(
-      (k) =>
-        k.latex === piece.latex &&
-        k.part === piece.part &&
-        near(k.box.x0, piece.box.x0) &&
-        near(k.box.y0, piece.box.y0) &&
-        near(k.box.x1, piece.box.x1) &&
-        near(k.box.y1, piece.box.y1),
-    );
-    if (!copy) {
-      kept.push(piece);
-      continue;
-    }
-    const moved = copy.box.x0 !== piece.box.x0 || copy.box.y0 !== piece.box.y0;
-    const merged: Piece = { ...copy, box: union(copy.box, piece.box), ...(moved && copy.part === 'whole' ? { style: 'bold-italic' as const } : {}) };
-    kept[kept.indexOf(copy)] = merged;
-  }
-  return kept;
 }
 
 /** Braces share one extender glyph, so a stack's family ignores which brace a piece names. */

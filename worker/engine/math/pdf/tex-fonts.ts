@@ -20,9 +20,9 @@ export type FontFamily =
   /** AMS symbols A (MSAM): arrows and relations. */
   | 'ams-symbols'
   | 'fraktur'
-  /** Calligraphic capitals (Euler Script, Boondox, dutchcal): `\\mathcal`. */
+  /** Calligraphic capitals (Euler Script, Boondox, dutchcal): `\mathcal`. */
   | 'calligraphic'
-  /** Ralph Smith's formal script (RSFS): `\\mathscr`. */
+  /** Ralph Smith's formal script (RSFS): `\mathscr`. */
   | 'script'
   /** An OpenType maths font (Latin Modern Math, STIX Two Math, Cambria Math). */
   | 'unicode-math'
@@ -53,10 +53,10 @@ const FAMILIES: Array<[RegExp, FontFamily]> = [
   [/CMR|CMTI|CMSL|CMSS|CMTT|LMRoman|LMSans|LMMono|SFRM|SFTI|SFSS|SFTT/i, 'roman'],
 ];
 
-/** The bold maths fonts `\\boldsymbol` and `\\bm` draw from: bold maths italic and bold symbols (CMMIB, CMBSY, Latin Modern's bold maths, newtx's and newpx's bold). */
+/** The bold maths fonts `\boldsymbol` and `\bm` draw from: bold maths italic and bold symbols (CMMIB, CMBSY, Latin Modern's bold maths, newtx's and newpx's bold). */
 const BOLD_MATH_FONT = /CMMIB|CMBSY|LMMathItalic.*Bold|LMMathSymbols.*Bold|^New[TP]XBMI|^[tp]xbsys$/i;
 
-/** True for a bold maths font (`\\boldsymbol{\\alpha}` is CMMIB's alpha). */
+/** True for a bold maths font (`\boldsymbol{\alpha}` is CMMIB's alpha). */
 export const isBoldMathFont = (name: string) => BOLD_MATH_FONT.test(bareFontName(name));
 
 /** A font name without its subset tag (`ABCDEF+CMR10` → `CMR10`), which usually differs from one document to the next. */

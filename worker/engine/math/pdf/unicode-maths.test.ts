@@ -53,7 +53,7 @@ describe('newtx and newpx fonts', () => {
     const names = ['SPZXDG+BoondoxCalligraphic-Regular-Slant_-300', 'YCSGMU+BoondoxCalligraphic-Regular', 'ABCDEF+dutchcal-r', 'EUSM10'];
     expect(names.map(classifyFont)).toEqual(['calligraphic', 'calligraphic', 'calligraphic', 'calligraphic']);
     expect(glyphToken('C', classifyFont(names[0]!))).toEqual({ latex: 'C', style: 'calligraphic' });
-    // mathrsfs's script is \\mathscr, a different alphabet.
+    // mathrsfs's script is \mathscr, a different alphabet.
     expect(glyphToken('F', classifyFont('RSFS10'))).toEqual({ latex: 'F', style: 'script' });
   });
 
