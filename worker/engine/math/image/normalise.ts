@@ -73,14 +73,23 @@ function render(map: ComponentMap, ids: readonly number[], box: Box, scaleX: num
   }
   const pixels = new Float32Array(CROP_SIZE * CROP_SIZE);
   const weight = 1 / (SUPERSAMPLE * SUPERSAMPLE);
+  // Sub-sample rows that fall on one source row cover the same columns: each source row is sampled
+  // once (an upscaled glyph's rows repeat many times). The sums are exact: multiples of 1/16.
+  let sampledRow = -1;
+  const covered = new Float32Array(CROP_SIZE);
   for (let sy = 0; sy < samples; sy++) {
     const row = sourceY[sy];
     if (row < 0) continue;
-    const out = ((sy / SUPERSAMPLE) | 0) * CROP_SIZE;
-    for (let sx = 0; sx < samples; sx++) {
-      const col = sourceX[sx];
-      if (col >= 0 && member[map.labels[row + col]]) pixels[out + ((sx / SUPERSAMPLE) | 0)] += weight;
+    if (row !== sampledRow) {
+      covered.fill(0);
+      for (let sx = 0; sx < samples; sx++) {
+        const col = sourceX[sx];
+        if (col >= 0 && member[map.labels[row + col]]) covered[(sx / SUPERSAMPLE) | 0] += weight;
+      }
+      sampledRow = row;
     }
+    const out = ((sy / SUPERSAMPLE) | 0) * CROP_SIZE;
+    for (let x = 0; x < CROP_SIZE; x++) pixels[out + x] += covered[x];
   }
   return pixels;
 }
