@@ -98,23 +98,16 @@ function tokenize(line: TextLine, links: LinkArea[]): Token[] {
     if (!glyphs.length) return;
     const split = splitMarks(glyphs, line);
     if (split) {
-      const word: Token = {
-        glyphs: split.word,
-        text: split.word.map((g) => g.ch).join(''),
-        math: false,
+      const token = (part: Glyph[], marks: boolean): Token => ({
+        glyphs: part,
+        text: part.map((g) => g.ch).join(''),
+        math: marks,
         mathish: false,
         operator: false,
-        href: hrefOf(split.word, links),
-      };
-      const marks: Token = {
-        glyphs: split.marks,
-        text: split.marks.map((g) => g.ch).join(''),
-        math: true,
-        mathish: false,
-        operator: false,
-        marks: true,
-        href: hrefOf(split.marks, links),
-      };
+        ...(marks ? { marks } : {}),
+        href: hrefOf(part, links),
+      });
+      const [word, marks] = [token(split.word, false), token(split.marks, true)];
       tokens.push(...(split.marksFirst ? [marks, word] : [word, marks]));
       glyphs = [];
       return;
