@@ -74,8 +74,10 @@ export function emitLatex(nodes: Node[]): Pick<MathResult, 'latex' | 'boxes'> {
         item.marks.forEach((mark) => record(mark, item.command));
         return `${item.command}${item.below ? `[${row(item.below)}]` : ''}{${row(item.body)}}`;
       case 'limits': {
+        // The operator's glyphs keep their boxes whichever name the marked `\lim` is written with.
+        const operator = node(item.operator);
         const variant = limitVariant(item);
-        return variant ? join([variant.name, scripts(variant.under, item.over)]) : join([node(item.operator), scripts(item.under, item.over)]);
+        return join([variant?.name ?? operator, scripts(variant?.under ?? item.under, item.over)]);
       }
       case 'scripts': {
         if (item.base && stackedLimits(item.base)) return sideset(null, item);
