@@ -76,7 +76,8 @@ bench: deps test-deps
 # pen-strokes classifier (models/math-strokes.onnx), the handwritten-or-printed classifier (models/ink-kind.onnx)
 # and the handwriting image classifier (models/math-handwriting.onnx) from the real strokes in FOLIO_DATASETS,
 # the pen-strokes confidence model (models/strokes-confidence.json) from training writers' composed expressions,
-# the formula-image confidence model (models/formula-confidence.json) from generated formulas,
+# the regular stem widths bold letters are read against (models/math-stems.json) and the
+# formula-image confidence model (models/formula-confidence.json) from generated formulas,
 # and the handwriting-picture confidence model (models/handwriting-confidence.json) from training
 # writers' composed expressions drawn as ink; see models/training/README.md.
 .PHONY: models
@@ -96,6 +97,7 @@ models: deps
 	nice -n 10 /usr/bin/python3 models/training/ink-kind-train.py
 	npx tsx models/training/update-ink-kind-manifest.ts
 	@echo "models: the handwriting image classifier (models/math-handwriting.onnx) is trained on a GPU: models/training/README.md, 'Training the handwriting image classifier'; kept as shipped"
+	nice -n 10 npx tsx models/training/fit-stem-widths.ts
 	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set calibration
 	nice -n 10 npx tsx models/training/formula-confidence-reads.ts --set heldout
 	npx tsx models/training/fit-formula-confidence.ts

@@ -15,6 +15,7 @@ import { withPriors } from './priors.js';
 import { loadScanClassifier } from './scan-classifier.js';
 import { enlargedCrop, enlargedMap, enlargedViews, surerReads } from './small-glyphs.js';
 import { splitTouching } from './split.js';
+import { loadStemTable, markBold, type StemTable } from './stroke-weight.js';
 import { splitAtTittles } from './tittle-split.js';
 import { DOT_TOKENS, styledLetter } from './vocabulary.js';
 import { asAccent, wavyRules } from './wavy-accents.js';
@@ -45,6 +46,12 @@ export interface SymbolsFromImageOptions {
    * for handwriting, whose letters and bars a hand makes wave and join. @default true
    */
   typesetRepairs?: boolean;
+  /**
+   * The regular stem weights bold letters are read against (stroke-weight.ts), or false to read no
+   * bold. Never on a scan (its blur thickens every stroke) or handwriting.
+   * @default the shipped table where `typesetRepairs` is on
+   */
+  stems?: StemTable | false;
 }
 
 /**
@@ -143,9 +150,13 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);
-  const symbols = classified
-    .map(({ group, label }): MathSymbol => (label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 }))
-    .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+  const read = classified.map(({ group, label }) => ({ group, symbol: label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 } }));
+  const stems = scan || opts.typesetRepairs === false || opts.stems === false ? null : (opts.stems ?? (await loadStemTable()));
+  const { classes, typicalHeightEm } = classifier.labels;
+  const typicalHeight = (key: string) => typicalHeightEm[classes.indexOf(key)];
+  const symbols = (stems ? markBold(image, map, read, stems, typicalHeight) : read.map((r) => r.symbol)).sort(
+    (a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0,
+  );
   const placed = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
 }
