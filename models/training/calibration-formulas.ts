@@ -11,7 +11,6 @@ import { seededRandom as random } from './augment.js';
  */
 
 const VARIABLES = 'abcdefghkmnpqrstuvwxyzABCDEFGHKLMNPQRSTUVWXYZ'.split('');
-const UPPER = VARIABLES.filter((v) => /[A-Z]/.test(v));
 const GREEK = [
   '\\alpha',
   '\\beta',
@@ -66,13 +65,8 @@ class Grammar {
     return String(this.chance(0.7) ? this.int(0, 9) : this.chance(0.7) ? this.int(10, 99) : this.int(100, 999));
   }
 
-  /** A variable: Latin or Greek, now and then in a maths alphabet (bold vectors, calligraphic sets). */
   letter(): string {
-    const roll = this.next();
-    if (roll < 0.03) return `\\mathbf{${this.pick(VARIABLES)}}`;
-    if (roll < 0.045) return `\\mathcal{${this.pick(UPPER)}}`;
-    if (roll < 0.05) return `\\boldsymbol{${this.pick(GREEK)}}`;
-    return roll < 0.25 ? this.pick(GREEK) : this.pick(VARIABLES);
+    return this.chance(0.2) ? this.pick(GREEK) : this.pick(VARIABLES);
   }
 
   /** A letter, perhaps with a subscript or a power. */

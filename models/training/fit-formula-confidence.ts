@@ -15,7 +15,10 @@ import type { ConfidenceRead } from './formula-confidence-reads.js';
 await fitConfidence<ConfidenceRead>({
   reads: 'models/training/data/formula-confidence',
   features: FEATURES,
-  keep: 0.96,
+  // 97 %, not 96: /v3/text answers a refused read with math_confidence, so every exact read the
+  // threshold refuses is lost from the product's exact rate (at 96 % the held-out /v3/text row
+  // fell to 321 of 331 while the engine read 325).
+  keep: 0.97,
   model: 'models/formula-confidence.json',
   report: 'models/eval/CONFIDENCE.md',
   title: 'Formula-image confidence calibration',

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +6,7 @@ import { markdownTable, percent } from '../../../worker/engine/math/eval-metrics
 import { convertDocument } from '../../../worker/document/pipeline/index.js';
 import { findRealDocuments, TEXDOC_ROOT } from './documents.js';
 import { mmdDisplays } from './normalise.js';
+import { failuresMarkdown, resultsMarkdown, type DocumentFacts } from './report.js';
 import { CLOSE_DISTANCE, constructTable, scoreDocument, type ScoredDisplay } from './score.js';
 
 /**
@@ -22,8 +22,6 @@ import { CLOSE_DISTANCE, constructTable, scoreDocument, type ScoredDisplay } fro
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const CACHE = here('.cache');
-const TARGET_CLOSE = 0.9;
-const TARGET_EXACT = 0.7;
 
 async function documentMmd(pdfPath: string, name: string, reuse: boolean): Promise<{ mmd: string; seconds: number }> {
   const cached = `${CACHE}/${name.replaceAll('/', '__')}.mmd`;
@@ -32,68 +30,6 @@ async function documentMmd(pdfPath: string, name: string, reuse: boolean): Promi
   const { mmd } = await convertDocument(pdfPath);
   await writeFile(cached, mmd);
   return { mmd, seconds: (performance.now() - started) / 1000 };
-}
-
-function commit(): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here('.'), encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** Shortened, with control characters (a PDF's unmapped glyph codes) shown as U+FFFD so the report stays text. */
-const truncate = (text: string, length = 160) => {
-  const shown = text.replace(/\p{Cc}/gu, '\uFFFD');
-  return shown.length > length ? `${shown.slice(0, length)}…` : shown;
-};
-
-function resultsMarkdown(rows: ScoredDisplay[], documents: { name: string; pages: number; displays: number; seconds: number }[]): string {
-  const table = constructTable(rows);
-  const all = table.at(-1)!;
-  const mark = (met: boolean) => (met ? '✓' : '✗');
-  return [
-    '# Real-document maths evaluation (texlive-doc)',
-    '',
-    `Commit ${commit()}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. ${documents.length} documents, ${rows.length} display equations`,
-    `(how the set is built and scored: models/eval/texdoc/README.md). Targets: ≥ ${percent(TARGET_CLOSE)} within distance ${CLOSE_DISTANCE}, ≥ ${percent(TARGET_EXACT)} exact.`,
-    '',
-    `**All displays: ${percent(all.exact)} exact ${mark(all.exact >= TARGET_EXACT)}, ${percent(all.close)} within ${CLOSE_DISTANCE} ${mark(all.close >= TARGET_CLOSE)}, mean distance ${all.meanDistance.toFixed(3)}.**`,
-    '',
-    markdownTable(
-      ['construct', 'displays', 'exact', `distance ≤ ${CLOSE_DISTANCE}`, 'mean distance'],
-      table.map((r) => [r.construct, String(r.count), percent(r.exact), percent(r.close), r.meanDistance.toFixed(3)]),
-    ),
-    '',
-    '## Documents',
-    '',
-    markdownTable(
-      ['document', 'pages', 'displays', 'exact', 'pipeline s'],
-      documents.map((d) => {
-        const own = rows.filter((r) => r.document === d.name);
-        return [d.name, String(d.pages), String(d.displays), percent(own.filter((r) => r.exact).length / Math.max(1, own.length)), d.seconds.toFixed(1)];
-      }),
-    ),
-    '',
-  ].join('\n');
-}
-
-function failuresMarkdown(rows: ScoredDisplay[]): string {
-  const lines = ['# Real-document maths: worst displays by construct', ''];
-  for (const { construct } of constructTable(rows).slice(0, -1)) {
-    const wrong = rows.filter((r) => r.constructs.includes(construct) && !r.exact).sort((a, b) => b.distance - a.distance);
-    if (wrong.length === 0) continue;
-    lines.push(`## ${construct} (${wrong.length} wrong)`, '');
-    for (const r of wrong.slice(0, 8)) {
-      lines.push(
-        `- ${r.document} (${r.environment}), distance ${r.distance.toFixed(2)}`,
-        `  - expected: \`${truncate(r.expected)}\``,
-        `  - got: \`${truncate(r.got ?? '(no display left)')}\``,
-      );
-    }
-    lines.push('');
-  }
-  return lines.join('\n');
 }
 
 async function main(): Promise<number> {
@@ -105,7 +41,7 @@ async function main(): Promise<number> {
   await mkdir(CACHE, { recursive: true });
   const documents = (await findRealDocuments()).filter((d) => values.only === undefined || d.name.includes(values.only));
   const rows: ScoredDisplay[] = [];
-  const facts: { name: string; pages: number; displays: number; seconds: number }[] = [];
+  const facts: DocumentFacts[] = [];
   for (const document of documents) {
     const { mmd, seconds } = await documentMmd(document.pdfPath, document.name, values.reuse ?? false);
     const scored = scoreDocument(document.name, document.displays, mmdDisplays(mmd));

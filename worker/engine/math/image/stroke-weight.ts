@@ -54,26 +54,49 @@ export function stemWidth(image: GrayImage, map: ComponentMap, group: SymbolGrou
   const { width, height, labels } = map;
   const ids = new Set(group.parts.map((part) => part.id));
   const { x0, y0, x1, y1 } = group.box;
-  const inside = (x: number, y: number) => x >= x0 && x < x1 && y >= y0 && y < y1 && ids.has(labels[y * width + x]!);
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const ink = new Uint8Array(w * h);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) ink[(y - y0) * w + (x - x0)] = ids.has(labels[y * width + x]!) ? 1 : 0;
+  const inside = (x: number, y: number) => x >= x0 && x < x1 && y >= y0 && y < y1 && ink[(y - y0) * w + (x - x0)] === 1;
   const darkness = (x: number, y: number) => (x >= 0 && y >= 0 && x < width && y < height ? (255 - image.data[y * width + x]!) / 255 : 0);
-  const run = (x: number, y: number, dx: number, dy: number): number => {
-    let sum = darkness(x, y);
-    for (const sign of [1, -1]) {
-      let k = 1;
-      while (inside(x + sign * k * dx, y + sign * k * dy)) {
-        sum += darkness(x + sign * k * dx, y + sign * k * dy);
-        k++;
+  // Per pixel of the box, the narrowest run through it so far; each direction walks every line of the box once.
+  const narrowest = new Float64Array(w * h).fill(Infinity);
+  const walk = (startX: number, startY: number, dx: number, dy: number, step: number) => {
+    let x = startX;
+    let y = startY;
+    let sum = 0;
+    let first = -1;
+    let length = 0;
+    const close = () => {
+      const total = (sum + darkness(x, y)) * step;
+      for (let k = 0; k < length; k++) {
+        const i = (first + k * (dy * w + dx)) | 0;
+        if (total < narrowest[i]!) narrowest[i] = total;
       }
-      sum += darkness(x + sign * k * dx, y + sign * k * dy);
+      length = 0;
+    };
+    for (; x >= x0 - 1 && x <= x1 && y >= y0 - 1 && y <= y1; x += dx, y += dy) {
+      if (inside(x, y)) {
+        if (!length) {
+          sum = darkness(x - dx, y - dy);
+          first = (y - y0) * w + (x - x0);
+        }
+        sum += darkness(x, y);
+        length++;
+      } else if (length) close();
     }
-    return sum * (dx && dy ? Math.SQRT2 : 1);
+    if (length) close();
   };
+  for (let y = y0; y < y1; y++) walk(x0, y, 1, 0, 1);
+  for (let x = x0; x < x1; x++) walk(x, y0, 0, 1, 1);
+  // Diagonals start from the top row and the left (down-right) or right (down-left) column.
+  for (let x = x0; x < x1; x++) walk(x, y0, 1, 1, Math.SQRT2);
+  for (let y = y0 + 1; y < y1; y++) walk(x0, y, 1, 1, Math.SQRT2);
+  for (let x = x0; x < x1; x++) walk(x, y0, -1, 1, Math.SQRT2);
+  for (let y = y0 + 1; y < y1; y++) walk(x1 - 1, y, -1, 1, Math.SQRT2);
   const widths: number[] = [];
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) {
-      if (inside(x, y)) widths.push(Math.min(run(x, y, 1, 0), run(x, y, 0, 1), run(x, y, 1, 1), run(x, y, 1, -1)));
-    }
-  }
+  for (let i = 0; i < ink.length; i++) if (ink[i]) widths.push(narrowest[i]!);
   widths.sort((a, b) => a - b);
   return widths[Math.floor(widths.length * STEM_QUANTILE)] ?? 0;
 }

@@ -1,0 +1,138 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SCAN_BENCH_DPI } from '../../../bench/scanned-renders.js';
+import { spawnAppliance } from '../../../test/support/appliance.js';
+import { waitFor } from '../../../test/support/ports.js';
+import { markdownTable, percent } from '../../../worker/engine/math/eval-metrics.js';
+import { findRealDocuments, TEXDOC_ROOT } from './documents.js';
+import { mmdDisplays } from './normalise.js';
+import { failuresMarkdown, resultsMarkdown, type DocumentFacts } from './report.js';
+import { scannedCopy, type ScanMode } from './scan.js';
+import { CLOSE_DISTANCE, constructTable, scoreDocument, type ScoredDisplay } from './score.js';
+
+/**
+ * The real-document evaluation on scans: each texlive-doc document of at most --max-pages pages
+ * (documents.ts; never the held-out amsmath documents) rasterised at 200 dpi into an image-only
+ * PDF (scan.ts; `--noisy`: as a scanner takes it), sent to a running appliance's `POST /v3/pdf` with
+ * default options, and its `.mmd` scored display by display against the document's LaTeX source
+ * exactly as the born-digital run scores (score.ts). Beside each construct it gives the born-digital
+ * result on the same displays (the last `run.ts` run's rows). Writes TEXDOC-SCANNED-RESULTS.md or
+ * TEXDOC-NOISY-RESULTS.md, and the worst displays to .cache/scan-<mode>/failures.md.
+ *
+ * Usage: npx tsx models/eval/texdoc/scanned.ts [--noisy] [--max-pages 14] [--only SUBSTRING] [--reuse]
+ */
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+/** Longest wait for one scanned document, per page. */
+const MS_PER_PAGE = 60_000;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      noisy: { type: 'boolean', default: false },
+      'max-pages': { type: 'string', default: '14' },
+      only: { type: 'string' },
+      reuse: { type: 'boolean', default: false },
+    },
+  });
+  if (!existsSync(TEXDOC_ROOT)) {
+    console.error(`FAILED: ${TEXDOC_ROOT} is missing: install the texlive-*-doc packages of the Makefile's EVAL_PACKAGES`);
+    return 1;
+  }
+  const mode: ScanMode = values.noisy ? 'noisy' : 'clean';
+  const cache = here(`.cache/scan-${mode}`);
+  await mkdir(cache, { recursive: true });
+  const maxPages = Number(values['max-pages']);
+  const documents = (await findRealDocuments()).filter((d) => d.pages <= maxPages && (values.only === undefined || d.name.includes(values.only)));
+  const bornDigital = existsSync(here('.cache/rows.json')) ? (JSON.parse(await readFile(here('.cache/rows.json'), 'utf8')) as ScoredDisplay[]) : [];
+
+  const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 300_000 });
+  const rows: ScoredDisplay[] = [];
+  const facts: DocumentFacts[] = [];
+  try {
+    const auth = await appKey(app.url);
+    for (const document of documents) {
+      const cached = `${cache}/${document.name.replaceAll('/', '__')}.mmd`;
+      const started = performance.now();
+      const mmd =
+        values.reuse && existsSync(cached)
+          ? await readFile(cached, 'utf8')
+          : await readScan(app.url, auth, await scannedCopy(await readFile(document.pdfPath), mode), document.pages);
+      await writeFile(cached, mmd);
+      const seconds = (performance.now() - started) / 1000;
+      const scored = scoreDocument(document.name, document.displays, mmdDisplays(mmd));
+      rows.push(...scored);
+      facts.push({ name: document.name, pages: document.pages, displays: document.displays.length, seconds });
+      console.log(`${document.name}: ${scored.filter((r) => r.exact).length}/${scored.length} exact (${seconds.toFixed(0)} s, ${document.pages} pages)`);
+    }
+  } finally {
+    await app.stop();
+  }
+
+  const same = bornDigital.filter((r) => facts.some((d) => d.name === r.document));
+  const digital = new Map(constructTable(same).map((r) => [r.construct, r]));
+  const comparison = markdownTable(
+    ['construct', 'displays', 'scanned exact', `scanned ≤ ${CLOSE_DISTANCE}`, 'born-digital exact', `born-digital ≤ ${CLOSE_DISTANCE}`],
+    constructTable(rows).map((r) => {
+      const d = digital.get(r.construct);
+      return [r.construct, String(r.count), percent(r.exact), percent(r.close), d ? percent(d.exact) : '–', d ? percent(d.close) : '–'];
+    }),
+  );
+  console.log(`\n${comparison}`);
+  const intro = [
+    `Each document of at most ${maxPages} pages rasterised at ${SCAN_BENCH_DPI} dpi in grey${mode === 'noisy' ? ', each page turned by ±0.5–1°, softened, grainy and dusty (bench/scanned-renders.ts)' : ''}, as an image-only PDF through a running appliance's \`POST /v3/pdf\` (default options); scored as the born-digital run scores (models/eval/texdoc/README.md).`,
+    '',
+    `Against the born-digital read of the same displays (the last \`run.ts\` rows):`,
+    '',
+    comparison,
+  ].join('\n');
+  const title = `Real-document maths evaluation on ${mode === 'noisy' ? 'noisy ' : ''}scans (texlive-doc)`;
+  await writeFile(`${cache}/rows.json`, JSON.stringify(rows, null, 1));
+  await writeFile(`${cache}/failures.md`, failuresMarkdown(rows));
+  if (values.only === undefined)
+    await writeFile(here(`../TEXDOC-${mode === 'noisy' ? 'NOISY' : 'SCANNED'}-RESULTS.md`), resultsMarkdown(rows, facts, title, intro));
+  return 0;
+}
+
+/** A fresh app's credentials on the appliance at `url` (the private-cloud API creates it). */
+async function appKey(url: string): Promise<Record<string, string>> {
+  const post = async (path: string, json?: unknown) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: json ? { 'content-type': 'application/json' } : {},
+      body: json ? JSON.stringify(json) : undefined,
+    });
+    return (await res.json()) as Record<string, string>;
+  };
+  const app = await post('/pco/v1/apps', { name: `texdoc-scan-${Date.now()}` });
+  const key = await post(`/pco/v1/apps/${app.app_id}/keys`);
+  return { app_id: app.app_id!, app_key: key.app_key! };
+}
+
+/** The MMD `/v3/pdf` answers for `pdf`, or '' when the document ends in error. */
+async function readScan(url: string, auth: Record<string, string>, pdf: Buffer, pages: number): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'scan.pdf');
+  const up = (await (await fetch(`${url}/v3/pdf`, { method: 'POST', headers: auth, body: form })).json()) as { pdf_id?: string; error?: string };
+  if (!up.pdf_id) throw new Error(`/v3/pdf refused the scan: ${JSON.stringify(up)}`);
+  const status = await waitFor(
+    async () => {
+      const s = (await (await fetch(`${url}/v3/pdf/${up.pdf_id}`, { headers: auth })).json()) as { status?: string };
+      return (s.status === 'completed' || s.status === 'error') && s.status;
+    },
+    MS_PER_PAGE * pages + 60_000,
+    2_000,
+  );
+  if (status !== 'completed') return '';
+  return (await fetch(`${url}/v3/pdf/${up.pdf_id}.mmd`, { headers: auth })).text();
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
