@@ -156,6 +156,15 @@ eval-math: deps
 	taskset -c 0 npx tsx models/eval/run.ts
 	nice -n 10 npx tsx models/eval/texdoc/run.ts
 
+# The real-document set on scans: its documents of up to 14 pages rasterised at 200 dpi (clean, then
+# as a scanner takes them) through a running appliance's /v3/pdf (models/eval/texdoc/README.md;
+# about 30 minutes each on 2 cores; after eval-math, whose born-digital rows it compares against).
+.PHONY: eval-texdoc-scanned
+eval-texdoc-scanned: deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"
+	nice -n 10 npx tsx models/eval/texdoc/scanned.ts
+	nice -n 10 npx tsx models/eval/texdoc/scanned.ts --noisy
+
 # Chemical structure reading (OSRA + Open Babel) on RDKit and Open Babel drawings and mixed pages (models/eval/chem/README.md).
 eval-chem: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES) $(CHEM_EVAL_PACKAGES)"

@@ -46,6 +46,8 @@ export interface MathRead {
   calibrated?: CalibratedConfidence;
   /** Read by the handwriting symbol classifier (the route of worker/engine/math/image/handwriting.ts); absent for print. */
   handwritten?: boolean;
+  /** The equation number printed beside a display on a page image, without its parentheses (worker/inference/equation-number.ts); never in `latex`. */
+  tag?: string;
 }
 
 export interface CalibratedConfidence {

@@ -59,9 +59,13 @@ export function displayMath(latex: string, opts: RenderOptions): string {
  * in inline delimiters (no space before the punctuation that follows a formula), and with
  * numbers_default_to_math its numbers in inline maths.
  */
+/** A display's LaTeX with its equation number as `\\tag{…}` under include_equation_tags; without, the number is left out. */
+export const tagged = (latex: string, tag: string | undefined, opts: RenderOptions): string =>
+  opts.include_equation_tags && tag ? `${latex} \\tag{${tag}}` : latex;
+
 export function lineMmd(l: PageLine, opts: RenderOptions): string {
   if (l.chemistry) return smilesElement(l.chemistry, opts.include_inchi);
-  if (l.kind === 'math' && l.math) return displayMath(styleLatex(l.math.latex, opts), opts);
+  if (l.kind === 'math' && l.math) return displayMath(tagged(styleLatex(l.math.latex, opts), l.math.tag, opts), opts);
   if (l.segments) {
     const parts = l.segments.map((s) =>
       s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : numbersAsMath(s.words.map((w) => w.text).join(' '), opts),

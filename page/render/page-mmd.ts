@@ -1,5 +1,5 @@
 import { type Block, blockLines, BULLET_MARKER, type FigureRef, type ListItem } from '../blocks-model.js';
-import { displayMath } from './mmd.js';
+import { displayMath, tagged } from './mmd.js';
 import type { RenderOptions } from './options.js';
 import { tableToMmd } from './tables-mmd.js';
 
@@ -144,8 +144,7 @@ export function renderBlocks<L>(blocks: Block<L>[], reader: LineReader<L>, opts:
     }
     if (block.kind === 'display_math') {
       const latex = reader.displayLatex(partLines[0]!);
-      const tagged = opts.include_equation_tags && block.tag ? `${latex} \\tag{${block.tag}}` : latex;
-      return emit(partLines[0]!, 'math', displayMath(tagged, opts));
+      return emit(partLines[0]!, 'math', displayMath(tagged(latex, block.tag, opts), opts));
     }
     if (block.kind === 'code') {
       const body = reader.codeLines(block);

@@ -15,6 +15,7 @@ import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
+import { splitEquationNumber } from './equation-number.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;
@@ -111,7 +112,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
       const evidence = proseEvidence(mine, toUpright).text;
-      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text });
+      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text, numbered: true });
       const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
         page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
@@ -264,8 +265,15 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
  * classifier by the handwriting-confidence model); inline spans of a prose
  * line are not (the model was fitted on whole formulas).
  */
-export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string } = {}): Promise<FormulaRead> {
-  const { symbols, handwritten } = await engines.symbols(image);
+export async function readFormula(
+  image: GrayImage,
+  engines: MathEngines,
+  opts: { nBest?: number; text?: string; numbered?: boolean } = {},
+): Promise<FormulaRead> {
+  const read0 = await engines.symbols(image);
+  const { handwritten } = read0;
+  // A row of a page may carry its equation number at the margin (equation-number.ts).
+  const { symbols, tag } = opts.numbered && !handwritten ? splitEquationNumber(read0.symbols) : { symbols: read0.symbols, tag: undefined };
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
   const read: FormulaRead = {
@@ -274,6 +282,7 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
     confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)),
     symbolCount: best.boxes.length,
     ...(handwritten ? { handwritten } : {}),
+    ...(tag ? { tag } : {}),
   };
   const calibrate = handwritten ? engines.handwritingConfidence : engines.formulaConfidence;
   if (opts.text !== undefined && calibrate) {

@@ -1,3 +1,4 @@
+import { EQUATION_NUMBER } from '../../../page/equation-number.js';
 import type { Box } from '../../engine/math/types.js';
 import { makeLine, type Glyph, type TextLine } from './text-layer.js';
 
@@ -9,7 +10,7 @@ import { makeLine, type Glyph, type TextLine } from './text-layer.js';
  * the text layer keeps both in one line.
  */
 
-export const EQUATION_NUMBER = /^\(\s*(?:[0-9A-Za-z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?['′]*|[*∗⋆†‡]{1,3})\s*\)$/u;
+export { EQUATION_NUMBER };
 
 /** White between a formula and a number in the same text line that parts them: a word space is 0.33 em, amsmath's least tag gap 0.5 em. */
 const TAG_GAP_EM = 0.45;
