@@ -29,6 +29,13 @@ function bar(width: number): GrayImage {
   return { data, width: w, height: h };
 }
 
+/** The image with every stroke a pixel wider: each pixel as dark as the darker of itself and its right neighbour. */
+function heavier(image: GrayImage): GrayImage {
+  const data = new Uint8Array(image.data);
+  for (let i = 0; i < data.length; i++) if ((i + 1) % image.width) data[i] = Math.min(image.data[i]!, image.data[i + 1]!);
+  return { ...image, data };
+}
+
 describe('stemWidth', () => {
   it('measures a stroke to a fraction of a pixel from its grey edge', () => {
     for (const width of [1.5, 2, 2.5, 3.5]) {
@@ -60,6 +67,14 @@ describe('bold letters read from their stroke weight', () => {
       });
     }
   }
+
+  it('reads no bold in a formula set heavier throughout (a heavier font, a darker scan)', async () => {
+    for (const tex of ['Answer=f(bold)', 'x+y=z', 'abc=d']) {
+      const image = heavier(await formula(tex, 42, 'tex'));
+      const symbols = await symbolsFromImage(image, { classifier });
+      expect(symbols.filter((s) => s.style === 'bold' || s.style === 'bold-italic').map((s) => s.latex)).toEqual([]);
+    }
+  });
 
   it('writes them as \\mathbf in the LaTeX', async () => {
     const symbols = await symbolsFromImage(await formula('\\mathbf{v}=\\lambda\\mathbf{e}', 21, 'tex'), { classifier });

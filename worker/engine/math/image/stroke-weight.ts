@@ -116,8 +116,8 @@ export const MAIN_SIZE = 0.85;
  * are weighed: a glyph's own em is its height over its class's typical height in em
  * (`typicalHeightEm`, the classifier's labels), the main size the largest of them. A glyph is bold
  * when its stem ratio over its class's regular one is at least BOLD_OVER_CLASS and at least
- * BOLD_OVER_FORMULA times the median over the formula's glyphs under BOLD_OVER_CLASS (that median
- * is 1 when fewer than two).
+ * BOLD_OVER_FORMULA times the median over the formula's glyphs under BOLD_OVER_CLASS when two or
+ * more are (where none is, the median of all it weighed when three or more; else 1).
  */
 export function markBold(
   image: GrayImage,
@@ -139,8 +139,11 @@ export function markBold(
     const ratio = stemRatio(image, map, glyphs[i]!.group);
     return ratio === null ? null : ratio / m.regular;
   });
-  const plain = weights.filter((w): w is number => w !== null && w < BOLD_OVER_CLASS).sort((a, b) => a - b);
-  const reference = plain.length >= 2 ? plain[Math.floor(plain.length / 2)]! : 1;
+  const weighed = weights.filter((w): w is number => w !== null).sort((a, b) => a - b);
+  const plain = weighed.filter((w) => w < BOLD_OVER_CLASS);
+  // A formula of three or more glyphs all heavier than their classes is set in a heavier font, not all bold.
+  const reference =
+    plain.length >= 2 ? plain[Math.floor(plain.length / 2)]! : !plain.length && weighed.length >= 3 ? weighed[Math.floor(weighed.length / 2)]! : 1;
   return glyphs.map(({ symbol }, i) => {
     const weight = weights[i];
     if (weight === null || weight === undefined || weight < BOLD_OVER_CLASS || weight < BOLD_OVER_FORMULA * reference) return symbol;
