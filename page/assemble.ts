@@ -4,6 +4,7 @@ import { excludedAlphabets } from '../core/options/alphabets.js';
 import { type AlphabetsFound, detectedAlphabets, withoutAlphabets, withoutAlphabetsText } from './processors/alphabets.js';
 import { type Block, textBlocks } from './processors/blocks.js';
 import { columnOrder } from './processors/columns.js';
+import { joinDisplayRows, textLineHeight } from './processors/display-rows.js';
 import type { MonospaceFit } from './processors/code-lines.js';
 import { punctuationWidth } from './processors/fullwidth.js';
 import { recognisedFurniture, RunningLines } from './processors/furniture.js';
@@ -93,7 +94,7 @@ export function assemblePage(recognition: PageRecognition, opts: AssemblyOptions
     punctuationWidth(t, opts.fullwidthPunctuation, line.text),
   );
   const upright = uprightOf(recognition);
-  const lines = columnOrder(changed.lines, upright);
+  const lines = joinDisplayRows(columnOrder(changed.lines, upright), upright, textLineHeight(changed.lines, upright));
   const single = lines.length === 1 && lines[0]!.kind === 'math' && changed.formula !== undefined;
   const index = new Map(lines.map((l, i) => [l, i]));
   const at = (l: PageLine) => index.get(l)!;

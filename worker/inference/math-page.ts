@@ -15,6 +15,7 @@ import { countWords, isProse, isWordy } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
+import { firstRelationX } from './display-row.js';
 import { splitEquationNumber } from './equation-number.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
@@ -112,7 +113,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
       const evidence = proseEvidence(mine, toUpright).text;
-      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text, numbered: true });
+      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
       const kind = math ? chooseKind(evidence, math) : 'text';
       if (kind === 'text' && isWordy(text)) {
         page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
@@ -263,17 +264,14 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
  * text model read on the same ink (`text`), a read of a whole line or image is judged by the
  * formula-confidence model when the engines have one (`calibrated`; a read by the handwriting
  * classifier by the handwriting-confidence model); inline spans of a prose
- * line are not (the model was fitted on whole formulas).
+ * line are not (the model was fitted on whole formulas). A `row` of a page (a band of its ink) has
+ * its equation number taken apart (equation-number.ts) and where it aligns measured (display-row.ts).
  */
-export async function readFormula(
-  image: GrayImage,
-  engines: MathEngines,
-  opts: { nBest?: number; text?: string; numbered?: boolean } = {},
-): Promise<FormulaRead> {
+export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string; row?: boolean } = {}): Promise<FormulaRead> {
   const read0 = await engines.symbols(image);
   const { handwritten } = read0;
   // A row of a page may carry its equation number at the margin (equation-number.ts).
-  const { symbols, tag } = opts.numbered && !handwritten ? splitEquationNumber(read0.symbols) : { symbols: read0.symbols, tag: undefined };
+  const { symbols, tag } = opts.row && !handwritten ? splitEquationNumber(read0.symbols) : { symbols: read0.symbols, tag: undefined };
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
   const read: FormulaRead = {
@@ -284,6 +282,9 @@ export async function readFormula(
     ...(handwritten ? { handwritten } : {}),
     ...(tag ? { tag } : {}),
   };
+  const relationX = opts.row ? firstRelationX(best.boxes) : undefined;
+  // The row image has BAND_MARGIN_PX of white left of the line's box.
+  if (relationX !== undefined) read.relationX = relationX - BAND_MARGIN_PX;
   const calibrate = handwritten ? engines.handwritingConfidence : engines.formulaConfidence;
   if (opts.text !== undefined && calibrate) {
     const second = await parse((await engines.symbols(await enlarged(image, SECOND_READ_SCALE))).symbols);

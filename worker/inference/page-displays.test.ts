@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assemblePage } from '../../page/assemble.js';
 import { linesToMmd } from '../../page/render/image-page.js';
 import { renderLatex } from '../../test/support/render-latex.js';
 import { createMathRecognizer } from '../engine/math/index.js';
@@ -41,7 +42,7 @@ describe('splitEquationNumber', () => {
   });
 });
 
-describe('a numbered display on a typeset page image', () => {
+describe('a display on a typeset page image', () => {
   let engines: MathEngines;
   let recognizer: TextRecognizer;
   beforeAll(async () => {
@@ -52,6 +53,29 @@ describe('a numbered display on a typeset page image', () => {
       math: createMathRecognizer({ imageClassifier: printed }),
       symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
     };
+  }, 120_000);
+
+  const readPage = async (body: string) => {
+    const png = await renderLatex(body);
+    const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
+    return assemblePage(await addMath(png, ocr, { math: 'auto' }, engines));
+  };
+  const prose = 'Here is a sentence of ordinary prose that runs across the whole width of the page.';
+
+  it("joins the rows of an align into one aligned display, and a gather's into one gathered", async () => {
+    const aligned = await readPage(`${prose}\\begin{align*} f(x) &= x^{2}+x \\\\ g(x) &= 2x+1 \\end{align*} ${prose}`);
+    expect(aligned.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual(['\\begin{aligned}f(x)&=x^{2}+x\\\\g(x)&=2x+1\\end{aligned}']);
+    const derivation = await readPage(`${prose}\\begin{align*} f(x) &= (x+1)(x-1) \\\\ &= x^{2}-1 \\end{align*} ${prose}`);
+    expect(derivation.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual([
+      '\\begin{aligned}f(x)&=(x+1)(x-1)\\\\&=x^{2}-1\\end{aligned}',
+    ]);
+    const gathered = await readPage(`${prose}\\begin{gather*} a+b=c \\\\ x=y+zz \\end{gather*} ${prose}`);
+    expect(gathered.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual(['\\begin{gathered}a+b=c\\\\x=y+zz\\end{gathered}']);
+  }, 120_000);
+
+  it('keeps displays parted by prose apart', async () => {
+    const page = await readPage(`${prose}\\[ a+b=c \\] ${prose} \\[ x=y \\] ${prose}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual(['a+b=c', 'x=y']);
   }, 120_000);
 
   it('keeps the number out of the LaTeX, as \\tag under include_equation_tags', async () => {
