@@ -85,9 +85,9 @@ const isRow = (l: PageLine): boolean => l.kind === 'math' && l.math !== undefine
 
 function sameDisplay(above: PageLine, below: PageLine, upright: Upright, lineHeight: number): boolean {
   const [a, b] = [upright(above), upright(below)];
+  // A multline's rows need not overlap: its first row starts at the left margin, its last ends at the right.
   const gap = b.y - (a.y + a.height);
-  const overlap = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  return gap >= -0.1 * lineHeight && gap <= ROW_GAP * lineHeight && overlap > 0;
+  return gap >= -0.1 * lineHeight && gap <= ROW_GAP * lineHeight;
 }
 
 function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLine {

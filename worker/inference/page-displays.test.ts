@@ -73,6 +73,13 @@ describe('a display on a typeset page image', () => {
     expect(gathered.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual(['\\begin{gathered}a+b=c\\\\x=y+zz\\end{gathered}']);
   }, 120_000);
 
+  it("joins a multline's rows, which stand at either margin, into one gathered display", async () => {
+    const page = await readPage(`${prose}\\begin{multline*} a+b+c+d+e+f+g+h+i+j+k \\\\ =l+m+n+o+p+q \\end{multline*} ${prose}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual([
+      '\\begin{gathered}a+b+c+d+e+f+g+h+i+j+k\\\\=l+m+n+o+p+q\\end{gathered}',
+    ]);
+  }, 120_000);
+
   it('keeps displays parted by prose apart', async () => {
     const page = await readPage(`${prose}\\[ a+b=c \\] ${prose} \\[ x=y \\] ${prose}`);
     expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual(['a+b=c', 'x=y']);
