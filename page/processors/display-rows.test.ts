@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { MathRead, PageLine } from '../model.js';
+import { joinDisplayRows, relationSplit } from './display-rows.js';
+
+const text = (y: number): PageLine => ({ text: 'Some words of prose here', confidence: 0.99, box: { x: 10, y, width: 500, height: 20 }, kind: 'text' });
+const row = (latex: string, y: number, x: number, extra: Partial<MathRead> = {}): PageLine => ({
+  text: '',
+  confidence: 0.9,
+  box: { x, y, width: 200, height: 20 },
+  kind: 'math',
+  math: { latex, confidence: 0.9, confidenceRate: 0.95, symbolCount: 5, ...extra },
+});
+const join = (lines: PageLine[]) => joinDisplayRows(lines, (l) => l.box, 20).map((l) => l.math?.latex ?? l.text);
+
+describe('joinDisplayRows', () => {
+  it('writes rows whose relations line up as aligned, a continuation row starting with its relation', () => {
+    expect(join([text(0), row('f(x)=x^{2}', 40, 100, { relationX: 40 }), row('=x\\cdot x', 70, 140, { relationX: 0 }), text(110)])).toEqual([
+      'Some words of prose here',
+      '\\begin{aligned}f(x)&=x^{2}\\\\&=x\\cdot x\\end{aligned}',
+      'Some words of prose here',
+    ]);
+  });
+
+  it('writes rows that do not line up, or have no relation, as gathered', () => {
+    expect(join([row('a=b', 40, 100, { relationX: 20 }), row('cc+dd=e', 70, 100, { relationX: 90 })])).toEqual([
+      '\\begin{gathered}a=b\\\\cc+dd=e\\end{gathered}',
+    ]);
+    expect(join([row('a+b', 40, 100), row('c', 70, 100)])).toEqual(['\\begin{gathered}a+b\\\\c\\end{gathered}']);
+  });
+
+  it('leaves rows apart that prose or a display gap parts', () => {
+    expect(join([row('a=b', 40, 100, { relationX: 20 }), text(70), row('c=d', 100, 100, { relationX: 20 })])).toEqual([
+      'a=b',
+      'Some words of prose here',
+      'c=d',
+    ]);
+    expect(join([row('a=b', 40, 100, { relationX: 20 }), row('c=d', 90, 100, { relationX: 20 })])).toEqual(['a=b', 'c=d']);
+  });
+
+  it('keeps the one equation number of the rows, and none where several rows had one', () => {
+    const one = joinDisplayRows([row('a=b', 40, 100, { relationX: 20 }), row('=c', 70, 120, { relationX: 0, tag: '3' })], (l) => l.box, 20);
+    expect(one[0]!.math?.tag).toBe('3');
+    const two = joinDisplayRows([row('a=b', 40, 100, { relationX: 20, tag: '1' }), row('c=d', 70, 100, { relationX: 20, tag: '2' })], (l) => l.box, 20);
+    expect(two[0]!.math?.tag).toBeUndefined();
+  });
+});
+
+describe('relationSplit', () => {
+  it('cuts before the first relation outside braces', () => {
+    expect(relationSplit('\\sum_{i=1}^{n}x_{i}\\leq y=z')).toEqual(['\\sum_{i=1}^{n}x_{i}', '\\leq y=z']);
+    expect(relationSplit('\\frac{a}{b}')).toBeUndefined();
+    expect(relationSplit('\\lefteqn{x}<1')).toEqual(['\\lefteqn{x}', '<1']);
+  });
+});
