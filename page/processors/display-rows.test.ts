@@ -45,6 +45,19 @@ describe('joinDisplayRows', () => {
   });
 });
 
+describe('a line that is only an equation number', () => {
+  it('numbers the display row it stands under or beside', () => {
+    const under = joinDisplayRows([row('a=b+c+d', 40, 100, { relationX: 20 }), row('(13)', 65, 480)], (l) => l.box, 20);
+    expect(under.map((l) => [l.math?.latex, l.math?.tag])).toEqual([['a=b+c+d', '13']]);
+    const beside = joinDisplayRows([row('x=y', 40, 100), { ...text(40), text: '(2.1)', box: { x: 480, y: 40, width: 30, height: 20 } }], (l) => l.box, 20);
+    expect(beside.map((l) => [l.math?.latex, l.math?.tag])).toEqual([['x=y', '2.1']]);
+  });
+
+  it('stays a line where no display row stands by it', () => {
+    expect(join([text(0), { ...text(30), text: '(4)' }])).toEqual(['Some words of prose here', '(4)']);
+  });
+});
+
 describe('relationSplit', () => {
   it('cuts before the first relation outside braces', () => {
     expect(relationSplit('\\sum_{i=1}^{n}x_{i}\\leq y=z')).toEqual(['\\sum_{i=1}^{n}x_{i}', '\\leq y=z']);

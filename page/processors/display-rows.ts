@@ -1,4 +1,5 @@
 import type { MathRead, PageLine } from '../model.js';
+import { EQUATION_NUMBER } from '../equation-number.js';
 import { upperMedian } from './line-measures.js';
 
 /**
@@ -7,7 +8,8 @@ import { upperMedian } from './line-measures.js';
  * are joined back into one display: `aligned`, with `&` before each row's first relation, when
  * every row has a main-size relation and those line up (the continuation rows of a derivation
  * start with theirs: `&= …`); else `gathered`, each row centred on its own (gather, multline).
- * A display keeps an equation number only where one row had one (page/render/mmd.ts `tagged`).
+ * A display keeps an equation number only where one row had one (page/render/mmd.ts `tagged`); a
+ * line that is only an equation number, beside or just under a row, is that row's number.
  */
 
 const RELATIONS = new Set([
@@ -70,6 +72,11 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
   };
   for (const line of lines) {
     const previous = run.at(-1);
+    const tag = numberOnly(line);
+    if (tag && previous && !previous.math!.tag && (sameDisplay(previous, line, upright, lineHeight) || level(previous, line, upright))) {
+      run[run.length - 1] = { ...previous, math: { ...previous.math!, tag } };
+      continue;
+    }
     if (isRow(line) && previous && sameDisplay(previous, line, upright, lineHeight)) run.push(line);
     else {
       flush();
@@ -79,6 +86,18 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
   }
   flush();
   return out;
+}
+
+/** A line that is only an equation number (amsmath lowers one under a row too long to hold it): its text without the parentheses. */
+function numberOnly(l: PageLine): string | undefined {
+  const printed = (l.kind === 'math' ? (l.math?.latex ?? '') : l.text).replace(/\s+/g, '');
+  return EQUATION_NUMBER.test(printed) ? printed.slice(1, -1).replace(/′/gu, "'") : undefined;
+}
+
+/** Whether two lines share a row: their middles within each other's height. */
+function level(a: PageLine, b: PageLine, upright: Upright): boolean {
+  const [p, q] = [upright(a), upright(b)];
+  return Math.abs(p.y + p.height / 2 - (q.y + q.height / 2)) <= Math.max(p.height, q.height) / 2;
 }
 
 const isRow = (l: PageLine): boolean => l.kind === 'math' && l.math !== undefined && !l.chemistry && !l.math.handwritten && l.math.latex !== '';
