@@ -63,5 +63,6 @@ describe('relationSplit', () => {
     expect(relationSplit('\\sum_{i=1}^{n}x_{i}\\leq y=z')).toEqual(['\\sum_{i=1}^{n}x_{i}', '\\leq y=z']);
     expect(relationSplit('\\frac{a}{b}')).toBeUndefined();
     expect(relationSplit('\\lefteqn{x}<1')).toEqual(['\\lefteqn{x}', '<1']);
+    expect(relationSplit('\\{x\\}=y')).toEqual(['\\{x\\}', '=y']);
   });
 });

@@ -12,39 +12,11 @@ import { upperMedian } from './line-measures.js';
  * line that is only an equation number, beside or just under a row, is that row's number.
  */
 
-const RELATIONS = new Set([
-  '=',
-  '<',
-  '>',
-  '\\leq',
-  '\\geq',
-  '\\neq',
-  '\\equiv',
-  '\\approx',
-  '\\sim',
-  '\\simeq',
-  '\\cong',
-  '\\propto',
-  '\\to',
-  '\\rightarrow',
-  '\\Rightarrow',
-  '\\Leftrightarrow',
-  '\\longrightarrow',
-  '\\Longrightarrow',
-  '\\mapsto',
-  '\\subset',
-  '\\subseteq',
-  '\\supset',
-  '\\supseteq',
-  '\\in',
-  '\\ll',
-  '\\gg',
-  '\\prec',
-  '\\succ',
-  '\\le',
-  '\\ge',
-  '\\ne',
-]);
+const RELATIONS = new Set(
+  '= < > \\leq \\geq \\neq \\equiv \\approx \\sim \\simeq \\cong \\propto \\to \\rightarrow \\Rightarrow \\Leftrightarrow \\longrightarrow \\Longrightarrow \\mapsto \\subset \\subseteq \\supset \\supseteq \\in \\ll \\gg \\prec \\succ \\le \\ge \\ne'.split(
+    ' ',
+  ),
+);
 
 /** Whether a LaTeX token is a relation a row may align at. */
 export const isRelation = (token: string): boolean => RELATIONS.has(token);
@@ -102,9 +74,9 @@ function level(a: PageLine, b: PageLine, upright: Upright): boolean {
 
 const isRow = (l: PageLine): boolean => l.kind === 'math' && l.math !== undefined && !l.chemistry && !l.math.handwritten && l.math.latex !== '';
 
+/** Whether `below` is the next row of `above`'s display: close under it (a multline's rows need not overlap: its first starts at the left margin, its last ends at the right). */
 function sameDisplay(above: PageLine, below: PageLine, upright: Upright, lineHeight: number): boolean {
   const [a, b] = [upright(above), upright(below)];
-  // A multline's rows need not overlap: its first row starts at the left margin, its last ends at the right.
   const gap = b.y - (a.y + a.height);
   return gap >= -0.1 * lineHeight && gap <= ROW_GAP * lineHeight;
 }
@@ -146,7 +118,7 @@ export function relationSplit(latex: string): [string, string] | undefined {
     if (c === '{') depth++;
     else if (c === '}') depth--;
     else if (depth === 0 && c === '\\') {
-      const word = /^\\[A-Za-z]+/u.exec(latex.slice(i))?.[0] ?? '\\';
+      const word = /^\\(?:[A-Za-z]+|.)/u.exec(latex.slice(i))?.[0] ?? '\\';
       if (RELATIONS.has(word)) return [latex.slice(0, i), latex.slice(i)];
       i += word.length - 1;
     } else if (depth === 0 && RELATIONS.has(c)) return [latex.slice(0, i), latex.slice(i)];

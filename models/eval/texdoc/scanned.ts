@@ -22,6 +22,7 @@ import { CLOSE_DISTANCE, constructTable, scoreDocument, type ScoredDisplay } fro
  * TEXDOC-NOISY-RESULTS.md, and the worst displays to .cache/scan-<mode>/failures.md.
  *
  * Usage: npx tsx models/eval/texdoc/scanned.ts [--noisy] [--max-pages 14] [--only SUBSTRING] [--reuse]
+ *        [--read-only-cached] (score only the documents already read: an interrupted run's reads so far)
  */
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -35,6 +36,7 @@ async function main(): Promise<number> {
       'max-pages': { type: 'string', default: '14' },
       only: { type: 'string' },
       reuse: { type: 'boolean', default: false },
+      'read-only-cached': { type: 'boolean', default: false },
     },
   });
   if (!existsSync(TEXDOC_ROOT)) {
@@ -45,21 +47,37 @@ async function main(): Promise<number> {
   const cache = here(`.cache/scan-${mode}`);
   await mkdir(cache, { recursive: true });
   const maxPages = Number(values['max-pages']);
-  const documents = (await findRealDocuments()).filter((d) => d.pages <= maxPages && (values.only === undefined || d.name.includes(values.only)));
+  const cachedRead = (name: string) => `${cache}/${name.replaceAll('/', '__')}.mmd`;
+  const documents = (await findRealDocuments()).filter(
+    (d) =>
+      d.pages <= maxPages && (values.only === undefined || d.name.includes(values.only)) && (!values['read-only-cached'] || existsSync(cachedRead(d.name))),
+  );
+  const reuse = values.reuse || values['read-only-cached'];
   const bornDigital = existsSync(here('.cache/rows.json')) ? (JSON.parse(await readFile(here('.cache/rows.json'), 'utf8')) as ScoredDisplay[]) : [];
 
-  const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 300_000 });
+  // Started only when a document has to be read: rescoring cached reads (--reuse) needs no appliance.
+  let appliance: { app: Awaited<ReturnType<typeof spawnAppliance>>; auth: Record<string, string> } | undefined;
+  const reader = async () => {
+    if (!appliance) {
+      const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 300_000 });
+      appliance = { app, auth: {} };
+      appliance.auth = await appKey(app.url);
+    }
+    return appliance;
+  };
   const rows: ScoredDisplay[] = [];
   const facts: DocumentFacts[] = [];
   try {
-    const auth = await appKey(app.url);
     for (const document of documents) {
-      const cached = `${cache}/${document.name.replaceAll('/', '__')}.mmd`;
+      const cached = cachedRead(document.name);
       const started = performance.now();
       const mmd =
-        values.reuse && existsSync(cached)
+        reuse && existsSync(cached)
           ? await readFile(cached, 'utf8')
-          : await readScan(app.url, auth, await scannedCopy(await readFile(document.pdfPath), mode), document.pages);
+          : await (async () => {
+              const { app, auth } = await reader();
+              return readScan(app.url, auth, await scannedCopy(await readFile(document.pdfPath), mode), document.pages);
+            })();
       await writeFile(cached, mmd);
       const seconds = (performance.now() - started) / 1000;
       const scored = scoreDocument(document.name, document.displays, mmdDisplays(mmd));
@@ -68,30 +86,47 @@ async function main(): Promise<number> {
       console.log(`${document.name}: ${scored.filter((r) => r.exact).length}/${scored.length} exact (${seconds.toFixed(0)} s, ${document.pages} pages)`);
     }
   } finally {
-    await app.stop();
+    await appliance?.app.stop();
   }
 
-  const same = bornDigital.filter((r) => facts.some((d) => d.name === r.document));
-  const digital = new Map(constructTable(same).map((r) => [r.construct, r]));
+  const onSameDocuments = (rowsOf: ScoredDisplay[]) =>
+    new Map(constructTable(rowsOf.filter((r) => facts.some((d) => d.name === r.document))).map((r) => [r.construct, r]));
+  // The noisy run also sets each construct beside the clean scans' last rows (scan-clean/rows.json).
+  const cleanRows = here('.cache/scan-clean/rows.json');
+  const references: [string, ScoredDisplay[]][] = [['born-digital', bornDigital]];
+  if (mode === 'noisy' && existsSync(cleanRows)) references.push(['clean scan', JSON.parse(await readFile(cleanRows, 'utf8')) as ScoredDisplay[]]);
+  const tables = references.map(([name, rowsOf]) => [name, onSameDocuments(rowsOf)] as const);
   const comparison = markdownTable(
-    ['construct', 'displays', 'scanned exact', `scanned ≤ ${CLOSE_DISTANCE}`, 'born-digital exact', `born-digital ≤ ${CLOSE_DISTANCE}`],
-    constructTable(rows).map((r) => {
-      const d = digital.get(r.construct);
-      return [r.construct, String(r.count), percent(r.exact), percent(r.close), d ? percent(d.exact) : '–', d ? percent(d.close) : '–'];
-    }),
+    [
+      'construct',
+      'displays',
+      `${mode === 'noisy' ? 'noisy' : 'scanned'} exact`,
+      `≤ ${CLOSE_DISTANCE}`,
+      ...tables.flatMap(([name]) => [`${name} exact`, `${name} ≤ ${CLOSE_DISTANCE}`]),
+    ],
+    constructTable(rows).map((r) => [
+      r.construct,
+      String(r.count),
+      percent(r.exact),
+      percent(r.close),
+      ...tables.flatMap(([, table]) => {
+        const d = table.get(r.construct);
+        return d ? [percent(d.exact), percent(d.close)] : ['–', '–'];
+      }),
+    ]),
   );
   console.log(`\n${comparison}`);
   const intro = [
     `Each document of at most ${maxPages} pages rasterised at ${SCAN_BENCH_DPI} dpi in grey${mode === 'noisy' ? ', each page turned by ±0.5–1°, softened, grainy and dusty (bench/scanned-renders.ts)' : ''}, as an image-only PDF through a running appliance's \`POST /v3/pdf\` (default options); scored as the born-digital run scores (models/eval/texdoc/README.md).`,
     '',
-    `Against the born-digital read of the same displays (the last \`run.ts\` rows):`,
+    `Against the born-digital read of the same displays (the last \`run.ts\` rows)${mode === 'noisy' ? " and the clean scans (the last clean run's rows)" : ''}:`,
     '',
     comparison,
   ].join('\n');
   const title = `Real-document maths evaluation on ${mode === 'noisy' ? 'noisy ' : ''}scans (texlive-doc)`;
   await writeFile(`${cache}/rows.json`, JSON.stringify(rows, null, 1));
   await writeFile(`${cache}/failures.md`, failuresMarkdown(rows));
-  if (values.only === undefined)
+  if (values.only === undefined && !values['read-only-cached'])
     await writeFile(here(`../TEXDOC-${mode === 'noisy' ? 'NOISY' : 'SCANNED'}-RESULTS.md`), resultsMarkdown(rows, facts, title, intro));
   return 0;
 }
