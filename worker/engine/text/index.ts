@@ -8,7 +8,7 @@ import { fuseHardSwish } from './fuse-hardswish.js';
 import { boxToInput, decodeImage, readingScale, rotateImage, type RgbImage, type Rotation } from './image.js';
 import { isEastAsian } from '../../../page/processors/fullwidth.js';
 import { readingOrder } from './order.js';
-import { largestBoxes, orientationScore, turnsToTry } from './orientation.js';
+import { largestBoxes, latinReadDoubtful, orientationScore, turnsToTry } from './orientation.js';
 import { RecognitionBatcher } from './rec-batcher.js';
 import { cropLine, type LineRead, REC_BATCH_SIZE_CPU, REC_BATCH_SIZE_GPU } from './recognize.js';
 import { lineWords, type OcrWord } from './words.js';
@@ -211,13 +211,21 @@ export class TextRecognizer {
     await Promise.all([this.detector.release(), this.recognizer.release(), this.latinLines?.release()]);
   }
 
-  /** Detects lines in the input turned by `rotation` and reads only the largest, for a score. */
+  /** Detects lines in the input turned by `rotation` and reads only the largest, for a score and the page's script. */
   private async trial(input: RgbImage, rotation: Rotation, enlarge: number): Promise<Reading> {
     const img = await rotateImage(input, rotation);
     const boxes = await detectLines(this.detector, img);
     const reading: Reading = { rotation, img, enlarge, boxes, texts: new Map(), score: 0 };
     const sample = largestBoxes(boxes);
-    await this.read(reading, sample);
+    if (rotation === 0 && this.latinLines) {
+      // The upright sample is read first with the Latin recogniser; only the lines it read unsurely
+      // or sparsely are read again with the whole one, which keeps the turn and script judgements.
+      await this.read(reading, sample, this.latin);
+      await this.read(
+        reading,
+        sample.filter((i) => latinReadDoubtful(reading.texts.get(i)!, boxes[i]!)),
+      );
+    } else await this.read(reading, sample);
     reading.score = orientationScore(sample.map((i) => reading.texts.get(i)!));
     return reading;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDirection, turnsToTry, UPRIGHT_MIN_SCORE } from './orientation.js';
+import { latinReadDoubtful, lineDirection, turnsToTry, UPRIGHT_MIN_SCORE } from './orientation.js';
 
 const box = (width: number, height: number) => ({ x: 0, y: 0, width, height });
 
@@ -19,5 +19,15 @@ describe('page orientation evidence', () => {
     expect(turnsToTry(across, 0.5)).toEqual({ turns: [180], uprightStays: true });
     expect(turnsToTry([box(13, 14), box(22, 15)], 0.5)).toEqual({ turns: [90, -90, 180], uprightStays: true });
     expect(turnsToTry([], 0)).toEqual({ turns: [], uprightStays: true });
+  });
+
+  it('sends a Latin read of a sample line to the whole recogniser when it is unsure or reads too few characters for the line', () => {
+    const line = box(600, 30); // 20 ems
+    expect(latinReadDoubtful({ text: 'The engine reads the largest lines first, then the rest.', confidence: 0.97 }, line)).toBe(false);
+    // a line of Han read with the Latin classes: a stray mark, surely
+    expect(latinReadDoubtful({ text: ',', confidence: 0.95 }, line)).toBe(true);
+    expect(latinReadDoubtful({ text: '', confidence: 0 }, line)).toBe(true);
+    // an upside-down line: many characters, none sure
+    expect(latinReadDoubtful({ text: 'sa! ‘lsaɪ auı uaɥɪ ‘ʇsɹɪɟ sauıl ʇsa', confidence: 0.55 }, line)).toBe(true);
   });
 });

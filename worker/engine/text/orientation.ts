@@ -23,6 +23,13 @@ export const LINE_ASPECT = 2.5;
 /** The share of the lines' area that must run one way for the page's lines to run that way. */
 export const LINE_DIRECTION_SHARE = 0.75;
 
+/**
+ * A Latin read of a line with fewer characters than this per em (the box's width over its
+ * height) read little of it: Latin prose reads about 3 a em, while the Latin recogniser reads a
+ * line of Han, kana or Hangul as a stray glyph or nothing (0.02 a em on a Chinese page).
+ */
+export const MIN_LATIN_CHARS_PER_EM = 1;
+
 export type LineDirection = 'across' | 'down' | 'unknown';
 
 export interface ScoredText {
@@ -75,4 +82,14 @@ export function turnsToTry(boxes: Box[], uprightScore: number): { turns: Rotatio
   if (direction === 'down') return { turns: [90, -90], uprightStays: false };
   if (uprightScore >= UPRIGHT_MIN_SCORE) return { turns: [], uprightStays: true };
   return { turns: direction === 'across' ? [180] : [90, -90, 180], uprightStays: true };
+}
+
+/**
+ * Whether a sample line read by the Latin recogniser must be read again by the whole one: when
+ * the Latin read is unsure (the page may be turned) or sparse (the line may be East Asian script).
+ * A Latin line read surely and densely reads the same with both recognisers (bench/SCANNED-PAGES.md).
+ */
+export function latinReadDoubtful(read: ScoredText, box: Box): boolean {
+  const chars = [...read.text.trim()].length;
+  return read.confidence < UPRIGHT_MIN_SCORE || chars < (MIN_LATIN_CHARS_PER_EM * box.width) / box.height;
 }
