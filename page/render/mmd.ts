@@ -54,15 +54,15 @@ export function displayMath(latex: string, opts: RenderOptions): string {
   return `${open}\n${latex}\n${close}`;
 }
 
+/** A display's LaTeX with its equation number as `\\tag{…}` under include_equation_tags; without, the number is left out. */
+export const tagged = (latex: string, tag: string | undefined, opts: RenderOptions): string =>
+  opts.include_equation_tags && tag ? `${latex} \\tag{${tag}}` : latex;
+
 /**
  * One line's MMD: a maths line in display delimiters, a text line as read with its inline maths
  * in inline delimiters (no space before the punctuation that follows a formula), and with
  * numbers_default_to_math its numbers in inline maths.
  */
-/** A display's LaTeX with its equation number as `\\tag{…}` under include_equation_tags; without, the number is left out. */
-export const tagged = (latex: string, tag: string | undefined, opts: RenderOptions): string =>
-  opts.include_equation_tags && tag ? `${latex} \\tag{${tag}}` : latex;
-
 export function lineMmd(l: PageLine, opts: RenderOptions): string {
   if (l.chemistry) return smilesElement(l.chemistry, opts.include_inchi);
   if (l.kind === 'math' && l.math) return displayMath(tagged(styleLatex(l.math.latex, opts), l.math.tag, opts), opts);

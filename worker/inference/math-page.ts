@@ -268,10 +268,13 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
  * its equation number taken apart (equation-number.ts) and where it aligns measured (display-row.ts).
  */
 export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string; row?: boolean } = {}): Promise<FormulaRead> {
-  const read0 = await engines.symbols(image);
-  const { handwritten } = read0;
-  // A row of a page may carry its equation number at the margin (equation-number.ts).
-  const { symbols, tag } = opts.row && !handwritten ? splitEquationNumber(read0.symbols) : { symbols: read0.symbols, tag: undefined };
+  // A row of a page may carry its equation number at the margin (equation-number.ts): taken apart
+  // in every read of it, the second read for the confidence model included.
+  const symbolsOf = async (of: GrayImage) => {
+    const found = await engines.symbols(of);
+    return { ...found, ...(opts.row && !found.handwritten ? splitEquationNumber(found.symbols) : {}) };
+  };
+  const { symbols, tag, handwritten } = await symbolsOf(image);
   const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
   const best = await parse(symbols);
   const read: FormulaRead = {
@@ -287,7 +290,7 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
   if (relationX !== undefined) read.relationX = relationX - BAND_MARGIN_PX;
   const calibrate = handwritten ? engines.handwritingConfidence : engines.formulaConfidence;
   if (opts.text !== undefined && calibrate) {
-    const second = await parse((await engines.symbols(await enlarged(image, SECOND_READ_SCALE))).symbols);
+    const second = await parse((await symbolsOf(await enlarged(image, SECOND_READ_SCALE))).symbols);
     read.calibrated = calibrate(formulaFeatures({ symbols, result: best, text: opts.text, second }));
   }
   if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
