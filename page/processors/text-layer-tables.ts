@@ -1,5 +1,6 @@
 import type { ColumnAlign, Grid } from '../blocks-model.js';
 import type { Glyph, Region, TextLine } from '../glyph-lines.js';
+import { EQUATION_NUMBER } from '../equation-number.js';
 import { findGutter } from './text-layer-columns.js';
 
 /**
@@ -20,7 +21,6 @@ const MAX_MEDIAN_CELL_WORDS = 6;
 /** Without a rule, this many rows whose cells are mostly numbers make a table. */
 const MIN_NUMERIC_ROWS = 3;
 const NUMBER = /^[-−+±]?(\d+([.,]\d+)*|[.,]\d+)%?$/;
-const EQUATION_NUMBER = /^\(\s*[0-9A-Za-z]{0,3}[0-9]+(\.[0-9]+)*[a-z]?\s*\)$/;
 
 /** Row by row, one cell a column (an empty cell undefined), each column's alignment. */
 export type PageTable = Grid<TextLine>;
