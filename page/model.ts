@@ -48,6 +48,8 @@ export interface MathRead {
   handwritten?: boolean;
   /** The equation number printed beside a display on a page image, without its parentheses (worker/inference/equation-number.ts); never in `latex`. */
   tag?: string;
+  /** A display of several rows on a page image numbered on more than one row: each row's number (none: undefined), in place of `tag`. */
+  rowTags?: Array<string | undefined>;
   /** A row of display maths on a page image: the x of its first main-size relation, in pixels right of its line's upright box (worker/inference/display-row.ts). */
   relationX?: number;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MathRead, PageLine } from '../model.js';
+import { lineMmd } from '../render/mmd.js';
 import { joinDisplayRows, relationSplit } from './display-rows.js';
 
 const text = (y: number): PageLine => ({ text: 'Some words of prose here', confidence: 0.99, box: { x: 10, y, width: 500, height: 20 }, kind: 'text' });
@@ -37,11 +38,17 @@ describe('joinDisplayRows', () => {
     expect(join([row('a=b', 40, 100, { relationX: 20 }), row('c=d', 90, 100, { relationX: 20 })])).toEqual(['a=b', 'c=d']);
   });
 
-  it('keeps the one equation number of the rows, and none where several rows had one', () => {
+  it("keeps the one equation number of the rows, or each row's where several rows had one", () => {
     const one = joinDisplayRows([row('a=b', 40, 100, { relationX: 20 }), row('=c', 70, 120, { relationX: 0, tag: '3' })], (l) => l.box, 20);
     expect(one[0]!.math?.tag).toBe('3');
-    const two = joinDisplayRows([row('a=b', 40, 100, { relationX: 20, tag: '1' }), row('c=d', 70, 100, { relationX: 20, tag: '2' })], (l) => l.box, 20);
-    expect(two[0]!.math?.tag).toBeUndefined();
+    expect(one[0]!.math?.rowTags).toBeUndefined();
+    const rows = [row('a=b', 40, 100, { relationX: 20, tag: '1' }), row('c=d', 70, 100, { relationX: 20 }), row('e=f', 100, 100, { relationX: 20, tag: '2' })];
+    const three = joinDisplayRows(rows, (l) => l.box, 20);
+    expect(three[0]!.math?.tag).toBeUndefined();
+    expect(three[0]!.math?.rowTags).toEqual(['1', undefined, '2']);
+    const tags = { include_equation_tags: true, idiomatic_eqn_arrays: true };
+    expect(lineMmd(three[0]!, tags)).toBe('\\[\n\\begin{align*}a&=b \\tag{1} \\\\ c&=d \\\\ e&=f \\tag{2}\\end{align*}\n\\]');
+    expect(lineMmd(three[0]!, {})).not.toContain('tag');
   });
 });
 

@@ -8,8 +8,9 @@ import { upperMedian } from './line-measures.js';
  * are joined back into one display: `aligned`, with `&` before each row's first relation, when
  * every row has a main-size relation and those line up (the continuation rows of a derivation
  * start with theirs: `&= …`); else `gathered`, each row centred on its own (gather, multline).
- * A display keeps an equation number only where one row had one (page/render/mmd.ts `tagged`); a
- * line that is only an equation number, beside or just under a row, is that row's number.
+ * A display numbered on one row keeps that number, one numbered on several keeps each row's
+ * (page/render/mmd.ts `tagged`); a line that is only an equation number, beside or just under a
+ * row, is that row's number.
  */
 
 const RELATIONS = new Set(
@@ -105,7 +106,7 @@ function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLin
     ...(maths.every((m) => m.calibrated)
       ? { calibrated: { confidence: Math.min(...maths.map((m) => m.calibrated!.confidence)), rate: Math.min(...maths.map((m) => m.calibrated!.rate)) } }
       : {}),
-    ...(tags.length === 1 ? { tag: tags[0] } : {}),
+    ...(tags.length === 1 ? { tag: tags[0] } : tags.length > 1 ? { rowTags: maths.map((m) => m.tag) } : {}),
   };
   return { text: rows.map((r) => r.text).join(' '), confidence: math.confidence, box, kind: 'math', math };
 }

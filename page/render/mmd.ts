@@ -1,5 +1,6 @@
 import { smilesElement } from '../../core/chemistry.js';
 import type { PageLine } from '../model.js';
+import { tagEachRow } from '../row-tags.js';
 import { arraySpelling } from './eqn-arrays.js';
 import { rmFonts, rmSpaces } from './latex-formats.js';
 import type { RenderOptions } from './options.js';
@@ -54,9 +55,19 @@ export function displayMath(latex: string, opts: RenderOptions): string {
   return `${open}\n${latex}\n${close}`;
 }
 
-/** A display's LaTeX with its equation number as `\\tag{…}` under include_equation_tags; without, the number is left out. */
-export const tagged = (latex: string, tag: string | undefined, opts: RenderOptions): string =>
-  opts.include_equation_tags && tag ? `${latex} \\tag{${tag}}` : latex;
+/**
+ * A display's LaTeX with its equation number as `\\tag{…}` under include_equation_tags, or each
+ * numbered row's (page/row-tags.ts); without, the numbers are left out.
+ */
+export function tagged(latex: string, tag: string | undefined, opts: RenderOptions, rowTags?: Array<string | undefined>): string {
+  if (!opts.include_equation_tags) return latex;
+  if (rowTags)
+    return tagEachRow(
+      latex,
+      rowTags.map((t) => (t ? [t] : undefined)),
+    );
+  return tag ? `${latex} \\tag{${tag}}` : latex;
+}
 
 /**
  * One line's MMD: a maths line in display delimiters, a text line as read with its inline maths
@@ -65,7 +76,7 @@ export const tagged = (latex: string, tag: string | undefined, opts: RenderOptio
  */
 export function lineMmd(l: PageLine, opts: RenderOptions): string {
   if (l.chemistry) return smilesElement(l.chemistry, opts.include_inchi);
-  if (l.kind === 'math' && l.math) return displayMath(tagged(styleLatex(l.math.latex, opts), l.math.tag, opts), opts);
+  if (l.kind === 'math' && l.math) return displayMath(tagged(styleLatex(l.math.latex, opts), l.math.tag, opts, l.math.rowTags), opts);
   if (l.segments) {
     const parts = l.segments.map((s) =>
       s.kind === 'math' ? inlineMath(styleLatex(s.math.latex, opts), opts) : numbersAsMath(s.words.map((w) => w.text).join(' '), opts),

@@ -1,5 +1,6 @@
 import { idiomaticSpelling } from '../../../page/render/eqn-arrays.js';
-import { normaliseLatex, splitRows } from '../../../worker/engine/math/latex-normalise.js';
+import { splitRows } from '../../../page/row-tags.js';
+import { normaliseLatex } from '../../../worker/engine/math/latex-normalise.js';
 
 /**
  * The display-level normal form of the real-document evaluation, applied to the source display

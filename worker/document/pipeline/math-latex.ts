@@ -1,7 +1,7 @@
 import type { PdfPageMath } from '../../engine/math/pdf/index.js';
 import { glyphSymbol, inside, symbolsInRegion } from '../../engine/math/pdf/symbols.js';
 import { type Box, type MathResult, type MathSymbol, RADICAL, type RowSpan } from '../../engine/math/types.js';
-import { splitRows } from '../../engine/math/latex-normalise.js';
+import { tagEachRow } from '../../../page/row-tags.js';
 import type { RegionLatex } from './inline.js';
 import { isDisplayLine } from './math-regions.js';
 import type { ReadRows } from './adjacent-displays.js';
@@ -87,25 +87,17 @@ function radicalOfVinculum(math: PdfPageMath): Map<Box, Box> {
 }
 
 /** amsmath environments whose rows take a `\tag` each, for the inner environments the parser writes. */
-const TAGGED_ENVIRONMENT: Record<string, string> = { aligned: 'align*', gathered: 'gather*' };
-
 /**
  * A multi-line display with an equation number on several rows: each number goes to the row it is
- * level with, as `\tag{n}` at the row's end, in `align*`/`gather*` (the environments that number
- * rows). When the rows cannot be matched, the numbers are one tag for the display.
+ * level with (page/row-tags.ts writes them). When the rows cannot be matched, the numbers are one
+ * tag for the display.
  */
 export function tagRows(latex: string, spans: RowSpan[] | undefined, tags: Array<{ tag: string; y: number }>): string {
-  const match = /^\\begin\{(aligned|gathered)\}([\s\S]*)\\end\{\1\}$/.exec(latex);
-  const rows = match ? splitRows(match[2]!) : [];
-  if (!match || !spans || rows.length !== spans.length) return `${latex} \\tag{${tags.map((t) => t.tag).join(', ')}}`;
+  const all = [tags.map((t) => t.tag)];
+  if (!spans) return tagEachRow(latex, all);
   const middle = (span: RowSpan) => (span.y0 + span.y1) / 2;
   const nearest = (y: number) => spans.reduce((best, span, i) => (Math.abs(y - middle(span)) < Math.abs(y - middle(spans[best]!)) ? i : best), 0);
-  const byRow = new Map<number, string[]>();
-  for (const { tag, y } of tags) {
-    const row = nearest(y);
-    byRow.set(row, [...(byRow.get(row) ?? []), tag]);
-  }
-  const tagged = rows.map((row, i) => (byRow.has(i) ? `${row} \\tag{${byRow.get(i)!.join(', ')}}` : row));
-  const environment = TAGGED_ENVIRONMENT[match[1]!]!;
-  return `\\begin{${environment}}${tagged.join(' \\\\ ')}\\end{${environment}}`;
+  const byRow: string[][] = spans.map(() => []);
+  for (const { tag, y } of tags) byRow[nearest(y)]!.push(tag);
+  return tagEachRow(latex, byRow);
 }

@@ -311,21 +311,3 @@ function joinPieces(pieces: string[]): string {
   return text;
 }
 
-/** Top-level rows: split at each `\\` outside braces and nested environments. */
-export function splitRows(text: string): string[] {
-  const rows: string[] = [];
-  let depth = 0;
-  let start = 0;
-  const tokens = /\\begin\{[^}]*\}|\\end\{[^}]*\}|\\\\(\s*\[[^\]]*\])?|\\.|[{}]/gu;
-  for (const match of text.matchAll(tokens)) {
-    const token = match[0];
-    if (token === '{' || token.startsWith('\\begin')) depth++;
-    else if (token === '}' || token.startsWith('\\end')) depth--;
-    else if (token.startsWith('\\\\') && depth === 0) {
-      rows.push(text.slice(start, match.index));
-      start = match.index + token.length;
-    }
-  }
-  rows.push(text.slice(start));
-  return rows.map((row) => row.trim());
-}
