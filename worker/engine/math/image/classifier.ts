@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EngineError } from '../../errors.js';
 import { createSession, loadModelFile } from '../../models.js';
 import { CROP_SIZE, FEATURE_COUNT, type NormalisedCrop } from './normalise.js';
+import { classPrior } from './vocabulary.js';
 
 /** Manifest ids of the classifier and its class list. */
 export const SYMBOL_MODEL_ID = 'math-symbols';
@@ -41,10 +42,16 @@ export interface SymbolClassifierOptions {
  * weights, loaded through `modelId`/`labelsId`.
  */
 export class SymbolClassifier {
+  /** Each class's prior weight (vocabulary.ts classPrior), or null where every class weighs 1. */
+  private readonly priors: Float32Array | null;
+
   private constructor(
     private readonly session: ort.InferenceSession,
     readonly labels: SymbolLabels,
-  ) {}
+  ) {
+    const priors = Float32Array.from(labels.classes, classPrior);
+    this.priors = priors.every((w) => w === 1) ? null : priors;
+  }
 
   static async load(opts: SymbolClassifierOptions = {}): Promise<SymbolClassifier> {
     const model = await loadModelFile(opts.modelId ?? SYMBOL_MODEL_ID, { manifestPath: opts.manifestPath });
@@ -81,10 +88,20 @@ export class SymbolClassifier {
     }
     const data = probabilities.data as Float32Array;
     return crops.map((_, i) => {
-      const row = data.subarray(i * classes.length, (i + 1) * classes.length);
+      const row = this.weighed(data.subarray(i * classes.length, (i + 1) * classes.length));
       const [best, ...rest] = topIndices(row, ALTERNATIVES + 1).map((k) => ({ latex: classes[k]!, confidence: row[k]! }));
       return { ...best!, alternatives: rest };
     });
+  }
+
+  /** The probabilities times each class's prior, summing to 1 again (Bayes' rule with the training set's flat prior). */
+  private weighed(row: Float32Array): Float32Array {
+    if (!this.priors) return row;
+    const out = new Float32Array(row.length);
+    let sum = 0;
+    for (let k = 0; k < row.length; k++) sum += out[k] = row[k]! * this.priors[k]!;
+    for (let k = 0; k < row.length; k++) out[k]! /= sum;
+    return out;
   }
 }
 
