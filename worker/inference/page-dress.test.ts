@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageLine } from '../../page/model.js';
+import { DRESSED_DISPLAY, DRESSED_PROSE, dressedPagePdf } from '../../test/support/dressed-page.js';
+import type { LatexPdf } from '../../test/support/latex-pdf.js';
+import { createMathRecognizer } from '../engine/math/index.js';
+import { SymbolClassifier } from '../engine/math/image/classifier.js';
+import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
+import { TextRecognizer } from '../engine/text/index.js';
+import { MATH_MIN_TURN_MARGIN } from './index.js';
+import { addMath, type MathEngines } from './math-page.js';
+
+const run = promisify(execFile);
+/** Scanned pages are read at this resolution (the texdoc scan evaluation's, bench/scanned-renders.ts). */
+const SCAN_DPI = 200;
+
+/**
+ * A page with a coloured bar down its side, rasterised as a scan and read by the page step as
+ * POST /v3/pdf reads a scanned page: the bar held ink in every pixel row, so the whole page was
+ * one band of ink, read line by line as text, and its display came back as prose with inline
+ * pieces (`u" \( + \) c(x)u \( =0 \)`). Without the bar (page-dress.ts) the display is a row of
+ * its own.
+ */
+describe('a scanned page with a bar down its side', () => {
+  let pdf: LatexPdf;
+  let lines: PageLine[];
+  beforeAll(async () => {
+    pdf = await dressedPagePdf('side bar');
+    await run('pdftoppm', ['-r', String(SCAN_DPI), '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'scan')]);
+    const png = await readFile(join(pdf.dir, 'scan.png'));
+    const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
+    const classifiers = { printed, handwritten: await loadHandwritingClassifier() };
+    const engines: MathEngines = {
+      math: createMathRecognizer({ imageClassifier: printed }),
+      symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
+    };
+    const ocr = await (await TextRecognizer.load()).recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
+    lines = (await addMath(png, ocr, { math: 'auto' }, engines)).lines;
+  }, 120_000);
+  afterAll(() => pdf?.cleanup());
+
+  it('reads its numbered display as one maths row, the number taken apart', () => {
+    const numbered = lines.filter((l) => l.kind === 'math' && l.math?.tag);
+    expect(numbered.map((l) => [l.math?.latex, l.math?.tag])).toEqual([[DRESSED_DISPLAY, '1']]);
+    expect(lines.filter((l) => l.kind === 'text' && l.text.includes('c(x)'))).toEqual([]);
+  });
+
+  it('keeps its prose as text lines', () => {
+    const prose = lines.find((l) => l.text.includes('infinitely many zeros'));
+    expect(prose?.kind).toBe('text');
+    expect(prose?.text).toContain(DRESSED_PROSE.slice(0, 40));
+  });
+});

@@ -1,0 +1,37 @@
+import type { InkMask } from '../engine/math/image/binarise.js';
+import { connectedComponents } from '../engine/math/image/components.js';
+
+/**
+ * A page's dress: ink that reaches the page's edge and runs a long way along it — a coloured bar
+ * down a slide's or a screen document's side, a slide's title band or dark background, a
+ * scanner's dark border. Printed matter keeps a margin, so such ink is no line of the page; left
+ * in, a bar down the side holds ink in every pixel row, and cutting the page into rows of ink
+ * (bands.ts) gives one band for the whole page, read line by line as text, its displays with it.
+ * A glyph cut by the image's edge is short beside the page and stays, and the caller asks only
+ * for a page of text: a formula image cropped to its ink has its integral or brace at the edge.
+ */
+
+/** Dress runs along at least this share of the page's width or height… */
+export const DRESS_SIDE_SHARE = 0.5;
+/** …and at least this many text-line heights (a tall brace at the edge of a cropped block is a few). */
+export const DRESS_LINE_HEIGHTS = 8;
+
+/** `mask` without its dress (the same mask when it has none); `lineHeight`: the page's text-line height, in pixels. */
+export function withoutPageDress(mask: InkMask, lineHeight: number): InkMask {
+  const { width, height } = mask;
+  const { labels, components } = connectedComponents(mask);
+  const dress = new Uint8Array(components.length + 1);
+  let any = false;
+  for (const { id, box } of components) {
+    const atEdge = box.x0 === 0 || box.y0 === 0 || box.x1 === width || box.y1 === height;
+    const [across, down] = [box.x1 - box.x0, box.y1 - box.y0];
+    const long = (run: number, side: number) => run >= DRESS_SIDE_SHARE * side && run >= DRESS_LINE_HEIGHTS * lineHeight;
+    if (!atEdge || !(long(across, width) || long(down, height))) continue;
+    dress[id] = 1;
+    any = true;
+  }
+  if (!any) return mask;
+  const data = new Uint8Array(mask.data.length);
+  for (let i = 0; i < data.length; i++) data[i] = mask.data[i] && !dress[labels[i]!] ? 1 : 0;
+  return { data, width, height };
+}
