@@ -7,7 +7,7 @@ import { boxBeforeTurn } from '../engine/text/deskew.js';
 import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
-import { withoutPageDress } from './page-dress.js';
+import { asPositive, withoutPageDress } from './page-dress.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
@@ -63,12 +63,15 @@ export interface MathEngines {
  */
 export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, allEngines: MathEngines): Promise<PageRecognition> {
   const skew = pageSkew(read);
-  const upright = await uprightGray(png, read.rotation, skew);
+  const ofText = pageOfText(read);
+  // A page of text printed light on dark is read as its negative (page-dress.ts).
+  const turned = await uprightGray(png, read.rotation, skew);
+  const upright = ofText ? asPositive(turned) : turned;
   // Measured once on the whole page: every band and span cut from it is binarised with its paper.
   const gray: GrayImage = { ...upright, scan: scanNoise(upright) };
   const { toInput, toUpright } = uprightFrame(read, skew, gray);
   // On a page of text, ink reaching the page's edge along its side is dress, no row of the page (page-dress.ts).
-  const mask = pageOfText(read) ? withoutPageDress(binarise(gray), medianHeight(read.lines)) : binarise(gray);
+  const mask = ofText ? withoutPageDress(binarise(gray), medianHeight(read.lines)) : binarise(gray);
   const bands = inkBands(mask);
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).

@@ -18,17 +18,19 @@ const run = promisify(execFile);
 const SCAN_DPI = 200;
 
 /**
- * A page with a coloured bar down its side, rasterised as a scan and read by the page step as
- * POST /v3/pdf reads a scanned page: the bar held ink in every pixel row, so the whole page was
- * one band of ink, read line by line as text, and its display came back as prose with inline
- * pieces (`u" \( + \) c(x)u \( =0 \)`). Without the bar (page-dress.ts) the display is a row of
- * its own.
+ * Pages dressed to their edges (test/support/dressed-page.ts), rasterised as scans and read by the
+ * page step as POST /v3/pdf reads a scanned page (page-dress.ts):
+ * - a bar down the side held ink in every pixel row, so the whole page was one band of ink, read
+ *   line by line as text, and its display came back as prose with inline pieces
+ *   (`u" \( + \) c(x)u \( =0 \)`);
+ * - a dark slide background binarised as one blob of ink and its light lines as none, so the
+ *   display stayed the text model's line.
  */
-describe('a scanned page with a bar down its side', () => {
+describe.each(['side bar', 'dark background'] as const)('a scanned page with a %s', (dress) => {
   let pdf: LatexPdf;
   let lines: PageLine[];
   beforeAll(async () => {
-    pdf = await dressedPagePdf('side bar');
+    pdf = await dressedPagePdf(dress);
     await run('pdftoppm', ['-r', String(SCAN_DPI), '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'scan')]);
     const png = await readFile(join(pdf.dir, 'scan.png'));
     const printed = await SymbolClassifier.load({ intraOpThreads: 1 });

@@ -1,5 +1,6 @@
 import type { InkMask } from '../engine/math/image/binarise.js';
 import { connectedComponents } from '../engine/math/image/components.js';
+import type { GrayImage } from '../engine/math/types.js';
 
 /**
  * A page's dress: ink that reaches the page's edge and runs a long way along it — a coloured bar
@@ -34,4 +35,26 @@ export function withoutPageDress(mask: InkMask, lineHeight: number): InkMask {
   const data = new Uint8Array(mask.data.length);
   for (let i = 0; i < data.length; i++) data[i] = mask.data[i] && !dress[labels[i]!] ? 1 : 0;
   return { data, width, height };
+}
+
+/** A page whose median grey is darker than this is printed light on dark. */
+export const DARK_PAGE_GREY = 128;
+
+/**
+ * A page printed light on dark (a slide's dark theme, a film negative) as its negative, dark on
+ * light, its background (the median grey) made white as paper is; any other page as it is. The
+ * text engine reads either, but a dark page binarises as one blob of ink: its background is dress
+ * (withoutPageDress) and its light lines are no ink at all, so its displays were never read as
+ * maths; a grey background left around a row's crop, beside the crop's white margin, still read
+ * as nothing.
+ */
+export function asPositive(image: GrayImage): GrayImage {
+  const counts = new Uint32Array(256);
+  for (const g of image.data) counts[g]!++;
+  let below = 0;
+  let median = 0;
+  while (median < 255 && (below += counts[median]!) < image.data.length / 2) median++;
+  if (median >= DARK_PAGE_GREY) return image;
+  const scale = 255 / (255 - median);
+  return { ...image, data: image.data.map((g) => Math.min(255, Math.round((255 - g) * scale))) };
 }
