@@ -66,10 +66,11 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const ofText = pageOfText(read);
   // A page of text printed light on dark is read as its negative (page-dress.ts).
   const turned = await uprightGray(png, read.rotation, skew);
-  const upright = ofText ? asPositive(turned) : turned;
+  const { toInput, toUpright } = uprightFrame(read, skew, turned);
+  const lineBoxes = read.lines.map((l) => toUpright(l.box));
+  const upright = ofText ? asPositive(turned, lineBoxes) : turned;
   // Measured once on the whole page: every band and span cut from it is binarised with its paper.
   const gray: GrayImage = { ...upright, scan: scanNoise(upright) };
-  const { toInput, toUpright } = uprightFrame(read, skew, gray);
   // On a page of text, ink reaching the page's edge along its side is dress, no row of the page (page-dress.ts).
   const mask = ofText ? withoutPageDress(binarise(gray), medianHeight(read.lines)) : binarise(gray);
   const bands = inkBands(mask);

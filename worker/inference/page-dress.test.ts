@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageLine } from '../../page/model.js';
 import { DRESSED_DISPLAY, DRESSED_PROSE, dressedPagePdf } from '../../test/support/dressed-page.js';
@@ -17,6 +18,12 @@ const run = promisify(execFile);
 /** Scanned pages are read at this resolution (the texdoc scan evaluation's, bench/scanned-renders.ts). */
 const SCAN_DPI = 200;
 
+/** The page photographed on a dark table: dark all round it, over more than half the picture. */
+const onDarkTable = (png: Buffer) => {
+  const dark = { r: 40, g: 36, b: 33, alpha: 1 };
+  return sharp(png).extend({ top: 500, bottom: 500, left: 700, right: 700, background: dark }).png().toBuffer();
+};
+
 /**
  * Pages dressed to their edges (test/support/dressed-page.ts), rasterised as scans and read by the
  * page step as POST /v3/pdf reads a scanned page (page-dress.ts):
@@ -24,15 +31,21 @@ const SCAN_DPI = 200;
  *   line by line as text, and its display came back as prose with inline pieces
  *   (`u" \( + \) c(x)u \( =0 \)`);
  * - a dark slide background binarised as one blob of ink and its light lines as none, so the
- *   display stayed the text model's line.
+ *   display stayed the text model's line;
+ * - a page photographed on a dark table is no negative: its lines stand on light paper.
  */
-describe.each(['side bar', 'dark background'] as const)('a scanned page with a %s', (dress) => {
+describe.each([
+  ['a side bar', 'side bar', undefined],
+  ['a dark background', 'dark background', undefined],
+  ['a side bar, photographed on a dark table', 'side bar', onDarkTable],
+] as const)('a scanned page with %s', (_, dress, photograph) => {
   let pdf: LatexPdf;
   let lines: PageLine[];
   beforeAll(async () => {
     pdf = await dressedPagePdf(dress);
     await run('pdftoppm', ['-r', String(SCAN_DPI), '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'scan')]);
-    const png = await readFile(join(pdf.dir, 'scan.png'));
+    const scan = await readFile(join(pdf.dir, 'scan.png'));
+    const png = photograph ? await photograph(scan) : scan;
     const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
     const classifiers = { printed, handwritten: await loadHandwritingClassifier() };
     const engines: MathEngines = {

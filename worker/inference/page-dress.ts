@@ -1,6 +1,7 @@
 import type { InkMask } from '../engine/math/image/binarise.js';
 import { connectedComponents } from '../engine/math/image/components.js';
 import type { GrayImage } from '../engine/math/types.js';
+import type { Box } from '../engine/text/image.js';
 
 /**
  * A page's dress: ink that reaches the page's edge and runs a long way along it — a coloured bar
@@ -37,24 +38,31 @@ export function withoutPageDress(mask: InkMask, lineHeight: number): InkMask {
   return { data, width, height };
 }
 
-/** A page whose median grey is darker than this is printed light on dark. */
+/** A page whose text lines' median grey is darker than this is printed light on dark. */
 export const DARK_PAGE_GREY = 128;
 
 /**
  * A page printed light on dark (a slide's dark theme, a film negative) as its negative, dark on
- * light, its background (the median grey) made white as paper is; any other page as it is. The
- * text engine reads either, but a dark page binarises as one blob of ink: its background is dress
- * (withoutPageDress) and its light lines are no ink at all, so its displays were never read as
- * maths; a grey background left around a row's crop, beside the crop's white margin, still read
- * as nothing.
+ * light, its background made white as paper is; any other page as it is. What lies under the text
+ * lines (`lines`, the text engine's boxes on the image) tells: mostly their paper, whose median
+ * grey is dark on such a page; a photographed page on a dark table has light paper under its
+ * lines whatever surrounds it. The text engine reads either, but a dark page binarises as one
+ * blob of ink: its background is dress (withoutPageDress) and its light lines are no ink at all,
+ * so its displays were never read as maths; a grey background left around a row's crop, beside
+ * the crop's white margin, still read as nothing.
  */
-export function asPositive(image: GrayImage): GrayImage {
+export function asPositive(image: GrayImage, lines: Box[]): GrayImage {
   const counts = new Uint32Array(256);
-  for (const g of image.data) counts[g]!++;
+  let total = 0;
+  for (const b of lines) {
+    const [x0, x1] = [Math.max(0, Math.floor(b.x)), Math.min(image.width, Math.ceil(b.x + b.width))];
+    for (let y = Math.max(0, Math.floor(b.y)); y < Math.min(image.height, Math.ceil(b.y + b.height)); y++)
+      for (let x = x0; x < x1; x++, total++) counts[image.data[y * image.width + x]!]!++;
+  }
   let below = 0;
-  let median = 0;
-  while (median < 255 && (below += counts[median]!) < image.data.length / 2) median++;
-  if (median >= DARK_PAGE_GREY) return image;
-  const scale = 255 / (255 - median);
+  let paper = 0;
+  while (paper < 255 && (below += counts[paper]!) < total / 2) paper++;
+  if (!total || paper >= DARK_PAGE_GREY) return image;
+  const scale = 255 / (255 - paper);
   return { ...image, data: image.data.map((g) => Math.min(255, Math.round((255 - g) * scale))) };
 }
