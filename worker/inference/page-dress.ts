@@ -1,5 +1,4 @@
 import type { InkMask } from '../engine/math/image/binarise.js';
-import { connectedComponents } from '../engine/math/image/components.js';
 import type { GrayImage } from '../engine/math/types.js';
 import type { Box } from '../engine/text/image.js';
 
@@ -18,23 +17,47 @@ export const DRESS_SIDE_SHARE = 0.5;
 /** …and at least this many text-line heights (a tall brace at the edge of a cropped block is a few). */
 export const DRESS_LINE_HEIGHTS = 8;
 
-/** `mask` without its dress (the same mask when it has none); `lineHeight`: the page's text-line height, in pixels. */
+/**
+ * `mask` without its dress (the same mask when it has none); `lineHeight`: the page's text-line
+ * height, in pixels. Only the ink 8-connected to the edge is visited, so a page with a margin costs
+ * one pass round its border.
+ */
 export function withoutPageDress(mask: InkMask, lineHeight: number): InkMask {
   const { width, height } = mask;
-  const { labels, components } = connectedComponents(mask);
-  const dress = new Uint8Array(components.length + 1);
-  let any = false;
-  for (const { id, box } of components) {
-    const atEdge = box.x0 === 0 || box.y0 === 0 || box.x1 === width || box.y1 === height;
-    const [across, down] = [box.x1 - box.x0, box.y1 - box.y0];
-    const long = (run: number, side: number) => run >= DRESS_SIDE_SHARE * side && run >= DRESS_LINE_HEIGHTS * lineHeight;
-    if (!atEdge || !(long(across, width) || long(down, height))) continue;
-    dress[id] = 1;
-    any = true;
+  const seen = new Uint8Array(width * height);
+  const dress: number[][] = [];
+  const long = (run: number, side: number) => run >= DRESS_SIDE_SHARE * side && run >= DRESS_LINE_HEIGHTS * lineHeight;
+  const from = (start: number) => {
+    if (!mask.data[start] || seen[start]) return;
+    seen[start] = 1;
+    const blob = [start];
+    let [x0, y0, x1, y1] = [width, height, 0, 0];
+    for (let k = 0; k < blob.length; k++) {
+      const i = blob[k]!;
+      const [x, y] = [i % width, Math.floor(i / width)];
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++)
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+          const j = ny * width + nx;
+          if (mask.data[j] && !seen[j]) {
+            seen[j] = 1;
+            blob.push(j);
+          }
+        }
+    }
+    if (long(x1 - x0, width) || long(y1 - y0, height)) dress.push(blob);
+  };
+  for (let x = 0; x < width; x++) {
+    from(x);
+    from((height - 1) * width + x);
   }
-  if (!any) return mask;
-  const data = new Uint8Array(mask.data.length);
-  for (let i = 0; i < data.length; i++) data[i] = mask.data[i] && !dress[labels[i]!] ? 1 : 0;
+  for (let y = 0; y < height; y++) {
+    from(y * width);
+    from(y * width + width - 1);
+  }
+  if (!dress.length) return mask;
+  const data = Uint8Array.from(mask.data);
+  for (const blob of dress) for (const i of blob) data[i] = 0;
   return { data, width, height };
 }
 
