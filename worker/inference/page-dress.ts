@@ -61,31 +61,39 @@ export function withoutPageDress(mask: InkMask, lineHeight: number): InkMask {
   return { data, width, height };
 }
 
-/** A page whose text lines' median grey is darker than this is printed light on dark. */
+/** A page whose median grey, and its text lines' median grey, are darker than this is printed light on dark. */
 export const DARK_PAGE_GREY = 128;
 
 /**
  * A page printed light on dark (a slide's dark theme, a film negative) as its negative, dark on
- * light, its background made white as paper is; any other page as it is. What lies under the text
- * lines (`lines`, the text engine's boxes on the image) tells: mostly their paper, whose median
- * grey is dark on such a page; a photographed page on a dark table has light paper under its
- * lines whatever surrounds it. The text engine reads either, but a dark page binarises as one
- * blob of ink: its background is dress (withoutPageDress) and its light lines are no ink at all,
- * so its displays were never read as maths; a grey background left around a row's crop, beside
- * the crop's white margin, still read as nothing.
+ * light, its background (the page's median grey) made white as paper is; any other page as it is.
+ * Both the page and what lies under its text lines (`lines`, the text engine's boxes on the image:
+ * mostly their paper) must be dark: a photographed page on a dark table has light paper under its
+ * lines whatever surrounds it, and lines of solid ink on white paper are no negative. The text
+ * engine reads either, but a dark page binarises as one blob of ink: its background is dress
+ * (withoutPageDress) and its light lines are no ink at all, so its displays were never read as
+ * maths; a grey background left around a row's crop, beside the crop's white margin, still read
+ * as nothing.
  */
 export function asPositive(image: GrayImage, lines: Box[]): GrayImage {
+  const page = medianGrey(image, [{ x: 0, y: 0, width: image.width, height: image.height }]);
+  if (page >= DARK_PAGE_GREY || medianGrey(image, lines) >= DARK_PAGE_GREY) return image;
+  const scale = 255 / (255 - page);
+  return { ...image, data: image.data.map((g) => Math.min(255, Math.round((255 - g) * scale))) };
+}
+
+/** The median grey of the image's pixels inside `boxes` (255 when they hold none). */
+function medianGrey(image: GrayImage, boxes: Box[]): number {
   const counts = new Uint32Array(256);
   let total = 0;
-  for (const b of lines) {
+  for (const b of boxes) {
     const [x0, x1] = [Math.max(0, Math.floor(b.x)), Math.min(image.width, Math.ceil(b.x + b.width))];
     for (let y = Math.max(0, Math.floor(b.y)); y < Math.min(image.height, Math.ceil(b.y + b.height)); y++)
       for (let x = x0; x < x1; x++, total++) counts[image.data[y * image.width + x]!]!++;
   }
+  if (!total) return 255;
   let below = 0;
-  let paper = 0;
-  while (paper < 255 && (below += counts[paper]!) < total / 2) paper++;
-  if (!total || paper >= DARK_PAGE_GREY) return image;
-  const scale = 255 / (255 - paper);
-  return { ...image, data: image.data.map((g) => Math.min(255, Math.round((255 - g) * scale))) };
+  let median = 0;
+  while (median < 255 && (below += counts[median]!) < total / 2) median++;
+  return median;
 }
