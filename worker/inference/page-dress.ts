@@ -66,7 +66,7 @@ export const DARK_PAGE_GREY = 128;
 
 /**
  * A page printed light on dark (a slide's dark theme, a film negative) as its negative, dark on
- * light, its background (the page's median grey) made white as paper is; any other page as it is.
+ * light, its backgrounds (the page's median grey, and its lines') made white as paper is; any other page as it is.
  * Both the page and what lies under its text lines (`lines`, the text engine's boxes on the image:
  * mostly their paper) must be dark: a photographed page on a dark table has light paper under its
  * lines whatever surrounds it, and lines of solid ink on white paper are no negative. The text
@@ -77,8 +77,10 @@ export const DARK_PAGE_GREY = 128;
  */
 export function asPositive(image: GrayImage, lines: Box[]): GrayImage {
   const page = medianGrey(image, [{ x: 0, y: 0, width: image.width, height: image.height }]);
-  if (page >= DARK_PAGE_GREY || medianGrey(image, lines) >= DARK_PAGE_GREY) return image;
-  const scale = 255 / (255 - page);
+  const underLines = medianGrey(image, lines);
+  if (page >= DARK_PAGE_GREY || underLines >= DARK_PAGE_GREY) return image;
+  // The lighter of the two papers turns white, and the darker with it (a slide's lighter blocks on its background).
+  const scale = 255 / (255 - Math.max(page, underLines));
   return { ...image, data: image.data.map((g) => Math.min(255, Math.round((255 - g) * scale))) };
 }
 
