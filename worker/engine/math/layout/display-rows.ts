@@ -151,12 +151,27 @@ function alignmentPoints(rows: Element[][], em: number, exactPositions: boolean)
 const FLUSH_START_EM = 0.25;
 const RAGGED_END_EM = 0.5;
 
+/** Binary operators that can open an aligned cell (`&+ c`, `&- d`). */
+const OPENING_OPERATORS = new Set(['+', '-', '\\pm', '\\mp', '\\times', '\\cdot']);
+
 /**
- * Rows that all start at one x and do not all end together: aligned at their start, as an
+ * Where a row's cell starts: its first glyph's ink, less the space TeX sets before it when it is a
+ * relation (a thick space, 5 mu) or a binary operator (a medium space, 4 mu), since amsmath opens
+ * each aligned cell with `{}` (`&\Longleftrightarrow H` starts 5/18 em right of `&H`).
+ */
+function cellStart(row: Element[], em: number): number {
+  const first = row.reduce((a, b) => (b.box.x0 < a.box.x0 ? b : a));
+  const latex = latexOf(first);
+  const space = RELATIONS.has(latex) ? 5 / 18 : OPENING_OPERATORS.has(latex) ? 4 / 18 : 0;
+  return first.box.x0 - space * em;
+}
+
+/**
+ * Rows whose cells all start at one x and do not all end together: aligned at their start, as an
  * `align` whose rows each open with `&` sets them.
  */
 function flushLeft(rows: Element[][], em: number): boolean {
-  const starts = rows.map((row) => Math.min(...row.map((e) => e.box.x0)));
+  const starts = rows.map((row) => cellStart(row, em));
   const ends = rows.map((row) => Math.max(...row.map((e) => e.box.x1)));
   return Math.max(...starts) - Math.min(...starts) <= FLUSH_START_EM * em && Math.max(...ends) - Math.min(...ends) > RAGGED_END_EM * em;
 }
