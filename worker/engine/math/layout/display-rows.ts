@@ -39,8 +39,11 @@ export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactP
   const rows = splitDisplayRows(elements, em);
   if (rows.length < 2) return null;
   const relationPoints = alignmentPoints(rows, em, exactPositions);
-  // Rows without a relation point, set flush left (`&\int … \\ &\le …`), are aligned at their start.
-  const points = relationPoints.length === 0 && exactPositions && flushLeft(rows, em) ? [Math.min(...rows.flat().map((e) => e.box.x0))] : relationPoints;
+  // Rows without a relation point, set flush left (`&\int … \\ &\le …`), are aligned at their
+  // start, and rows whose relations hang left of the column (`&a \\ \iff &b`) where it starts.
+  const start =
+    relationPoints.length === 0 && exactPositions ? (flushLeft(rows, em) ? Math.min(...rows.flat().map((e) => e.box.x0)) : hangingColumn(rows, em)) : null;
+  const points = start === null ? relationPoints : [start];
   const parsed = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell)));
   const cells = parsed.map((row) => row.map((cell) => cell.nodes));
   const spans = rows.map((row, i) => {
@@ -174,6 +177,29 @@ function flushLeft(rows: Element[][], em: number): boolean {
   const starts = rows.map((row) => cellStart(row, em));
   const ends = rows.map((row) => Math.max(...row.map((e) => e.box.x1)));
   return Math.max(...starts) - Math.min(...starts) <= FLUSH_START_EM * em && Math.max(...ends) - Math.min(...ends) > RAGGED_END_EM * em;
+}
+
+/**
+ * The x where rows' cells start when some rows open with a relation standing left of that x
+ * (`&a = b \\ \iff &c = d`: amsmath ends the left column with the relation, `\iff` with its
+ * thick space) and every other row starts there; null when they do not. Only a row's relation
+ * may stand left of the column, and its cell must start within the glyphs' exact tolerance.
+ */
+function hangingColumn(rows: Element[][], em: number): number | null {
+  const starts: number[] = [];
+  let hanging = 0;
+  for (const row of rows) {
+    const ordered = [...row].sort((a, b) => a.box.x0 - b.box.x0);
+    const first = ordered[0]!;
+    const rest = ordered.slice(1);
+    if (RELATIONS.has(latexOf(first)) && rest.length > 0 && rest.every((e) => e.box.x0 >= first.box.x1)) {
+      hanging++;
+      starts.push(rest[0]!.box.x0);
+    } else starts.push(first.box.x0);
+  }
+  if (hanging === 0 || hanging === rows.length) return null;
+  const x = Math.min(...starts);
+  return Math.max(...starts) - x <= ALIGN_TOLERANCE_EM * em ? x - ALIGN_TOLERANCE_EM * em : null;
 }
 
 /** A row that starts right of `x` with a binary operator (`+ e`, `\times f`): the continuation of the row above. */

@@ -31,6 +31,11 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
     '\\begin{align*} &H(X|Y)=0 \\\\ &\\Longleftrightarrow H(X,Y)=H(Y) \\\\ &\\Longleftrightarrow H(X)+1=2 \\end{align*}',
     '\\begin{aligned}&H(X|Y)=0\\\\&\\Longleftrightarrow H(X,Y)=H(Y)\\\\&\\Longleftrightarrow H(X)+1=2\\end{aligned}',
   ],
+  // Relations that hang left of the column (`\iff &`, its thick space after it): the `&` where the rows' cells start.
+  [
+    '\\begin{align*} &H(X|Y)=0 \\\\ \\iff &H(X,Y)=H(Y) \\\\ \\iff &2+H(X)=1 \\end{align*}',
+    '\\begin{aligned}&H(X|Y)=0\\\\\\Longleftrightarrow&H(X,Y)=H(Y)\\\\\\Longleftrightarrow&2+H(X)=1\\end{aligned}',
+  ],
   // Stacked limit lines are one limit.
   ['\\[ \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} P(i,j) \\]', '\\sum_{\\substack{0\\leq i\\leq m\\\\0<j<n}}P(i,j)'],
   [

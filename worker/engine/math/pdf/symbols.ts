@@ -5,6 +5,7 @@ import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites
 import { boldMaths, inBoldVersion, withOverprintsMerged } from './bold-glyphs.js';
 import { joinDotStacks } from './dot-stacks.js';
 import { joinHorizontalBraces } from './horizontal-braces.js';
+import { backslashesBySpacing, phiByShape } from './twin-glyphs.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
@@ -65,21 +66,6 @@ export function glyphSymbol(g: PdfGlyph, boldVersion = false): Piece | undefined
   const plain = typewriterLetter(g, token.style ?? uprightTextLetter(g, token.latex));
   const style = boldVersion ? plain : boldMaths(g, token.latex, plain);
   return { ...common, latex: phiByShape(g, token.latex), part: 'whole', ...(style ? { style } : {}) };
-}
-
-/** Between the ascender line of TeX's straight `\phi` (0.69 em in CMMI, Latin Modern, newtx's sans) and the x-height of the curly `\varphi` (0.43 em). */
-const PHI_ASCENDER_EM = 0.56;
-
-/**
- * TeX's two phis by their shape. pdf.js names a glyph from the font's ToUnicode map where it has
- * one (TeX's names them by shape) and else from the Adobe glyph list, which has them the other way
- * round (`phi`, CMMI's straight phi at 0x1E, is U+03C6): every phi of a dvips PDF, or of a pdfTeX
- * PDF without ToUnicode maps, would read as the other one. The straight `\phi` rises to the
- * ascenders, the curly `\varphi` only to the x-height, in every maths italic font.
- */
-function phiByShape(g: PdfGlyph, latex: string): string {
-  if ((latex !== '\\phi' && latex !== '\\varphi') || g.font.family !== 'math-italic' || !g.exactInk || isRawCode(g.unicode, g.code)) return latex;
-  return g.baseline - g.box.y0 > PHI_ASCENDER_EM * g.size ? '\\phi' : '\\varphi';
 }
 
 /**
@@ -244,7 +230,7 @@ export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const composed = joinStacked(joinNegations(joinArrows(joinDotStacks(stacked))));
   const braces = joinHorizontalBraces(composed, rules);
   const merged = mergeRadicals(braces.symbols, braces.rules);
-  return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+  return backslashesBySpacing(merged).sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
 }
 
 /** Braces share one extender glyph, so a stack's family ignores which brace a piece names. */

@@ -6,12 +6,14 @@ import { readPdfMath, symbolsInRegion } from './index.js';
 import { compileLatex, openTestPdf, type LatexPdf } from '../../../../test/support/latex-pdf.js';
 
 /**
- * TeX's two phis, the straight `\phi` and the curly `\varphi`, from the same display typeset by
- * pdflatex (whose ToUnicode map names CMMI's glyphs by shape) and by latex + dvips + Ghostscript
- * (no ToUnicode: pdf.js names them from the Adobe glyph list, which has them the other way round).
+ * Symbols TeX prints with one glyph, or whose names pdf.js confuses, from the same display typeset
+ * by pdflatex (whose ToUnicode map names CMMI's glyphs by shape) and by latex + dvips + Ghostscript
+ * (no ToUnicode: pdf.js names them from the Adobe glyph list, which has the two phis the other way
+ * round): the straight `\phi` and the curly `\varphi`, the binary `\setminus` and the ordinary
+ * `\backslash` (CMSY's one backslash glyph, with or without the operator's spaces).
  */
-const DISPLAY = String.raw`\[ \phi(t)+\varphi(s)=\phi_{\varphi}^{\phi} \]`;
-const EXPECTED = normaliseLatex(String.raw`\phi(t)+\varphi(s)=\phi_{\varphi}^{\phi}`);
+const DISPLAY = String.raw`\[ \phi(t)+\varphi(s)=\phi_{\varphi}^{\phi},\quad \Omega\backslash S_u = A\setminus B \]`;
+const EXPECTED = normaliseLatex(String.raw`\phi(t)+\varphi(s)=\phi_{\varphi}^{\phi},\quad \Omega\backslash S_u = A\setminus B`);
 
 const typeset: Array<{ pdf: LatexPdf; doc: PDFDocumentProxy }> = [];
 
@@ -34,8 +36,8 @@ async function read(doc: PDFDocumentProxy): Promise<string> {
   return normaliseLatex(parseLayout(symbolsInRegion(math, { x0: 0, y0: 0, x1: math.width, y1: math.height })).latex);
 }
 
-describe('the straight and the curly phi', () => {
-  it('reads each by its shape from a pdflatex PDF and from a dvips PDF', async () => {
+describe('one glyph, two symbols', () => {
+  it('reads each phi by its shape and each backslash by its spacing, from a pdflatex PDF and from a dvips PDF', async () => {
     expect(await read(typeset[0]!.doc)).toBe(EXPECTED);
     expect(await read(typeset[1]!.doc)).toBe(EXPECTED);
   });
