@@ -46,6 +46,9 @@ describe('normaliseLatex', () => {
   it('removes braces that group nothing but keeps those that do', () => {
     same('{x}', 'x');
     same('{x}^{2}', 'x^2');
+    // A group inside a scripted group groups nothing either (`{\\mathrm{e}}^{x}`, the upright e read as e).
+    same('{\\mathrm {e} }^{-y}', 'e^{-y}');
+    same('{{x}}^{2}', 'x^2');
     same('{{a+b}}c', 'a+bc');
     different('{ab}^2', 'ab^2');
     // One bracketed expression scripted as a group prints as its closing bracket scripted.

@@ -209,7 +209,7 @@ function uprightWords(items: Item[]): Item[] {
 }
 
 /**
- * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` into `x^2`. Done at
+ * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` and `{{x}}^2` into `x^2`. Done at
  * emission because scripts attach to a group only after the group has been read.
  */
 function flattenGroups(items: Item[]): Item[] {
@@ -219,7 +219,8 @@ function flattenGroups(items: Item[]): Item[] {
       flat.push(item);
       continue;
     }
-    const inner = item.base.items;
+    // Groups inside it group nothing either (`{{x}}^2`, `{\\mathrm{e}}^{x}`).
+    const inner = flattenGroups(item.base.items);
     const scripted = item.sub !== undefined || item.sup !== undefined;
     if (!scripted) flat.push(...flattenGroups(inner));
     else if (inner.length === 1 && !inner[0].sub && !inner[0].sup) flat.push({ ...item, base: inner[0].base });

@@ -134,7 +134,11 @@ function alignmentPoints(rows: Element[][], em: number, exactPositions: boolean)
     // One relation row and rows that all start to its right with an operator are a split's
     // continuation (`&\quad + e`); gather's rows that happen to start right of a relation are not.
     const continued = anchored.length === 1 && rows.every((row) => anchored.includes(row) || continuesAfter(row, x + tolerance));
-    if ((anchored.length >= 2 || continued) && !crossed && leftOf) points.push(x);
+    // An operator opens a row's cell only at the first point (split's `&+ c`): a later column pair
+    // starts at relations of two rows, not where one row's `-` meets another's `=` (`&= x - y \\ &= x = y`).
+    const relations = rows.filter((row) => row.some((e) => Math.abs(e.box.x0 - x) <= tolerance && RELATIONS.has(latexOf(e)))).length;
+    const later = points.length > 0 && relations < 2;
+    if ((anchored.length >= 2 || continued) && !crossed && leftOf && !later) points.push(x);
   }
   // Born-digital glyphs stand where TeX put them: an alignment point holds exactly.
   const held = exactPositions ? exactPoints(rows, points, em, (x) => rows.map((row) => anchorAt(row, x))) : points;

@@ -36,6 +36,8 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
     '\\begin{align*} &H(X|Y)=0 \\\\ \\iff &H(X,Y)=H(Y) \\\\ \\iff &2+H(X)=1 \\end{align*}',
     '\\begin{aligned}&H(X|Y)=0\\\\\\Longleftrightarrow&H(X,Y)=H(Y)\\\\\\Longleftrightarrow&2+H(X)=1\\end{aligned}',
   ],
+  // One row's `-` over another's second `=` (a medium and a thick space after one `x`) is no second column pair.
+  ['\\begin{align*} A &= x - y \\\\ &= x = y \\end{align*}', '\\begin{aligned}A&=x-y\\\\&=x=y\\end{aligned}'],
   // Stacked limit lines are one limit.
   ['\\[ \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} P(i,j) \\]', '\\sum_{\\substack{0\\leq i\\leq m\\\\0<j<n}}P(i,j)'],
   [
