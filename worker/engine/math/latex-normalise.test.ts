@@ -103,6 +103,10 @@ describe('normaliseLatex', () => {
     different('\\text{ab}', 'ab');
     same('\\text{is}\\text{odd}', '\\text{is odd}');
     same('\\text{otherwise.}', '\\text{otherwise}.');
+    same('\\text{an equation number!}', '\\text{an equation number}!');
+    same("x.\\text{''}", 'x.\u201D');
+    same("\\text{a ``word''}", '\\text{a \u201Cword}\u201D');
+    different('\\text{a}!', '\\text{a}');
     same('\\substack{i<n \\\\ j}', '\\substack{{i<n}\\\\j}');
   });
 
