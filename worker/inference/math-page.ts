@@ -7,6 +7,7 @@ import { boxBeforeTurn } from '../engine/text/deskew.js';
 import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
 import { type Band, inkBands } from './bands.js';
+import { asPositive, withoutPageDress } from './page-dress.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
@@ -62,11 +63,16 @@ export interface MathEngines {
  */
 export async function addMath(png: Buffer, read: OcrResult, options: PageOptions, allEngines: MathEngines): Promise<PageRecognition> {
   const skew = pageSkew(read);
-  const upright = await uprightGray(png, read.rotation, skew);
+  const ofText = pageOfText(read);
+  // A page of text printed light on dark is read as its negative (page-dress.ts).
+  const turned = await uprightGray(png, read.rotation, skew);
+  const { toInput, toUpright } = uprightFrame(read, skew, turned);
+  const lineBoxes = read.lines.map((l) => toUpright(l.box));
+  const upright = ofText ? asPositive(turned, lineBoxes) : turned;
   // Measured once on the whole page: every band and span cut from it is binarised with its paper.
   const gray: GrayImage = { ...upright, scan: scanNoise(upright) };
-  const { toInput, toUpright } = uprightFrame(read, skew, gray);
-  const mask = binarise(gray);
+  // On a page of text, ink reaching the page's edge along its side is dress, no row of the page (page-dress.ts).
+  const mask = ofText ? withoutPageDress(binarise(gray), medianHeight(read.lines)) : binarise(gray);
   const bands = inkBands(mask);
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).
@@ -145,8 +151,13 @@ const LINE_ASPECT = 5;
  * straight formula renders measured 0.5–4.5°), and it holds no lines that could run together.
  */
 function pageSkew(read: OcrResult): number {
+  return pageOfText(read) ? read.skew : 0;
+}
+
+/** Whether the image holds STRAIGHTEN_MIN_LINES lines of text or more: a page, not a formula. */
+function pageOfText(read: OcrResult): boolean {
   const lines = read.lines.filter((l) => Math.max(l.box.width, l.box.height) >= LINE_ASPECT * Math.min(l.box.width, l.box.height));
-  return lines.length >= STRAIGHTEN_MIN_LINES ? read.skew : 0;
+  return lines.length >= STRAIGHTEN_MIN_LINES;
 }
 
 /** The text that tells whether lines are prose: stacked lines by their wordiest, others all together. */

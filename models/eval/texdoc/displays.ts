@@ -44,10 +44,13 @@ export function documentText(source: string, isDtx: boolean): string {
     text = text.replace(/^%[ \t]*\\begin\{macrocode\*?\}[\s\S]*?^%[ \t]*\\end\{macrocode\*?\}/gmu, '');
     text = text.replace(/^%/gmu, '');
   }
-  return text
-    .split('\n')
-    .map((line) => line.replace(/(^|[^\\])%.*$/u, '$1'))
-    .join('\n');
+  return (
+    text
+      .split('\n')
+      // `\%` is a percent sign, but `\\%` a row break and a comment: an even run of backslashes escapes nothing.
+      .map((line) => line.replace(/(^|[^\\])((?:\\\\)*)%.*$/u, '$1$2'))
+      .join('\n')
+  );
 }
 
 /** The text TeX skips: an `\iffalse … \fi` block (the `\if…`/`\fi` pairs inside it counted). */
@@ -89,14 +92,46 @@ function withoutPrintedCode(text: string): string {
   // an environment not named as code may hold a whole document; not a .dtx driver's (`\DocInput`).
   const end = out.lastIndexOf('\\end{document}');
   if (end >= 0 && !out.slice(0, end).includes('\\DocInput')) out = out.slice(0, end);
-  // A definition's body is a template, not maths on the page.
-  out = out.replace(/\\(?:new|renew|provide)(?:command|environment)\*?|\\(?:g|e|x)?def\b|\\DeclareMathOperator|\\NewDocumentCommand/gu, '\\FOLIODEFINITION');
   return out;
+}
+
+/** A definition's body is a template, not maths on the page: its command is marked so that no display is taken from it. */
+const withDefinitionsMarked = (text: string) =>
+  text.replace(/\\(?:new|renew|provide)(?:command|environment)\*?|\\(?:g|e|x)?def\b|\\DeclareMathOperator|\\NewDocumentCommand/gu, '\\FOLIODEFINITION');
+
+/** What a document makes of standard commands: `\let\tilde\widetilde` aliases one to another; any other definition (`\def\div{…}`) redefines it. */
+interface StandardRedefinitions {
+  aliases: Map<string, string>;
+  redefined: Set<string>;
+}
+
+const DEFINITION =
+  /\\(let|(?:g|e|x)?def|(?:re|new|provide)command\*?|DeclareMathOperator\*?|DeclareRobustCommand\*?|(?:New|Renew|Declare)DocumentCommand)\s*\{?\s*\\([A-Za-z]+)\s*\}?(?:\s*=?\s*\\([A-Za-z]+)(?![A-Za-z])|\s*\{\s*\\([A-Za-z]+)\s*\})?/gu;
+
+/** The standard commands the document itself (re)defines: TeX prints its displays by those definitions, not by the standard ones. */
+function standardRedefinitions(text: string): StandardRedefinitions {
+  const aliases = new Map<string, string>();
+  const redefined = new Set<string>();
+  for (const [, how, name, bare, braced] of text.matchAll(DEFINITION)) {
+    if (!STANDARD_COMMANDS.has(name!)) continue;
+    // `\let\a\b` and `\renewcommand{\a}{\b}` make `\a` print as `\b`.
+    const target = how === 'let' ? bare : braced;
+    if (target !== undefined && STANDARD_COMMANDS.has(target)) aliases.set(name!, target);
+    else redefined.add(name!);
+  }
+  return { aliases, redefined };
+}
+
+/** The display as the document's aliases print it (`\tilde R` under `\let\tilde\widetilde` is `\widetilde R`). */
+function withAliases(body: string, aliases: Map<string, string>): string {
+  return aliases.size === 0 ? body : body.replace(/\\([A-Za-z]+)/gu, (word, name: string) => (aliases.has(name) ? `\\${aliases.get(name)}` : word));
 }
 
 /** Every display equation of a document's text (see the module header for what counts). */
 export function extractDisplays(text: string): SourceDisplay[] {
-  const clean = withoutPrintedCode(text);
+  const printed = withoutPrintedCode(text);
+  const { aliases, redefined } = standardRedefinitions(printed);
+  const clean = withDefinitionsMarked(printed);
   const found: { at: number; environment: string; body: string }[] = [];
   const pattern =
     /\\\[([\s\S]*?)\\\]|\$\$([\s\S]*?)\$\$|\\begin\{((?:equation|align|alignat|flalign|gather|multline|eqnarray|displaymath)\*?)\}(\{\d+\})?([\s\S]*?)\\end\{\3\}/gu;
@@ -108,14 +143,17 @@ export function extractDisplays(text: string): SourceDisplay[] {
   }
   return found
     .filter(({ at }) => !insideDefinition(clean, at))
+    .filter(({ body }) => !usesAny(body, redefined))
     .map(({ at, environment, body }) => ({
       environment,
-      body: body.trim(),
+      body: withAliases(body, aliases).trim(),
       constructs: constructsOf(environment, body),
       ...(boldVersionAt(clean, at) ? { boldVersion: true as const } : {}),
     }))
     .filter((display) => display.body.length > 0 && usesStandardCommandsOnly(display.body));
 }
+
+const usesAny = (body: string, names: Set<string>) => [...body.matchAll(/\\([A-Za-z]+)/gu)].some((match) => names.has(match[1]!));
 
 /** The math version in force at `at` (the last `\mathversion{…}` before it) is a bold one. */
 function boldVersionAt(text: string, at: number): boolean {

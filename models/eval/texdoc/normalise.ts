@@ -23,7 +23,9 @@ import { normaliseLatex } from '../../../worker/engine/math/latex-normalise.js';
  *   multline (rows stacked, each centred or pushed to a side) are `gathered`; equation, `\[…\]`,
  *   `$$…$$` and displaymath are the bare formula; an aligned block without any `&` is `gathered`;
  * - a row break's optional spacing (`\\[4pt]`) and empty rows (a break after the last row) are
- *   dropped, eqnarray's `a &=& b` is `a &= b`, an operator written just before the `&` (`a =& b`)
+ *   dropped, eqnarray's `a &=& b` is `a &= b` and its rows of the centred middle column alone
+ *   (`& x \\ & = y`) are `gathered`, an operator written just before the `&` (`a =& b`, or
+ *   `a = {}& b`, whose empty group keeps the relation's space: printed exactly as `a &= b`)
  *   moves after it (`a &= b`: the same glyph at the same point) unless it is a script (`x_- & 0`), and a one-row aligned or gathered
  *   block is its row with its `&` removed.
  */
@@ -32,7 +34,7 @@ const ALIGNED = /^(align|flalign|eqnarray|alignat|split|aligned|alignedat)\*?$/u
 const GATHERED = /^(gather|multline|gathered)\*?$/u;
 // Not a script's argument (`(\hat a)_- & 0`, `x_\pm &= …`): that operator belongs to its script.
 const OPERATOR_BEFORE_AMPERSAND =
-  /(?<![_^]\s*)(=|<|>|\+|-|\\(?:leq?|geq?|neq?|approx|equiv|sim|simeq|cong|iff|implies|[Ll]ongrightarrow|[Rr]ightarrow|to|subset|subseteq|in|cdot|times|pm)\b)\s*&/gu;
+  /(?<![_^]\s*)(=|<|>|\+|-|\\(?:leq?|geq?|neq?|approx|equiv|sim|simeq|cong|iff|implies|(?:[Ll]ong)?(?:[Ll]eft|[Rr]ight|[Ll]eftright)arrow|to|subset|subseteq|in|cdot|times|pm)\b)\s*(?:\{\s*\}\s*)?&/gu;
 
 /** A display's LaTeX without its bold markup (`\mathbf{…}`, `\boldsymbol{…}`, `\bm{…}` leave their content as a group). */
 export function withoutBold(latex: string): string {
@@ -65,6 +67,13 @@ export function normaliseDisplay(environment: string, body: string): string {
   if (ALIGNED.test(name) || GATHERED.test(name)) {
     if (/^alignat/u.test(name)) text = text.replace(/^\s*\{\d+\}/u, '');
     let rows = splitRows(text).filter((row) => row !== '');
+    // eqnarray's middle column is centred: rows that hold nothing else (`& x \\ & = y`) are stacked
+    // rows, centred on one axis as gather's are.
+    const middleOnly = /^eqnarray/u.test(name) && rows.every((row) => /^\s*&[^&]*(&\s*)?$/u.test(row));
+    if (middleOnly) {
+      rows = rows.map((row) => row.replace(/&/gu, ' '));
+      name = 'gather';
+    }
     // eqnarray sets its relation in a column of its own (`a &=& b`): the page shows `a &= b`.
     if (/^eqnarray/u.test(name)) rows = rows.map((row) => row.replace(/&([^&]*)&/u, '&$1'));
     // `a =& b` and `a &= b` align the same glyph at the same point: the operator goes after the `&`.

@@ -53,6 +53,16 @@ describe('display equations out of a LaTeX source', () => {
     expect(extractDisplays(documentText(source, false)).map((d) => d.body)).toEqual(['x = 1']);
   });
 
+  it('reads a `%` after a row break as a comment and `\\%` as a percent sign', () => {
+    const source = '\\begin{align} a &= 1, \\\\% the second row\n b &= 2\\% \\end{align}';
+    expect(extractDisplays(documentText(source, false)).map((d) => d.body)).toEqual(['a &= 1, \\\\\n b &= 2\\%']);
+  });
+
+  it("prints standard commands as the document's own aliases and leaves out displays of those it redefines", () => {
+    const source = '\\let\\tilde\\widetilde \\def\\div{\\mathop{\\hbox{div}}} \\[ \\tilde R = 1 \\] \\[ \\div v = 0 \\] \\[ a \\div b \\]';
+    expect(extractDisplays(documentText(source, false)).map((d) => d.body)).toEqual(['\\widetilde R = 1']);
+  });
+
   it('reads a .dtx documentation, not its macrocode', () => {
     const dtx = '% \\[ x+1 \\]\n%    \\begin{macrocode}\n\\def\\y{\\[ z \\]}\n%    \\end{macrocode}\n';
     expect(extractDisplays(documentText(dtx, true)).map((d) => d.body)).toEqual(['x+1']);
@@ -66,8 +76,13 @@ describe('the display normal form', () => {
     expect(normaliseDisplay('equation', '\\begin{split} a &= b \\\\[2pt] &= c \\end{split} \\tag{3}')).toBe(aligned);
     expect(normaliseDisplay('eqnarray*', 'a &=& b \\\\ &=& c')).toBe(aligned);
     expect(normaliseDisplay('align*', 'a =& b \\\\ =& c')).toBe(aligned);
+    // An empty group after the relation keeps its space: `a = {}& b` prints as `a &= b`.
+    expect(normaliseDisplay('align', 'a = {}& b \\\\ = {}& c')).toBe(aligned);
+    // eqnarray's middle column alone is centred rows, as gather prints them.
+    expect(normaliseDisplay('eqnarray', '& a + b \\\\ & = c &')).toBe(normaliseMmdDisplay('\\begin{gathered}a+b\\\\=c\\end{gathered}'));
     // A control word moved after the `&` keeps its word boundary (`\\iff &H` is `&\\iff H`, not `&\\iffH`).
     expect(normaliseDisplay('align*', '&a = b \\\\ \\iff &H = c')).toBe(normaliseMmdDisplay('\\begin{aligned}&a=b\\\\&\\Longleftrightarrow H=c\\end{aligned}'));
+    expect(normaliseMmdDisplay('\\begin{aligned}&a=b\\\\\\Longleftrightarrow&H=c\\end{aligned}')).toBe(normaliseDisplay('align*', '&a = b \\\\ \\iff &H = c'));
     // An operator that is a script stays in its script.
     expect(normaliseDisplay('eqnarray', 'x_\\pm & = & a \\\\ y_- & = & b')).toBe(
       normaliseMmdDisplay('\\begin{aligned}x_{\\pm} & = a \\\\ y_{-} & = b\\end{aligned}'),

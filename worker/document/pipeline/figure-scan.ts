@@ -4,7 +4,8 @@ import type { TextLine } from './text-layer.js';
 /**
  * Candidates of a scanned page: large blobs of ink outside the lines the OCR read. The page image
  * is reduced to a grid of CELL_PT cells, a cell is ink when any pixel in it is dark, the text
- * lines are blanked, and cells within GAP_CELLS of each other join one blob.
+ * lines are blanked, ink that runs unbroken from the page's edge is blanked (pageEdgeInk), and
+ * cells within GAP_CELLS of each other join one blob.
  */
 
 /** Grid cell size in points: fine enough to keep a caption's gap, coarse enough to be fast. */
@@ -40,6 +41,7 @@ export function scannedCandidates(img: GrayImage, lines: TextLine[]): FigureCand
     const [r0, r1] = [Math.floor(((l.top - pad) * img.scale) / cellPx), Math.ceil(((l.bottom + pad) * img.scale) / cellPx)];
     for (let r = Math.max(0, r0); r < Math.min(rows, r1); r++) ink.fill(0, r * cols + Math.max(0, c0), r * cols + Math.min(cols, c1));
   }
+  clearPageEdgeInk(ink, cols, rows);
   const cellPt = cellPx / img.scale;
   return blobs(ink, cols, rows).map((b) => ({
     x0: b.c0 * cellPt,
@@ -48,6 +50,37 @@ export function scannedCandidates(img: GrayImage, lines: TextLine[]): FigureCand
     y1: (b.r1 + 1) * cellPt,
     ruleOnly: b.cells / ((b.c1 - b.c0 + 1) * (b.r1 - b.r0 + 1)) < STROKE_FILL,
   }));
+}
+
+/**
+ * Blanks the ink cells joined, cell to touching cell, to the page's edge: a coloured bar down the
+ * page's side, a slide's dark background or title band, a scanner's dark border. Printed matter
+ * keeps a margin, so ink that reaches the edge is the page's dress, not a figure; left in, it
+ * joins (within GAP_CELLS) the ink beside every line it passes — an equation's limits, a
+ * bullet, a heading's rule — into one blob as tall as the page, and the page's text becomes a
+ * figure (a side-barred or dark-background slide came back as one picture and no text).
+ */
+function clearPageEdgeInk(ink: Uint8Array, cols: number, rows: number): void {
+  const stack: number[] = [];
+  const visit = (i: number) => {
+    if (!ink[i]) return;
+    ink[i] = 0;
+    stack.push(i);
+  };
+  for (let c = 0; c < cols; c++) {
+    visit(c);
+    visit((rows - 1) * cols + c);
+  }
+  for (let r = 0; r < rows; r++) {
+    visit(r * cols);
+    visit(r * cols + cols - 1);
+  }
+  while (stack.length) {
+    const i = stack.pop()!;
+    const [r, c] = [Math.floor(i / cols), i % cols];
+    for (let rr = Math.max(0, r - 1); rr <= Math.min(rows - 1, r + 1); rr++)
+      for (let cc = Math.max(0, c - 1); cc <= Math.min(cols - 1, c + 1); cc++) visit(rr * cols + cc);
+  }
 }
 
 interface Blob {

@@ -46,6 +46,9 @@ describe('normaliseLatex', () => {
   it('removes braces that group nothing but keeps those that do', () => {
     same('{x}', 'x');
     same('{x}^{2}', 'x^2');
+    // A group inside a scripted group groups nothing either (`{\\mathrm{e}}^{x}`, the upright e read as e).
+    same('{\\mathrm {e} }^{-y}', 'e^{-y}');
+    same('{{x}}^{2}', 'x^2');
     same('{{a+b}}c', 'a+bc');
     different('{ab}^2', 'ab^2');
     // One bracketed expression scripted as a group prints as its closing bracket scripted.
@@ -100,6 +103,10 @@ describe('normaliseLatex', () => {
     different('\\text{ab}', 'ab');
     same('\\text{is}\\text{odd}', '\\text{is odd}');
     same('\\text{otherwise.}', '\\text{otherwise}.');
+    same('\\text{an equation number!}', '\\text{an equation number}!');
+    same("x.\\text{''}", 'x.\u201D');
+    same("\\text{a ``word''}", '\\text{a \u201Cword}\u201D');
+    different('\\text{a}!', '\\text{a}');
     same('\\substack{i<n \\\\ j}', '\\substack{{i<n}\\\\j}');
   });
 

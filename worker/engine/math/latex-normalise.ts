@@ -29,8 +29,9 @@ import { ARITY, DROPPED, FUNCTION_NAMES, OPTIONAL_ARGUMENT, SIZED_DELIMITER_PREF
  *   `\operatorname*{arg\,max}` → `\arg\max` (names a thin space apart);
  * - `\genfrac` → the fraction, `\binom` or delimited two-row matrix it prints;
  * - upright text: `\text{…}` `\textrm{…}` → `\text{…}` with the spaces inside removed; adjacent
- *   texts are one (`\text{is}\text{odd}` ≡ `\text{is odd}`) and closing punctuation stands outside
- *   (`\text{otherwise.}` ≡ `\text{otherwise}.`);
+ *   texts are one (`\text{is}\text{odd}` ≡ `\text{is odd}`), closing punctuation stands outside
+ *   (`\text{otherwise.}` ≡ `\text{otherwise}.`, `\text{number!}` ≡ `\text{number}!`) and TeX's quote
+ *   ligatures are the quotes they print (`\text{''}` ≡ `”`);
  *   `\mathrm{…}` is maths in an upright font, so its scripts stay scripts and its letters read as
  *   a person would type them: `\mathrm{d}` → `d`, `\mathrm{H_2SO_4}` → `H_{2}\text{SO}_{4}`,
  *   `\mathrm{sin}` → `\sin` (the layout parser writes upright runs the same way);
@@ -158,10 +159,15 @@ class Parser {
     if (name.startsWith('\\operatorname')) {
       return operatorName(text);
     }
-    // Punctuation closing the text (`\text{otherwise.}`) is the same full stop outside it.
-    const [, words = '', punctuation = ''] = /^(.*?)([.,;:]*)$/su.exec(text) ?? [];
-    if (!punctuation || !words) return textNode(text);
-    return { kind: 'group', items: [{ base: textNode(words) }, ...[...punctuation].map((mark) => ({ base: { kind: 'token' as const, value: mark } }))] };
+    // TeX's quote ligatures are one glyph each: ``…'' prints “…”.
+    const quoted = text.replace(/''/gu, '\u201D').replace(/``/gu, '\u201C');
+    // Punctuation closing the text (`\text{otherwise.}`, `\text{number!}`, a closing quote) is the
+    // same mark outside it: maths sets `!` and `?` as closings, with no space before them either.
+    const [, words = '', punctuation = ''] = /^(.*?)([.,;:!?\u201D]*)$/su.exec(quoted) ?? [];
+    const marks = (of: string): Item[] => [...of].map((mark) => ({ base: { kind: 'token' as const, value: mark } }));
+    if (!words && /^[\u201C\u201D]+$/u.test(quoted)) return { kind: 'group', items: marks(quoted) };
+    if (!punctuation || !words) return textNode(quoted);
+    return { kind: 'group', items: [{ base: textNode(words) }, ...marks(punctuation)] };
   }
 
   /** `\genfrac`'s six arguments, as what it prints (latex-spellings.ts). */
@@ -209,7 +215,7 @@ function uprightWords(items: Item[]): Item[] {
 }
 
 /**
- * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` into `x^2`. Done at
+ * Splices brace groups that group nothing: `{x+y}` into its items, `{x}^2` and `{{x}}^2` into `x^2`. Done at
  * emission because scripts attach to a group only after the group has been read.
  */
 function flattenGroups(items: Item[]): Item[] {
@@ -219,7 +225,8 @@ function flattenGroups(items: Item[]): Item[] {
       flat.push(item);
       continue;
     }
-    const inner = item.base.items;
+    // Groups inside it group nothing either (`{{x}}^2`, `{\\mathrm{e}}^{x}`).
+    const inner = flattenGroups(item.base.items);
     const scripted = item.sub !== undefined || item.sup !== undefined;
     if (!scripted) flat.push(...flattenGroups(inner));
     else if (inner.length === 1 && !inner[0].sub && !inner[0].sup) flat.push({ ...item, base: inner[0].base });

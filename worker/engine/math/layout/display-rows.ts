@@ -39,8 +39,11 @@ export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactP
   const rows = splitDisplayRows(elements, em);
   if (rows.length < 2) return null;
   const relationPoints = alignmentPoints(rows, em, exactPositions);
-  // Rows without a relation point, set flush left (`&\int … \\ &\le …`), are aligned at their start.
-  const points = relationPoints.length === 0 && exactPositions && flushLeft(rows, em) ? [Math.min(...rows.flat().map((e) => e.box.x0))] : relationPoints;
+  // Rows without a relation point, set flush left (`&\int … \\ &\le …`), are aligned at their
+  // start, and rows whose relations hang left of the column (`&a \\ \iff &b`) where it starts.
+  const start =
+    relationPoints.length === 0 && exactPositions ? (flushLeft(rows, em) ? Math.min(...rows.flat().map((e) => e.box.x0)) : hangingColumn(rows, em)) : null;
+  const points = start === null ? relationPoints : [start];
   const parsed = rows.map((row) => cutRow(row, points).map((cell) => parseRow(cell)));
   const cells = parsed.map((row) => row.map((cell) => cell.nodes));
   const spans = rows.map((row, i) => {
@@ -131,7 +134,11 @@ function alignmentPoints(rows: Element[][], em: number, exactPositions: boolean)
     // One relation row and rows that all start to its right with an operator are a split's
     // continuation (`&\quad + e`); gather's rows that happen to start right of a relation are not.
     const continued = anchored.length === 1 && rows.every((row) => anchored.includes(row) || continuesAfter(row, x + tolerance));
-    if ((anchored.length >= 2 || continued) && !crossed && leftOf) points.push(x);
+    // An operator opens a row's cell only at the first point (split's `&+ c`): a later column pair
+    // starts at relations of two rows, not where one row's `-` meets another's `=` (`&= x - y \\ &= x = y`).
+    const relations = rows.filter((row) => row.some((e) => Math.abs(e.box.x0 - x) <= tolerance && RELATIONS.has(latexOf(e)))).length;
+    const later = points.length > 0 && relations < 2;
+    if ((anchored.length >= 2 || continued) && !crossed && leftOf && !later) points.push(x);
   }
   // Born-digital glyphs stand where TeX put them: an alignment point holds exactly.
   const held = exactPositions ? exactPoints(rows, points, em, (x) => rows.map((row) => anchorAt(row, x))) : points;
@@ -151,14 +158,52 @@ function alignmentPoints(rows: Element[][], em: number, exactPositions: boolean)
 const FLUSH_START_EM = 0.25;
 const RAGGED_END_EM = 0.5;
 
+/** Binary operators that can open an aligned cell (`&+ c`, `&- d`). */
+const OPENING_OPERATORS = new Set(['+', '-', '\\pm', '\\mp', '\\times', '\\cdot']);
+
 /**
- * Rows that all start at one x and do not all end together: aligned at their start, as an
+ * Where a row's cell starts: its first glyph's ink, less the space TeX sets before it when it is a
+ * relation (a thick space, 5 mu) or a binary operator (a medium space, 4 mu), since amsmath opens
+ * each aligned cell with `{}` (`&\Longleftrightarrow H` starts 5/18 em right of `&H`).
+ */
+function cellStart(row: Element[], em: number): number {
+  const first = row.reduce((a, b) => (b.box.x0 < a.box.x0 ? b : a));
+  const latex = latexOf(first);
+  const space = RELATIONS.has(latex) ? 5 / 18 : OPENING_OPERATORS.has(latex) ? 4 / 18 : 0;
+  return first.box.x0 - space * em;
+}
+
+/**
+ * Rows whose cells all start at one x and do not all end together: aligned at their start, as an
  * `align` whose rows each open with `&` sets them.
  */
 function flushLeft(rows: Element[][], em: number): boolean {
-  const starts = rows.map((row) => Math.min(...row.map((e) => e.box.x0)));
+  const starts = rows.map((row) => cellStart(row, em));
   const ends = rows.map((row) => Math.max(...row.map((e) => e.box.x1)));
   return Math.max(...starts) - Math.min(...starts) <= FLUSH_START_EM * em && Math.max(...ends) - Math.min(...ends) > RAGGED_END_EM * em;
+}
+
+/**
+ * The x where rows' cells start when some rows open with a relation standing left of that x
+ * (`&a = b \\ \iff &c = d`: amsmath ends the left column with the relation, `\iff` with its
+ * thick space) and every other row starts there; null when they do not. Only a row's relation
+ * may stand left of the column, and its cell must start within the glyphs' exact tolerance.
+ */
+function hangingColumn(rows: Element[][], em: number): number | null {
+  const starts: number[] = [];
+  let hanging = 0;
+  for (const row of rows) {
+    const ordered = [...row].sort((a, b) => a.box.x0 - b.box.x0);
+    const first = ordered[0]!;
+    const rest = ordered.slice(1);
+    if (RELATIONS.has(latexOf(first)) && rest.length > 0 && rest.every((e) => e.box.x0 >= first.box.x1)) {
+      hanging++;
+      starts.push(rest[0]!.box.x0);
+    } else starts.push(first.box.x0);
+  }
+  if (hanging === 0 || hanging === rows.length) return null;
+  const x = Math.min(...starts);
+  return Math.max(...starts) - x <= ALIGN_TOLERANCE_EM * em ? x - ALIGN_TOLERANCE_EM * em : null;
 }
 
 /** A row that starts right of `x` with a binary operator (`+ e`, `\times f`): the continuation of the row above. */

@@ -25,6 +25,19 @@ const DISPLAYS: Array<[source: string, expected: string]> = [
     '\\begin{aligned}a&=\\frac{b}{c}+d\\\\&+e\\end{aligned}',
   ],
   ['\\begin{multline*} a + b + c + d + e + f + g + h \\\\ + i + j + k = 0 \\end{multline*}', '\\begin{gathered}a+b+c+d+e+f+g+h\\\\+i+j+k=0\\end{gathered}'],
+  // Rows that each open with `&` are flush left, a relation opening a row a thick space (amsmath's
+  // `{}` before it) right of a row that opens with a letter.
+  [
+    '\\begin{align*} &H(X|Y)=0 \\\\ &\\Longleftrightarrow H(X,Y)=H(Y) \\\\ &\\Longleftrightarrow H(X)+1=2 \\end{align*}',
+    '\\begin{aligned}&H(X|Y)=0\\\\&\\Longleftrightarrow H(X,Y)=H(Y)\\\\&\\Longleftrightarrow H(X)+1=2\\end{aligned}',
+  ],
+  // Relations that hang left of the column (`\iff &`, its thick space after it): the `&` where the rows' cells start.
+  [
+    '\\begin{align*} &H(X|Y)=0 \\\\ \\iff &H(X,Y)=H(Y) \\\\ \\iff &2+H(X)=1 \\end{align*}',
+    '\\begin{aligned}&H(X|Y)=0\\\\\\Longleftrightarrow&H(X,Y)=H(Y)\\\\\\Longleftrightarrow&2+H(X)=1\\end{aligned}',
+  ],
+  // One row's `-` over another's second `=` (a medium and a thick space after one `x`) is no second column pair.
+  ['\\begin{align*} A &= x - y \\\\ &= x = y \\end{align*}', '\\begin{aligned}A&=x-y\\\\&=x=y\\end{aligned}'],
   // Stacked limit lines are one limit.
   ['\\[ \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} P(i,j) \\]', '\\sum_{\\substack{0\\leq i\\leq m\\\\0<j<n}}P(i,j)'],
   [

@@ -5,6 +5,7 @@ import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites
 import { boldMaths, inBoldVersion, withOverprintsMerged } from './bold-glyphs.js';
 import { joinDotStacks } from './dot-stacks.js';
 import { joinHorizontalBraces } from './horizontal-braces.js';
+import { backslashesBySpacing, phiByShape } from './twin-glyphs.js';
 import { mathItalicUnicode } from './oml-codes.js';
 import { mathSymbolUnicode } from './oms-codes.js';
 import type { PdfGlyph, PdfPageMath } from './page-reader.js';
@@ -64,7 +65,7 @@ export function glyphSymbol(g: PdfGlyph, boldVersion = false): Piece | undefined
   if (!token) return undefined;
   const plain = typewriterLetter(g, token.style ?? uprightTextLetter(g, token.latex));
   const style = boldVersion ? plain : boldMaths(g, token.latex, plain);
-  return { ...common, latex: token.latex, part: 'whole', ...(style ? { style } : {}) };
+  return { ...common, latex: phiByShape(g, token.latex), part: 'whole', ...(style ? { style } : {}) };
 }
 
 /**
@@ -229,7 +230,7 @@ export function symbolsFrom(glyphs: PdfGlyph[], rules: Box[]): MathSymbol[] {
   const composed = joinStacked(joinNegations(joinArrows(joinDotStacks(stacked))));
   const braces = joinHorizontalBraces(composed, rules);
   const merged = mergeRadicals(braces.symbols, braces.rules);
-  return merged.sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
+  return backslashesBySpacing(merged).sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
 }
 
 /** Braces share one extender glyph, so a stack's family ignores which brace a piece names. */
