@@ -118,13 +118,11 @@ def initialise_from(net, onnx_path, class_names, crops, feats):
     print(f"initialised from {onnx_path}: {sum(n in old for n in class_names)} of {len(class_names)} classes known")
 
 
-def train(crops, feats, labels, class_names, epochs, seed, init=None, lr=3e-3, new_only=False, keep_old=False):
+def train(crops, feats, labels, class_names, epochs, seed, init=None, lr=3e-3, keep_old=False):
     torch.manual_seed(seed)
     net = SymbolNet(len(class_names), feats.shape[1])
     if init:
         initialise_from(net, init, class_names, crops, feats)
-    if new_only:
-        return train_new_rows(net, crops, feats, labels, class_names, epochs, init, lr)
     teacher, known = (copy.deepcopy(net).eval(), known_classes(init, class_names)) if init and keep_old else (None, None)
 
     def step(idx):
@@ -159,42 +157,6 @@ def remembered(teacher, logits, x, f, known, temperature=2.0):
     return F.kl_div(F.log_softmax(logits[:, known] / temperature, dim=1), target, reduction="batchmean") * temperature ** 2
 
 
-def train_new_rows(net, crops, feats, labels, class_names, epochs, init, lr):
-    """Teaches an exported model classes it lacked and nothing else: the convolutions (their batch
-    norms fixed) and the hidden layer stay as exported, and so do the output rows of the classes it
-    knew, so those classes' scores are what they were and only the new rows join the softmax."""
-    old = json.load(open(init.replace(".onnx", ".labels.json")))["classes"]
-    known = torch.tensor([name in old for name in class_names])
-    kept = net.head[3].weight.detach().clone(), net.head[3].bias.detach().clone()
-    for p in net.parameters():
-        p.requires_grad_(False)
-    out = net.head[3]
-    out.weight.requires_grad_(True)
-    out.bias.requires_grad_(True)
-    train_mode = net.train
-    net.train = lambda mode=True: (train_mode(mode), net.conv.eval())[0]
-
-    def step(idx):
-        x = crops[idx].float() / 255
-        f = feats[idx].clone()
-        hide = torch.rand(len(idx)) < 0.5
-        f[hide, 1:] = 0
-        dx, dy = np.random.randint(-1, 2, 2)
-        x = torch.roll(x, shifts=(int(dy), int(dx)), dims=(2, 3))
-        logits = net(x, f)
-        loss = F.cross_entropy(logits, labels[idx], label_smoothing=0.05)
-        return loss, (logits.argmax(1) == labels[idx]).sum().item()
-
-    fit(net, len(labels), epochs, 256, step, lr=lr)
-    with torch.no_grad():
-        out.weight[known] = kept[0][known]
-        out.bias[known] = kept[1][known]
-    net.train = train_mode
-    net.eval()
-    print(f"trained the output rows of {int((~known).sum())} new classes; {int(known.sum())} kept as exported")
-    return net
-
-
 @torch.no_grad()
 def predict(net, crops, feats):
     out = []
@@ -226,7 +188,6 @@ def main():
     parser.add_argument("--holdout-only", action="store_true", help="only the generalisation run; adds to metrics.json")
     parser.add_argument("--init", help="fine-tune from this exported model (e.g. models/math-symbols.onnx) instead of from scratch")
     parser.add_argument("--keep-old", action="store_true", help="with --init: also hold the classes it knew to the exported model's choice among them (learning without forgetting)")
-    parser.add_argument("--new-classes-only", action="store_true", help="with --init: train only the output rows of classes the exported model lacks")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning: 1e-3)")
     parser.add_argument("--scanned", action="store_true", help="add the scanned crops of data/symbols-scan (generate-symbols.ts with SCAN_SHARE=1)")
     parser.add_argument("--name", default="math-symbols", help="writes models/<name>.onnx and .labels.json (math-symbols-scan: the scans' classifier) and its metrics")
@@ -261,7 +222,7 @@ def main():
 
     print(f"final run: all fonts ({len(labels)} crops)")
     final_started = time.time()
-    net = train(crops, feats, labels, classes, args.epochs, seed=2, init=args.init, lr=args.lr, new_only=args.new_classes_only, keep_old=args.keep_old)
+    net = train(crops, feats, labels, classes, args.epochs, seed=2, init=args.init, lr=args.lr, keep_old=args.keep_old)
     metrics["final_train_minutes"] = round((time.time() - final_started) / 60, 1)
     for dpi in (150, 300):
         prefix = os.path.join(DATA, f"latex-{dpi}")
