@@ -86,7 +86,6 @@ function radicalOfVinculum(math: PdfPageMath): Map<Box, Box> {
   return owners;
 }
 
-/** amsmath environments whose rows take a `\tag` each, for the inner environments the parser writes. */
 /**
  * A multi-line display with an equation number on several rows: each number goes to the row it is
  * level with (page/row-tags.ts writes them). When the rows cannot be matched, the numbers are one

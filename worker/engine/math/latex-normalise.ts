@@ -317,4 +317,3 @@ function joinPieces(pieces: string[]): string {
   }
   return text;
 }
-

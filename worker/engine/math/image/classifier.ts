@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EngineError } from '../../errors.js';
 import { createSession, loadModelFile } from '../../models.js';
 import { CROP_SIZE, FEATURE_COUNT, type NormalisedCrop } from './normalise.js';
-import { classPrior } from './vocabulary.js';
+import { classPrior } from './priors.js';
 
 /** Manifest ids of the classifier and its class list. */
 export const SYMBOL_MODEL_ID = 'math-symbols';
@@ -42,7 +42,7 @@ export interface SymbolClassifierOptions {
  * weights, loaded through `modelId`/`labelsId`.
  */
 export class SymbolClassifier {
-  /** Each class's prior weight (vocabulary.ts classPrior), or null where every class weighs 1. */
+  /** Each class's prior weight (priors.ts classPrior), or null where every class weighs 1. */
   private readonly priors: Float32Array | null;
 
   private constructor(

@@ -1,4 +1,25 @@
 import type { Classification } from './classifier.js';
+import { ALPHABET_LETTERS } from './vocabulary.js';
+
+/**
+ * How much likelier than its look appears a class is, a priori, in printed maths (1 for most). The
+ * classifier was trained on equally many crops of every class, but a plain capital is printed
+ * dozens of times for each calligraphic, fraktur or blackboard one (the five number sets aside),
+ * and those ornate shapes are what an unclear blob resembles most: `\vec{y}` fused with a bar read
+ * as `\mathfrak{F}` at 6 %. Weighed by this, a letter of another alphabet wins only where its
+ * shape is clear: at 0.2–0.3 pdflatex's `\mathcal{O}` still reads as itself at 300 dpi (not at 0.1)
+ * and an italic x enlarged twice no longer as `\mathcal{X}` (it did at 1).
+ */
+const ALPHABET_LETTER_PRIOR = 0.3;
+const WEIGHED_ALPHABETS = new Set(ALPHABET_LETTERS);
+
+/**
+ * A class's weight over the classifier's whole softmax row (classifier.ts), so every repair step
+ * sees it; `withPriors` below weighs look-alikes among a read's candidates only, after them.
+ */
+export function classPrior(token: string): number {
+  return WEIGHED_ALPHABETS.has(token) ? ALPHABET_LETTER_PRIOR : 1;
+}
 
 /**
  * How often a class is the right reading, against its look-alikes, in printed maths: `\upsilon`

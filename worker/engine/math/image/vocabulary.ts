@@ -102,7 +102,7 @@ const SHIPPED_BLACKBOARD = new Set(MISC.filter((token) => token.startsWith('\\ma
  * (`\mathcal` has no lower case), fraktur in both cases, and the blackboard capitals beyond the
  * five number sets MISC already holds. Appended last, so the older classes keep their outputs.
  */
-const ALPHABET_LETTERS = [
+export const ALPHABET_LETTERS: readonly string[] = [
   ...CAPITALS.map((letter) => `\\mathcal{${letter}}`),
   ...LATIN.map((letter) => `\\mathfrak{${letter}}`),
   ...CAPITALS.map((letter) => `\\mathbb{${letter}}`).filter((token) => !SHIPPED_BLACKBOARD.has(token)),
@@ -126,23 +126,6 @@ export function styledLetter(token: string): { letter: string; style: SymbolStyl
   const match = /^\\(math[a-z]+)\{([A-Za-z])\}$/u.exec(token);
   const style = match && ALPHABET_STYLES[match[1]];
   return style ? { letter: match[2], style } : null;
-}
-
-/**
- * How much likelier than its look appears a class is, a priori, in printed maths (1 for most). The
- * classifier was trained on equally many crops of every class, but a plain capital is printed
- * dozens of times for each calligraphic, fraktur or blackboard one (the five number sets aside),
- * and those ornate shapes are what an unclear blob resembles most: `\vec{y}` fused with a bar read
- * as `\mathfrak{F}` at 6 %. Weighed by this, a letter of another alphabet wins only where its
- * shape is clear: at 0.2–0.3 pdflatex's `\mathcal{O}` still reads as itself at 300 dpi (not at 0.1)
- * and an italic x enlarged twice no longer as `\mathcal{X}` (it did at 1).
- */
-export const ALPHABET_LETTER_PRIOR = 0.3;
-const WEIGHED_ALPHABETS = new Set(ALPHABET_LETTERS);
-
-/** A class's weight before the classifier's probabilities are compared (classifier.ts). */
-export function classPrior(token: string): number {
-  return WEIGHED_ALPHABETS.has(token) ? ALPHABET_LETTER_PRIOR : 1;
 }
 
 /** Tokens the classifier never outputs because they share the shape of the class '.'. */
