@@ -85,16 +85,20 @@ export function splitAdjacentDisplays<G extends Grouped>(groups: G[], readRows: 
   });
 }
 
-/** The y between each two consecutive rows whose strutted boxes leave more white than rows of one display do. */
+/**
+ * The y between each two consecutive rows whose strutted boxes leave more white than rows of one
+ * display do. A row the parser found no baseline for (a matrix, a stack of limits) is measured by
+ * its ink, at its neighbour's size: rows that tall meet at \lineskip, not at their struts.
+ */
 function displayCuts(rows: RowSpan[], leading: number): number[] {
   const cuts: number[] = [];
   for (let i = 0; i + 1 < rows.length; i++) {
     const [upper, lower] = [rows[i]!, rows[i + 1]!];
-    if (upper.baseline === undefined || lower.baseline === undefined || upper.em === undefined || lower.em === undefined) continue;
-    const em = Math.max(upper.em, lower.em);
+    const em = Math.max(upper.em ?? 0, lower.em ?? 0);
+    if (em === 0) continue;
     const skip = leading * em;
-    const bottom = upper.baseline + Math.max(upper.y1 - upper.baseline, (1 - STRUT_HEIGHT) * skip);
-    const top = lower.baseline - Math.max(lower.baseline - lower.y0, STRUT_HEIGHT * skip);
+    const bottom = upper.baseline === undefined ? upper.y1 : upper.baseline + Math.max(upper.y1 - upper.baseline, (1 - STRUT_HEIGHT) * skip);
+    const top = lower.baseline === undefined ? lower.y0 : lower.baseline - Math.max(lower.baseline - lower.y0, STRUT_HEIGHT * skip);
     if (top - bottom > DISPLAY_GAP_EM * em) cuts.push((upper.y1 + lower.y0) / 2);
   }
   return cuts;
