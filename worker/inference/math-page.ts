@@ -12,7 +12,7 @@ import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
-import { countWords, isProse, isWordy } from '../../page/processors/words.js';
+import { countWords, isProse, isWordy, isWordyInPrint } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
@@ -121,7 +121,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       const evidence = proseEvidence(mine, toUpright).text;
       const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
       const kind = math ? chooseKind(evidence, math) : 'text';
-      if (kind === 'text' && isWordy(text)) {
+      if (kind === 'text' && isWordyInPrint(text)) {
         page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
         continue;
