@@ -48,11 +48,20 @@ export const MIN_MATH_RATE = calibratedConfidence(0.5);
 /** Per-symbol confidence at which a maths parse with structure outweighs a single word of text read. */
 export const SURE_MATH_RATE = calibratedConfidence(0.85);
 
+const WORD_RUN = /[A-Za-z]{8,}/;
+
 /**
  * A maths read that outweighs one word of text: structure, read surely symbol by symbol, and no
- * word of upright text in it (the maths parser found a word too: `\text{care}^{f}\text{ul}`).
+ * word in it: no word of upright text (the maths parser found a word too: `\text{care}^{f}\text{ul}`)
+ * nor a run of eight letters (WORD_RUN), which is words with their spaces lost (a running head in
+ * capitals read `6CHAPTER_{=}1.SOMEEASYUSAGESOFCROSSREFTOOLS` at 0.77 a symbol), never a product
+ * of variables.
  */
-export const sureMath = (math: MathRead) => hasMathStructure(math.latex) && math.confidenceRate >= SURE_MATH_RATE && !/\\text\{[A-Za-z]{3,}/.test(math.latex);
+export const sureMath = (math: MathRead) =>
+  hasMathStructure(math.latex) &&
+  math.confidenceRate >= SURE_MATH_RATE &&
+  !/\\text\{[A-Za-z]{3,}/.test(math.latex) &&
+  !WORD_RUN.test(math.latex.replace(/\\[A-Za-z]+/g, ' '));
 
 /**
  * Scripts, fractions, radicals, big operators, arrays and matrices, relations or binary operators

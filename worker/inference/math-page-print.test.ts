@@ -14,13 +14,15 @@ import { addMath, type MathEngines } from './math-page.js';
  * Prose as print sets it, which the plain word count saw no word in, was read as display maths:
  * small capitals with footnote marks (`IVAN R. KING1,2 AND CLAUDE BERNARD3`, a maths read of 0.84
  * per symbol), a reference's URL and a printed LaTeX command (`\documentclass[option1,option2]`,
- * 0.75). The displays stay maths, the one holding a word too.
+ * 0.75), and a footnote's rule alone in its row (a minus sign to the maths read). The displays
+ * stay maths, the one holding a word too.
  */
 const PAGE = String.raw`
 \noindent\textbf{5. REFERENCE FORMATTING WITH BIBTEX}\par\medskip
 \noindent Here is a sentence of ordinary prose that runs across the whole width of the page, and then a display:
 \[ E = mc^{2} \]
 \noindent\textsc{Ivan R. King}\textsuperscript{1,2} \textsc{and Claude Bernard}\textsuperscript{3}\par\medskip
+\noindent\rule{3in}{0.4pt}\par\medskip
 \noindent January 4, 2021, URL \texttt{https://ctan.org/pkg/newtx}.\par\medskip
 \noindent\verb|\documentclass[option1,option2]{assignment}|\par\medskip
 \noindent More prose follows here, a sentence long enough to fill one line of the page from left to right.
@@ -42,7 +44,7 @@ describe('prose as print sets it on a scanned page', () => {
     lines = (await addMath(png, ocr, { math: 'auto', calibrate: false }, engines)).lines;
   }, 120_000);
 
-  it('keeps small capitals, a reference and printed LaTeX as text, and the two displays as maths', () => {
+  it('keeps small capitals, a reference and printed LaTeX as text, drops the rule, and reads the two displays as maths', () => {
     const maths = lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex);
     expect(maths).toHaveLength(2);
     expect(maths[0]).toBe('E=mc^{2}');

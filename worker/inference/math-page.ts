@@ -109,6 +109,8 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       toUpright,
     );
     for (const { band, mine } of parts) {
+      // A table's or a footnote's rule alone in its band is no minus sign: read as `-`, it made a display.
+      if (!mine.length && isRule(band, medianHeight(read.lines))) continue;
       if (mine.length && mine.every((l) => code.has(l))) {
         lines.push(...mine);
         continue;
@@ -307,6 +309,10 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
   if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
   return read;
 }
+
+/** A band of ink no thicker than RULE_MAX_THICKNESS of a text line and RULE_LINE_HEIGHTS lines long: a rule. */
+const isRule = (band: Band, lineHeight: number) => band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= RULE_LINE_HEIGHTS * lineHeight;
+const RULE_MAX_THICKNESS = 0.25;
 
 /** The median height of the text lines' boxes (at least 3 pixels). */
 function medianHeight(lines: { box: Box }[]): number {
