@@ -72,12 +72,13 @@ export const isProse = (text: string) => countWords(text).words >= WORDY_MIN_WOR
  * printed LaTeX): words in capitals alone (`5. REFERENCE FORMATTING`, small capitals), with a
  * footnote mark (`KING1`, `DJORGOVSKI1,2,3`, `1Current`) or an apostrophe (`markup's`), and words
  * run together by the punctuation of a URL, a path or a LaTeX command (`https://ctan.org/pkg/newtx`,
- * `\usepackage{subfigure}`, `[option1,option2]`). No formula's text read holds two of them, but
- * a formula may hold one, or a word in capitals (`\triangle ABC` read `AABC`), so they are weighed
- * against the maths read (line-kind.ts). `capitals`: whether words in capitals count.
+ * `\usepackage{subfigure}`, `[option1,option2]`; never at `=`: `dij=dji` is a_{ij}=a_{ji} read as
+ * text). No formula's text read holds two of them, but a formula may hold one, or a word in
+ * capitals (`\triangle ABC` read `AABC`), so they are weighed against the maths read
+ * (line-kind.ts). `capitals`: whether words in capitals count.
  */
 export function countPrintedWords(text: string, { capitals = true } = {}): WordCount {
-  return count(text, /[/\\{}[\],.:;?=|~]+/, (bare) => {
+  return count(text, /[/\\{}[\],.:;?]+/, (bare) => {
     const unmarked = bare.replace(/^\d(?=[A-Za-z]{3})/, '').replace(/(?<=[A-Za-z]{3})\d$/, '');
     return isWord(unmarked) || (capitals && isCapitalsWord(unmarked)) || /^[A-Za-z][a-z]+['’](?:s|t|d|ll|re|ve|m)$/.test(unmarked);
   });

@@ -67,6 +67,8 @@ describe('line kind', () => {
       false,
       true,
     ]);
+    // Never split at `=`: the text reads of a_{ij}=a_{ji} and \\int u\\,dv=uv-\\int v\\,du.
+    expect([isWordyInPrint('dij=dji'), isWordyInPrint('udu=uv vdu')]).toEqual([false, false]);
   });
 
   it('keeps a line of code as text, even with its spaces dropped, unless its text read holds maths characters', () => {
