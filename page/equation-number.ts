@@ -1,7 +1,7 @@
 /**
- * An equation number as printed beside display maths: `(1)`, `(2.3a)`, `(A1)`, `(4′)`, and
- * `\tag{*}`'s starred marks. Born-digital pages find them in the text layer
+ * An equation number as printed beside display maths: `(1)`, `(2.3a)`, `(A1)`, `(4′)`, a tag of
+ * capitals (`\tag{A}`, `\tag*{(B')}`; the text layer may give a prime as ’), and `\tag{*}`'s starred marks. Born-digital pages find them in the text layer
  * (worker/document/pipeline/equation-numbers.ts), page images among the maths symbols of a line
  * (worker/inference/equation-number.ts).
  */
-export const EQUATION_NUMBER = /^\(\s*(?:[0-9A-Za-z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?['′]*|[*∗⋆†‡]{1,3})\s*\)$/u;
+export const EQUATION_NUMBER = /^\(\s*(?:[0-9A-Za-z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?['′’]*|[A-Z]{1,2}['′’]*|[*∗⋆†‡]{1,3})\s*\)$/u;

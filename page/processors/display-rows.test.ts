@@ -38,6 +38,43 @@ describe('joinDisplayRows', () => {
     expect(join([row('a=b', 40, 100, { relationX: 20 }), row('c=d', 90, 100, { relationX: 20 })])).toEqual(['a=b', 'c=d']);
   });
 
+  it('carries a row opening with a binary operator at or right of the column on in the aligned display', () => {
+    expect(join([row('I=a+b', 40, 100, { relationX: 30 }), row('=c+d', 70, 130, { relationX: 0 }), row('+e', 100, 150)])).toEqual([
+      '\\begin{aligned}I&=a+b\\\\&=c+d\\\\&+e\\end{aligned}',
+    ]);
+    // Left of the column it is a row of its own: a gather's.
+    expect(join([row('I=a+b', 40, 100, { relationX: 30 }), row('+e', 70, 60)])).toEqual(['\\begin{gathered}I=a+b\\\\+e\\end{gathered}']);
+  });
+
+  it('keeps a derivation apart from close rows that do not line up with it', () => {
+    // A display (or a line of words read as maths) close above a derivation, and one close under it.
+    const rows = [
+      row('h(U)=\\log x', 40, 150, { relationX: 40 }),
+      row('I(U;V)=h(U)-h(U|V)', 70, 100, { relationX: 60 }),
+      row('=\\log y', 100, 160, { relationX: 0 }),
+      row('=\\log z', 130, 160, { relationX: 0 }),
+      row('ab+cd', 160, 300),
+    ];
+    expect(join(rows)).toEqual(['h(U)=\\log x', '\\begin{aligned}I(U;V)&=h(U)-h(U|V)\\\\&=\\log y\\\\&=\\log z\\end{aligned}', 'ab+cd']);
+    // A row opening with a relation left of the column (`\\Rightarrow y &= …`) carries the display on: it is not cut.
+    const hanging = [
+      row('x=a', 40, 150, { relationX: 20 }),
+      row('\\Rightarrow y=b', 70, 100, { relationX: 0 }),
+      row('=c', 100, 170, { relationX: 0 }),
+      row('=d', 130, 170, { relationX: 0 }),
+    ];
+    expect(join(hanging)).toEqual(['\\begin{gathered}x=a\\\\\\Rightarrow y=b\\\\=c\\\\=d\\end{gathered}']);
+    // Rows that only happen to line up, none opening with its relation, stay one gathered display.
+    expect(join([row('a=b', 40, 150, { relationX: 40 }), row('c=d', 70, 100, { relationX: 60 }), row('e=f', 100, 100, { relationX: 60 })])).toEqual([
+      '\\begin{gathered}a=b\\\\c=d\\\\e=f\\end{gathered}',
+    ]);
+  });
+
+  it('takes no rule for a row', () => {
+    const rule: PageLine = { ...row('-', 72, 10), box: { x: 10, y: 72, width: 300, height: 1 } };
+    expect(join([row('f(x)=x', 40, 100, { relationX: 30 }), rule])).toEqual(['f(x)=x', '-']);
+  });
+
   it("keeps the one equation number of the rows, or each row's where several rows had one", () => {
     const one = joinDisplayRows([row('a=b', 40, 100, { relationX: 20 }), row('=c', 70, 120, { relationX: 0, tag: '3' })], (l) => l.box, 20);
     expect(one[0]!.math?.tag).toBe('3');
@@ -71,5 +108,9 @@ describe('relationSplit', () => {
     expect(relationSplit('\\frac{a}{b}')).toBeUndefined();
     expect(relationSplit('\\lefteqn{x}<1')).toEqual(['\\lefteqn{x}', '<1']);
     expect(relationSplit('\\{x\\}=y')).toEqual(['\\{x\\}', '=y']);
+    expect(relationSplit('{\\}}=y')).toEqual(['{\\}}', '=y']);
+    // Inside a block of rows a relation is no cell's start.
+    expect(relationSplit('\\begin{gathered}a=b\\\\c\\end{gathered}')).toBeUndefined();
+    expect(relationSplit('\\begin{matrix}a\\end{matrix}=b')).toEqual(['\\begin{matrix}a\\end{matrix}', '=b']);
   });
 });

@@ -7,7 +7,12 @@ import { upperMedian } from './line-measures.js';
  * (an `align` of three rows is three maths lines), so rows set closer than displays stand apart
  * are joined back into one display: `aligned`, with `&` before each row's first relation, when
  * every row has a main-size relation and those line up (the continuation rows of a derivation
- * start with theirs: `&= …`); else `gathered`, each row centred on its own (gather, multline).
+ * start with theirs: `&= …`; a row opening with a binary operator at or right of the column
+ * carries on the row above: `&+ …`); else `gathered`, each row centred on its own (gather,
+ * multline). Rows that close are not always one display: a derivation (a row, then rows opening
+ * with a relation where its relation stands) inside rows that do not line up with it is a display
+ * of its own, and the rows before and after it are others. A rule (a footnote's, a `\hrule`) is
+ * no row.
  * A display numbered on one row keeps that number, one numbered on several keeps each row's
  * (page/render/mmd.ts `tagged`); a line that is only an equation number, beside or just under a
  * row, is that row's number.
@@ -40,9 +45,10 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
   const out: PageLine[] = [];
   let run: PageLine[] = [];
   const flush = () => {
-    out.push(...(run.length > 1 ? [joined(run, upright, lineHeight)] : run));
+    for (const display of displaysOf(run, upright, lineHeight)) out.push(display.length > 1 ? joined(display, upright, lineHeight) : display[0]!);
     run = [];
   };
+  const isRow = (l: PageLine) => isDisplayRow(l) && !isRule(l, upright, lineHeight);
   for (const line of lines) {
     const previous = run.at(-1);
     const tag = numberOnly(line);
@@ -73,7 +79,15 @@ function level(a: PageLine, b: PageLine, upright: Upright): boolean {
   return Math.abs(p.y + p.height / 2 - (q.y + q.height / 2)) <= Math.max(p.height, q.height) / 2;
 }
 
-const isRow = (l: PageLine): boolean => l.kind === 'math' && l.math !== undefined && !l.chemistry && !l.math.handwritten && l.math.latex !== '';
+const isDisplayRow = (l: PageLine): boolean => l.kind === 'math' && l.math !== undefined && !l.chemistry && !l.math.handwritten && l.math.latex !== '';
+
+/** A rule's ink is this much flatter than the page's text lines (the pass crops a row to its ink; a rule is a pixel or two). */
+const RULE_HEIGHT = 0.25;
+
+/** A horizontal rule the maths pass read as a line (`-`): a footnote's rule, a `\hrule` under a display. */
+function isRule(l: PageLine, upright: Upright, lineHeight: number): boolean {
+  return /^(?:-|\\_)$/u.test(l.math!.latex) && upright(l).height < RULE_HEIGHT * lineHeight;
+}
 
 /** Whether `below` is the next row of `above`'s display: close under it (a multline's rows need not overlap: its first starts at the left margin, its last ends at the right). */
 function sameDisplay(above: PageLine, below: PageLine, upright: Upright, lineHeight: number): boolean {
@@ -84,14 +98,9 @@ function sameDisplay(above: PageLine, below: PageLine, upright: Upright, lineHei
 
 function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLine {
   const maths = rows.map((r) => r.math!);
-  const at = rows.map((r, i) => (maths[i]!.relationX === undefined ? undefined : upright(r).x + maths[i]!.relationX!));
-  const split = maths.map((m) => relationSplit(m.latex));
-  const aligned =
-    at.every((x) => x !== undefined) &&
-    split.every((s) => s !== undefined) &&
-    Math.max(...(at as number[])) - Math.min(...(at as number[])) <= ALIGN_SLACK * lineHeight;
-  const body = aligned
-    ? `\\begin{aligned}${split.map(([left, right]) => `${left}&${right}`).join('\\\\')}\\end{aligned}`
+  const cells = alignedCells(rows, upright, lineHeight);
+  const body = cells
+    ? `\\begin{aligned}${cells.map(([left, right]) => `${left}&${right}`).join('\\\\')}\\end{aligned}`
     : `\\begin{gathered}${maths.map((m) => m.latex).join('\\\\')}\\end{gathered}`;
   const tags = maths.flatMap((m) => (m.tag ? [m.tag] : []));
   const boxes = rows.map((r) => r.box);
@@ -111,6 +120,84 @@ function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLin
   return { text: rows.map((r) => r.text).join(' '), confidence: math.confidence, box, kind: 'math', math };
 }
 
+/** Binary operators a continuation row opens with (`&+ c`): the born-digital reader's CONTINUATIONS (worker/engine/math/layout/display-rows.ts). */
+const OPENING_OPERATOR = /^(?:[+-]|\\(?:pm|mp|times|cdot)(?![A-Za-z]))/u;
+
+/** Where a row's first relation stands on the page, if it has one. */
+function relationAt(row: PageLine, upright: Upright): number | undefined {
+  const x = row.math!.relationX;
+  return x === undefined || relationSplit(row.math!.latex) === undefined ? undefined : upright(row).x + x;
+}
+
+/** Whether a row opens with a relation (`= …`, `\\le …`): the next step of a derivation. */
+const opensWithRelation = (row: PageLine): boolean => relationSplit(row.math!.latex)?.[0].trim() === '';
+
+/** Whether a row without a relation opens with a binary operator at or right of `x`: the row above carried on (`&+ c`). */
+function carriesOn(row: PageLine, x: number, upright: Upright, lineHeight: number): boolean {
+  return relationSplit(row.math!.latex) === undefined && OPENING_OPERATOR.test(row.math!.latex) && upright(row).x >= x - ALIGN_SLACK * lineHeight;
+}
+
+/**
+ * The rows' cells either side of the alignment point, when they line up: every row has a
+ * relation and those stand within ALIGN_SLACK of each other, except rows that carry on the row
+ * above with a binary operator (their whole LaTeX is the right cell); undefined when they do not.
+ */
+function alignedCells(rows: PageLine[], upright: Upright, lineHeight: number): [string, string][] | undefined {
+  const at = rows.map((r) => relationAt(r, upright));
+  const points = at.filter((x): x is number => x !== undefined);
+  if (points.length === 0 || at[0] === undefined || Math.max(...points) - Math.min(...points) > ALIGN_SLACK * lineHeight) return undefined;
+  const x = Math.min(...points);
+  if (!rows.every((r, i) => at[i] !== undefined || carriesOn(r, x, upright, lineHeight))) return undefined;
+  return rows.map((r, i) => (at[i] === undefined ? ['', r.math!.latex] : relationSplit(r.math!.latex)!));
+}
+
+/**
+ * The displays a run of close rows holds. Rows that line up are one (aligned); so are rows that
+ * line up with none of the others (gathered: a gather's rows are centred, a multline's stand at
+ * either margin). A derivation among rows that do not line up with it (a row, then at least one
+ * row opening with a relation where its relation stands, and any rows that carry on) is a display
+ * of its own: close rows above or below it (another display, a line of words read as maths) are
+ * not its rows, unless they carry it on.
+ */
+function displaysOf(run: PageLine[], upright: Upright, lineHeight: number): PageLine[][] {
+  if (run.length === 0) return [];
+  if (run.length === 1 || alignedCells(run, upright, lineHeight)) return [run];
+  const displays: PageLine[][] = [];
+  let rest = 0;
+  for (let i = 0; i < run.length; i++) {
+    const end = derivationEnd(run, i, upright, lineHeight);
+    if (end === i + 1) continue;
+    if (i > rest) displays.push(run.slice(rest, i));
+    displays.push(run.slice(i, end));
+    rest = end;
+    i = end - 1;
+  }
+  if (rest < run.length) displays.push(run.slice(rest));
+  // A row opening with a relation or a binary operator carries on the row above, wherever it
+  // stands (`\\Rightarrow B^{2}x &= …` hangs left of the column): no display starts with it.
+  return displays.reduce<PageLine[][]>((kept, display) => {
+    const first = display[0]!.math!.latex;
+    if (kept.length && (opensWithRelation(display[0]!) || OPENING_OPERATOR.test(first))) kept[kept.length - 1]!.push(...display);
+    else kept.push(display);
+    return kept;
+  }, []);
+}
+
+/** The end of the derivation starting at row `start` (rows whose relations stand where its own does, one at least opening with it); start + 1 when none. */
+function derivationEnd(run: PageLine[], start: number, upright: Upright, lineHeight: number): number {
+  const x = relationAt(run[start]!, upright);
+  if (x === undefined) return start + 1;
+  let end = start + 1;
+  let steps = 0;
+  for (; end < run.length; end++) {
+    const row = run[end]!;
+    const at = relationAt(row, upright);
+    if (at !== undefined && Math.abs(at - x) <= ALIGN_SLACK * lineHeight) steps += opensWithRelation(row) ? 1 : 0;
+    else if (!carriesOn(row, x, upright, lineHeight)) break;
+  }
+  return steps > 0 ? end : start + 1;
+}
+
 /** A row's LaTeX cut before its first relation outside braces: [left, relation and right]; undefined without one. */
 export function relationSplit(latex: string): [string, string] | undefined {
   let depth = 0;
@@ -118,9 +205,12 @@ export function relationSplit(latex: string): [string, string] | undefined {
     const c = latex[i]!;
     if (c === '{') depth++;
     else if (c === '}') depth--;
-    else if (depth === 0 && c === '\\') {
+    else if (c === '\\') {
       const word = /^\\(?:[A-Za-z]+|.)/u.exec(latex.slice(i))?.[0] ?? '\\';
-      if (RELATIONS.has(word)) return [latex.slice(0, i), latex.slice(i)];
+      // A row read as a block of rows of its own (`\begin{gathered}…\end{gathered}`) has no cell to cut inside it.
+      if (word === '\\begin') depth++;
+      else if (word === '\\end') depth--;
+      else if (depth === 0 && RELATIONS.has(word)) return [latex.slice(0, i), latex.slice(i)];
       i += word.length - 1;
     } else if (depth === 0 && RELATIONS.has(c)) return [latex.slice(0, i), latex.slice(i)];
   }

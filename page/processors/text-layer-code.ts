@@ -90,7 +90,7 @@ export function typewriterPitch(lines: TextLine[]): number {
  */
 export function listingText(lines: TextLine[]): string[] {
   const pitch = typewriterPitch(lines);
-  if (!(pitch > 0)) return lines.map((l) => l.text);
+  if (!(pitch > 0)) return lines.map((l) => typed(l.text));
   const left = Math.min(...lines.map((l) => l.x0));
   const steps = lines.slice(1).map((l, i) => l.base - lines[i]!.base);
   const leading = [...steps].sort((a, b) => a - b)[0] ?? 0;
@@ -101,10 +101,16 @@ export function listingText(lines: TextLine[]): string[] {
       // A roman meta-variable (`〈left side〉`) is narrower than the pitch: its spaces come from the gaps.
       const spaced = g.x - end > 0.3 * pitch ? 1 : 0;
       const col = Math.max(text.length + (text ? spaced : 0), Math.round((g.x - left) / pitch));
-      text = text.padEnd(col) + g.ch;
+      text = text.padEnd(col) + typed(g.ch);
       end = g.x + g.w;
     }
     const blank = i > 0 && leading > 0 ? Math.max(0, Math.round(steps[i - 1]! / leading) - 1) : 0;
     return '\n'.repeat(Math.min(blank, 2)) + text;
   });
 }
+
+/**
+ * Typewriter fonts print the ' and ` an author typed as curly quotes (cmtt's quoteright and
+ * quoteleft, which the text layer maps to U+2019 and U+2018): code gets back what was typed.
+ */
+const typed = (text: string): string => text.replace(/\u2019/gu, "'").replace(/\u2018/gu, '`');

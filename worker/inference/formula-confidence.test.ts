@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseLayout } from '../engine/math/layout/index.js';
 import type { MathSymbol } from '../engine/math/types.js';
-import { exactChance, FEATURES, formulaFeatures, loadFormulaConfidence, rateOf } from './formula-confidence.js';
+import { exactChance, FEATURES, formulaFeatures, loadFormulaConfidence, rateOf, secondReadAgreement } from './formula-confidence.js';
 
 /** `x+1=y` as the image front end hands it over: boxes on one baseline, each with its probability and a runner-up. */
 function symbols(probabilities: number[], runnerUp = 0.01): MathSymbol[] {
@@ -49,6 +49,14 @@ describe('formula evidence', () => {
     expect([feature(same, 'second_read_same'), feature(same, 'second_read_agreement')]).toEqual([1, 1]);
     expect(feature(other, 'second_read_same')).toBe(0);
     expect(feature(other, 'second_read_agreement')).toBeCloseTo(0.8, 6); // one token of five differs
+  });
+
+  it('counts a binomial and the two-row parenthesised column it prints as the same reading', () => {
+    const read = (latex: string) => ({ ...parseLayout(symbols([0.9, 0.9, 0.9, 0.9, 0.9])), latex });
+    const binomial = read('\\binom{52}{5}=\\binom{n}{\\frac{k}{2}}');
+    const column = read('\\begin{pmatrix}52 \\\\ 5\\end{pmatrix}=\\binom{n}{\\frac{k}{2}}');
+    expect(secondReadAgreement(binomial, column)).toEqual([1, 1]);
+    expect(secondReadAgreement(binomial, read('\\binom{52}{6}=\\binom{n}{\\frac{k}{2}}'))[0]).toBe(0);
   });
 });
 

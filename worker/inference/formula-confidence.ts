@@ -101,11 +101,43 @@ export function symbolScores(symbols: readonly MathSymbol[]): number[] {
 /** Fractions, radicals, scripts, big operators and arrays in the LaTeX: their count, capped at 6, over 6. */
 export const structureOf = (latex: string): number => Math.min(6, (latex.match(/\\frac|\\sqrt|\^|_|\\sum|\\int|\\prod|\\lim|\\begin/g) ?? []).length) / 6;
 
-/** Whether a second reading gave the same LaTeX (1/0), and 1 − their token edit distance over the longer. */
-export const secondReadAgreement = (first: MathResult, second: MathResult): number[] => [
-  second.latex === first.latex ? 1 : 0,
-  1 - normalisedEditDistance(first.latex, second.latex),
-];
+/**
+ * Whether a second reading gave the same LaTeX (1/0), and 1 − their token edit distance over the
+ * longer; two spellings of one print count as the same.
+ */
+export const secondReadAgreement = (first: MathResult, second: MathResult): number[] => {
+  const [a, b] = [samePrint(first.latex), samePrint(second.latex)];
+  return [a === b ? 1 : 0, 1 - normalisedEditDistance(a, b)];
+};
+
+/**
+ * `\binom{a}{b}` as the two-row parenthesised column it prints (spelled as layout/emit.ts spells a
+ * pmatrix): which of the two a read writes
+ * hangs on the rows' spacing alone (layout/matrix.ts `isBinomial`), which enlarging can tip.
+ */
+export function samePrint(latex: string): string {
+  let out = '';
+  let at = 0;
+  for (let start = latex.indexOf('\\binom{'); start >= 0; start = latex.indexOf('\\binom{', at)) {
+    const upper = groupEnd(latex, start + 6);
+    const lower = upper < latex.length && latex[upper] === '{' ? groupEnd(latex, upper) : -1;
+    if (lower < 0) break;
+    out += `${latex.slice(at, start)}\\begin{pmatrix}${latex.slice(start + 7, upper - 1)} \\\\ ${latex.slice(upper + 1, lower - 1)}\\end{pmatrix}`;
+    at = lower;
+  }
+  return out + latex.slice(at);
+}
+
+/** The index just past the brace group opening at `open` (-1 when it never closes). */
+function groupEnd(latex: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < latex.length; i++) {
+    if (latex[i] === '\\') i++;
+    else if (latex[i] === '{') depth++;
+    else if (latex[i] === '}' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
 
 /** The model's chance that the read is exact, 0..1. */
 export function exactChance(model: FormulaConfidenceModel, features: readonly number[]): number {

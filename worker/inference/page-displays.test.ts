@@ -73,6 +73,14 @@ describe('a display on a typeset page image', () => {
     expect(gathered.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual(['\\begin{gathered}a+b=c\\\\x=y+zz\\end{gathered}']);
   }, 120_000);
 
+  it('carries a row opening with an operator on in the aligned display', async () => {
+    // A derivation's `&\\quad + …` row has no relation of its own: it had made the whole display gathered.
+    const page = await readPage(`${prose}\\begin{align*} f(x) &= (x+1)(x-1) \\\\ &= x^{2}-1 \\\\ &\\quad + 2x \\end{align*} ${prose}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)[0]).toBe(
+      '\\begin{aligned}f(x)&=(x+1)(x-1)\\\\&=x^{2}-1\\\\&+2x\\end{aligned}',
+    );
+  }, 120_000);
+
   it("joins a multline's rows, which stand at either margin, into one gathered display", async () => {
     const page = await readPage(`${prose}\\begin{multline*} a+b+c+d+e+f+g+h+i+j+k \\\\ =l+m+n+o+p+q \\end{multline*} ${prose}`);
     expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual([

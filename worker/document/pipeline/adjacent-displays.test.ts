@@ -35,3 +35,22 @@ describe('displays with nothing between them', () => {
     expect(page.mmd()).toMatch(/Denote.*\\frac\{\\\|\\nabla y\\\|\^\{p-2\}\\nabla y\}\{\|y\|\^\{p-2\}y\} \\\) \. The/u);
   });
 });
+
+describe('displays over displays: a matrix display, a split equation', () => {
+  const matrices = displaysOnPage([
+    String.raw`\[ a \equiv b \pmod{m} \quad a \bmod b \] \begin{equation} \begin{split} f(x) &= (x+1)^2 \\ &= x^2 + 2x + 1 \end{split} \end{equation}`,
+    String.raw`\[ \iint_{V} g\,dV = 1 \] \[ \begin{pmatrix} a_1 & \cdots & a_n \\ \vdots & \ddots & \vdots \\ b_1 & \cdots & b_n \end{pmatrix} \] \[ \begin{Bmatrix} 1 & 2 \\ 3 & 4 \end{Bmatrix} \ne 0 \]`,
+  ]);
+
+  it('is a display of its own, though the parser finds no baseline in it to measure the skips by', () => {
+    expect(matrices.displays().slice(2)).toEqual([
+      '\\iint_{V}gdV=1',
+      '\\begin{pmatrix}a_{1}&\\cdots&a_{n}\\\\\\vdots&\\ddots&\\vdots\\\\b_{1}&\\cdots&b_{n}\\end{pmatrix}',
+      '\\begin{Bmatrix}1&2\\\\3&4\\end{Bmatrix}\\neq0',
+    ]);
+  });
+
+  it('parts a display from the split equation under it', () => {
+    expect(matrices.displays().slice(0, 2)).toEqual(['a\\equiv b(\\text{mod}m)a\\text{mod}b', '\\begin{aligned}f(x)&=(x+1)^{2}\\\\&=x^{2}+2x+1\\end{aligned}']);
+  });
+});

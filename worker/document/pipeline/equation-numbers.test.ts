@@ -19,6 +19,9 @@ and a flalign, its column pairs at the margins,
 \begin{flalign} x&=y & a&=b \\ x'&=y' & a'&=b' \end{flalign}
 closes the page.`;
 
+// Tags of letters (`\tag{A}`, `\tag*{(B')}`), and a row without a number between them.
+const LETTERED = String.raw`\begin{align} x^2 + y^2 &= 1 \tag{A} \\ x &= \cos t \notag \\ y &= \sin t \tag*{(B')} \end{align}`;
+
 const pdfs: LatexPdf[] = [];
 const mmd: Record<string, { plain: string; tagged: string }> = {};
 
@@ -28,6 +31,7 @@ beforeAll(async () => {
     leqno: [`${PARAGRAPH}\n${MULTLINE}\nand\n\\begin{equation} x^2 \\ge 0 \\end{equation}\ncloses the page.`, '\\usepackage[leqno]{amsmath}'],
     // lmodern's Type 1 maths fonts (LMMathItalic10, LMMathSymbols10) are maths fonts like CMMI and CMSY.
     lmodern: [`${PARAGRAPH}\n\\begin{equation} a^2 = b^2 + c^2 \\end{equation}\ncloses the page.`, '\\usepackage{amsmath}\\usepackage{lmodern}'],
+    lettered: [`${PARAGRAPH}\n${LETTERED}\ncloses the page.`, '\\usepackage{amsmath}'],
   };
   for (const [name, [body, preamble]] of Object.entries(pages)) {
     const pdf = await compileLatex(body, { packages: 'amssymb', preamble });
@@ -69,7 +73,11 @@ describe('equation numbers beside display maths', () => {
     expect(mmd.lmodern!.tagged).toContain('\\[\na^{2}=b^{2}+c^{2} \\tag{1}\n\\]');
   });
 
+  it('reads tags of letters as tags, a row without one left untagged', () => {
+    expect(mmd.lettered!.tagged).toContain("\\begin{align*}x^{2}+y^{2} & =1 \\tag{A} \\\\ x & =\\cos t \\\\ y & =\\sin t \\tag{B'}\\end{align*}");
+  });
+
   it('leaves no number in the text without the option', () => {
-    for (const { plain } of Object.values(mmd)) expect(plain).not.toMatch(/\(([123]|\*|∗)\)/u);
+    for (const { plain } of Object.values(mmd)) expect(plain).not.toMatch(/\(([123AB]['’]?|\*|∗)\)/u);
   });
 });

@@ -19,7 +19,7 @@ const MARGIN_EM = 0.5;
 
 /** An equation number's text without its parentheses, a starred mark spelled `*`. */
 export function tagText(number: TextLine): string {
-  return number.text.trim().slice(1, -1).trim().replace(/[∗⋆]/gu, '*').replace(/′/gu, "'");
+  return number.text.trim().slice(1, -1).trim().replace(/[∗⋆]/gu, '*').replace(/[′’]/gu, "'");
 }
 
 /**

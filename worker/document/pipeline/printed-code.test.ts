@@ -4,7 +4,8 @@ import { convertDocument } from './index.js';
 
 /**
  * Printed code on a page typeset here, as a package manual prints it: a verbatim listing of
- * LaTeX (with a display environment in it, an indented row and a blank line), a `\verb` inside
+ * LaTeX (with a display environment in it, an indented row, a blank line and the quotes a typewriter
+ * font prints curly though the author typed ' and `), a `\verb` inside
  * prose, and a real display after. The listing is one code block with its indentation, never
  * maths; the prose keeps its `\verb`; the real display stays a display.
  */
@@ -16,6 +17,7 @@ that \verb|\begin{equation}| starts one. The source reads:
   x^2 + y^2 = z^2
 
 \end{equation}
+f'(x) = ${'`'}g'
 \end{verbatim}
 which prints as
 \[ x^2 + y^2 = z^2 \]
@@ -36,12 +38,12 @@ afterAll(async () => {
 });
 
 describe('printed code on a born-digital page', () => {
-  it('writes a verbatim listing as one code block, indentation and blank line kept', () => {
-    expect(mmd).toContain('\\begin{lstlisting}\n\\begin{equation}\n  x^2 + y^2 = z^2\n\n\\end{equation}\n\\end{lstlisting}');
+  it('writes a verbatim listing as one code block, indentation, blank line and typed quotes kept', () => {
+    expect(mmd).toContain("\\begin{lstlisting}\n\\begin{equation}\n  x^2 + y^2 = z^2\n\n\\end{equation}\nf'(x) = `g'\n\\end{lstlisting}");
   });
 
   it('fences it when lstlisting is disabled', () => {
-    expect(fenced).toContain('```\n\\begin{equation}\n  x^2 + y^2 = z^2\n\n\\end{equation}\n```');
+    expect(fenced).toContain("```\n\\begin{equation}\n  x^2 + y^2 = z^2\n\n\\end{equation}\nf'(x) = `g'\n```");
   });
 
   it('keeps a \\verb in prose as prose, and the real display as the only display', () => {

@@ -117,6 +117,8 @@ export interface RowSpan {
   baseline?: number;
   /** The size of the row's main symbols, with the baseline. */
   em?: number;
+  /** The relation or operator the row is aligned at, when the rows are aligned (`aligned`), and where its ink starts. */
+  anchor?: { latex: string; x0: number };
 }
 
 /** The one interface the engine calls: `recognize(region) → {latex, confidence, boxes}`. */

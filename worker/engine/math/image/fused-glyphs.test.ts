@@ -25,13 +25,14 @@ describe('symbolsFromImage: glyphs fused at 150 dpi', () => {
 /**
  * The same 150 dpi crops enlarged twice with Lanczos, as the formula-confidence model's second read
  * enlarges them (worker/inference/math-page.ts): the interpolation fills the pixel between a `\prod`
- * and its upper limit, and the blob of both read as an `i` took the limits with it.
+ * and its upper limit, and the blob of both read as an `i` took the limits with it; a `c` and its
+ * exponent, fused the same way, read as an unsure `\rightleftharpoons`, a shape never cut.
  */
-describe('symbolsFromImage: a big operator fused with its limit', () => {
-  const formulas = ['P=\\prod_{k=1}^{n}p_{k}', '\\prod_{i=1}^{n}x_{i}=1'];
+describe('symbolsFromImage: glyphs fused by enlarging', () => {
+  const formulas = ['P=\\prod_{k=1}^{n}p_{k}', '\\prod_{i=1}^{n}x_{i}=1', 'a^{2}+b^{2}=c^{2}'];
   const images = formulaImages(formulas, 'probability');
 
-  it('cuts the blob between its rows', async () => {
+  it('cuts the blob apart', async () => {
     const read = await Promise.all(
       (await images.crops(150)).map(async (crop) => {
         const raw = { raw: { width: crop.width, height: crop.height, channels: 1 as const } };

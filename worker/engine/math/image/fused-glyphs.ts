@@ -33,7 +33,12 @@ const PER_SYMBOL = 0.5;
 const WORD_MEAN_SURE = 0.3;
 const PLAUSIBLE = 0.05;
 
-/** Reads a cut blob may not be, nor be split from: shapes with gaps or strokes a column cut would pass for two glyphs. */
+/**
+ * Reads a cut blob may not be, nor be split from: shapes with gaps or strokes a column cut would pass
+ * for two glyphs. A blob read as one of them less surely than UNCUT_SURE is no such shape (a `c` and its
+ * touching exponent read `\rightleftharpoons` at 0.06) and is tried like any other.
+ */
+const UNCUT_SURE = 0.25;
 const UNCUT = new Set([
   ...['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap', '\\sqrt'],
   ...['\\rightarrow', '\\leftarrow', '\\leftrightarrow', '\\Rightarrow', '\\Leftrightarrow', '\\mapsto', '\\rightleftharpoons'],
@@ -118,7 +123,7 @@ export async function splitFused(
 
 /** The cuts worth classifying for one blob, or null when it is no candidate. */
 function trialOf(map: ComponentMap, item: ClassifiedGroup, items: ClassifiedGroup[], emPx: number): Trial | null {
-  if (!item.label || UNCUT.has(item.label.latex)) return null;
+  if (!item.label || (UNCUT.has(item.label.latex) && item.label.confidence >= UNCUT_SURE)) return null;
   const { box } = item.group;
   const width = box.x1 - box.x0;
   if (width < MIN_WIDTH_EM * emPx || width >= FLAT_RATIO * (box.y1 - box.y0)) return null;

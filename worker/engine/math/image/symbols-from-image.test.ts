@@ -7,6 +7,7 @@ import { RULE, type GrayImage } from '../types.js';
 import { SymbolClassifier } from './classifier.js';
 import { loadHandwritingClassifier } from './handwriting.js';
 import { loadScanClassifier } from './scan-classifier.js';
+import { parseLayout } from '../layout/index.js';
 import { symbolsFromImage } from './symbols-from-image.js';
 
 /** A formula typeset by MathJax and rasterised by resvg, as a greyscale image. */
@@ -136,6 +137,17 @@ describe('symbolsFromImage', () => {
       for (let seed = 1; seed <= 8; seed++) {
         const symbols = await symbolsFromImage(await scanned('a+1', emPx, seed), { classifier, scanClassifier });
         expect(symbols.map((s) => s.latex)).toEqual(['a', '+', '1']);
+      }
+    }
+  });
+
+  it('reads calligraphic and fraktur letters on a scan with the scan classifier (it had no such classes before)', async () => {
+    // A blackboard letter's inner stroke blurs into its outer one at these sizes: \\mathbb{E} reads E about half the time.
+    const scanClassifier = await loadScanClassifier();
+    for (const emPx of [21, 23]) {
+      for (let seed = 1; seed <= 4; seed++) {
+        const symbols = await symbolsFromImage(await scanned('\\mathcal{L}+\\mathfrak{g}=\\mathcal{O}(n)', emPx, seed), { classifier, scanClassifier });
+        expect(parseLayout(symbols).latex).toBe('\\mathcal{L}+\\mathfrak{g}=\\mathcal{O}(n)');
       }
     }
   });

@@ -93,17 +93,28 @@ function accentElement(command: string, marks: Glyph[], targets: Element[], mark
   return { node, box, em, baselineFor: baseline === null ? targets[0].baselineFor : () => baseline };
 }
 
+/** The share of an element's width a wide mark covers when it stretches over it. */
+const SPANNED_SHARE = 0.4;
+
 /**
- * The elements a wide mark stretches over: centred under its span, starting just below it, and
- * together about as wide as the mark (a small hat over one letter of a word spans only that one).
+ * The elements a wide mark stretches over: mostly under its span (TeX picks the widest size that
+ * fits, so the mark can be narrower than what it covers: `\widetilde{ab}`'s tilde leaves half the b
+ * out), starting just below it, and together about as wide as the mark (a small hat over one letter
+ * of a word spans only that one). The mark clears the nearest of them, and a short letter beside a
+ * tall one stands lower by less than half the tall one's height.
  */
 function spannedElements(mark: Element, pool: Element[]): Element[] {
-  const under = pool.filter((element) => {
+  const gapOf = (element: Element) => element.box.y0 - mark.box.y1;
+  const beneath = pool.filter((element) => {
     if (element === mark) return false;
-    const centre = (element.box.x0 + element.box.x1) / 2;
-    const gap = element.box.y0 - mark.box.y1;
-    return centre > mark.box.x0 && centre < mark.box.x1 && gap >= -0.2 * height(mark.box) && gap < 0.5 * height(element.box);
+    const covered = overlap(element.box.x0, element.box.x1, mark.box.x0, mark.box.x1) >= SPANNED_SHARE * width(element.box);
+    return covered && gapOf(element) >= -0.2 * height(mark.box);
   });
+  const near = beneath.filter((element) => gapOf(element) < 0.5 * height(element.box));
+  if (near.length === 0) return [];
+  const tallest = Math.max(...near.map((element) => height(element.box)));
+  const clearance = Math.min(...near.map(gapOf));
+  const under = beneath.filter((element) => gapOf(element) < clearance + 0.5 * tallest);
   if (under.length < 2) return under;
   return width(unionBox(under.map((element) => element.box))) >= 0.6 * width(mark.box) ? under : [];
 }

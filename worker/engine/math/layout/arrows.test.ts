@@ -29,6 +29,9 @@ const hatABC = [
   pdf('C', [16.1, 3.6, 23.1, 10.9], 10.6),
 ];
 const hatA = [pdf('A', [0, 2.8, 6.8, 9.9], 9.9), pdf('\\widehat', [2, 0, 7.6, 1.8], 7.4)];
+// pdflatex's `\widetilde{ab}`: the widest tilde that fits is narrower than the letters, over half the b.
+const tildeAb = [pdf('a', [0.3, 5.9, 4.9, 10.4], 10.4), pdf('\\widetilde', [1.9, 0.4, 7.5, 1.6], 1.6), pdf('b', [5.7, 3.3, 9.3, 10.4], 10.4)];
+const tildeXy = [pdf('x', [0, 5.9, 5.7, 10.4], 10.4), pdf('\\widetilde', [1.8, 3.4, 5.9, 4.5], 4.5), pdf('y', [6.3, 5.9, 11.2, 12.3], 10.4)];
 
 describe('parseLayout: arrows and wide accents', () => {
   it('reads a label over a reaction arrow as \\xrightarrow', () => {
@@ -54,5 +57,10 @@ describe('parseLayout: arrows and wide accents', () => {
     expect(read(hatABC)).toBe(normaliseLatex('\\widehat{ABC}'));
     expect(read(hatA)).toBe(normaliseLatex('\\widehat{A}'));
     expect(read(image(hatABC))).toBe(normaliseLatex('\\widehat{ABC}'));
+  });
+
+  it('reads a wide tilde over the letters it mostly covers, a short one beside a tall one among them', () => {
+    expect(read(tildeAb)).toBe(normaliseLatex('\\widetilde{ab}'));
+    expect(read(tildeXy)).toBe(normaliseLatex('\\widetilde{x}y'));
   });
 });

@@ -30,6 +30,8 @@ const PRIME_SHAPES = new Set(["'", '\\prime', ',']);
  */
 const PRIME_FOOT_EM = 0.25;
 const DOT_TOKENS = new Set(['.', '\\cdot']);
+/** Punctuation takes no scripts: what stands low after a comma (the dots of `x_2, \ldots`) is on the line. */
+const PUNCTUATION = new Set([',', ';']);
 
 /**
  * Reads a set of elements (structures already built) as one baseline with scripts, in the spirit
@@ -56,7 +58,7 @@ export function parseBaseline(elements: Element[]): Row {
       } else if (continued) {
         continued.push(next);
       } else {
-        const relation = relate(next, entry.base);
+        const relation = PUNCTUATION.has(glyphOf(entry.base.element)?.latex ?? '') ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))

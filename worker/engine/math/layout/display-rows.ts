@@ -49,10 +49,12 @@ export function groupDisplayRows(elements: Element[], parseRow: ParseRow, exactP
   const spans = rows.map((row, i) => {
     // The row's main baseline and size: those of its cells (a fraction's or a limit's parts stand off it).
     const main = parsed[i]!.find((cell) => cell.baseline !== null && cell.em !== null);
+    const anchor = relationPoints.length ? row.find((e) => Math.abs(e.box.x0 - relationPoints[0]!) <= ALIGN_TOLERANCE_EM * em) : undefined;
     return {
       y0: Math.min(...row.map((e) => e.box.y0)),
       y1: Math.max(...row.map((e) => e.box.y1)),
       ...(main ? { baseline: main.baseline!, em: main.em! } : {}),
+      ...(anchor ? { anchor: { latex: latexOf(anchor), x0: anchor.box.x0 } } : {}),
     };
   });
   return { node: { kind: 'rows', environment: points.length > 0 ? 'aligned' : 'gathered', rows: cells }, spans };
