@@ -1,3 +1,4 @@
+import { dotStack, joinDotStacks } from '../dot-stacks.js';
 import { RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
 import { freeAccentDots, joinSemicolons } from './accent-dots.js';
 import { binarise, scanGrey } from './binarise.js';
@@ -139,7 +140,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   }
   if (opts.squeezeWide) labels = await withSqueezedViews(map, glyphs, labels, classifier, emPx);
   labels = labels.map((label) => withPriors(label, opts.priors));
-  if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : label));
+  if (emPx !== undefined) labels = labels.map((label, i) => (isSpeck(glyphs[i], emPx) ? asDot(label) : (stackedDots(glyphs[i], emPx) ?? label)));
   const byGroup = new Map<SymbolGroup, Classification>(glyphs.map((g, i) => [g, labels[i]]));
   const grouped = groups.map((group) => ({ group, label: byGroup.get(group) }));
   const joined = opts.joinByScore
@@ -157,7 +158,8 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const symbols = (stems ? markBold(image, map, read, stems, typicalHeight) : read.map((r) => r.symbol)).sort(
     (a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0,
   );
-  const placed = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
+  const dotted = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
+  const placed = emPx === undefined ? dotted : joinDotStacks(dotted, emPx);
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
 }
 
@@ -192,6 +194,20 @@ function isSpeck(group: SymbolGroup, emPx: number): boolean {
     Math.max(width, height) <= Math.max(Math.min(width, height) + 1, 1.4 * Math.min(width, height)) &&
     area >= 0.55 * width * height
   );
+}
+
+/**
+ * Three dots the merge step joined one under the other (as it joins a colon's two) are `\vdots`
+ * (or, stepping right, `\ddots`): no class of the classifier is drawn that way.
+ */
+function stackedDots(group: SymbolGroup, emPx: number): Classification | undefined {
+  if (group.parts.length !== 3 || !group.parts.every((part) => isSpeck({ parts: [part], box: part.box, rule: false }, emPx))) return undefined;
+  const latex = dotStack(
+    group.parts.map((part) => part.box),
+    emPx,
+    Math.max(1, 0.05 * emPx),
+  );
+  return latex ? { latex, confidence: 0.99, alternatives: [] } : undefined;
 }
 
 /** The dot class on top, keeping the classifier's other readings as alternatives. */

@@ -15,6 +15,8 @@ const LABEL_GAP = 1.2;
  * letter under a stray arrow (an `\overrightarrow` left unread) is taller.
  */
 const LABEL_MAX_HEIGHT = 1.2;
+/** How far (arrow heights) a label above may reach down into the arrow's box. */
+const LABEL_DIP = 0.3;
 /** Labels stay within the arrow's span, give or take this fraction of its width. */
 const SPAN_SLACK = 0.1;
 
@@ -53,9 +55,14 @@ function labelLine(pool: Element[], arrow: Element, side: 'above' | 'below'): El
     if (element === arrow) return false;
     const b = element.box;
     const gap = side === 'above' ? a.y0 - b.y1 : b.y0 - a.y1;
-    // Where sizes are known (a PDF's glyphs), script size says it; an ascender (`f`) stands taller than a thin arrow's box.
-    const small = element.em !== null && arrow.em !== null ? element.em < SCRIPT_SHARE * arrow.em : height(b) <= LABEL_MAX_HEIGHT * height(a);
-    return gap >= -0.1 * height(a) && gap <= LABEL_GAP * height(a) && small && b.x0 >= a.x0 - slack && b.x1 <= a.x1 + slack;
+    // Where sizes are known (a PDF's glyphs), script size says it; an ascender (`f`) stands taller
+    // than a thin arrow's box, so in an image only what stands under an arrow is measured by it
+    // (the letters an `\overrightarrow` left unread sits on); above an arrow only a label stands.
+    const small =
+      element.em !== null && arrow.em !== null ? element.em < SCRIPT_SHARE * arrow.em : side === 'above' || height(b) <= LABEL_MAX_HEIGHT * height(a);
+    // A label's descender (an italic f's tail) may reach into the box of the arrowhead under it.
+    const dip = (side === 'above' ? LABEL_DIP : 0.1) * height(a);
+    return gap >= -dip && gap <= LABEL_GAP * height(a) && small && b.x0 >= a.x0 - slack && b.x1 <= a.x1 + slack;
   });
   // A label is narrower than its arrow, which TeX stretches to fit it with room to spare.
   if (!line.length || width(unionBox(line.map((element) => element.box))) > width(a)) return [];

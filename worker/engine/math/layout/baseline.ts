@@ -1,4 +1,4 @@
-import { centreY, glyphOf, overlap, referenceEm, type Element, type Glyph, type Node, type Row } from './element.js';
+import { centreY, glyphOf, height, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
 
 /** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
 interface Settled {
@@ -30,6 +30,12 @@ const PRIME_SHAPES = new Set(["'", '\\prime', ',']);
  */
 const PRIME_FOOT_EM = 0.25;
 const DOT_TOKENS = new Set(['.', '\\cdot']);
+/** Dots of `\ldots` or `\cdots` stand less than this (em) apart… */
+const DOT_GAP_EM = 0.6;
+/** …and, alone with no letter beside them, less than this many of their own sizes (TeX: about 2.5). */
+const LONE_DOT_GAP = 5;
+/** Punctuation takes no scripts: what stands low after a comma (the dots of `x_2, \ldots`) is on the line. */
+const PUNCTUATION = new Set([',', ';']);
 
 /**
  * Reads a set of elements (structures already built) as one baseline with scripts, in the spirit
@@ -56,7 +62,7 @@ export function parseBaseline(elements: Element[]): Row {
       } else if (continued) {
         continued.push(next);
       } else {
-        const relation = relate(next, entry.base);
+        const relation = PUNCTUATION.has(glyphOf(entry.base.element)?.latex ?? '') ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
@@ -231,22 +237,17 @@ function readDots(entries: Entry[]): Array<Entry | Node> {
       .slice(0, index)
       .reverse()
       .find((other) => !isDot(other));
-    const line = (before ?? entries.slice(index + 1).find((other) => !isDot(other)) ?? entry).base;
+    const neighbour = before ?? entries.slice(index + 1).find((other) => !isDot(other));
+    const line = (neighbour ?? entry).base;
     const raised = (line.baseline - centreY(glyph.box)) / line.em;
-    return { glyph, latex: raised > 0.15 ? '\\cdot' : '.', em: line.em };
+    // Dots alone (a matrix cell's `\cdots`) have no letter to measure their spacing by: their own size does.
+    const reach = neighbour ? DOT_GAP_EM * line.em : LONE_DOT_GAP * Math.max(width(glyph.box), height(glyph.box));
+    return { glyph, latex: raised > 0.15 ? '\\cdot' : '.', reach };
   });
   const result: Array<Entry | Node> = [];
   for (let i = 0; i < entries.length; i++) {
     const [a, b, c] = [roles[i], roles[i + 1], roles[i + 2]];
-    if (
-      a &&
-      b &&
-      c &&
-      a.latex === b.latex &&
-      b.latex === c.latex &&
-      b.glyph.box.x0 - a.glyph.box.x1 < 0.6 * a.em &&
-      c.glyph.box.x0 - b.glyph.box.x1 < 0.6 * a.em
-    ) {
+    if (a && b && c && a.latex === b.latex && b.latex === c.latex && b.glyph.box.x0 - a.glyph.box.x1 < a.reach && c.glyph.box.x0 - b.glyph.box.x1 < a.reach) {
       result.push({ kind: 'merged', latex: a.latex === '.' ? '\\ldots' : '\\cdots', glyphs: [a.glyph, b.glyph, c.glyph] });
       i += 2;
     } else if (a) result.push({ kind: 'glyph', glyph: a.glyph, latex: a.latex });

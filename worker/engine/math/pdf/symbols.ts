@@ -3,7 +3,7 @@ import { type Box, FRAME, type MathSymbol, RADICAL, RULE, type SymbolStyle } fro
 import { cmexGlyph, isCmexToken, type CmexGlyph } from './cmex.js';
 import { arrowPiece, joinArrows, joinNegations, joinStacked } from './composites.js';
 import { boldMaths, inBoldVersion, withOverprintsMerged } from './bold-glyphs.js';
-import { joinDotStacks } from './dot-stacks.js';
+import { joinDotStacks } from '../dot-stacks.js';
 import { joinHorizontalBraces } from './horizontal-braces.js';
 import { backslashesBySpacing, phiByShape } from './twin-glyphs.js';
 import { mathItalicUnicode } from './oml-codes.js';
