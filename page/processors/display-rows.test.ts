@@ -42,8 +42,9 @@ describe('joinDisplayRows', () => {
     expect(join([row('I=a+b', 40, 100, { relationX: 30 }), row('=c+d', 70, 130, { relationX: 0 }), row('+e', 100, 150)])).toEqual([
       '\\begin{aligned}I&=a+b\\\\&=c+d\\\\&+e\\end{aligned}',
     ]);
-    // Left of the column it is a row of its own: a gather's.
+    // Left of the column it is a row of its own: a gather's, or a multline's last row flush right.
     expect(join([row('I=a+b', 40, 100, { relationX: 30 }), row('+e', 70, 60)])).toEqual(['\\begin{gathered}I=a+b\\\\+e\\end{gathered}']);
+    expect(join([row('I=a+b', 40, 100, { relationX: 30 }), row('+e', 70, 125)])).toEqual(['\\begin{gathered}I=a+b\\\\+e\\end{gathered}']);
   });
 
   it('keeps a derivation apart from close rows that do not line up with it', () => {

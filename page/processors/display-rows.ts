@@ -132,9 +132,16 @@ function relationAt(row: PageLine, upright: Upright): number | undefined {
 /** Whether a row opens with a relation (`= …`, `\\le …`): the next step of a derivation. */
 const opensWithRelation = (row: PageLine): boolean => relationSplit(row.math!.latex)?.[0].trim() === '';
 
+/**
+ * An operator opening a carried-on row stands at most this far (text-line heights, about the
+ * born-digital reader's 0.12 em) left of the column: a multline's last row (`+ x^{10} …`, flush
+ * right) may start a little left of the first row's relation.
+ */
+const CONTINUATION_SLACK = 0.1;
+
 /** Whether a row without a relation opens with a binary operator at or right of `x`: the row above carried on (`&+ c`). */
 function carriesOn(row: PageLine, x: number, upright: Upright, lineHeight: number): boolean {
-  return relationSplit(row.math!.latex) === undefined && OPENING_OPERATOR.test(row.math!.latex) && upright(row).x >= x - ALIGN_SLACK * lineHeight;
+  return relationSplit(row.math!.latex) === undefined && OPENING_OPERATOR.test(row.math!.latex) && upright(row).x >= x - CONTINUATION_SLACK * lineHeight;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MathRead } from '../../page/model.js';
 import { ledByKeyword } from '../../page/processors/code-lines.js';
-import { countWords, isWordy } from '../../page/processors/words.js';
+import { countWords, isWordy, isWordyInPrint } from '../../page/processors/words.js';
 import { chemicalFormula, chooseKind, hasMathStructure, scriptsLost } from './line-kind.js';
 
 const read = (latex: string, confidenceRate: number): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
@@ -49,6 +49,26 @@ describe('line kind', () => {
     expect(chooseKind('In', read('I_{n}', 0.6))).toBe('text');
     expect(chooseKind('careful', read('\\text{care}^{f}\\text{ul}', 0.95))).toBe('text');
     expect(chooseKind('Let us', read('L_{e}t^{us}', 0.95))).toBe('text');
+  });
+
+  it('weighs words as print sets them against the maths read: capitals, footnote marks, URLs, printed LaTeX', () => {
+    expect(chooseKind('5. REFERENCE FORMATTING', read('5.\\|\\text{REFE}|\\text{RENCE}', 0.21))).toBe('text');
+    expect(chooseKind('R. J. HANISCH5', read('R.J.H\\text{ANISCH}^{5}', 0.69))).toBe('text');
+    expect(chooseKind('January 4, 2021, URL https://ctan.org/pkg/newtx.', read('\\text{January}4,2021', 0.68))).toBe('text');
+    expect(chooseKind('ldocumentclass [option1,option2]{assignment}', read('|docwe]atc]Lass[o_{P}t', 0.75))).toBe('text'); // prose beyond doubt
+    // Words in capitals only weigh against an unsure read: the points of a figure are capitals too.
+    expect(chooseKind('AABC ≅ ADEF', read('\\triangle ABC\\cong\\triangle DEF', 0.9))).toBe('math');
+    expect(chooseKind('AB = CD', read('AB=CD', 0.9))).toBe('math');
+    // …and a read holding a run of eight letters is words with their spaces lost, never sure.
+    expect(chooseKind('6 CHAPTER 1. SOME EASY USAGES OF CROSSREFTOOLS', read('6CHAPTER_{=}1.SOMEEASYUSAGESOFCROSSREFTOOLS', 0.77))).toBe('text');
+    expect([isWordyInPrint('CH,CHOH'), isWordyInPrint('ABCD'), isWordyInPrint('XIV'), isWordyInPrint("1Current markup's preamble.")]).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+    // Never split at `=`: the text reads of a_{ij}=a_{ji} and \\int u\\,dv=uv-\\int v\\,du.
+    expect([isWordyInPrint('dij=dji'), isWordyInPrint('udu=uv vdu')]).toEqual([false, false]);
   });
 
   it('keeps a line of code as text, even with its spaces dropped, unless its text read holds maths characters', () => {

@@ -1,7 +1,7 @@
 import { calibratedConfidence } from '../engine/math/image/calibration.js';
 import type { MathRead } from '../../page/model.js';
 import { ledByKeyword } from '../../page/processors/code-lines.js';
-import { isProse, isWordy } from '../../page/processors/words.js';
+import { isProseInPrint, isWordyInPrint } from '../../page/processors/words.js';
 
 /**
  * Is a line of an image maths or text? Two recognisers read it and each leaves evidence:
@@ -14,7 +14,12 @@ import { isProse, isWordy } from '../../page/processors/words.js';
  *   symbols with a low confidence per symbol.
  * Rules (measured on rendered pages, see inference/line-kind.test.ts and test/integration/v3-text-math.test.ts):
  * 1. a line whose text read is wordy (page/processors/words.ts: two words, or words covering half its characters) is text,
- *    unless it holds a single word and its maths read is sure (sureMath);
+ *    unless it holds a single word and its maths read is sure (sureMath). Words as print sets them
+ *    count (words.ts countPrintedWords: in capitals, with a footnote mark or an apostrophe, run
+ *    together by a URL's or a LaTeX command's punctuation): scanned headings, author blocks,
+ *    references and printed LaTeX read as maths with a low per-symbol confidence
+ *    (`5. REFERENCE FORMATTING` at 0.21) that passed MIN_MATH_RATE. Words in capitals are never
+ *    prose beyond doubt (`AB = CD`): a sure maths read outweighs them;
  * 2. otherwise, a line the text model read nothing of is maths if the maths parse found symbols
  *    with a per-symbol confidence of at least MIN_MATH_RATE (ink neither model reads surely — a
  *    line cut by the image's edge, a speck, a rule — is left out, as the text model leaves it);
@@ -43,11 +48,20 @@ export const MIN_MATH_RATE = calibratedConfidence(0.5);
 /** Per-symbol confidence at which a maths parse with structure outweighs a single word of text read. */
 export const SURE_MATH_RATE = calibratedConfidence(0.85);
 
+const WORD_RUN = /[A-Za-z]{8,}/;
+
 /**
  * A maths read that outweighs one word of text: structure, read surely symbol by symbol, and no
- * word of upright text in it (the maths parser found a word too: `\text{care}^{f}\text{ul}`).
+ * word in it: no word of upright text (the maths parser found a word too: `\text{care}^{f}\text{ul}`)
+ * nor a run of eight letters (WORD_RUN), which is words with their spaces lost (a running head in
+ * capitals read `6CHAPTER_{=}1.SOMEEASYUSAGESOFCROSSREFTOOLS` at 0.77 a symbol), never a product
+ * of variables.
  */
-export const sureMath = (math: MathRead) => hasMathStructure(math.latex) && math.confidenceRate >= SURE_MATH_RATE && !/\\text\{[A-Za-z]{3,}/.test(math.latex);
+export const sureMath = (math: MathRead) =>
+  hasMathStructure(math.latex) &&
+  math.confidenceRate >= SURE_MATH_RATE &&
+  !/\\text\{[A-Za-z]{3,}/.test(math.latex) &&
+  !WORD_RUN.test(math.latex.replace(/\\[A-Za-z]+/g, ' '));
 
 /**
  * Scripts, fractions, radicals, big operators, arrays and matrices, relations or binary operators
@@ -117,7 +131,7 @@ const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹�
 /** The rules above, for one line: its text read (possibly '') and its maths read. 'text' with an empty read drops the line. */
 export function chooseKind(text: string, math: MathRead | undefined): 'text' | 'math' {
   if (!math || !math.latex) return 'text';
-  if (isWordy(text)) return !isProse(text) && sureMath(math) ? 'math' : 'text';
+  if (isWordyInPrint(text)) return !isProseInPrint(text) && sureMath(math) ? 'math' : 'text';
   if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
   if (ledByKeyword(text) && !MATH_CHARS.test(text)) return 'text';
   const letters = uprightLetters(math.latex);

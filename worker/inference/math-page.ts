@@ -12,7 +12,7 @@ import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
-import { countWords, isProse, isWordy } from '../../page/processors/words.js';
+import { countWords, isProse, isWordy, isWordyInPrint } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
 import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
@@ -109,6 +109,8 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       toUpright,
     );
     for (const { band, mine } of parts) {
+      // A table's or a footnote's rule alone in its band is no minus sign: read as `-`, it made a display.
+      if (!mine.length && isRule(band, medianHeight(read.lines))) continue;
       if (mine.length && mine.every((l) => code.has(l))) {
         lines.push(...mine);
         continue;
@@ -121,7 +123,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       const evidence = proseEvidence(mine, toUpright).text;
       const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
       const kind = math ? chooseKind(evidence, math) : 'text';
-      if (kind === 'text' && isWordy(text)) {
+      if (kind === 'text' && isWordyInPrint(text)) {
         page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
         continue;
@@ -307,6 +309,10 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
   if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
   return read;
 }
+
+/** A band of ink no thicker than RULE_MAX_THICKNESS of a text line and RULE_LINE_HEIGHTS lines long: a rule. */
+const isRule = (band: Band, lineHeight: number) => band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= RULE_LINE_HEIGHTS * lineHeight;
+const RULE_MAX_THICKNESS = 0.25;
 
 /** The median height of the text lines' boxes (at least 3 pixels). */
 function medianHeight(lines: { box: Box }[]): number {

@@ -21,7 +21,7 @@ import { CLOSE_DISTANCE, constructTable, scoreDocument, type ScoredDisplay } fro
  * result on the same displays (the last `run.ts` run's rows). Writes TEXDOC-SCANNED-RESULTS.md or
  * TEXDOC-NOISY-RESULTS.md, and the worst displays to .cache/scan-<mode>/failures.md.
  *
- * Usage: npx tsx models/eval/texdoc/scanned.ts [--noisy] [--max-pages 14] [--only SUBSTRING] [--reuse]
+ * Usage: npx tsx models/eval/texdoc/scanned.ts [--noisy] [--max-pages 14] [--only SUBSTRING[,SUBSTRING…]] [--reuse]
  *        [--read-only-cached] (score only the documents already read: an interrupted run's reads so far)
  */
 
@@ -50,7 +50,9 @@ async function main(): Promise<number> {
   const cachedRead = (name: string) => `${cache}/${name.replaceAll('/', '__')}.mmd`;
   const documents = (await findRealDocuments()).filter(
     (d) =>
-      d.pages <= maxPages && (values.only === undefined || d.name.includes(values.only)) && (!values['read-only-cached'] || existsSync(cachedRead(d.name))),
+      d.pages <= maxPages &&
+      (values.only === undefined || values.only.split(',').some((o) => d.name.includes(o))) &&
+      (!values['read-only-cached'] || existsSync(cachedRead(d.name))),
   );
   const reuse = values.reuse || values['read-only-cached'];
   const bornDigital = existsSync(here('.cache/rows.json')) ? (JSON.parse(await readFile(here('.cache/rows.json'), 'utf8')) as ScoredDisplay[]) : [];
