@@ -40,7 +40,7 @@ const STYLE_SYMBOLS: Record<string, string> = {
 const SIZING = /\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|big|Big|bigg|Bigg|middle)(?![A-Za-z])\s*/g;
 
 /** Index just past the brace group that opens at `open` (s[open] === '{'), or -1. */
-function groupEnd(s: string, open: number): number {
+export function groupEnd(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
     if (s[i] === '\\') i++;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupEnd } from '../../page/render/latex-formats.js';
 import { levenshtein, normalisedEditDistance } from '../engine/math/eval-metrics.js';
 import { loadModelFile } from '../engine/models.js';
 import { RULE, type MathResult, type MathSymbol } from '../engine/math/types.js';
@@ -126,17 +127,6 @@ export function samePrint(latex: string): string {
     at = lower;
   }
   return out + latex.slice(at);
-}
-
-/** The index just past the brace group opening at `open` (-1 when it never closes). */
-function groupEnd(latex: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < latex.length; i++) {
-    if (latex[i] === '\\') i++;
-    else if (latex[i] === '{') depth++;
-    else if (latex[i] === '}' && --depth === 0) return i + 1;
-  }
-  return -1;
 }
 
 /** The model's chance that the read is exact, 0..1. */
