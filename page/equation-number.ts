@@ -1,6 +1,7 @@
 /**
  * An equation number as printed beside display maths: `(1)`, `(2.3a)`, `(A1)`, `(4′)`, a tag of
- * capitals (`\tag{A}`, `\tag*{(B')}`; the text layer may give a prime as ’), and `\tag{*}`'s starred marks. Born-digital pages find them in the text layer
+ * capitals (`\tag{A}`, `\tag*{(B')}`; the text layer may give a prime as ’), and `\tag{*}`'s
+ * starred marks. Born-digital pages find them in the text layer
  * (worker/document/pipeline/equation-numbers.ts), page images among the maths symbols of a line
  * (worker/inference/equation-number.ts).
  */
