@@ -113,8 +113,8 @@ export const secondReadAgreement = (first: MathResult, second: MathResult): numb
 
 /**
  * `\binom{a}{b}` as the two-row parenthesised column it prints (spelled as layout/emit.ts spells a
- * pmatrix): which of the two a read writes
- * hangs on the rows' spacing alone (layout/matrix.ts `isBinomial`), which enlarging can tip.
+ * pmatrix): which of the two a read writes hangs on the rows' spacing alone (layout/matrix.ts
+ * `isBinomial`), which enlarging can tip.
  */
 export function samePrint(latex: string): string {
   let out = '';
