@@ -1,12 +1,13 @@
 import type { Box } from '../types.js';
 import type { Component, ComponentMap } from './components.js';
-import { isFlat, isRadicalLike, isRule, longestRun, rowSpan, strokeWidth } from './shape.js';
+import { isFlat, isFrame, isRadicalLike, isRule, longestRun, rowSpan, strokeWidth } from './shape.js';
 
-/** One symbol's worth of ink: the components that draw it, and whether it is a RULE. */
+/** One symbol's worth of ink: the components that draw it, and whether it is a RULE (or a `\boxed` FRAME). */
 export interface SymbolGroup {
   parts: Component[];
   box: Box;
   rule: boolean;
+  frame?: true;
 }
 
 const w = (b: Box): number => b.x1 - b.x0;
@@ -26,10 +27,10 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
   const speck = Math.max(2, 0.35 * stroke * stroke);
   const large = map.components.filter((c) => c.area >= speck);
   let parts = large;
-  const memo = new Map<number, { rule: boolean; radical: boolean }>();
+  const memo = new Map<number, { rule: boolean; radical: boolean; frame: boolean }>();
   const traits = (c: Component) => {
     let t = memo.get(c.id);
-    if (!t) memo.set(c.id, (t = { rule: isRule(c, map), radical: isRadicalLike(c, map) }));
+    if (!t) memo.set(c.id, (t = { rule: isRule(c, map), radical: isRadicalLike(c, map), frame: isFrame(c, map, stroke) }));
     return t;
   };
   /**
@@ -161,9 +162,9 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
     // A vinculum covers a radicand (a minus after the curl of an f, as in f^{-1}, covers nothing).
     return parts.some((o) => o !== sign && o !== bar && cx(o.box) > bar.box.x0 && cx(o.box) < bar.box.x1 && o.box.y0 >= bar.box.y1 && o.box.y0 < sign.box.y1);
   };
-  /** % ≠ ∉ Θ: a part lying mostly inside another's box, unless that box is a radical's. */
+  /** % ≠ ∉ Θ: a part lying mostly inside another's box, unless that box is a radical's or a frame's. */
   const inside = (small: Component, big: Component): boolean => {
-    if (small.area > big.area || traits(big).radical) return false;
+    if (small.area > big.area || traits(big).radical || traits(big).frame) return false;
     // Θ's bar lies wholly within the O; a minus that pokes out of a big sign is a limit or a term.
     if (traits(small).rule && (small.box.x0 < big.box.x0 || small.box.x1 > big.box.x1)) return false;
     const ix = overlapX(small.box, big.box);
@@ -224,6 +225,7 @@ export function mergeComponents(map: ComponentMap): SymbolGroup[] {
       parts: members,
       box: members.map((c) => c.box).reduce(union),
       rule: members.length === 1 && traits(members[0]).rule,
+      ...(members.length === 1 && traits(members[0]).frame ? { frame: true as const } : {}),
     }))
     .sort((a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0);
 }

@@ -167,3 +167,34 @@ export function isRadicalLike(c: Component, map: ComponentMap): boolean {
   const lower = rowSpan(c, map, c.box.y0 + Math.ceil(h * 0.5), c.box.y1);
   return lower === null || lower.x1 <= top.x0 + 0.2 * w;
 }
+
+/** A frame's sides are inked along this share of their length… */
+const FRAME_SIDE = 0.9;
+/** …and its ink covers at most this share of its box (a filled glyph covers more). */
+const FRAME_FILL = 0.35;
+
+/**
+ * A `\boxed` frame: one component whose four sides are inked nearly end to end around an empty
+ * middle, tall and wide enough to hold a glyph (at least six strokes each way).
+ */
+export function isFrame(c: Component, map: ComponentMap, stroke: number): boolean {
+  const [width, height] = [c.box.x1 - c.box.x0, c.box.y1 - c.box.y0];
+  if (width < 6 * stroke || height < 6 * stroke || c.area > FRAME_FILL * width * height) return false;
+  const band = Math.max(1, Math.ceil(stroke)) + 1;
+  const rowInked = (y: number) => longestRun(c, map, y) >= FRAME_SIDE * width;
+  const columnInked = (x: number) => {
+    let inked = 0;
+    for (let y = c.box.y0; y < c.box.y1; y++) if (map.labels[y * map.width + x] === c.id) inked++;
+    return inked >= FRAME_SIDE * height;
+  };
+  const anyOf = (from: number, to: number, inked: (at: number) => boolean) => {
+    for (let at = from; at < to; at++) if (inked(at)) return true;
+    return false;
+  };
+  return (
+    anyOf(c.box.y0, c.box.y0 + band, rowInked) &&
+    anyOf(c.box.y1 - band, c.box.y1, rowInked) &&
+    anyOf(c.box.x0, c.box.x0 + band, columnInked) &&
+    anyOf(c.box.x1 - band, c.box.x1, columnInked)
+  );
+}

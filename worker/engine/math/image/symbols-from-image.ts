@@ -1,5 +1,5 @@
 import { dotStack, joinDotStacks } from '../dot-stacks.js';
-import { RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
+import { FRAME, RULE, type Box, type GrayImage, type MathSymbol, type SymbolStyle } from '../types.js';
 import { freeAccentDots, joinSemicolons } from './accent-dots.js';
 import { binarise, scanGrey } from './binarise.js';
 import { joinBroken } from './broken-glyphs.js';
@@ -151,7 +151,10 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);
-  const read = classified.map(({ group, label }) => ({ group, symbol: label ? symbolOf(label, group.box) : { latex: RULE, box: group.box, confidence: 1 } }));
+  const read = classified.map(({ group, label }) => ({
+    group,
+    symbol: label ? symbolOf(label, group.box) : { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 },
+  }));
   const stems = scan || opts.typesetRepairs === false || opts.stems === false ? null : (opts.stems ?? (await loadStemTable()));
   const { classes, typicalHeightEm } = classifier.labels;
   const typicalHeight = (key: string) => typicalHeightEm[classes.indexOf(key)];
@@ -169,7 +172,7 @@ async function firstReads(
   classifier: SymbolClassifier,
 ): Promise<{ groups: SymbolGroup[]; glyphs: SymbolGroup[]; crops: NormalisedCrop[]; labels: Classification[] }> {
   const groups = mergeComponents(map);
-  const glyphs = groups.filter((g) => !g.rule);
+  const glyphs = groups.filter((g) => !g.rule && !g.frame);
   const crops = glyphs.map((g) =>
     normaliseCrop(
       map,
