@@ -9,8 +9,7 @@ import { AXIS_HEIGHT, TALL, verticalClass } from './metrics.js';
  * that are not the formula's), so their baseline always comes from the axis.
  */
 export function glyphElement(glyph: Glyph, symbol: Pick<MathSymbol, 'baseline' | 'size'>): Element {
-  // Roman type's f stands on the baseline; the maths italic f (the class's shape) hangs below it.
-  const vertical = glyph.style === 'upright' && glyph.latex === 'f' ? verticalClass('d') : verticalClass(glyph.latex);
+  const vertical = verticalClass(glyph.latex, glyph.style);
   const box = glyph.box;
   const ownEm = vertical.sizes ? height(box) / (vertical.top - vertical.bottom) : null;
   const em = symbol.size ?? ownEm;

@@ -1,4 +1,4 @@
-import { FRAME, RADICAL, RULE } from '../types.js';
+import { FRAME, RADICAL, RULE, type SymbolStyle } from '../types.js';
 
 /**
  * Where a token's ink sits relative to its baseline, in em (positive is up). Image and stroke
@@ -97,9 +97,15 @@ assign(RAISED, [
   '`',
 ]);
 
-/** Tokens without an entry (rare symbols) are treated like operators: centred, sized by their neighbours. */
-export function verticalClass(token: string): VerticalClass {
-  return TABLE.get(token) ?? TABLE.get(token.replace(/^\\math[a-z]+\{(.)\}$/u, '$1')) ?? CENTRED;
+/** Letters whose roman shape stands otherwise than the maths italic one: roman f has no descender. */
+const UPRIGHT = new Map([['f', ASCENDER]]);
+
+/**
+ * Tokens without an entry (rare symbols) are treated like operators: centred, sized by their
+ * neighbours. An upright letter (`style`) takes its roman shape's class where that differs.
+ */
+export function verticalClass(token: string, style?: SymbolStyle): VerticalClass {
+  return (style === 'upright' ? UPRIGHT.get(token) : undefined) ?? TABLE.get(token) ?? TABLE.get(token.replace(/^\\math[a-z]+\{(.)\}$/u, '$1')) ?? CENTRED;
 }
 
 /** Operators that take limits above and below in display style (words like lim come from `words.ts`). */
