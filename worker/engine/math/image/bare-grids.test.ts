@@ -15,6 +15,7 @@ describe('symbolsFromImage + parseLayout: bare and double-barred grids', () => {
     'x+\\begin{smallmatrix}1&0\\\\0&1\\end{smallmatrix}',
     'A=(\\begin{smallmatrix}a&b\\\\c&d\\end{smallmatrix})',
     '\\begin{Bmatrix}1&2\\\\3&4\\end{Bmatrix}\\neq\\begin{Vmatrix}u\\\\v\\end{Vmatrix}',
+    '\\begin{matrix}n\\\\k\\end{matrix}+\\begin{bmatrix}n\\\\k\\end{bmatrix}=0',
     // Rows farther apart than an array's stay rows, and scripts stay scripts.
     '\\begin{gathered}1\\quad 2\\\\3\\quad 4\\end{gathered}',
     'x_{1}^{2}+y_{1}^{2}',

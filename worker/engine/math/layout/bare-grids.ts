@@ -25,14 +25,19 @@ interface Tolerance {
   size: number;
   pitch: readonly [number, number];
 }
-/** A PDF's rows: array pitch 1.20–1.24 em, smallmatrix 0.9–1.08. */
-const PDF: Tolerance = { baseline: 0.08, size: 0.05, pitch: [0.85, 1.3] };
+/**
+ * A PDF's rows: array pitch 1.20–1.24 em, smallmatrix 0.9–1.08, a display `\genfrac` without a rule
+ * 1.36 (one column: written as a matrix, which prints the same); gathered rows stand 1.46 or more.
+ */
+const PDF: Tolerance = { baseline: 0.08, size: 0.05, pitch: [0.85, 1.4] };
 /** An image's sizes and baselines come from its boxes: a 150 dpi script letter's em is up to a tenth over. */
 const IMAGE: Tolerance = { baseline: 0.15, size: 0.25, pitch: [0.75, 1.3] };
 /** White between columns, in em of the rows' size: text-size cells (the narrowest is a thick space around a relation, 0.28 em)… */
 const COLUMN_GAP_EM = 0.6;
 /** …and script-size cells (smallmatrix), where TeX puts no space around operators. */
 const SCRIPT_COLUMN_GAP_EM = 0.3;
+/** Rows at least this share of the formula's largest size are text size: a single column of them is a grid. */
+const TEXT_SIZE_SHARE = 0.9;
 /** A delimiter taller than this (em) beside the grid encloses it: groupMatrices reads it. */
 const TALL_DELIMITER_EM = 1.8;
 /** A glyph taller than this (em of the rows) is a big operator or a grown delimiter, never a cell's symbol. */
@@ -119,7 +124,8 @@ function gridChains(rows: GridRow[], tolerance: Tolerance): GridRow[][] {
 /**
  * The grid spanned by the rows: across, as wide as its first and last rows (a middle row may
  * share its baseline with what stands beside the grid, `A =`); down, from the first row's
- * ascenders to the last row's descenders. Null when it is not a grid of two or more columns.
+ * ascenders to the last row's descenders. Null when it is not a grid: two or more columns, or one
+ * of text-size rows.
  */
 function readGrid(
   pool: Element[],
@@ -153,7 +159,10 @@ function readGrid(
     members.map((e) => [e.box.x0, e.box.x1]),
     gap,
   );
-  if (columns.length < 2) return null;
+  // One column of text-size rows is a grid too (`\begin{matrix}n\\k\end{matrix}`), when nothing
+  // but its rows stands in it; a script-size column is a base's superscript over its subscript.
+  const seated = (e: Element) => rows.some((row) => row.members.includes(e));
+  if (columns.length < 2 && (em < TEXT_SIZE_SHARE * largest || !members.every(seated))) return null;
   const inColumn =
     ([c0, c1]: [number, number]) =>
     (e: Element) =>
