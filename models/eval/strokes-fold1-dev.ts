@@ -43,7 +43,9 @@ for (const { latex, build } of SMALL) {
       const { result, rate } = await readJudged(model, drawn.strokes);
       const { symbols } = await readStrokes(drawn.strokes);
       const middle = [...symbols].sort((a, b) => a.box.x0 - b.box.x0)[1];
-      const plus = middle && `${middle.latex} ${middle.confidence.toFixed(2)} [${(middle.alternatives ?? []).map((a) => `${a.latex} ${a.confidence.toFixed(2)}`).join(', ')}]`;
+      const plus =
+        middle &&
+        `${middle.latex} ${middle.confidence.toFixed(2)} [${(middle.alternatives ?? []).map((a) => `${a.latex} ${a.confidence.toFixed(2)}`).join(', ')}]`;
       rows.push({ set: latex, id: drawn.id, expected: normaliseLatex(drawn.latex), got: normaliseLatex(result.latex), rate, plus });
     }
   }

@@ -114,7 +114,9 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
     measured.forEach((i, k) => (labels[i] = sized[k]));
   }
   const symbols = assemble();
-  return preferCaseBySize(preferBaselineTwins(preferPlusByPlace(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s))))));
+  return preferCaseBySize(
+    preferBaselineTwins(preferPlusByPlace(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s))))),
+  );
 }
 
 /**
