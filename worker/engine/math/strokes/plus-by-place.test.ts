@@ -34,6 +34,7 @@ describe('preferPlusByPlace', () => {
     expect(read([glyph('2', 0, 0, 40), tee(30, -4, 40), glyph('1', 60, 0, 40)])).toBe('2t1');
     expect(read([glyph('a', 0, 0, 40), tee(25, -20, 20)])).toBe('at'); // a^{t}: its foot half the letter up
     expect(read([glyph('a', 0, 0, 40), tee(25, 30, 60)])).toBe('at'); // a_{t}
+    expect(read([glyph('a', 0, 0, 40), tee(25, 30, 50), glyph('1', 60, 0, 40)])).toBe('at1'); // a_{t}1: a small mark hanging from the baseline
     const minus = { latex: RULE, box: { x0: 0, y0: 22, x1: 20, y1: 24 }, confidence: 1 };
     expect(read([minus, tee(30, 8, 46), glyph('1', 60, 0, 40)])).toBe(`${RULE}t1`);
     expect(read([tee(30, 8, 46)])).toBe('t'); // no baseline to judge by

@@ -15,6 +15,8 @@ const ON_BASELINE = /^[0-9abcdehik-orsu-xzA-Z]$/;
 const ON_BASELINE_LEAST = 0.06;
 const OFF_BASELINE_MOST = 0.25;
 const DESCENT_MOST = 0.35;
+/** A `+` is centred on the axis: its middle this far above the baseline at least (a subscript's hangs at or below it). */
+const MIDDLE_ABOVE = 0.2;
 /** A neighbour further off than this many of its heights is on another part of the line (a fraction's row, a radicand). */
 const REACH = 1.5;
 /** Operators and relations: a `+` beside one of them (`-+`, `++`, `=+`) is rarer than the letter. */
@@ -27,8 +29,10 @@ const OPERATORS = new Set(['+', '-', '=', '<', '>', '\\pm', '\\times', '\\leq', 
  * baseline at the mark is the feet of its nearest neighbours on each side that sit on it (letters
  * without descender, digits), joined by a line where there are two, so a sloping line counts as level.
  * A mark of this shape whose foot is off that baseline, yet not so far as a script or a descender,
- * is `+` when the classifier gives `+` any probability, with the shape's confidence (all four readings
- * together: the place, not the classifier, chose among them); a `+` read so is confirmed the same way.
+ * and whose middle is well above it (a subscript's hangs at or below it), is `+` when the classifier
+ * gives `+` any probability, with the shape's confidence (all four readings together: the place,
+ * not the classifier, chose among them); a `+` read so is confirmed the same way. One beside an
+ * operator or a minus keeps its reading (`-t`, `+T`: two operators side by side are rarer still).
  * A mark standing on the baseline, or with no neighbour on it, keeps its reading (operators.ts reads
  * a `t` between two operands as `+` by its neighbours instead).
  */
@@ -40,9 +44,11 @@ export function preferPlusByPlace(symbols: MathSymbol[]): MathSymbol[] {
     const { left, right } = neighbours(s, symbols);
     const operator = (o: MathSymbol | undefined) => o !== undefined && (OPERATORS.has(o.latex) || (o.latex === RULE && !isFractionBar(o, symbols)));
     if (operator(left) || operator(right)) return s;
-    const lift = footLift(s, symbols);
-    if (lift === undefined) return s;
-    const hangs = (lift >= ON_BASELINE_LEAST && lift <= OFF_BASELINE_MOST) || (lift <= -ON_BASELINE_LEAST && lift >= -DESCENT_MOST);
+    const place = placeOnLine(s, symbols);
+    if (!place) return s;
+    const { lift, middle } = place;
+    const offBaseline = (lift >= ON_BASELINE_LEAST && lift <= OFF_BASELINE_MOST) || (lift <= -ON_BASELINE_LEAST && lift >= -DESCENT_MOST);
+    const hangs = offBaseline && middle >= MIDDLE_ABOVE;
     if (!hangs) return s;
     // The letters set aside are no rival reading: the layout's look-alike choice must not take them back.
     const plus = settledAmong(s, '+', PLUS_SHAPE);
@@ -51,11 +57,11 @@ export function preferPlusByPlace(symbols: MathSymbol[]): MathSymbol[] {
 }
 
 /**
- * How far the mark's foot sits above the baseline at its middle, in its neighbours' height (negative
- * below), the baseline drawn through the feet of the nearest neighbour on each side that stands on it;
- * undefined without one.
+ * Where the mark sits against the baseline at its middle, in its neighbours' height: how far its
+ * foot is above it (negative below) and its middle; the baseline drawn through the feet of the
+ * nearest neighbour on each side that stands on it. Undefined without one.
  */
-export function footLift(s: MathSymbol, symbols: readonly MathSymbol[]): number | undefined {
+export function placeOnLine(s: MathSymbol, symbols: readonly MathSymbol[]): { lift: number; middle: number } | undefined {
   const centre = (s.box.x0 + s.box.x1) / 2;
   const standing = symbols.filter(
     (o) => o !== s && ON_BASELINE.test(o.latex) && onOneLine(o, s) && o.box.y1 >= (s.box.y0 + s.box.y1) / 2 && gap(o, s) <= REACH * (o.box.y1 - o.box.y0),
@@ -65,11 +71,11 @@ export function footLift(s: MathSymbol, symbols: readonly MathSymbol[]): number 
   const right = nearest(standing.filter((o) => o.box.x0 >= centre));
   const feet = [left, right].filter((o): o is MathSymbol => o !== undefined);
   if (!feet.length) return undefined;
-  const middle = (o: MathSymbol) => (o.box.x0 + o.box.x1) / 2;
+  const across = (o: MathSymbol) => (o.box.x0 + o.box.x1) / 2;
   const baseline =
-    left && right && middle(right) > middle(left)
-      ? left.box.y1 + ((right.box.y1 - left.box.y1) * (centre - middle(left))) / (middle(right) - middle(left))
+    left && right && across(right) > across(left)
+      ? left.box.y1 + ((right.box.y1 - left.box.y1) * (centre - across(left))) / (across(right) - across(left))
       : feet[0].box.y1;
   const height = feet.reduce((sum, o) => sum + (o.box.y1 - o.box.y0), 0) / feet.length;
-  return (baseline - s.box.y1) / height;
+  return { lift: (baseline - s.box.y1) / height, middle: (baseline - (s.box.y0 + s.box.y1) / 2) / height };
 }
