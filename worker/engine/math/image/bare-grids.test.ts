@@ -19,6 +19,8 @@ describe('symbolsFromImage + parseLayout: bare and double-barred grids', () => {
     // Rows farther apart than an array's stay rows, and scripts stay scripts.
     '\\begin{gathered}1\\quad 2\\\\3\\quad 4\\end{gathered}',
     'x_{1}^{2}+y_{1}^{2}',
+    // A binomial's column is its own: its parentheses enclose it.
+    '\\binom{n}{k}=\\frac{n!}{k!(n-k)!}',
   ];
   const images = formulaImages(formulas);
 

@@ -47,6 +47,8 @@ function fusedPieces(c: Component, map: ComponentMap): Piece[] | null {
   const w = x1 - x0;
   const radicand = radicandPieces(c, map);
   if (radicand || isRadicalLike(c, map)) return radicand;
+  const underArrow = arrowPieces(c, map);
+  if (underArrow) return underArrow;
   if (w < 8 || w < MIN_FLATNESS * (y1 - y0)) return null;
   let top = y0;
   while (top < y1 && longestRun(c, map, top) < BAR_FILL * w) top++;
@@ -88,12 +90,18 @@ function radicandPieces(c: Component, map: ComponentMap): Piece[] | null {
   return hanging.length ? hanging : null;
 }
 
-/** The 8-connected pieces of `c`'s ink outside rows [top, bottom). */
-function piecesOff(c: Component, map: ComponentMap, top: number, bottom: number): Piece[] {
+/** The 8-connected pieces of `c`'s ink outside rows [top, bottom) and the pixels `kept` keeps with `c`. */
+function piecesOff(c: Component, map: ComponentMap, top: number, bottom: number, kept: (i: number) => boolean = () => false): Piece[] {
   const seen = new Set<number>();
   const pieces: Piece[] = [];
   const ink = (x: number, y: number) =>
-    x >= c.box.x0 && x < c.box.x1 && y >= c.box.y0 && y < c.box.y1 && (y < top || y >= bottom) && map.labels[y * map.width + x] === c.id;
+    x >= c.box.x0 &&
+    x < c.box.x1 &&
+    y >= c.box.y0 &&
+    y < c.box.y1 &&
+    (y < top || y >= bottom) &&
+    map.labels[y * map.width + x] === c.id &&
+    !kept(y * map.width + x);
   for (let y = c.box.y0; y < c.box.y1; y++) {
     for (let x = c.box.x0; x < c.box.x1; x++) {
       const start = y * map.width + x;
@@ -143,4 +151,48 @@ function relabel(c: Component, pieces: Piece[], map: ComponentMap): void {
   }
   c.box = box!;
   c.area = area;
+}
+
+/** The shaft of an arrow over glyphs lies in this top share of the blob… */
+const ARROW_TOP_SHARE = 0.4;
+/** …and the rows along its edges are inked for this share of the width. */
+const SHAFT_EDGE = 0.4;
+/** An arrow's head lies within this share of its width at one end. */
+const HEAD_SHARE = 0.3;
+
+/**
+ * What an arrow over glyphs (`\overrightarrow{PQ}`) has fused to it: at 150 and 300 dpi its head's
+ * lower barb touches the glyph under it, and the classifier reads arrow and glyphs as one letter
+ * (`m`, `W`). The shaft is the band inked across the blob near its top, with ink above it at one
+ * end only (the upper barb); the lower barb mirrors the upper one across the shaft and stays with
+ * the arrow; everything else below the shaft is glyphs. Null when `c` is no such arrow.
+ */
+function arrowPieces(c: Component, map: ComponentMap): Piece[] | null {
+  const { x0, x1, y0, y1 } = c.box;
+  const w = x1 - x0;
+  if (w < 8) return null;
+  let top = y0;
+  while (top < y1 && longestRun(c, map, top) < BAR_FILL * w) top++;
+  let bottom = top;
+  while (bottom < y1 && longestRun(c, map, bottom) >= BAR_FILL * w) bottom++;
+  if (top === y1) return null;
+  // The shaft's anti-aliased edge rows run along most of it too.
+  while (top > y0 && longestRun(c, map, top - 1) >= SHAFT_EDGE * w) top--;
+  while (bottom < y1 && longestRun(c, map, bottom) >= SHAFT_EDGE * w) bottom++;
+  if (bottom - top > 4 || bottom - y0 > ARROW_TOP_SHARE * (y1 - y0)) return null;
+  const above = piecesOff(c, map, top, bottom).filter((p) => p.box.y1 <= top);
+  if (above.length !== 1) return null;
+  const barb = above[0]!;
+  // One head, at one end (its point may reach past the barb).
+  if (barb.box.x0 < x1 - HEAD_SHARE * w && barb.box.x1 > x0 + HEAD_SHARE * w) return null;
+  // The lower barb: the upper one mirrored across the shaft, a pixel's slack around it.
+  const mirrored = new Set<number>();
+  for (const i of barb.pixels) {
+    const x = i % map.width;
+    const y = top + bottom - 1 - (i - x) / map.width;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) mirrored.add((y + dy) * map.width + x + dx);
+  }
+  const depth = top - barb.box.y0;
+  const glyphs = piecesOff(c, map, top, bottom, (i) => mirrored.has(i)).filter((p) => p.box.y0 >= bottom && p.box.y1 - p.box.y0 > depth);
+  return glyphs.length ? glyphs : null;
 }

@@ -5,15 +5,17 @@ import { normaliseLatex } from '../latex-normalise.js';
 /**
  * Wide marks typeset by pdflatex: the classifier, seeing a brace or a wide hat squeezed into a
  * square crop, read braces as arrows (`\overbrace{a+b+c}^{n}` → `\overleftarrow{a+b+c}^{n}`) and
- * wide hats and tildes as bars or arrows; at 300 dpi an underbrace also parts at its tip.
+ * wide hats and tildes as bars or arrows; at 300 dpi an underbrace also parts at its tip. An over
+ * arrow's head touches the glyph under it, and the two read as one letter (`m`, `W`; fused-bars.ts).
  */
 describe('symbolsFromImage: braces and wide accents by their shape', () => {
   const formulas = [
     '\\overbrace{a+b+c}^{n}=\\underbrace{x+y}_{2}',
     '\\underbrace{1+1+1}_{n}=n',
     '\\widehat{xy}+\\widetilde{ab}=\\widehat{ABC}',
-    // Arrows, bars and a lone tilde keep their reads.
+    // Arrows, bars and a lone tilde keep their reads; an arrow's head that touches the glyph under it is parted from it.
     '\\overleftarrow{AB}=\\overline{CD}',
+    '\\overrightarrow{PQ}=\\vec{v}',
     'a\\sim b',
   ];
   const images = formulaImages(formulas);

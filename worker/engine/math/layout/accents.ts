@@ -25,6 +25,9 @@ const ACCENTS: Record<string, string> = {
   '\\widehat': '\\widehat',
   '\\widetilde': '\\widetilde',
 };
+/** Whether a glyph's label is an accent mark (it sits over a symbol, never on a baseline of its own). */
+export const isAccentMark = (latex: string): boolean => latex in ACCENTS;
+
 /** Marks that stretch over several elements, by the command they become there (`\widehat{ABC}`, `\overrightarrow{AB}`). */
 const WIDE: Record<string, string> = {
   '\\hat': '\\widehat',

@@ -1,5 +1,6 @@
 import { RULE } from '../types.js';
 import { centreX, centreY, glyphOf, height, referenceEm, unionBox, structureElement, type Element, type Node, type ParseRow } from './element.js';
+import { isAccentMark } from './accents.js';
 import { mergeIntervals } from './intervals.js';
 import { LIMIT_OPERATORS, TALL, verticalClass, SCRIPT_SHARE } from './metrics.js';
 
@@ -24,22 +25,22 @@ interface Tolerance {
   baseline: number;
   size: number;
   pitch: readonly [number, number];
+  /** A delimiter taller than this (em) beside the grid encloses it: groupMatrices reads it (a `\bigl(` is 1.2 em, a display `\binom`'s 2.4). */
+  tallDelimiter: number;
 }
 /**
  * A PDF's rows: array pitch 1.20–1.24 em, smallmatrix 0.9–1.08, a display `\genfrac` without a rule
  * 1.36 (one column: written as a matrix, which prints the same); gathered rows stand 1.46 or more.
  */
-const PDF: Tolerance = { baseline: 0.08, size: 0.05, pitch: [0.85, 1.4] };
-/** An image's sizes and baselines come from its boxes: a 150 dpi script letter's em is up to a tenth over. */
-const IMAGE: Tolerance = { baseline: 0.15, size: 0.25, pitch: [0.75, 1.3] };
+const PDF: Tolerance = { baseline: 0.08, size: 0.05, pitch: [0.85, 1.4], tallDelimiter: 1.8 };
+/** An image's sizes and baselines come from its boxes: a 150 dpi script letter's em is up to a tenth over, a 300 dpi binomial's rows' a third. */
+const IMAGE: Tolerance = { baseline: 0.15, size: 0.25, pitch: [0.75, 1.3], tallDelimiter: 1.4 };
 /** White between columns, in em of the rows' size: text-size cells (the narrowest is a thick space around a relation, 0.28 em)… */
 const COLUMN_GAP_EM = 0.6;
 /** …and script-size cells (smallmatrix), where TeX puts no space around operators. */
 const SCRIPT_COLUMN_GAP_EM = 0.3;
 /** Rows at least this share of the formula's largest size are text size: a single column of them is a grid. */
 const TEXT_SIZE_SHARE = 0.9;
-/** A delimiter taller than this (em) beside the grid encloses it: groupMatrices reads it. */
-const TALL_DELIMITER_EM = 1.8;
 /** A glyph taller than this (em of the rows) is a big operator or a grown delimiter, never a cell's symbol. */
 const BIG_GLYPH_EM = 1.5;
 /** A big operator this close (em) above or below the grid holds its pieces as limits or scripts. */
@@ -73,14 +74,21 @@ export function groupBareGrids(elements: Element[], parseRow: ParseRow, exact: b
 }
 
 /**
- * Leaf glyphs that sit on a baseline (not rules, big operators or growing delimiters), clustered
+ * Leaf glyphs that sit on a baseline (not rules, accents, big operators or growing delimiters), clustered
  * by baseline and size, and cut where a tall glyph stands between them: grids set side by side
  * (`\begin{matrix}…\end{matrix}\quad\begin{pmatrix}…`) share their baselines.
  */
 function baselineRows(elements: Element[], tolerance: Tolerance): GridRow[] {
   const seated = elements.filter((e) => {
     const glyph = glyphOf(e);
-    return glyph !== null && e.em !== null && glyph.latex !== RULE && !LIMIT_OPERATORS.has(glyph.latex) && verticalClass(glyph.latex) !== TALL;
+    return (
+      glyph !== null &&
+      e.em !== null &&
+      glyph.latex !== RULE &&
+      !LIMIT_OPERATORS.has(glyph.latex) &&
+      !isAccentMark(glyph.latex) &&
+      verticalClass(glyph.latex) !== TALL
+    );
   });
   const walls = elements.filter((e) => !seated.includes(e) && height(e.box) > BIG_GLYPH_EM * (e.em ?? referenceEm(elements))).map((e) => centreX(e.box));
   const rows: GridRow[] = [];
@@ -145,7 +153,9 @@ function readGrid(
   const foreign = (e: Element) =>
     !glyphOf(e) || glyphOf(e, RULE) || LIMIT_OPERATORS.has(glyphOf(e)!.latex) || big(e) || (e.em ?? 0) > (1 + 2 * tolerance.size) * em;
   if (members.some(foreign)) return null;
-  if (enclosed(pool, x0, x1, y0, y1, em)) return null;
+  // Spanned as far as the rows' ink reaches (an image's em, and so the rows' reach, is a guess).
+  const ink = unionBox(rows.flatMap((row) => row.members.map((e) => e.box)));
+  if (enclosed(pool, x0, x1, Math.max(y0, ink.y0), Math.min(y1, ink.y1), em, tolerance.tallDelimiter)) return null;
   // The limits or scripts of big operators in the rows above and below (`\int_0^2 \int_{x^2}^{2x}`) are no grid.
   if (
     pool.some(
@@ -192,10 +202,10 @@ const nearestRow = (rows: GridRow[], element: Element) =>
  * pmatrix, vmatrix, cases. The delimiters of amsmath's matrices stand a side bearing away, an
  * array's `\left(` an \arraycolsep more; the next grid's opener a \quad to the right opens nothing here.
  */
-function enclosed(pool: Element[], x0: number, x1: number, y0: number, y1: number, em: number): boolean {
+function enclosed(pool: Element[], x0: number, x1: number, y0: number, y1: number, em: number, tall: number): boolean {
   return pool.some((e) => {
     const glyph = glyphOf(e);
-    if (!glyph || !DELIMITERS.has(glyph.latex) || height(e.box) < TALL_DELIMITER_EM * em) return false;
+    if (!glyph || !DELIMITERS.has(glyph.latex) || height(e.box) < tall * em) return false;
     const opens = !CLOSERS.has(glyph.latex) && e.box.x1 <= x0 + 0.2 * em && x0 - e.box.x1 < DELIMITER_REACH_EM * em;
     const closes = !OPENERS.has(glyph.latex) && e.box.x0 >= x1 - 0.2 * em && e.box.x0 - x1 < DELIMITER_REACH_EM * em;
     return (opens || closes) && e.box.y0 <= y0 + 0.3 * em && e.box.y1 >= y1 - 0.3 * em;
