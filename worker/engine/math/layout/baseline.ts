@@ -1,3 +1,4 @@
+import { AXIS_HEIGHT } from './metrics.js';
 import { centreY, glyphOf, height, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
 
 /** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
@@ -167,7 +168,21 @@ function isPrescript(small: Settled, base: Settled, following: Settled[]): boole
   return fromBase > 0.22 * base.em && host.element.box.x0 - small.element.box.x0 < 2.5 * small.em;
 }
 
+/**
+ * Where `next` stands against `reference`. A lone dot's label does not say where it sits (a period
+ * on the baseline and a `\cdot` at the axis are one shape; readDots decides which it is by where
+ * it stands): it is on the line when either reading puts it there. Measured as a `\cdot`, a period
+ * after a fraction came out 0.2 em low and became its subscript (`\frac{\partial B}{\partial t}_{\cdot}`).
+ */
 function relate(next: Settled, reference: Settled): Relation {
+  const dot = glyphOf(next.element);
+  if (!dot || !DOT_TOKENS.has(dot.latex)) return relateAt(next, reference);
+  const onBaseline = relateAt({ ...next, baseline: dot.box.y1 }, reference);
+  const atAxis = relateAt({ ...next, baseline: centreY(dot.box) + AXIS_HEIGHT * next.em }, reference);
+  return onBaseline === 'same' || atAxis === 'same' ? 'same' : dot.latex === '.' ? onBaseline : atAxis;
+}
+
+function relateAt(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
   const shift = (next.baseline - reference.baseline) / reference.em;
   const smaller = next.em < SMALLER * reference.em;
