@@ -35,7 +35,10 @@ const DOT_TOKENS = new Set(['.', '\\cdot']);
 const DOT_GAP_EM = 0.6;
 /** …and, alone with no letter beside them, less than this many of their own sizes (TeX: about 2.5). */
 const LONE_DOT_GAP = 5;
-/** Punctuation takes no scripts: what stands low after a comma (the dots of `x_2, \ldots`) is on the line. */
+/**
+ * Punctuation takes no scripts: what stands low after a comma (the dots of `x_2, \ldots`) is on the
+ * line. Nor does a dot: the comma after `\ldots` stands high against a dot measured at the axis.
+ */
 const PUNCTUATION = new Set([',', ';']);
 
 /**
@@ -63,7 +66,8 @@ export function parseBaseline(elements: Element[]): Row {
       } else if (continued) {
         continued.push(next);
       } else {
-        const relation = PUNCTUATION.has(glyphOf(entry.base.element)?.latex ?? '') ? 'same' : relate(next, entry.base);
+        const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
+        const relation = PUNCTUATION.has(baseLatex) || DOT_TOKENS.has(baseLatex) ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
