@@ -9,6 +9,7 @@ import { connectedComponents, type ComponentMap } from './components.js';
 import { splitAtDarkerCores } from './darker-cores.js';
 import { separateFusedBars } from './fused-bars.js';
 import { splitFused } from './fused-glyphs.js';
+import { horizontalBrace, joinBraceHalves, wideAccent } from './wide-marks.js';
 import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop, type NormalisedCrop } from './normalise.js';
@@ -151,10 +152,13 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
   const classified = await freeAccentDots(map, split, classifier, emPx);
-  const read = classified.map(({ group, label }) => ({
-    group,
-    symbol: label ? symbolOf(label, group.box) : { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 },
-  }));
+  const marked = joinBraceHalves(classified, map, (group) => ({ group, label: undefined }));
+  const glyphBoxes = marked.filter(({ label }) => label).map(({ group }) => group.box);
+  const read = marked.map(({ group, label }) => {
+    const mark = horizontalBrace(group, map) ?? wideAccent(group, map, glyphBoxes);
+    if (mark) return { group, symbol: { latex: mark, box: group.box, confidence: 1 } };
+    return { group, symbol: label ? symbolOf(label, group.box) : { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 } };
+  });
   const stems = scan || opts.typesetRepairs === false || opts.stems === false ? null : (opts.stems ?? (await loadStemTable()));
   const { classes, typicalHeightEm } = classifier.labels;
   const typicalHeight = (key: string) => typicalHeightEm[classes.indexOf(key)];
