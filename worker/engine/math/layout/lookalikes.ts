@@ -1,4 +1,4 @@
-import type { MathSymbol } from '../types.js';
+import type { MathSymbol, SymbolStyle } from '../types.js';
 import { height, median, overlap, type Glyph } from './element.js';
 import { verticalClass, type VerticalClass } from './metrics.js';
 
@@ -25,6 +25,9 @@ const PRIME_LABELS = new Set(["'", '\\prime']);
 /** How far (in the mark's heights) its neighbours may stand, and how sure of them the line may be made. */
 const PRIME_REACH = 6;
 const PRIME_NEIGHBOUR_SURE = 0.5;
+
+/** Styles a classifier's label names (`\mathcal{X}` is `X` calligraphic), not its ink. */
+const LABEL_ALPHABETS = new Set<SymbolStyle>(['calligraphic', 'fraktur', 'blackboard']);
 
 interface LineReference {
   baseline: number;
@@ -57,7 +60,11 @@ export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
       const score = alternative.confidence * fit(symbol, verticalClass(alternative.latex), line);
       if (score > best.score) best = { ...alternative, score };
     }
-    return { ...glyph, latex: best.latex, confidence: best.confidence };
+    if (best.latex === symbol.latex) return glyph;
+    // An alphabet the top label named (a calligraphic `X`) is not the runner-up's, which names its own;
+    // upright and bold are the ink's (pooled over a letter's shapes, measured from its strokes) and stay.
+    const style = glyph.style && LABEL_ALPHABETS.has(glyph.style) ? undefined : glyph.style;
+    return { ...glyph, latex: best.latex, confidence: best.confidence, style };
   });
 }
 
