@@ -16,6 +16,8 @@ import { cropFeatures, normaliseCrop, type NormalisedCrop } from './normalise.js
 import { withPriors } from './priors.js';
 import { loadScanClassifier } from './scan-classifier.js';
 import { enlargedCrop, enlargedMap, enlargedViews, surerReads } from './small-glyphs.js';
+import { joinRelationBars } from './relation-bars.js';
+import { splitUnderBars } from './under-bars.js';
 import { splitTouching } from './split.js';
 import { loadStemTable, markBold, type StemTable } from './stroke-weight.js';
 import { splitAtTittles } from './tittle-split.js';
@@ -151,7 +153,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
       : await joinBroken(map, grouped, classifier, emPx);
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
-  const classified = await freeAccentDots(map, split, classifier, emPx);
+  const classified = await splitUnderBars(await freeAccentDots(map, split, classifier, emPx), map, classifier, emPx);
   const marked = joinBraceHalves(classified, map, (group) => ({ group, label: undefined }));
   const glyphBoxes = marked.filter(({ label }) => label).map(({ group }) => group.box);
   const read = marked.map(({ group, label }) => {
@@ -165,7 +167,7 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const symbols = (stems ? markBold(image, map, read, stems, typicalHeight) : read.map((r) => r.symbol)).sort(
     (a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0,
   );
-  const dotted = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
+  const dotted = joinRelationBars(joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s))));
   const placed = emPx === undefined ? dotted : joinDotStacks(dotted, emPx);
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
 }
