@@ -54,3 +54,18 @@ describe('displays over displays: a matrix display, a split equation', () => {
     expect(matrices.displays().slice(0, 2)).toEqual(['a\\equiv b(\\text{mod}m)a\\text{mod}b', '\\begin{aligned}f(x)&=(x+1)^{2}\\\\&=x^{2}+2x+1\\end{aligned}']);
   });
 });
+
+describe('a display over a split equation, after a line of text', () => {
+  // At a page's foot TeX shrinks the display skips (10 pt minus 5) to fit (here to 5.8 pt); with the split's first
+  // row setting an exponent above its strut, 0.55 em of white is left between their strutted
+  // boxes (a gather's rows leave at most 0.49). The skips are set shrunk here.
+  const page = displaysOnPage([
+    String.raw`Mod:\abovedisplayskip=5.8pt\belowdisplayskip=5.8pt
+\[ a \equiv b \pmod{m} \quad a \bmod b \]
+\begin{equation} \begin{split} f(x) &= (x+1)^2 \\ &= x^2 + 2x + 1 \end{split} \end{equation}`,
+  ]);
+
+  it('parts them', () => {
+    expect(page.displays()).toEqual(['a\\equiv b(\\text{mod}m)a\\text{mod}b', '\\begin{aligned}f(x)&=(x+1)^{2}\\\\&=x^{2}+2x+1\\end{aligned}']);
+  });
+});

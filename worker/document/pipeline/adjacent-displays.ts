@@ -12,16 +12,16 @@ import type { TextLine } from './text-layer.js';
  * displays are parted by the display skips (with no text between them, the short ones), more than
  * that even where tall content brings their boxes together. Measured on a pdflatex page: a
  * gather's rows holding a fraction, a sum with limits and a binomial leave 0.48–0.49 em between
- * their strutted boxes; `\[ |\frac{a}{b}| \le \|v\| \] \[ \iint_D … \]` leaves 0.69 em. Left: a display
- * over an equation whose split's first row has an exponent above its strut can leave only 0.55 em
- * (`\belowdisplayshortskip`, 6 pt, less what the exponent takes); 0.52 would part it, and read the
- * texdoc set the same, but no test page reproduces that gap yet.
+ * their strutted boxes; `\[ |\frac{a}{b}| \le \|v\| \] \[ \iint_D … \]` leaves 0.69 em. At a page's
+ * foot TeX shrinks the display skips (10 pt minus 5) to fit the page, and a display over an
+ * equation whose split's first row has an exponent above its strut was left 0.55 em; fully shrunk
+ * the same pair leaves 0.48, which no threshold can tell from a gather's rows.
  */
 
 /** Ink of the same glyph this close (em) stands in one column TeX set (born-digital positions are exact). */
 const SAME_COLUMN_EM = 0.01;
-/** White (em) between two rows' strutted boxes above which they belong to two displays (between the 0.49 and 0.69 em measured above). */
-const DISPLAY_GAP_EM = 0.6;
+/** White (em) between two rows' strutted boxes above which they belong to two displays (between the 0.49 and 0.55 em measured above). */
+const DISPLAY_GAP_EM = 0.52;
 /** Displays set one under the other are centred on one line, their middles this close (em). */
 const SAME_CENTRE_EM = 1;
 /** The part of \baselineskip a strut stands above the baseline (LaTeX's \strutbox: 0.7, and 0.3 below). */

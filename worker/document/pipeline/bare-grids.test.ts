@@ -3,7 +3,7 @@ import { normaliseLatex } from '../../engine/math/latex-normalise.js';
 import { displaysOnPage } from '../../../test/support/display-page.js';
 
 /**
- * Grids on a born-digital page: without delimiters (matrix, a smallmatrix inside small
+ * Grids on a born-digital page: without delimiters (matrix, one column of them, a smallmatrix inside small
  * parentheses, a grid of digits beside `A =` that no table detector may take), and a vmatrix
  * whose bars are hairlines standing apart from the display's ink.
  */
@@ -23,7 +23,11 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
     expected: '\\begin{matrix}\\alpha&\\beta\\\\\\gamma&\\delta\\end{matrix}\\quad\\begin{pmatrix}\\alpha&\\beta\\\\\\gamma&\\delta\\end{pmatrix}',
   },
   { source: '\\[ \\begin{vmatrix} u & v \\\\ w & z \\end{vmatrix} = uz - vw \\]', expected: '\\begin{vmatrix}u&v\\\\w&z\\end{vmatrix}=uz-vw' },
-  // Not grids: align's rows (\jot apart), a display fraction's parts, scripts on one base.
+  // One column of text-size rows, and a display fraction without a rule (written as the matrix it prints as).
+  { source: '\\[ \\begin{matrix} n \\\\ k \\end{matrix} = \\binom{n}{k} \\]', expected: '\\begin{matrix}n\\\\k\\end{matrix}=\\binom{n}{k}' },
+  { source: '\\[ x = \\genfrac{}{}{0pt}{}{a}{b} \\]', expected: 'x=\\begin{matrix}a\\\\b\\end{matrix}' },
+  // Not grids: align's rows (\jot apart), gather's single column, a display fraction's parts, scripts on one base.
+  { source: '\\begin{gather*} a \\\\ b \\end{gather*}', expected: '\\begin{gathered}a\\\\b\\end{gathered}' },
   { source: '\\begin{align*} x &= 1 & y &= 2 \\\\ z &= 3 & w &= 4 \\end{align*}', expected: '\\begin{aligned}x&=1&y&=2\\\\z&=3&w&=4\\end{aligned}' },
   { source: '\\[ \\frac{a}{b} \\quad x_{i}^{n} \\quad T^{jk}_{lm} \\]', expected: '\\frac{a}{b}\\quad x_{i}^{n}\\quad T^{jk}_{lm}' },
 ];

@@ -9,12 +9,15 @@ import { connectedComponents, type ComponentMap } from './components.js';
 import { splitAtDarkerCores } from './darker-cores.js';
 import { separateFusedBars } from './fused-bars.js';
 import { splitFused } from './fused-glyphs.js';
+import { horizontalBrace, joinBraceHalves, wideAccent } from './wide-marks.js';
 import { joinByScore } from './join-by-score.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop, type NormalisedCrop } from './normalise.js';
 import { withPriors } from './priors.js';
 import { loadScanClassifier } from './scan-classifier.js';
 import { enlargedCrop, enlargedMap, enlargedViews, surerReads } from './small-glyphs.js';
+import { joinRelationBars } from './relation-bars.js';
+import { splitUnderBars } from './under-bars.js';
 import { splitTouching } from './split.js';
 import { loadStemTable, markBold, type StemTable } from './stroke-weight.js';
 import { splitAtTittles } from './tittle-split.js';
@@ -150,18 +153,21 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
       : await joinBroken(map, grouped, classifier, emPx);
   const touching = await splitAtTittles(map, await splitTouching(map, joined, classifier, emPx), classifier, emPx);
   const split = opts.typesetRepairs === false ? touching : await splitFused(map, touching, classifier, emPx);
-  const classified = await freeAccentDots(map, split, classifier, emPx);
-  const read = classified.map(({ group, label }) => ({
-    group,
-    symbol: label ? symbolOf(label, group.box) : { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 },
-  }));
+  const classified = await splitUnderBars(await freeAccentDots(map, split, classifier, emPx), map, classifier, emPx);
+  const marked = joinBraceHalves(classified, map, (group) => ({ group, label: undefined }));
+  const glyphBoxes = marked.filter(({ label }) => label).map(({ group }) => group.box);
+  const read = marked.map(({ group, label }) => {
+    const mark = horizontalBrace(group, map) ?? wideAccent(group, map, glyphBoxes);
+    if (mark) return { group, symbol: { latex: mark, box: group.box, confidence: 1 } };
+    return { group, symbol: label ? symbolOf(label, group.box) : { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 } };
+  });
   const stems = scan || opts.typesetRepairs === false || opts.stems === false ? null : (opts.stems ?? (await loadStemTable()));
   const { classes, typicalHeightEm } = classifier.labels;
   const typicalHeight = (key: string) => typicalHeightEm[classes.indexOf(key)];
   const symbols = (stems ? markBold(image, map, read, stems, typicalHeight) : read.map((r) => r.symbol)).sort(
     (a, b) => a.box.x0 - b.box.x0 || a.box.y0 - b.box.y0,
   );
-  const dotted = joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)));
+  const dotted = joinRelationBars(joinSemicolons(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s))));
   const placed = emPx === undefined ? dotted : joinDotStacks(dotted, emPx);
   return opts.rawConfidence ? placed : placed.map((s) => calibrateSymbol(s, opts.confidenceExponent));
 }

@@ -9,20 +9,35 @@ import { LIMIT_OPERATORS, TALL, verticalClass, SCRIPT_SHARE } from './metrics.js
  * smallmatrix 1.08 em of its script size), closer than the rows of align or gather (`\jot` more:
  * 1.46–1.52 em) and than a display fraction's numerator and denominator (1.36 em); and its
  * cells leave white columns through every row (2`\arraycolsep`, an em; smallmatrix 0.4 of its
- * em), wider than any space inside a cell. Only a PDF's glyphs know their baselines and sizes
- * exactly enough to tell these apart, so only they are read this way; an image's rows are
- * `gathered` as before. Nothing in a grid is larger than its rows (a base between two scripts is no
+ * em), wider than any space inside a cell. A PDF's glyphs know their baselines and sizes exactly;
+ * an image's come from each box through its glyph's vertical class, a few per cent off, so they are
+ * matched within looser tolerances (IMAGE), the pitch still telling a grid's rows from gathered
+ * ones (1.2 against 1.5 em). Nothing in a grid is larger than its rows (a base between two scripts is no
  * grid of its scripts), and no rule, big operator or tall delimiter stands in it. A grid inside a tall delimiter is left to groupMatrices (pmatrix, cases …).
  */
 
-/** Glyphs whose baselines agree within this (em) are on one row. */
-const SAME_BASELINE_EM = 0.08;
-/** Consecutive rows of a grid: baselines this far apart, in em of their own size (smallmatrix: 0.9–1.08). */
-const ROW_PITCH_EM: readonly [number, number] = [0.85, 1.3];
+/**
+ * How closely glyphs of one row agree (baselines within `baseline` em, sizes within `size` of each
+ * other), and how far apart consecutive rows' baselines stand, in em of their own size (`pitch`).
+ */
+interface Tolerance {
+  baseline: number;
+  size: number;
+  pitch: readonly [number, number];
+}
+/**
+ * A PDF's rows: array pitch 1.20–1.24 em, smallmatrix 0.9–1.08, a display `\genfrac` without a rule
+ * 1.36 (one column: written as a matrix, which prints the same); gathered rows stand 1.46 or more.
+ */
+const PDF: Tolerance = { baseline: 0.08, size: 0.05, pitch: [0.85, 1.4] };
+/** An image's sizes and baselines come from its boxes: a 150 dpi script letter's em is up to a tenth over. */
+const IMAGE: Tolerance = { baseline: 0.15, size: 0.25, pitch: [0.75, 1.3] };
 /** White between columns, in em of the rows' size: text-size cells (the narrowest is a thick space around a relation, 0.28 em)… */
 const COLUMN_GAP_EM = 0.6;
 /** …and script-size cells (smallmatrix), where TeX puts no space around operators. */
 const SCRIPT_COLUMN_GAP_EM = 0.3;
+/** Rows at least this share of the formula's largest size are text size: a single column of them is a grid. */
+const TEXT_SIZE_SHARE = 0.9;
 /** A delimiter taller than this (em) beside the grid encloses it: groupMatrices reads it. */
 const TALL_DELIMITER_EM = 1.8;
 /** A glyph taller than this (em of the rows) is a big operator or a grown delimiter, never a cell's symbol. */
@@ -44,11 +59,12 @@ interface GridRow {
   x1: number;
 }
 
-export function groupBareGrids(elements: Element[], parseRow: ParseRow): Element[] {
+export function groupBareGrids(elements: Element[], parseRow: ParseRow, exact: boolean): Element[] {
+  const tolerance = exact ? PDF : IMAGE;
   const largest = Math.max(0, ...elements.flatMap((e) => (e.em === null ? [] : [e.em])));
   let pool = elements;
-  for (const rows of gridChains(baselineRows(elements))) {
-    const grid = readGrid(pool, rows, largest, parseRow);
+  for (const rows of gridChains(baselineRows(elements, tolerance), tolerance)) {
+    const grid = readGrid(pool, rows, largest, parseRow, tolerance);
     if (!grid) continue;
     pool = pool.filter((element) => !grid.members.has(element));
     pool.push(grid.element);
@@ -61,7 +77,7 @@ export function groupBareGrids(elements: Element[], parseRow: ParseRow): Element
  * by baseline and size, and cut where a tall glyph stands between them: grids set side by side
  * (`\begin{matrix}…\end{matrix}\quad\begin{pmatrix}…`) share their baselines.
  */
-function baselineRows(elements: Element[]): GridRow[] {
+function baselineRows(elements: Element[], tolerance: Tolerance): GridRow[] {
   const seated = elements.filter((e) => {
     const glyph = glyphOf(e);
     return glyph !== null && e.em !== null && glyph.latex !== RULE && !LIMIT_OPERATORS.has(glyph.latex) && verticalClass(glyph.latex) !== TALL;
@@ -72,7 +88,7 @@ function baselineRows(elements: Element[]): GridRow[] {
     const em = element.em!;
     const baseline = element.baselineFor(em);
     const between = (row: GridRow) => walls.some((x) => (x > row.x1 && x < element.box.x0) || (x < row.x0 && x > element.box.x1));
-    const row = rows.find((r) => Math.abs(r.baseline - baseline) <= SAME_BASELINE_EM * em && Math.abs(r.em - em) <= 0.05 * em && !between(r));
+    const row = rows.find((r) => Math.abs(r.baseline - baseline) <= tolerance.baseline * em && Math.abs(r.em - em) <= tolerance.size * em && !between(r));
     if (row) {
       row.members.push(element);
       row.x0 = Math.min(row.x0, element.box.x0);
@@ -83,11 +99,17 @@ function baselineRows(elements: Element[]): GridRow[] {
 }
 
 /** Runs of two or more rows of one size, each the next one's neighbour at array pitch and overlapping it across. */
-function gridChains(rows: GridRow[]): GridRow[][] {
+function gridChains(rows: GridRow[], tolerance: Tolerance): GridRow[][] {
   const next = (row: GridRow) =>
     rows.find((below) => {
       const pitch = (below.baseline - row.baseline) / row.em;
-      return Math.abs(below.em - row.em) <= 0.05 * row.em && pitch >= ROW_PITCH_EM[0] && pitch <= ROW_PITCH_EM[1] && below.x0 < row.x1 && below.x1 > row.x0;
+      return (
+        Math.abs(below.em - row.em) <= tolerance.size * row.em &&
+        pitch >= tolerance.pitch[0] &&
+        pitch <= tolerance.pitch[1] &&
+        below.x0 < row.x1 &&
+        below.x1 > row.x0
+      );
     });
   const followed = new Set(rows.flatMap((row) => next(row) ?? []));
   const chains: GridRow[][] = [];
@@ -102,9 +124,16 @@ function gridChains(rows: GridRow[]): GridRow[][] {
 /**
  * The grid spanned by the rows: across, as wide as its first and last rows (a middle row may
  * share its baseline with what stands beside the grid, `A =`); down, from the first row's
- * ascenders to the last row's descenders. Null when it is not a grid of two or more columns.
+ * ascenders to the last row's descenders. Null when it is not a grid: two or more columns, or one
+ * of text-size rows.
  */
-function readGrid(pool: Element[], rows: GridRow[], largest: number, parseRow: ParseRow): { element: Element; members: Set<Element> } | null {
+function readGrid(
+  pool: Element[],
+  rows: GridRow[],
+  largest: number,
+  parseRow: ParseRow,
+  tolerance: Tolerance,
+): { element: Element; members: Set<Element> } | null {
   const em = rows[0]!.em;
   const [first, last] = [rows[0]!, rows.at(-1)!];
   const x0 = Math.min(first.x0, last.x0) - 0.2 * em;
@@ -113,7 +142,8 @@ function readGrid(pool: Element[], rows: GridRow[], largest: number, parseRow: P
   const y1 = last.baseline + 0.45 * em;
   const members = pool.filter((e) => centreX(e.box) > x0 && centreX(e.box) < x1 && centreY(e.box) > y0 && centreY(e.box) < y1);
   const big = (e: Element) => height(e.box) > BIG_GLYPH_EM * em;
-  const foreign = (e: Element) => !glyphOf(e) || glyphOf(e, RULE) || LIMIT_OPERATORS.has(glyphOf(e)!.latex) || big(e) || (e.em ?? 0) > 1.1 * em;
+  const foreign = (e: Element) =>
+    !glyphOf(e) || glyphOf(e, RULE) || LIMIT_OPERATORS.has(glyphOf(e)!.latex) || big(e) || (e.em ?? 0) > (1 + 2 * tolerance.size) * em;
   if (members.some(foreign)) return null;
   if (enclosed(pool, x0, x1, y0, y1, em)) return null;
   // The limits or scripts of big operators in the rows above and below (`\int_0^2 \int_{x^2}^{2x}`) are no grid.
@@ -129,7 +159,10 @@ function readGrid(pool: Element[], rows: GridRow[], largest: number, parseRow: P
     members.map((e) => [e.box.x0, e.box.x1]),
     gap,
   );
-  if (columns.length < 2) return null;
+  // One column of text-size rows is a grid too (`\begin{matrix}n\\k\end{matrix}`), when nothing
+  // but its rows stands in it; a script-size column is a base's superscript over its subscript.
+  const seated = (e: Element) => rows.some((row) => row.members.includes(e));
+  if (columns.length < 2 && (em < TEXT_SIZE_SHARE * largest || !members.every(seated))) return null;
   const inColumn =
     ([c0, c1]: [number, number]) =>
     (e: Element) =>

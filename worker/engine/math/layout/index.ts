@@ -38,7 +38,7 @@ export function layoutTree(symbols: MathSymbol[]): { nodes: Node[]; glyphs: Glyp
   // Only a PDF's glyphs know their font size; their positions are exact, an image's are not.
   const exact = symbols.some((symbol) => symbol.size !== undefined);
   // A grid without delimiters is one piece of whatever row it stands in, so it is found first.
-  const elements = exact ? groupBareGrids(leaves, parseRow) : leaves;
+  const elements = groupBareGrids(leaves, parseRow, exact);
   // A display of several rows (align, gather …) is read row by row; one line is one row.
   const rows = groupDisplayRows(elements, parseRow, exact);
   return { nodes: rows ? [rows.node] : parseRow(elements).nodes, glyphs, rows };

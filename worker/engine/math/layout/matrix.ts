@@ -19,6 +19,8 @@ import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 
 /** A delimiter is tall (encloses a grid or a fraction) above this many em. */
 const TALL_EM = 1.8;
+/** The two strokes of a grown `\|` stand this close (em); an image reads each as a `|`. */
+const DOUBLE_BAR_GAP_EM = 0.3;
 /** Rules and big operators hold what sits just above and below them (numerator, limits) in their row. */
 const bridgesRows = (element: Element) => glyphOf(element, RULE) !== null || LIMIT_OPERATORS.has(glyphOf(element)?.latex ?? '');
 
@@ -57,8 +59,8 @@ const ENVIRONMENTS: Record<string, string> = { '(': 'pmatrix', '[': 'bmatrix', '
  */
 export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[] {
   const em = referenceEm(elements);
-  let pool = elements;
-  const openers = elements
+  let pool = joinDoubleBars(elements, em);
+  const openers = pool
     .filter((element) => (glyphOf(element)?.latex ?? '') in CLOSERS && (height(element.box) > TALL_EM * em || glyphOf(element, '(') !== null))
     .sort((a, b) => a.box.x0 - b.box.x0);
   // A bar that closed a pair (`\\|x\\|+\\|y\\|`) opens nothing, whether or not the pair held a grid.
@@ -198,4 +200,25 @@ function splitColumns(content: Element[], em: number): Array<[number, number]> {
     content.map((element) => [element.box.x0, element.box.x1]),
     COLUMN_GAP_EM * em,
   );
+}
+
+/**
+ * Two tall bars side by side over the same rows, as close as a grown `\\|`'s strokes, become that
+ * one delimiter (Vmatrix). A PDF draws it as one glyph; an image's strokes are two blobs, each a `|`.
+ */
+function joinDoubleBars(elements: Element[], em: number): Element[] {
+  const bars = elements.filter((e) => glyphOf(e, '|') !== null && height(e.box) > TALL_EM * em).sort((a, b) => a.box.x0 - b.box.x0);
+  let pool = elements;
+  for (let i = 0; i + 1 < bars.length; i++) {
+    const [left, right] = [bars[i]!, bars[i + 1]!];
+    const gap = right.box.x0 - left.box.x1;
+    const shared = overlap(left.box.y0, left.box.y1, right.box.y0, right.box.y1);
+    if (gap < 0 || gap > DOUBLE_BAR_GAP_EM * em || shared < 0.9 * Math.max(height(left.box), height(right.box))) continue;
+    const [a, b] = [glyphOf(left) as Glyph, glyphOf(right) as Glyph];
+    const glyph: Glyph = { latex: '\\|', box: unionBox([left.box, right.box]), confidence: a.confidence * b.confidence };
+    const joined: Element = { ...left, box: glyph.box, node: { kind: 'glyph', glyph, latex: glyph.latex } };
+    pool = [...pool.filter((e) => e !== left && e !== right), joined];
+    i++;
+  }
+  return pool;
 }

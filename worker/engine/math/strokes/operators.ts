@@ -30,7 +30,7 @@ export function preferOperators(input: MathSymbol[]): MathSymbol[] {
     if (!plus) return s;
     const { left, right } = neighbours(s, symbols);
     if (!left || !right) return s;
-    const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']' || isFractionBar(left, symbols);
+    const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']' || left.latex === RADICAL || isFractionBar(left, symbols);
     const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[' || right.latex === RADICAL || isFractionBar(right, symbols);
     return operandLeft && operandRight ? plus : s;
   });
@@ -84,7 +84,7 @@ export function preferBaselineTwins(symbols: MathSymbol[]): MathSymbol[] {
 }
 
 /** A bar with ink both over and under it, within its width: a fraction, an operand like any other. */
-function isFractionBar(bar: MathSymbol, symbols: MathSymbol[]): boolean {
+export function isFractionBar(bar: MathSymbol, symbols: readonly MathSymbol[]): boolean {
   if (bar.latex !== RULE) return false;
   const within = symbols.filter((o) => o !== bar && (o.box.x0 + o.box.x1) / 2 > bar.box.x0 && (o.box.x0 + o.box.x1) / 2 < bar.box.x1);
   return within.some((o) => o.box.y1 <= bar.box.y0) && within.some((o) => o.box.y0 >= bar.box.y1);

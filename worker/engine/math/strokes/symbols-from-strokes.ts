@@ -7,6 +7,7 @@ import { equalsFromPair } from './equals.js';
 import { groupStrokes, type StrokeGroup } from './grouping.js';
 import { preferCaseBySize } from './letter-case.js';
 import { preferBaselineTwins, preferOperators } from './operators.js';
+import { preferPlusByPlace } from './plus-by-place.js';
 import { regroup } from './regroup.js';
 import { scriptPlaces } from './scripts.js';
 import { onOneLine } from './relabel.js';
@@ -113,7 +114,9 @@ export async function symbolsFromStrokes(input: readonly Stroke[], opts: Symbols
     measured.forEach((i, k) => (labels[i] = sized[k]));
   }
   const symbols = assemble();
-  return preferCaseBySize(preferBaselineTwins(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s)))));
+  return preferCaseBySize(
+    preferBaselineTwins(preferPlusByPlace(preferOperators(symbols.map((s) => (s.latex === DOT_TOKENS.period ? placeDot(s, symbols) : s))))),
+  );
 }
 
 /**

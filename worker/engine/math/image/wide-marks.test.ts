@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formulaImages } from '../../../../test/support/formula-images.js';
+import { normaliseLatex } from '../latex-normalise.js';
+
+/**
+ * Wide marks typeset by pdflatex: the classifier, seeing a brace or a wide hat squeezed into a
+ * square crop, read braces as arrows (`\overbrace{a+b+c}^{n}` → `\overleftarrow{a+b+c}^{n}`) and
+ * wide hats and tildes as bars or arrows; at 300 dpi an underbrace also parts at its tip.
+ */
+describe('symbolsFromImage: braces and wide accents by their shape', () => {
+  const formulas = [
+    '\\overbrace{a+b+c}^{n}=\\underbrace{x+y}_{2}',
+    '\\underbrace{1+1+1}_{n}=n',
+    '\\widehat{xy}+\\widetilde{ab}=\\widehat{ABC}',
+    // Arrows, bars and a lone tilde keep their reads.
+    '\\overleftarrow{AB}=\\overline{CD}',
+    'a\\sim b',
+  ];
+  const images = formulaImages(formulas);
+
+  for (const dpi of [150, 300] as const) {
+    it(`reads braces with their labels and wide hats and tildes over what they span (${dpi} dpi)`, async () => {
+      expect(await images.read(dpi)).toEqual(formulas.map(normaliseLatex));
+    });
+  }
+});
