@@ -1,3 +1,4 @@
+import { AXIS_HEIGHT } from './metrics.js';
 import { centreY, glyphOf, height, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
 
 /** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
@@ -34,7 +35,10 @@ const DOT_TOKENS = new Set(['.', '\\cdot']);
 const DOT_GAP_EM = 0.6;
 /** …and, alone with no letter beside them, less than this many of their own sizes (TeX: about 2.5). */
 const LONE_DOT_GAP = 5;
-/** Punctuation takes no scripts: what stands low after a comma (the dots of `x_2, \ldots`) is on the line. */
+/**
+ * Punctuation takes no scripts: what stands low after a comma (the dots of `x_2, \ldots`) is on the
+ * line. Nor does a dot: the comma after `\ldots` stands high against a dot measured at the axis.
+ */
 const PUNCTUATION = new Set([',', ';']);
 
 /**
@@ -62,7 +66,8 @@ export function parseBaseline(elements: Element[]): Row {
       } else if (continued) {
         continued.push(next);
       } else {
-        const relation = PUNCTUATION.has(glyphOf(entry.base.element)?.latex ?? '') ? 'same' : relate(next, entry.base);
+        const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
+        const relation = PUNCTUATION.has(baseLatex) || DOT_TOKENS.has(baseLatex) ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
@@ -167,7 +172,21 @@ function isPrescript(small: Settled, base: Settled, following: Settled[]): boole
   return fromBase > 0.22 * base.em && host.element.box.x0 - small.element.box.x0 < 2.5 * small.em;
 }
 
+/**
+ * Where `next` stands against `reference`. A lone dot's label does not say where it sits (a period
+ * on the baseline and a `\cdot` at the axis are one shape; readDots decides which it is by where
+ * it stands): it is on the line when either reading puts it there. Measured as a `\cdot`, a period
+ * after a fraction came out 0.2 em low and became its subscript (`\frac{\partial B}{\partial t}_{\cdot}`).
+ */
 function relate(next: Settled, reference: Settled): Relation {
+  const dot = glyphOf(next.element);
+  if (!dot || !DOT_TOKENS.has(dot.latex)) return relateAt(next, reference);
+  const onBaseline = relateAt({ ...next, baseline: dot.box.y1 }, reference);
+  const atAxis = relateAt({ ...next, baseline: centreY(dot.box) + AXIS_HEIGHT * next.em }, reference);
+  return onBaseline === 'same' || atAxis === 'same' ? 'same' : dot.latex === '.' ? onBaseline : atAxis;
+}
+
+function relateAt(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
   const shift = (next.baseline - reference.baseline) / reference.em;
   const smaller = next.em < SMALLER * reference.em;

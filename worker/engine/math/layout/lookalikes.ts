@@ -1,4 +1,4 @@
-import type { MathSymbol } from '../types.js';
+import type { MathSymbol, SymbolStyle } from '../types.js';
 import { height, median, overlap, type Glyph } from './element.js';
 import { verticalClass, type VerticalClass } from './metrics.js';
 
@@ -13,6 +13,21 @@ const SURE = 0.8;
  * sure `A` whose line is misread from its superscript must not become `\mu`.
  */
 const PLAUSIBLE = 0.05;
+
+/**
+ * A prime stands raised (its foot about 0.43 em above its base's baseline); a prime-shaped mark whose
+ * foot reaches down to the line (within this many em of its baseline) is a comma. A scan's comma
+ * after a digit or a subscript is often labelled a prime by the classifier, without a comma among
+ * its runner-ups, and became a script (`[a_{1_{\prime}}b_{1}]`, `1<p\leq2_{\prime}`).
+ */
+const PRIME_FOOT_EM = 0.15;
+const PRIME_LABELS = new Set(["'", '\\prime']);
+/** How far (in the mark's heights) its neighbours may stand, and how sure of them the line may be made. */
+const PRIME_REACH = 6;
+const PRIME_NEIGHBOUR_SURE = 0.5;
+
+/** Styles a classifier's label names (`\mathcal{X}` is `X` calligraphic), not its ink. */
+const LABEL_ALPHABETS = new Set<SymbolStyle>(['calligraphic', 'fraktur', 'blackboard']);
 
 interface LineReference {
   baseline: number;
@@ -30,9 +45,10 @@ interface LineReference {
 export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
   return symbols.map((symbol, index) => {
     const glyph: Glyph = { latex: symbol.latex, box: symbol.box, confidence: symbol.confidence, style: symbol.style, hookEnd: symbol.hookEnd };
-    if (!symbol.alternatives?.length || symbol.baseline !== undefined) return glyph;
+    if (symbol.baseline !== undefined) return glyph;
+    if (PRIME_LABELS.has(symbol.latex) && standsLow(symbols, index)) return { ...glyph, latex: ',' };
     const line = lineAround(symbols, index);
-    if (!line) return glyph;
+    if (!symbol.alternatives?.length || !line) return glyph;
     // A script belongs to the glyph before it, whose own line may differ from its neighbours' (a
     // subscript beside it pulls their median down): it is measured against that glyph's too.
     const base = baseBefore(symbols, index);
@@ -44,7 +60,11 @@ export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
       const score = alternative.confidence * fit(symbol, verticalClass(alternative.latex), line);
       if (score > best.score) best = { ...alternative, score };
     }
-    return { ...glyph, latex: best.latex, confidence: best.confidence };
+    if (best.latex === symbol.latex) return glyph;
+    // An alphabet the top label named (a calligraphic `X`) is not the runner-up's, which names its own;
+    // upright and bold are the ink's (pooled over a letter's shapes, measured from its strokes) and stay.
+    const style = glyph.style && LABEL_ALPHABETS.has(glyph.style) ? undefined : glyph.style;
+    return { ...glyph, latex: best.latex, confidence: best.confidence, style };
   });
 }
 
@@ -77,6 +97,23 @@ function scriptFit(symbol: MathSymbol, line: LineReference): number {
 }
 
 /**
+ * Whether a prime-shaped mark stands on the line, as a comma does: its foot within PRIME_FOOT_EM of
+ * the baseline its neighbours define (a comma hangs below the line and stands a thin space from
+ * them: any overlap, a wider reach, less sure neighbours), or where no neighbour tells the line (a
+ * comma after `)` or `\ldots`), below the middle of the mark before it.
+ */
+function standsLow(symbols: MathSymbol[], index: number): boolean {
+  const self = symbols[index].box;
+  const line = lineAround(symbols, index, { reachHeights: PRIME_REACH, shared: 0, sure: PRIME_NEIGHBOUR_SURE });
+  if (line) return self.y1 > line.baseline - PRIME_FOOT_EM * line.em;
+  const before = symbols
+    .filter((other, otherIndex) => otherIndex !== index && !PRIME_LABELS.has(other.latex))
+    .filter((other) => other.box.x1 <= self.x0 + 1 && overlap(other.box.y0, other.box.y1, self.y0, self.y1) > 0)
+    .sort((a, b) => b.box.x1 - a.box.x1)[0];
+  return before !== undefined && self.y1 > (before.box.y0 + before.box.y1) / 2;
+}
+
+/**
  * The line of the sure, size-telling glyph right before the symbol (within a gap of half its
  * height, overlapping its band), or null: the base the symbol would be a script of.
  */
@@ -93,13 +130,17 @@ function baseBefore(symbols: MathSymbol[], index: number): LineReference | null 
   return { baseline: before.box.y1 + vertical.bottom * em, em };
 }
 
-/** Baseline and em from the nearest size-telling neighbours that share the symbol's vertical band. */
-function lineAround(symbols: MathSymbol[], index: number): LineReference | null {
+/**
+ * Baseline and em from the nearest size-telling neighbours (within `reachHeights` of the symbol's
+ * height, read at least `sure`) that share the symbol's vertical band (more than `shared` of the
+ * smaller height).
+ */
+function lineAround(symbols: MathSymbol[], index: number, { reachHeights = 1.5, shared = 0.5, sure = SURE } = {}): LineReference | null {
   const self = symbols[index].box;
-  const reach = 1.5 * height(self);
+  const reach = reachHeights * height(self);
   const neighbours = symbols
-    .filter((other, otherIndex) => otherIndex !== index && other.confidence >= SURE && verticalClass(other.latex).sizes)
-    .filter((other) => overlap(other.box.y0, other.box.y1, self.y0, self.y1) > 0.5 * Math.min(height(other.box), height(self)))
+    .filter((other, otherIndex) => otherIndex !== index && other.confidence >= sure && verticalClass(other.latex).sizes)
+    .filter((other) => overlap(other.box.y0, other.box.y1, self.y0, self.y1) > shared * Math.min(height(other.box), height(self)))
     .map((other) => ({ other, gap: Math.max(other.box.x0 - self.x1, self.x0 - other.box.x1) }))
     .filter(({ gap }) => gap < reach)
     .sort((a, b) => a.gap - b.gap)
