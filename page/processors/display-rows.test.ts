@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MathRead, PageLine } from '../model.js';
 import { lineMmd } from '../render/mmd.js';
+import { texError } from '../../test/support/tex-parse.js';
 import { joinDisplayRows, relationSplit } from './display-rows.js';
 
 const text = (y: number): PageLine => ({ text: 'Some words of prose here', confidence: 0.99, box: { x: 10, y, width: 500, height: 20 }, kind: 'text' });
@@ -96,6 +97,19 @@ describe('a line that is only an equation number', () => {
     expect(under.map((l) => [l.math?.latex, l.math?.tag])).toEqual([['a=b+c+d', '13']]);
     const beside = joinDisplayRows([row('x=y', 40, 100), { ...text(40), text: '(2.1)', box: { x: 480, y: 40, width: 30, height: 20 } }], (l) => l.box, 20);
     expect(beside.map((l) => [l.math?.latex, l.math?.tag])).toEqual([['x=y', '2.1']]);
+  });
+
+  it('writes LaTeX that parses whatever the rows read: no accent or script sign over nothing', () => {
+    // A row read as a block of rows whose last row is the next row's arrow alone: the accent took `\\end` for its argument.
+    const rows = [
+      row('\\begin{gathered}\\nabla\\cdot\\vec{E}=0,\\\\ \\vec\\end{gathered}', 40, 100),
+      row('\\nabla\\cdot\\vec{B}=0_', 70, 100),
+      row('\\hat', 100, 100),
+    ];
+    const out = join(rows);
+    expect(out).toEqual(['\\begin{gathered}\\begin{gathered}\\nabla\\cdot\\vec{E}=0,\\end{gathered}\\\\\\nabla\\cdot\\vec{B}=0\\end{gathered}']);
+    expect(texError(out[0]!)).toBeUndefined();
+    expect(texError(`\\begin{gathered}${rows.map((r) => r.math!.latex).join('\\\\')}\\end{gathered}`)).toMatch(/Missing argument/);
   });
 
   it('stays a line where no display row stands by it', () => {

@@ -49,7 +49,10 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
     run = [];
   };
   const isRow = (l: PageLine) => isDisplayRow(l) && !isRule(l, upright, lineHeight);
-  for (const line of lines) {
+  for (const read of lines) {
+    const line = isDisplayRow(read) ? withMarksOnBases(read) : read;
+    // A row that was nothing but a mark is no row.
+    if (line.math?.latex === '' && read.math?.latex !== '') continue;
     const previous = run.at(-1);
     const tag = numberOnly(line);
     if (tag && previous && !previous.math!.tag && (sameDisplay(previous, line, upright, lineHeight) || level(previous, line, upright))) {
@@ -65,6 +68,25 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
   }
   flush();
   return out;
+}
+
+/** Accents LaTeX sets over a base (their argument). */
+const ACCENT = String.raw`\\(?:vec|hat|bar|tilde|dot|ddot|dddot|check|breve|acute|grave|mathring|widehat|widetilde|overline|underline|overrightarrow|overleftarrow|overbrace|underbrace)(?![A-Za-z])`;
+/** Where an argument cannot start: a row's or a cell's end, a block's end, a group's end, the end. */
+const NO_ARGUMENT = String.raw`(?=\\\\|\\end(?![A-Za-z])|&|\}|$)`;
+/** An accent or a script sign with nothing to stand on, and a block's empty last row. */
+const BARE_MARK = new RegExp(`(?:${ACCENT}|[_^])\\s*${NO_ARGUMENT}`, 'gu');
+const EMPTY_LAST_ROW = /\\\\\s*(?=\\end\{)/gu;
+
+/**
+ * A display row whose read set a mark over nothing (a stray accent read as a row of its own:
+ * `…\\ \vec\end{gathered}`, a script sign before a row's end) without it: as written, the accent takes
+ * `\end` for its argument and the display is no longer LaTeX (`\vec{\end}gathered`).
+ */
+function withMarksOnBases(line: PageLine): PageLine {
+  let latex = line.math!.latex;
+  for (let before = ''; before !== latex;) [before, latex] = [latex, latex.replace(BARE_MARK, '').replace(EMPTY_LAST_ROW, '')];
+  return latex === line.math!.latex ? line : { ...line, math: { ...line.math!, latex } };
 }
 
 /** A line that is only an equation number (amsmath lowers one under a row too long to hold it): its text without the parentheses. */

@@ -31,7 +31,7 @@ export interface MarginNumber {
 }
 
 /** Numbers in one margin column before it counts as line numbering. */
-const MIN_COLUMN = 4;
+export const MIN_COLUMN = 4;
 /** A digit this close (in ems) to the previous one on its baseline continues the number. */
 const DIGIT_GAP_EM = 0.25;
 /** The gap to the row's text, in ems: wider than a word space. */

@@ -76,6 +76,19 @@ describe('inkBands on a scan with specks', () => {
 });
 
 describe('joinScripts', () => {
+  it('gives a short run close to both neighbours to the nearer: an accent to the row under it', () => {
+    // Two 57 px rows 17 px apart; between them a 6 px arrow 10 px under the first row and 1 px over the second (a \\vec in its numerator).
+    const bands = joinScripts([
+      { y0: 0, y1: 57, x0: 0, x1: 600 },
+      { y0: 67, y1: 73, x0: 560, x1: 575 },
+      { y0: 74, y1: 132, x0: 0, x1: 610 },
+    ]);
+    expect(bands.map((b) => [b.y0, b.y1])).toEqual([
+      [0, 57],
+      [67, 132],
+    ]);
+  });
+
   it('leaves a short band alone when the gap is wide', () => {
     const bands = [
       { y0: 0, y1: 40, x0: 0, x1: 10 },

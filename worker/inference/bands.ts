@@ -92,11 +92,13 @@ function coreOf(band: Band, runs: Band[]): Band {
   return inside.reduce(taller, inside[0] ?? band);
 }
 
+/** The blank rows between `b` and `n`'s core. */
+const gapToCore = (b: Cored, n: Cored) => (b.band.y1 <= n.core.y0 ? n.core.y0 - b.band.y1 : b.band.y0 - n.core.y1);
+
 /** Whether `b` may be a script, limit or rule of `n`: short beside `n`'s core, close to that core, within `n`'s columns (a table's rule overhangs its cells). */
 function scriptOf(b: Cored, n: Cored): boolean {
   const core = n.core;
-  const gap = b.band.y1 <= core.y0 ? core.y0 - b.band.y1 : b.band.y0 - core.y1;
-  return height(b.band) < SCRIPT_HEIGHT_RATIO * height(core) && gap < SCRIPT_GAP_RATIO * height(core) && within(b.band, n.band, height(b.band));
+  return height(b.band) < SCRIPT_HEIGHT_RATIO * height(core) && gapToCore(b, n) < SCRIPT_GAP_RATIO * height(core) && within(b.band, n.band, height(b.band));
 }
 
 /** Joins the first bar found (a run much shorter than the cores of both its neighbours, close to and within it) to both neighbours; whether one was. */
@@ -124,12 +126,15 @@ export function joinScripts(bands: Band[], runs: Band[] = bands): Band[] {
   const out: Cored[] = bands.map((b) => ({ band: { ...b }, core: coreOf(b, runs) }));
   for (;;) {
     if (joinBar(out)) continue;
-    let best: { i: number; j: number; h: number } | null = null;
+    // A run that may belong to either neighbour goes to the nearer: an accent sits on the row below
+    // it (the arrow of a \vec a pixel over its letter), a limit or subscript hangs under the row above.
+    let best: { i: number; j: number; h: number; gap: number } | null = null;
     out.forEach((b, i) => {
       for (const j of [i - 1, i + 1]) {
         const n = out[j];
         if (!n || !scriptOf(b, n)) continue;
-        if (!best || height(b.band) < best.h) best = { i, j, h: height(b.band) };
+        const [h, gap] = [height(b.band), gapToCore(b, n)];
+        if (!best || h < best.h || (h === best.h && best.i === i && gap < best.gap)) best = { i, j, h, gap };
       }
     });
     if (!best) return out.map((c) => c.band);

@@ -18,6 +18,7 @@ import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type Pa
 import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 import { firstRelationX } from './display-row.js';
 import { splitEquationNumber } from './equation-number.js';
+import { withoutMarginNumbers } from './margin-numbers.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;
@@ -70,9 +71,16 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const lineBoxes = read.lines.map((l) => toUpright(l.box));
   const upright = ofText ? asPositive(turned, lineBoxes) : turned;
   // Measured once on the whole page: every band and span cut from it is binarised with its paper.
-  const gray: GrayImage = { ...upright, scan: scanNoise(upright) };
-  // On a page of text, ink reaching the page's edge along its side is dress, no row of the page (page-dress.ts).
-  const mask = ofText ? withoutPageDress(binarise(gray), medianHeight(read.lines)) : binarise(gray);
+  const paper: GrayImage = { ...upright, scan: scanNoise(upright) };
+  // On a page of text, ink reaching the page's edge along its side is dress, no row of the page
+  // (page-dress.ts), and margin line numbers are furniture, out of its lines and its ink alike (margin-numbers.ts).
+  const {
+    lines: ocrLines,
+    mask,
+    gray,
+  } = ofText
+    ? withoutMarginNumbers({ lines: read.lines, mask: withoutPageDress(binarise(paper), medianHeight(read.lines)), gray: paper }, toUpright, toInput)
+    : { lines: read.lines, mask: binarise(paper), gray: paper };
   const bands = inkBands(mask);
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).
@@ -89,7 +97,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     blank: bands.length === 0,
     handwriting,
   };
-  const textLines: PageLine[] = read.lines.map((l) => ({ ...l, kind: 'text' }));
+  const textLines: PageLine[] = ocrLines.map((l) => ({ ...l, kind: 'text' }));
   if (options.math === 'formula') {
     const text = textLines.map((l) => l.text).join(' ');
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, { nBest: options.nBest, text }) };
