@@ -26,6 +26,11 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   // One column of text-size rows, and a display fraction without a rule (written as the matrix it prints as).
   { source: '\\[ \\begin{matrix} n \\\\ k \\end{matrix} = \\binom{n}{k} \\]', expected: '\\begin{matrix}n\\\\k\\end{matrix}=\\binom{n}{k}' },
   { source: '\\[ x = \\genfrac{}{}{0pt}{}{a}{b} \\]', expected: 'x=\\begin{matrix}a\\\\b\\end{matrix}' },
+  // Not a grid: the like letters of a display fraction's numerator and denominator, its bar between them.
+  {
+    source: '\\[ \\log\\frac{p_2(x,y)}{p_1(x,y)}\\,dx\\,dy \\]',
+    expected: '\\log\\frac{p_{2}(x,y)}{p_{1}(x,y)}dxdy',
+  },
   // Not grids: align's rows (\jot apart), gather's single column, a display fraction's parts, scripts on one base.
   { source: '\\begin{gather*} a \\\\ b \\end{gather*}', expected: '\\begin{gathered}a\\\\b\\end{gathered}' },
   { source: '\\begin{align*} x &= 1 & y &= 2 \\\\ z &= 3 & w &= 4 \\end{align*}', expected: '\\begin{aligned}x&=1&y&=2\\\\z&=3&w&=4\\end{aligned}' },

@@ -153,6 +153,10 @@ function readGrid(
   const foreign = (e: Element) =>
     !glyphOf(e) || glyphOf(e, RULE) || LIMIT_OPERATORS.has(glyphOf(e)!.latex) || big(e) || (e.em ?? 0) > (1 + 2 * tolerance.size) * em;
   if (members.some(foreign)) return null;
+  // Parts of fractions whose bars cross the rows (`\frac{p(x,y)}{q(x,y)}`: the two y's) are no grid.
+  const crossing = (e: Element) =>
+    glyphOf(e, RULE) !== null && e.box.x0 < x0 + 0.3 * em && e.box.x1 > x1 - 0.3 * em && centreY(e.box) > y0 && centreY(e.box) < y1;
+  if (pool.some(crossing)) return null;
   // Spanned as far as the rows' ink reaches (an image's em, and so the rows' reach, is a guess).
   const ink = unionBox(rows.flatMap((row) => row.members.map((e) => e.box)));
   if (enclosed(pool, x0, x1, Math.max(y0, ink.y0), Math.min(y1, ink.y1), em, tolerance.tallDelimiter)) return null;
