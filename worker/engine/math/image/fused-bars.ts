@@ -50,10 +50,7 @@ function fusedPieces(c: Component, map: ComponentMap): Piece[] | null {
   const underArrow = arrowPieces(c, map);
   if (underArrow) return underArrow;
   if (w < 8 || w < MIN_FLATNESS * (y1 - y0)) return null;
-  let top = y0;
-  while (top < y1 && longestRun(c, map, top) < BAR_FILL * w) top++;
-  let bottom = top;
-  while (bottom < y1 && longestRun(c, map, bottom) >= BAR_FILL * w) bottom++;
+  const { top, bottom } = barBand(c, map);
   // Only one band, at most a few pixels thick, and ink beyond it.
   if (top === y1 || bottom - top > Math.max(2, 0.25 * (y1 - y0)) || (top === y0 && bottom === y1)) return null;
   for (let y = bottom; y < y1; y++) if (longestRun(c, map, y) >= BAR_FILL * w) return null;
@@ -88,6 +85,16 @@ function radicandPieces(c: Component, map: ComponentMap): Piece[] | null {
   if (!hook || hook.box.y1 < y1 || hook.box.x0 > x0 + 1 || vinculum.x0 < hook.box.x0 + 0.6 * (hook.box.x1 - hook.box.x0)) return null;
   const hanging = below.filter((p) => p !== hook && p.box.x0 > hook.box.x1 && p.box.y1 < y1 - 0.25 * (y1 - y0));
   return hanging.length ? hanging : null;
+}
+
+/** The first band of rows inked in one run across nearly the whole of `c` (BAR_FILL): [top, bottom), top = y1 when there is none. */
+function barBand(c: Component, map: ComponentMap): { top: number; bottom: number } {
+  const w = c.box.x1 - c.box.x0;
+  let top = c.box.y0;
+  while (top < c.box.y1 && longestRun(c, map, top) < BAR_FILL * w) top++;
+  let bottom = top;
+  while (bottom < c.box.y1 && longestRun(c, map, bottom) >= BAR_FILL * w) bottom++;
+  return { top, bottom };
 }
 
 /** The 8-connected pieces of `c`'s ink outside rows [top, bottom) and the pixels `kept` keeps with `c`. */
@@ -171,10 +178,7 @@ function arrowPieces(c: Component, map: ComponentMap): Piece[] | null {
   const { x0, x1, y0, y1 } = c.box;
   const w = x1 - x0;
   if (w < 8) return null;
-  let top = y0;
-  while (top < y1 && longestRun(c, map, top) < BAR_FILL * w) top++;
-  let bottom = top;
-  while (bottom < y1 && longestRun(c, map, bottom) >= BAR_FILL * w) bottom++;
+  let { top, bottom } = barBand(c, map);
   if (top === y1) return null;
   // The shaft's anti-aliased edge rows run along most of it too.
   while (top > y0 && longestRun(c, map, top - 1) >= SHAFT_EDGE * w) top--;
