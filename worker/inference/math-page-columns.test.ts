@@ -18,7 +18,8 @@ import { addMath, type MathEngines } from './math-page.js';
  * running head across its middle, typeset by pdflatex and rasterised at 200 dpi, read as /v3/pdf
  * reads a scanned page. Each column's display moves the lines after it, so the two columns' rows
  * of ink ran into each other: the page's bands held a display of one column with prose of the
- * other, the displays were lost into prose, and the columns' lines were read interleaved.
+ * other, the displays were lost into prose, and the columns' lines were read interleaved. A
+ * footnote's short rule, alone in its column's row, is no display (`-`).
  */
 const run = promisify(execFile);
 const LEFT = 'The series converges for every value of the parameter that we consider in this section. '.repeat(3);
@@ -29,7 +30,7 @@ ${LEFT}
 \[ x^{2}-y^{2}=(x-y)(x+y) \]
 ${LEFT}
 \[ a+b=c \]
-${LEFT}\newpage
+${LEFT}\footnote{A footnote of the first column, under a rule a third of an inch long.}\newpage
 ${RIGHT}The third of its paragraphs opens here and goes on.
 \[ \sum_{k=1}^{n} k=\frac{n(n+1)}{2} \]
 ${RIGHT}`;
@@ -39,7 +40,8 @@ let recognizer: TextRecognizer;
 
 async function readScan(body: string): Promise<AssembledPage> {
   const pdf = await compileLatex(body, {
-    preamble: '\\usepackage[paperwidth=7in,paperheight=5.5in,margin=0.5in]{geometry}\\setlength{\\columnsep}{10pt}',
+    preamble:
+      '\\usepackage[paperwidth=7in,paperheight=5.5in,margin=0.5in]{geometry}\\setlength{\\columnsep}{10pt}\\renewcommand{\\footnoterule}{\\kern-3pt\\hrule width 0.35in\\kern 2.6pt}',
   });
   try {
     await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);

@@ -328,9 +328,14 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
   return read;
 }
 
-/** A band of ink no thicker than RULE_MAX_THICKNESS of a text line and RULE_LINE_HEIGHTS lines long: a rule. */
-const isRule = (band: Band, lineHeight: number) => band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= RULE_LINE_HEIGHTS * lineHeight;
+/**
+ * A band of ink no thicker than RULE_MAX_THICKNESS of a text line and LONE_RULE_LINE_HEIGHTS lines
+ * long, with no text line: a rule (a minus sign or a dash alone is no display). A footnote's rule
+ * in one column of two is about three lines long.
+ */
+const isRule = (band: Band, lineHeight: number) => band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= LONE_RULE_LINE_HEIGHTS * lineHeight;
 const RULE_MAX_THICKNESS = 0.25;
+const LONE_RULE_LINE_HEIGHTS = 1.5;
 
 /** The median height of the text lines' boxes (at least 3 pixels). */
 function medianHeight(lines: { box: Box }[]): number {
