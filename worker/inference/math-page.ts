@@ -333,7 +333,8 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
  * long, with no text line: a rule (a minus sign or a dash alone is no display). A footnote's rule
  * in one column of two is about three lines long.
  */
-const isRule = (band: Band, lineHeight: number) => band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= LONE_RULE_LINE_HEIGHTS * lineHeight;
+const isRule = (band: Band, lineHeight: number) =>
+  band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= LONE_RULE_LINE_HEIGHTS * lineHeight;
 const RULE_MAX_THICKNESS = 0.25;
 const LONE_RULE_LINE_HEIGHTS = 1.5;
 
