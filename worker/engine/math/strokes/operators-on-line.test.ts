@@ -37,4 +37,9 @@ describe.skipIf(!datasetsPresent())('binary operators on real ink of training wr
     expect(await exactReads('a_{n+1}', (c) => c.script(c.symbol('a'), small(c, 'n', '+', '1'), false))).toBeGreaterThanOrEqual(46);
     expect(await exactReads('e^{-x}', (c) => c.script(c.symbol('e'), small(c, '-', 'x'), true))).toBeGreaterThanOrEqual(48);
   }, 120_000);
+
+  it('keeps the 1 that its place made of a `/` or `|` after x^{2}+ (was 30 of 69, the `/` taken back and raised)', async () => {
+    const squared = (c: Composer) => c.row([c.script(c.symbol('x'), c.symbol('2', 0.7), true), c.symbol('+'), c.symbol('1')]);
+    expect(await exactReads('x^{2}+1', squared)).toBeGreaterThanOrEqual(39);
+  }, 120_000);
 });
