@@ -19,6 +19,20 @@ describe('columnOrder', () => {
     ]);
   });
 
+  it('finds a gutter narrower than a line that a running head and an overfull line cross, beside a column of displays', () => {
+    // A LaTeX gutter of 10 pt is about half a recognised line's box; the right column is mostly a
+    // display's rows (short lines), as a page of eqnarrays is; margin line numbers stand left of
+    // the text, a strip no line crosses, but no column of prose.
+    const head = line('Journal of Examples, draft of the first of May', 150, 0, 300);
+    const numbers = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => line(`${n * 5}`, 0, 10 + n * 25, 20));
+    const left = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => line(`left line ${n} of the first column goes here`, 40, 10 + n * 25, n === 3 ? 255 : 250));
+    const right = [1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
+      n > 3 ? line(`f(x) = y${n}`, 360, 22 + n * 25, 120) : line(`right line ${n} of the second column goes here`, 302, 22 + n * 25, 250),
+    );
+    const rows = left.flatMap((l, i) => [numbers[i]!, l, right[i]!]);
+    expect(texts([head, ...rows])).toEqual([head, ...left.flatMap((l, i) => [numbers[i]!, l]), ...right].map((l) => l.text));
+  });
+
   it('keeps the rows of a table of short cells, and a single column, as they are', () => {
     const table = [1, 2, 3, 4].flatMap((n) => [line(`Iron ${n}`, 10, n * 25, 60), line(`${n}.5`, 300, n * 25, 40)]);
     expect(texts(table)).toEqual(table.map((l) => l.text));

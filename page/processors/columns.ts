@@ -59,9 +59,8 @@ export function columnSections<L>(lines: L[], span: (l: L) => LineSpan, gutter: 
 /**
  * Two columns of prose in an image. The text engine orders lines row by row across the whole
  * image (worker/engine/text/order.ts), which interleaves the lines of two columns. When the lines
- * leave one vertical gutter free (`imageGutter`) and each side holds at least MIN_COLUMN_LINES
- * lines of prose (a median of more than MIN_PROSE_WORDS words: a table's cells hold fewer, and a
- * table keeps its rows), the lines are read column by column (`columnSections`).
+ * leave a vertical gutter between two columns of prose (`proseGutter`), they are read column by
+ * column (`columnSections`).
  */
 
 type Box = PageLine['box'];
@@ -72,33 +71,78 @@ export const MIN_PROSE_WORDS = 4;
 const spanOf = (box: Box): LineSpan => ({ x0: box.x, x1: box.x + box.width, top: box.y });
 
 export function columnOrder(lines: PageLine[], upright: (l: PageLine) => Box): PageLine[] {
-  const boxes = new Map(lines.map((l) => [l, upright(l)]));
-  const gutter = imageGutter([...boxes.values()]);
-  if (gutter === undefined) return lines;
-  const prose = (side: PageLine[]) => side.length >= MIN_COLUMN_LINES && upperMedian(side.map((l) => wordCount(l.text))) > MIN_PROSE_WORDS;
   const box = (l: PageLine) => boxes.get(l)!;
-  if (!prose(lines.filter((l) => box(l).x + box(l).width <= gutter)) || !prose(lines.filter((l) => box(l).x >= gutter))) return lines;
+  const boxes = new Map(lines.map((l) => [l, upright(l)]));
+  const gutter = proseGutter(lines.map((l) => ({ box: box(l), text: l.text })));
+  if (gutter === undefined) return lines;
   return columnSections(lines, (l) => spanOf(box(l)), gutter).flatMap((s) => s.lines);
 }
 
 /**
- * The middle of the widest vertical strip no narrow line crosses, between the text's left and
- * right edges, when it is at least a line height wide; undefined otherwise. Lines wider than 60 %
- * of the text width (titles, spanning equations) are left out of the search: the boxes of
- * recognised lines carry margins and the page's size says nothing of where its text sits.
+ * The x of the gutter between two columns of prose (`imageGutter`), or undefined: what the page's
+ * reading order (`columnOrder`) and the maths pass's rows of ink (worker/inference/column-bands.ts)
+ * both go by. Each side must hold MIN_COLUMN_LINES lines of prose (more than MIN_PROSE_WORDS
+ * words), at least PROSE_SHARE of its lines (a column of displays between its paragraphs is
+ * mostly short lines; a table's cells hold fewer words, and a table keeps its rows), and the
+ * right side's lines must share a left edge (a column's).
  */
-function imageGutter(boxes: Box[]): number | undefined {
-  if (boxes.length < 2 * MIN_COLUMN_LINES) return undefined;
+export function proseGutter(lines: { box: Box; text: string }[]): number | undefined {
+  const gutter = imageGutter(lines);
+  if (gutter === undefined) return undefined;
+  const prose = (side: { text: string }[]) => side.filter(isProse).length >= PROSE_SHARE * side.length;
+  const left = lines.filter((l) => l.box.x + l.box.width <= gutter);
+  const right = lines.filter((l) => l.box.x >= gutter);
+  return prose(left) && prose(right) && sharesLeftEdge(right.map((l) => l.box)) ? gutter : undefined;
+}
+
+/** The least share of a column's lines that are prose. */
+export const PROSE_SHARE = 0.25;
+
+const isProse = (l: { text: string }) => wordCount(l.text) > MIN_PROSE_WORDS;
+
+/** A page's running head, title or a display across both columns may cross its gutter: up to this share of its narrow lines, and at least MIN_CROSSING. */
+const CROSSING_SHARE = 0.1;
+const MIN_CROSSING = 2;
+/**
+ * The narrowest gutter, in line heights: LaTeX's two-column classes leave 10–12 pt, and the text
+ * model's boxes carry margins, so the boxes of two columns' lines stand a third of a line apart or less.
+ */
+export const MIN_GUTTER_LINE_HEIGHTS = 0.25;
+
+/**
+ * The middle of a vertical strip MIN_GUTTER_LINE_HEIGHTS line heights wide, between the text's
+ * left and right edges, that the fewest narrow lines cross, at most max(MIN_CROSSING,
+ * CROSSING_SHARE of them) (a running head, a title, an overfull line may cross a gutter), with
+ * MIN_COLUMN_LINES narrow lines of prose wholly on each side (margin line numbers are no column);
+ * of equals, the one with the most such lines on its poorer side, and the middle of a run of such
+ * strips. Undefined when there is none. Lines wider than 60 % of the text width (titles, spanning
+ * equations) are left out of the search: the boxes of recognised lines carry margins and the
+ * page's size says nothing of where its text sits.
+ */
+function imageGutter(lines: { box: Box; text: string }[]): number | undefined {
+  if (lines.length < 2 * MIN_COLUMN_LINES) return undefined;
+  const boxes = lines.map((l) => l.box);
   const left = Math.min(...boxes.map((b) => b.x));
   const right = Math.max(...boxes.map((b) => b.x + b.width));
-  const narrow = boxes.filter((b) => b.width <= 0.6 * (right - left)).sort((a, b) => a.x - b.x);
-  const lineHeight = upperMedian(boxes.map((b) => b.height));
-  let reach = left;
-  let best: { x: number; width: number } | undefined;
-  for (const b of narrow) {
-    const gap = b.x - reach;
-    if (reach > left && gap >= lineHeight && (!best || gap > best.width)) best = { x: reach + gap / 2, width: gap };
-    reach = Math.max(reach, b.x + b.width);
+  const narrow = boxes.filter((b) => b.width <= 0.6 * (right - left));
+  const prose = lines.filter((l) => isProse(l) && l.box.width <= 0.6 * (right - left)).map((l) => l.box);
+  const half = (MIN_GUTTER_LINE_HEIGHTS * upperMedian(boxes.map((b) => b.height))) / 2;
+  const allowed = Math.max(MIN_CROSSING, CROSSING_SHARE * narrow.length);
+  let best: { x0: number; x1: number; score: number } | undefined;
+  for (let x = Math.ceil(left + half); x <= right - half; x++) {
+    const crossing = narrow.filter((b) => b.x < x + half && b.x + b.width > x - half).length;
+    const before = prose.filter((b) => b.x + b.width <= x - half).length;
+    const after = prose.filter((b) => b.x >= x + half).length;
+    if (crossing > allowed || Math.min(before, after) < MIN_COLUMN_LINES) continue;
+    const score = -crossing * boxes.length + Math.min(before, after);
+    if (best?.score === score && best.x1 === x - 1) best.x1 = x;
+    else if (!best || score > best.score) best = { x0: x, x1: x, score };
   }
-  return best?.x;
+  return best && (best.x0 + best.x1) / 2;
+}
+
+/** Whether MIN_COLUMN_LINES of the boxes start at one left edge (within half a line height): a column does, scattered fragments right of a page's middle do not. */
+function sharesLeftEdge(boxes: Box[]): boolean {
+  const tolerance = upperMedian(boxes.map((b) => b.height)) / 2;
+  return boxes.some((a) => boxes.filter((b) => Math.abs(b.x - a.x) <= tolerance).length >= MIN_COLUMN_LINES);
 }

@@ -99,9 +99,12 @@ const ROMAN = /^M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 
 /**
  * A word in capitals: three letters or more with a vowel, and not the points of a figure named in
- * alphabetical order (`ABC`, `PQRS`), a roman numeral or a run of element symbols.
+ * alphabetical order (`ABC`, `PQRS`), a roman numeral or a run of element symbols; or such words
+ * joined by hyphens.
  */
 function isCapitalsWord(bare: string): boolean {
+  // Words in capitals joined by hyphens are one (`CROSS-REFERENCING`, `FIRST-LEVEL`).
+  if (/^[A-Z]+(?:-[A-Z]+)+$/.test(bare)) return bare.split('-').every(isCapitalsWord);
   if (!/^[A-Z]{3,}$/.test(bare) || !/[AEIOUY]/.test(bare) || ONE_LETTER_ELEMENTS.test(bare) || ROMAN.test(bare) || MATH_NAMES.has(bare.toLowerCase()))
     return false;
   return ![...bare].every((c, i) => i === 0 || c.charCodeAt(0) === bare.charCodeAt(i - 1) + 1);

@@ -40,7 +40,11 @@ const height = (b: Band) => b.y1 - b.y0;
  * leave ink in every row between its lines.
  */
 export function inkBands(page: InkMask): Band[] {
-  const mask = withoutSpecks(page);
+  return rowBands(withoutSpecks(page));
+}
+
+/** Ink rows of a mask without specks, joined as `inkBands` joins them. */
+export function rowBands(mask: InkMask): Band[] {
   const runs: Band[] = [];
   let open: Band | null = null;
   for (let y = 0; y < mask.height; y++) {

@@ -31,6 +31,18 @@ describe('line kind', () => {
     for (const l of ['Thequick', 'xyz', '42', '\\text{NaCl}']) expect(hasMathStructure(l), l).toBe(false);
   });
 
+  it('takes a line whose maths read spells prose for text, whatever the text model read of it (rule 0)', () => {
+    // Reference and footnote lines of a scanned two-column paper, whose small print the text model garbled.
+    const reference = read('{}^{39}E.\\text{Beutler},\\text{in}WilliamsHemato\\log y,\\text{Vol}.2,\\text{edited}\\text{by E}.\\text{Beutler},', 0.73);
+    expect(chooseKind('39E.euter,inWilamsHematolgVol.2ditdbEer,', reference)).toBe('text');
+    const footnote = read('*_{\\text{Correspondi}\\text{Il}\\text{g author}:\\text{lienhard}\\Theta\\text{mit}.\\text{edu}}', 0.62);
+    expect(chooseKind('*Corrspning tr: lnhar@mitd', footnote)).toBe('text');
+    // A display's few upright words, or words set about a relation, stay maths.
+    expect(chooseKind('', read('p_{j}=\\begin{cases}0,&\\text{if }j\\text{ is odd}\\\\1,&\\text{if }j\\text{ is even}\\end{cases}', 0.8))).toBe('math');
+    expect(chooseKind('', read('\\det K=\\text{the number of spanning trees of }G', 0.8))).toBe('math');
+    expect(chooseKind('', read('\\sum|M_{g}^{\\text{viol}}|^{2}=\\sum_{\\text{perm}}\\frac{1}{S}', 0.8))).toBe('math');
+  });
+
   it('chooses: wordy → text; nothing read as text → maths; else structure with a sure maths read, or maths characters in the text read', () => {
     expect(chooseKind('The quick brown fox', read('x^{2}', 0.99))).toBe('text');
     expect(chooseKind('', read('\\sum', 0.9))).toBe('math');
@@ -54,6 +66,8 @@ describe('line kind', () => {
   it('weighs words as print sets them against the maths read: capitals, footnote marks, URLs, printed LaTeX', () => {
     expect(chooseKind('5. REFERENCE FORMATTING', read('5.\\|\\text{REFE}|\\text{RENCE}', 0.21))).toBe('text');
     expect(chooseKind('R. J. HANISCH5', read('R.J.H\\text{ANISCH}^{5}', 0.69))).toBe('text');
+    // Capitals joined by a hyphen are a word too (a small-capital heading of a scanned paper).
+    expect(chooseKind('III. CROSS-REFERENCING', read('\\|\\|\\|.C|\\text{ROSS}-|R\\mathbb{E}F\\mathbb{E}|R\\mathbb{E}', 0.26))).toBe('text');
     expect(chooseKind('January 4, 2021, URL https://ctan.org/pkg/newtx.', read('\\text{January}4,2021', 0.68))).toBe('text');
     expect(chooseKind('ldocumentclass [option1,option2]{assignment}', read('|docwe]atc]Lass[o_{P}t', 0.75))).toBe('text'); // prose beyond doubt
     // Words in capitals only weigh against an unsure read: the points of a figure are capitals too.

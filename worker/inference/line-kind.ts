@@ -1,7 +1,7 @@
 import { calibratedConfidence } from '../engine/math/image/calibration.js';
 import type { MathRead } from '../../page/model.js';
 import { ledByKeyword } from '../../page/processors/code-lines.js';
-import { isProseInPrint, isWordyInPrint } from '../../page/processors/words.js';
+import { countWords, isProseInPrint, isWordyInPrint } from '../../page/processors/words.js';
 
 /**
  * Is a line of an image maths or text? Two recognisers read it and each leaves evidence:
@@ -13,6 +13,11 @@ import { isProseInPrint, isWordyInPrint } from '../../page/processors/words.js';
  *   or relations; prose forced through the maths parser comes out as long runs of letters and
  *   symbols with a low confidence per symbol.
  * Rules (measured on rendered pages, see inference/line-kind.test.ts and test/integration/v3-text-math.test.ts):
+ * 0. before all, a line whose maths read spells prose is text: SPELLED_PROSE_WORDS words of prose in
+ *    its upright text and no relation (`{}^{39}E.\text{Beutler},\text{in}…\text{edited}\text{by E}.`). The text model
+ *    reads small print (references, footnotes) poorly (`39E.euter,inWilamsHematolgVol.2ditdbEer,`),
+ *    which leaves the maths read to judge the line; a display's upright words are few (`\text{if}`,
+ *    `\text{otherwise}`, a unit);
  * 1. a line whose text read is wordy (page/processors/words.ts: two words, or words covering half its characters) is text,
  *    unless it holds a single word and its maths read is sure (sureMath). Words as print sets them
  *    count (words.ts countPrintedWords: in capitals, with a footnote mark or an apostrophe, run
@@ -128,9 +133,24 @@ const uprightLetters = (latex: string): string | null => /^\\(?:text|mathrm)\{([
 
 const MATH_CHARS = /[=+<>^±×÷∑∏∫√≤≥≠≈∞∂∇²³¹⁰-⁹₀-₉α-ωΑ-Ω]/;
 
+/** Words of prose in a maths read's upright text at which the read is prose (rule 0). */
+export const SPELLED_PROSE_WORDS = 4;
+
+const UPRIGHT_TEXT = /\\text\{([^{}]*)\}/g;
+const RELATION = /[=<>]|\\(?:leq?|geq?|neq?|equiv|approx|sim|simeq|cong|propto|to|rightarrow|Rightarrow|Leftrightarrow|iff|in|subset|subseteq)(?![A-Za-z])/;
+
+/**
+ * Whether a maths read spells SPELLED_PROSE_WORDS words of prose in its `\text{…}` and sets no
+ * relation between them (rule 0): `\det K=\text{the number of spanning trees of }G` is a display.
+ */
+export function spellsProse(latex: string): boolean {
+  const upright = [...latex.matchAll(UPRIGHT_TEXT)].map((m) => m[1]).join(' ');
+  return countWords(upright.replace(/[.,;:()]/g, ' ')).words >= SPELLED_PROSE_WORDS && !RELATION.test(latex.replace(UPRIGHT_TEXT, ' '));
+}
+
 /** The rules above, for one line: its text read (possibly '') and its maths read. 'text' with an empty read drops the line. */
 export function chooseKind(text: string, math: MathRead | undefined): 'text' | 'math' {
-  if (!math || !math.latex) return 'text';
+  if (!math || !math.latex || spellsProse(math.latex)) return 'text';
   if (isWordyInPrint(text)) return !isProseInPrint(text) && sureMath(math) ? 'math' : 'text';
   if (!text.trim()) return math.confidenceRate >= MIN_MATH_RATE ? 'math' : 'text';
   if (ledByKeyword(text) && !MATH_CHARS.test(text)) return 'text';

@@ -6,10 +6,12 @@ import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types
 import { boxBeforeTurn } from '../engine/text/deskew.js';
 import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
-import { type Band, inkBands } from './bands.js';
+import type { Band } from './bands.js';
+import { columnBands, splitAtGutter } from './column-bands.js';
 import { asPositive, withoutPageDress } from './page-dress.js';
 import { nBestFormulas } from './candidates.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
+import { proseGutter } from '../../page/processors/columns.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
 import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy, isWordyInPrint } from '../../page/processors/words.js';
@@ -75,13 +77,21 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   // On a page of text, ink reaching the page's edge along its side is dress, no row of the page
   // (page-dress.ts), and margin line numbers are furniture, out of its lines and its ink alike (margin-numbers.ts).
   const {
-    lines: ocrLines,
+    lines: readLines,
     mask,
     gray,
   } = ofText
     ? withoutMarginNumbers({ lines: read.lines, mask: withoutPageDress(binarise(paper), medianHeight(read.lines)), gray: paper }, toUpright, toInput)
     : { lines: read.lines, mask: binarise(paper), gray: paper };
-  const bands = inkBands(mask);
+  // A page of two columns is cut into rows of ink column by column, its text lines at the gutter (column-bands.ts).
+  const gutter = ofText ? proseGutter(readLines.map((l) => ({ box: toUpright(l.box), text: l.text }))) : undefined;
+  const ocrLines = splitAtGutter(readLines, gutter, toUpright, toInput);
+  const bands = columnBands(
+    mask,
+    gutter,
+    ocrLines.map((l) => toUpright(l.box)),
+    medianHeight(read.lines),
+  );
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
   // The page's ink kind picks the symbol classifier every formula on it is read with (unsure, with the typeset classifier's certainty).
   const engines: MathEngines = { ...allEngines, symbols: (image) => allEngines.symbols(image, handwriting) };
@@ -102,7 +112,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
     const text = textLines.map((l) => l.text).join(' ');
     return { ...base, lines: textLines, formula: await readFormula(gray, engines, { nBest: options.nBest, text }) };
   }
-  const owner = textLines.map((l) => bandOf(bands, toUpright(l.box)));
+  const owner = textLines.map((l) => bandOf(bands, toUpright(l.box), gutter !== undefined));
   // A run of code spans rows of ink: lines the text model found in one band are pieces of one row
   // (a fraction's numerator `e->` over `P(X =k)` over `k!`), which the maths read judges.
   const runs = codeRuns(textLines).filter((r) => new Set(owner.slice(r.start, r.end)).size > 1);
@@ -318,9 +328,15 @@ export async function readFormula(image: GrayImage, engines: MathEngines, opts: 
   return read;
 }
 
-/** A band of ink no thicker than RULE_MAX_THICKNESS of a text line and RULE_LINE_HEIGHTS lines long: a rule. */
-const isRule = (band: Band, lineHeight: number) => band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= RULE_LINE_HEIGHTS * lineHeight;
+/**
+ * A band of ink no thicker than RULE_MAX_THICKNESS of a text line and LONE_RULE_LINE_HEIGHTS lines
+ * long, with no text line: a rule (a minus sign or a dash alone is no display). A footnote's rule
+ * in one column of two is about three lines long.
+ */
+const isRule = (band: Band, lineHeight: number) =>
+  band.y1 - band.y0 <= RULE_MAX_THICKNESS * lineHeight && band.x1 - band.x0 >= LONE_RULE_LINE_HEIGHTS * lineHeight;
 const RULE_MAX_THICKNESS = 0.25;
+const LONE_RULE_LINE_HEIGHTS = 1.5;
 
 /** The median height of the text lines' boxes (at least 3 pixels). */
 function medianHeight(lines: { box: Box }[]): number {
@@ -390,11 +406,12 @@ function crop(gray: GrayImage, span: Band): GrayImage {
   return { data, width: w, height: h, ...(gray.scan !== undefined ? { scan: gray.scan } : {}) };
 }
 
-/** The band holding most of the box's height, or -1. */
-function bandOf(bands: Band[], box: Box): number {
+/** The band holding most of the box's height, or -1; on a page of `columns`, of the bands sharing some of its width. */
+function bandOf(bands: Band[], box: Box, columns: boolean): number {
   let best = -1;
   let most = 0;
   bands.forEach((b, i) => {
+    if (columns && (b.x1 <= box.x || b.x0 >= box.x + box.width)) return;
     const overlap = Math.min(b.y1, box.y + box.height) - Math.max(b.y0, box.y);
     if (overlap > most) [best, most] = [i, overlap];
   });

@@ -82,6 +82,10 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
     source: '\\[ R^{\\mu}{}_{\\nu\\rho\\sigma} = T^{\\mu\\nu}{}_{\\rho}, \\quad {}^{14}_{6}\\mathrm{C} \\to {}^{14}_{7}\\mathrm{N} \\]',
     expected: 'R^{\\mu}{}_{\\nu\\rho\\sigma}=T^{\\mu\\nu}{}_{\\rho},{}^{14}_{6}\\mathrm{C}\\to{}^{14}_{7}\\mathrm{N}',
   },
+  // An overlined operator name's limit is its limit, however narrow (not under the overline).
+  { source: '\\[ \\varlimsup_{n} a_n + \\varliminf_{k} b_k \\]', expected: '\\varlimsup_{n}a_{n}+\\varliminf_{k}b_{k}' },
+  // flalign's one row of two column pairs, at the two margins.
+  { source: '\\begin{flalign*} a &= b & c &= d \\end{flalign*}', expected: 'a=b \\qquad c=d' },
   // A display ending in a word a quad from its maths is a display, however long the word.
   { source: '\\[ a = b, \\quad \\text{otherwise} \\]', expected: 'a=b,\\text{otherwise}' },
   // A display in the bold maths version: the bold is the context's, the symbols are plain.

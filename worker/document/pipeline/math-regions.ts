@@ -228,7 +228,7 @@ function joinColumnPairs(groups: Group[], others: TextLine[], gutter: number | u
   const sameRows = (a: Group, b: Group) => {
     const [ra, rb] = [bases(a), bases(b)];
     const em = Math.max(...a.lines.map((l) => l.size));
-    return ra.length >= 2 && ra.length === rb.length && ra.every((y, i) => Math.abs(y - rb[i]!) <= PAIR_ROW_EM * em);
+    return ra.length >= 1 && ra.length === rb.length && ra.every((y, i) => Math.abs(y - rb[i]!) <= PAIR_ROW_EM * em);
   };
   const out = [...groups];
   for (let i = 0; i < out.length; i++) {

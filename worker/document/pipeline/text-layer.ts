@@ -55,12 +55,39 @@ function isMarkerFragment(frag: Glyph[]): boolean {
   return (isBullet(text) && !/^[-*\u2013]$/.test(text)) || /^\d{1,3}[.)]$/.test(text);
 }
 
+/** A maths font's accent that pdf.js gives as a zero-width combining mark (cmmi's `\vec`, U+20D7). */
+const MATH_ACCENT = /^[\u0300-\u036f\u20d0-\u20ff]$/u;
+/** That accent's advance in ems (cmmi's `\vec` is half an em wide). */
+const MATH_ACCENT_EM = 0.5;
+
+/** Where a maths accent was drawn: the glyphs after it on its baseline are the letters under it. */
+interface PendingAccent {
+  x: number;
+  base: number;
+  size: number;
+}
+
 /**
- * Splits items into glyphs spread evenly over each item's width (pdf.js gives no per-glyph advance).
+ * How far right the letter after such an accent really stands. pdf.js counts the accent's advance
+ * as zero but still applies TeX's kern back over it, so the accented letter (and what follows it in
+ * the same run) comes out about the accent's width left of its ink: `\vec{v}` then overlaps the
+ * word before it, and a display's last `\vec{w}` falls outside the display. TeX centres the accent
+ * over the letter, so the letter starts where its middle lies under the accent's middle.
+ */
+function underAccentShift(accent: PendingAccent, x: number, width: number, base: number): number {
+  if (Math.abs(accent.base - base) > 0.5 * accent.size) return 0;
+  const shift = accent.x + (MATH_ACCENT_EM * accent.size) / 2 - width / 2 - x;
+  return shift > 0 && shift < accent.size ? shift : 0;
+}
+
+/**
+ * Splits items into glyphs spread evenly over each item's width (pdf.js gives no per-glyph advance),
+ * a maths accent's zero-width mark taking none of it and moving the letters after it under it.
  * Text that is not horizontal in the viewport (margin stamps, rotated labels) is left out.
  */
 export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[], font: (name: string) => FontInfo): Glyph[] {
   const glyphs: Glyph[] = [];
+  let accent: PendingAccent | undefined;
   for (const item of items) {
     const chars = Array.from(item.str);
     if (chars.length === 0) continue;
@@ -69,20 +96,19 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
     const size = Math.hypot(m[2], m[3]);
     if (size <= 0) continue;
     const info = font(item.fontName);
-    const step = item.width / chars.length;
-    chars.forEach((ch, i) => {
-      glyphs.push({
-        ch,
-        x: m[4] + i * step,
-        w: step,
-        base: m[5],
-        size,
-        font: info.name,
-        bold: info.bold,
-        mathFont: info.math,
-        ...(info.italic ? { italic: true } : {}),
-      });
-    });
+    const isMark = (ch: string) => info.math && MATH_ACCENT.test(ch);
+    const step = item.width / Math.max(1, chars.filter((ch) => !isMark(ch)).length);
+    let x = m[4];
+    for (const ch of chars) {
+      if (isMark(ch)) accent = { x, base: m[5], size };
+      else if (accent) {
+        if (!/\s/.test(ch)) x += underAccentShift(accent, x, step, m[5]);
+        accent = undefined;
+      }
+      const w = isMark(ch) ? 0 : step;
+      glyphs.push({ ch, x, w, base: m[5], size, font: info.name, bold: info.bold, mathFont: info.math, ...(info.italic ? { italic: true } : {}) });
+      x += w;
+    }
   }
   return glyphs;
 }

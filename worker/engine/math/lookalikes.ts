@@ -35,6 +35,15 @@ const MATHS_FREQUENCY: Readonly<Record<string, number>> = {
   z: 84,
   Z: 33,
   '2': 1717,
+  '\\alpha': 85,
+  '>': 37,
+  '\\supset': 0,
+  '\\pi': 79,
+  '\\Pi': 6,
+  '\\theta': 35,
+  '\\Theta': 4,
+  '\\phi': 15,
+  '\\Phi': 8,
 };
 const LOOKS_LIKE: Readonly<Record<string, string>> = { l: '1', L: '1', I: '1', '[': '1', '\\iota': '1', O: '0', o: '0', '\\chi': 'x' };
 const LOOKALIKE_FLOOR = 0.05;
@@ -44,6 +53,16 @@ const weighed = (looksLike: Readonly<Record<string, string>>): Record<string, nu
 
 /** The weight of each handwritten look-alike against its common twin (classes not listed weigh 1). */
 export const HANDWRITTEN_LOOKALIKES: Readonly<Record<string, number>> = weighed(LOOKS_LIKE);
+
+/**
+ * Rarer signs a hand draws like a Greek letter or a relation: `\\propto` like `\\alpha`, `\\supset`
+ * like `>`, the capitals `\\Pi`, `\\Theta`, `\\Phi` like their small letters. Each weighs its count
+ * over its twin's (floored as above); a classifier multiplies it into whatever prior the twin has.
+ */
+const RARER_TWINS: Readonly<Record<string, string>> = { '\\propto': '\\alpha', '\\supset': '>', '\\Pi': '\\pi', '\\Theta': '\\theta', '\\Phi': '\\phi' };
+export const RARER_TWIN_WEIGHTS: Readonly<Record<string, { twin: string; weight: number }>> = Object.fromEntries(
+  Object.entries(weighed(RARER_TWINS)).map(([c, weight]) => [c, { twin: RARER_TWINS[c], weight }]),
+);
 
 /**
  * Look-alikes that only a picture of ink confuses: without the pen's order and direction, an `x`

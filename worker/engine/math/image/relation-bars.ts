@@ -1,7 +1,5 @@
 import { RULE, type MathSymbol } from '../types.js';
-
-/** A relation with a bar under it, by the relation read above the bar. */
-const OR_EQUAL: Readonly<Record<string, string>> = { '<': '\\leq', '>': '\\geq', '\\subset': '\\subseteq', '\\supset': '\\supseteq' };
+import { OR_EQUAL } from './vocabulary.js';
 /** The bar's ends lie within this share of the relation's width of the relation's own. */
 const END_SLACK = 0.25;
 /** The bar lies at most this share of the relation's height below it. */

@@ -3,9 +3,7 @@ import type { ComponentMap } from './components.js';
 import { normaliseCrop } from './normalise.js';
 import { isFlat } from './shape.js';
 import type { ClassifiedGroup } from './split.js';
-
-/** The classes drawn as a glyph over a bar of its own width, for which the merge step joins such a bar. */
-const BARRED = new Set(['\\leq', '\\geq', '\\subseteq', '\\supseteq', '\\equiv', '\\preceq', '\\succeq', '\\simeq', '\\cong']);
+import { BARRED } from './vocabulary.js';
 
 /**
  * Parts an `\underline` from its glyph. The merge step joins a bar under a glyph of its width, as

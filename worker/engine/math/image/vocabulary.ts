@@ -130,3 +130,9 @@ export function styledLetter(token: string): { letter: string; style: SymbolStyl
 
 /** Tokens the classifier never outputs because they share the shape of the class '.'. */
 export const DOT_TOKENS = { period: '.', centred: '\\cdot', accent: '\\dot' } as const;
+
+/** A relation with a bar of its own width under it, by the relation drawn above the bar (`<` and its bar are `\leq`). */
+export const OR_EQUAL: Readonly<Record<string, string>> = { '<': '\\leq', '>': '\\geq', '\\subset': '\\subseteq', '\\supset': '\\supseteq' };
+
+/** The classes drawn as a glyph over a bar of its own width, for which the merge step joins such a bar. */
+export const BARRED: ReadonlySet<string> = new Set([...Object.values(OR_EQUAL), '\\equiv', '\\preceq', '\\succeq', '\\simeq', '\\cong']);

@@ -12,6 +12,8 @@ describe('symbolsFromImage: braces and wide accents by their shape', () => {
   const formulas = [
     '\\overbrace{a+b+c}^{n}=\\underbrace{x+y}_{2}',
     '\\underbrace{1+1+1}_{n}=n',
+    // Short braces: TeX's least brace, about 3.3 times as wide as tall; at 300 dpi a curled end parts from the rest.
+    '\\overbrace{ab}^{2}+\\underbrace{x+y}_{m}',
     '\\widehat{xy}+\\widetilde{ab}=\\widehat{ABC}',
     // Arrows, bars and a lone tilde keep their reads; an arrow's head that touches the glyph under it is parted from it.
     '\\overleftarrow{AB}=\\overline{CD}',

@@ -10,7 +10,7 @@ import type { SymbolGroup } from './merge.js';
  */
 
 /** A horizontal brace is at least this many times as wide as it is tall… */
-const BRACE_ASPECT = 4;
+const BRACE_ASPECT = 3;
 /** …and a wide accent this many (a lone `\frown` or `\sim` is narrower, and has no glyph under it). */
 const ACCENT_ASPECT = 3.5;
 /** Share of the width at each end where a brace curls toward its body… */
@@ -108,9 +108,10 @@ export function wideAccent(group: SymbolGroup, map: ComponentMap, glyphs: readon
 }
 
 /**
- * Joins the two halves of a brace that the raster parted at its tip (TeX sets a brace from pieces
- * and rules; at 300 dpi a pixel's gap can open between the halves): two flat neighbours side by
- * side, on the same rows, whose union has a brace's shape become one group. Returns `items`
+ * Joins the two halves of a brace that the raster parted at its tip or beside a curled end (TeX
+ * sets a brace from pieces and rules; at 300 dpi a pixel's gap can open between them): two
+ * neighbours side by side, on the same rows, at least one of them flat, whose union has a brace's
+ * shape become one group. Returns `items`
  * otherwise unchanged, the joined group's label dropped (the shape names it).
  */
 export function joinBraceHalves<T extends { group: SymbolGroup }>(items: readonly T[], map: ComponentMap, unlabelled: (group: SymbolGroup) => T): T[] {
@@ -118,10 +119,10 @@ export function joinBraceHalves<T extends { group: SymbolGroup }>(items: readonl
   const out = [...items];
   for (let i = 0; i < out.length; i++) {
     const a = out[i].group;
-    if (!flat(a)) continue;
     for (let j = 0; j < out.length; j++) {
       const b = out[j].group;
-      if (i === j || !flat(b) || b.box.x0 < a.box.x1 - 1) continue;
+      // One of the two may be a curled end alone, about as tall as wide.
+      if (i === j || (!flat(a) && !flat(b)) || b.box.x0 < a.box.x1 - 1) continue;
       const gap = b.box.x0 - a.box.x1;
       const rows = Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0);
       if (gap > Math.max(2, 0.3 * (a.box.y1 - a.box.y0)) || rows < 0.5 * Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0)) continue;

@@ -62,7 +62,8 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
     const glyph = glyphOf(mark);
     if (!glyph || !pool.includes(mark)) continue;
     const named = ACCENTS[glyph.latex];
-    if (!named && !DOTS.has(glyph.latex) && !ARROWS.has(glyph.latex) && !WIDE[glyph.latex]) continue;
+    const ring = glyph.latex === '\\circ';
+    if (!named && !ring && !DOTS.has(glyph.latex) && !ARROWS.has(glyph.latex) && !WIDE[glyph.latex]) continue;
     const spanned = WIDE[glyph.latex] ? spannedElements(mark, pool) : [];
     if (spanned.length > 1) {
       pool = pool.filter((element) => element !== mark && !spanned.includes(element));
@@ -73,12 +74,14 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
     const dots = dotRun(mark, pool);
     const over = dots.length > 1 ? { ...mark, box: unionBox(dots.map((dot) => dot.box)) } : mark;
     const target = dots.length < DOT_ACCENTS.length ? markedElement(over, pool) : null;
-    if (!target || (!named && !fitsAsAccent(mark, target))) continue;
+    if (!target || (ring ? !ringAccent(mark, target) : !named && !fitsAsAccent(mark, target))) continue;
     const marks: Glyph[] = dots.map((dot) => glyphOf(dot) as Glyph);
     const command =
       dots.length > 1
         ? DOT_ACCENTS[dots.length]!
-        : (named ?? (glyph.latex === '\\longrightarrow' ? '\\overrightarrow' : ARROWS.has(glyph.latex) ? '\\vec' : (WIDE[glyph.latex] ?? '\\dot')));
+        : ring
+          ? '\\mathring'
+          : (named ?? (glyph.latex === '\\longrightarrow' ? '\\overrightarrow' : ARROWS.has(glyph.latex) ? '\\vec' : (WIDE[glyph.latex] ?? '\\dot')));
     pool = pool.filter((element) => !dots.includes(element) && element !== target);
     pool.push(accentElement(command, marks, [target], mark, parseRow));
   }
@@ -161,6 +164,18 @@ function fitsAsAccent(mark: Element, target: Element): boolean {
   const gap = target.box.y0 - mark.box.y1;
   return width(mark.box) < 1.6 * width(target.box) && height(mark.box) < 0.5 * height(target.box) && gap < 0.35 * height(target.box);
 }
+
+/**
+ * A `\\circ` read over a symbol is `\\mathring`'s ring when it is as small and as close as an accent:
+ * the ring is about 0.19 em wide and clears the letter by about 0.07 em, while `\\overset{\\circ}{A}`'s
+ * script-size circle is about 0.31 em wide and 0.19 em clear (layout/stacks.ts takes that one).
+ */
+function ringAccent(mark: Element, target: Element): boolean {
+  if (target.em === null) return false;
+  return width(mark.box) < RING_WIDTH_EM * target.em && target.box.y0 - mark.box.y1 < RING_GAP_EM * target.em;
+}
+const RING_WIDTH_EM = 0.25;
+const RING_GAP_EM = 0.13;
 
 /** Negated relations with a command of their own; any other `\not X` stays `\not X`. */
 const NEGATED: Record<string, string> = { '=': '\\neq', '\\in': '\\notin', '\\equiv': '\\not\\equiv', '\\exists': '\\nexists' };

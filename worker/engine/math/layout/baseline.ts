@@ -1,3 +1,4 @@
+import { RULE } from '../types.js';
 import { AXIS_HEIGHT } from './metrics.js';
 import { centreY, glyphOf, height, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
 
@@ -64,11 +65,13 @@ export function parseBaseline(elements: Element[]): Row {
       if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - PRIME_FOOT_EM * entry.base.em) {
         entry.primes.push(prime);
       } else if (continued) {
+        if (opensLine(next, settled[i + 1], entry.base)) break;
         continued.push(next);
       } else {
         const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
         const relation = PUNCTUATION.has(baseLatex) || DOT_TOKENS.has(baseLatex) ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
+        if (opensLine(next, settled[i + 1], entry.base)) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
           (entry.staggered ??= []).push(next);
@@ -156,6 +159,22 @@ function entryNode(entry: Entry | Node): Node {
   if (primes.length === 0 && sub.length === 0 && sup.length === 0) return base.element.node;
   const script = (group: Settled[]) => parseBaseline(group.map((settled) => settled.element)).nodes;
   return { kind: 'scripts', base: base.element.node, primes, sub: script(sub), sup: script(sup) };
+}
+
+/** Binary operators and relations: between two full-size operands they stand on the line. */
+const BINARY = new Set(['+', '-', RULE, '=', '<', '>', '\\pm', '\\mp', '\\times', '\\leq', '\\geq', '\\neq', '\\approx']);
+
+/**
+ * Whether `next`, an operator that tells no size of its own, is on the base's line although its
+ * height says script: the operand after it is on its line and as large as the base, so it joins two
+ * full-size operands (`f+7`, `P<\lambda`), whatever a look-alike's descender (`f`, `p` for `P`,
+ * `q` for `9`) made of the base's baseline. A script's operator has a script-size operand (`x_{n+1}`,
+ * `e^{-x}`) or none (`a^{+}`).
+ */
+function opensLine(next: Settled, after: Settled | undefined, base: Settled): boolean {
+  const latex = glyphOf(next.element)?.latex;
+  if (!after || next.element.em !== null || latex === undefined || !BINARY.has(latex)) return false;
+  return after.element.em !== null && after.em >= SMALLER * base.em && relate(after, next) === 'same';
 }
 
 /**

@@ -21,6 +21,11 @@ import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 const TALL_EM = 1.8;
 /** The two strokes of a grown `\|` stand this close (em); an image reads each as a `|`. */
 const DOUBLE_BAR_GAP_EM = 0.3;
+/**
+ * Bars taller than this (em) are a grown `\\|`'s strokes when they stand that close: `\\left\\|` around
+ * a fraction is about 1.8 em tall, a text-size `\\|` (which the classifier reads whole) about 1.
+ */
+const DOUBLE_BAR_EM = 1.3;
 /** Rules and big operators hold what sits just above and below them (numerator, limits) in their row. */
 const bridgesRows = (element: Element) => glyphOf(element, RULE) !== null || LIMIT_OPERATORS.has(glyphOf(element)?.latex ?? '');
 
@@ -207,7 +212,7 @@ function splitColumns(content: Element[], em: number): Array<[number, number]> {
  * one delimiter (Vmatrix). A PDF draws it as one glyph; an image's strokes are two blobs, each a `|`.
  */
 function joinDoubleBars(elements: Element[], em: number): Element[] {
-  const bars = elements.filter((e) => glyphOf(e, '|') !== null && height(e.box) > TALL_EM * em).sort((a, b) => a.box.x0 - b.box.x0);
+  const bars = elements.filter((e) => glyphOf(e, '|') !== null && height(e.box) > DOUBLE_BAR_EM * em).sort((a, b) => a.box.x0 - b.box.x0);
   let pool = elements;
   for (let i = 0; i + 1 < bars.length; i++) {
     const [left, right] = [bars[i]!, bars[i + 1]!];

@@ -113,9 +113,9 @@ function centredOn(part: Element[], rule: Element, em: number): Element[] {
 }
 
 /**
- * What an overline or underline marks: the line next to it, unless the lines further out reach
- * past its ends (the limits under an overlined `\lim`, amsmath's `\varlimsup`): an overline
- * spans all it marks.
+ * What an overline or underline marks: the line next to it when that is an operator name or the
+ * lines further out reach past its ends (the limits under an overlined `\lim`, amsmath's
+ * `\varlimsup`), else all of them: an overline spans all it marks.
  */
 function markedLine(side: Element[], rule: Element, em: number): Element[] {
   if (side.length < 2) return side;
@@ -123,7 +123,8 @@ function markedLine(side: Element[], rule: Element, em: number): Element[] {
   const line = side.filter((e) => overlap(e.box.y0, e.box.y1, nearest.box.y0, nearest.box.y1) > 0);
   const slack = 0.1 * em;
   const past = side.some((e) => !line.includes(e) && (e.box.x0 < rule.box.x0 - slack || e.box.x1 > rule.box.x1 + slack));
-  return past ? line : side;
+  // Under an overlined operator name the next line is its limit, however narrow (`\varlimsup_{n}`).
+  return past || isOperatorName(line) ? line : side;
 }
 
 /** Operator names that take limits below them, which amsmath underlines or overlines (`\\varliminf`, `\\varlimsup`). */

@@ -5,9 +5,10 @@ import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 /**
  * `\overset{*}{X}`, `\underset{n}{Y}`, `\overset{\text{def}}{=}`: script-size pieces centred right
  * above or below a symbol, where a superscript would stand beside it. Runs last before the
- * baseline, once accents, fractions, words, limits and arrow labels hold their parts, and only
- * where both sizes are known (a PDF's glyphs, letters of an image): a mark whose size is a guess
- * (a dot, a star in an image) is left to the scripts.
+ * baseline, once accents, fractions, words, limits and arrow labels hold their parts, where both
+ * sizes are known (a PDF's glyphs, letters of an image). A mark whose size is a guess (a star, a
+ * circle in an image) stacks only when its ink lies over the symbol's own width, centred on it:
+ * a superscript starts where its base ends.
  */
 
 /** The pieces (script size, SCRIPT_SHARE) stand this close (em of the symbol) above or below it. */
@@ -16,14 +17,19 @@ const GAP_EM = 0.5;
 const JOIN_EM = 0.15;
 /** Their centre is within this share of the wider of the two from the symbol's. */
 const CENTRED_SHARE = 0.2;
+/** A mark of unknown size is script-sized: at most this share of the symbol's em tall. */
+const MARK_HEIGHT_EM = 0.6;
 
 export function groupStacks(elements: Element[], parseRow: ParseRow): Element[] {
   let pool = elements;
+  const largest = Math.max(0, ...elements.flatMap((element) => (element.em === null ? [] : [element.em])));
   for (const base of elements) {
     const glyph = glyphOf(base);
     if (!glyph || base.em === null || glyph.latex === RULE || LIMIT_OPERATORS.has(glyph.latex) || !pool.includes(base)) continue;
-    const over = stacked(pool, base, 'above');
-    const under = stacked(pool, base, 'below');
+    // A script-size base (`H_{f}^{\\circ}`'s f) has the superscript over it: no mark of unknown size stacks on it.
+    const guessed = base.em >= SCRIPT_SHARE * largest;
+    const over = stacked(pool, base, 'above', guessed);
+    const under = stacked(pool, base, 'below', guessed);
     if (!over.length && !under.length) continue;
     const claimed = new Set([...over, ...under]);
     pool = pool.filter((element) => element !== base && !claimed.has(element));
@@ -38,11 +44,11 @@ export function groupStacks(elements: Element[], parseRow: ParseRow): Element[] 
  * joined to them by at most a thin space (`def` over a narrower `=`), centred on the symbol. A
  * superscript stands beside its base and the next symbol's, over neither.
  */
-function stacked(pool: Element[], base: Element, side: 'above' | 'below'): Element[] {
+function stacked(pool: Element[], base: Element, side: 'above' | 'below', guessed: boolean): Element[] {
   const em = base.em!;
   const b = base.box;
   const near = pool.filter((element) => {
-    if (element === base || element.em === null || element.em >= SCRIPT_SHARE * em) return false;
+    if (element === base || (element.em === null ? !guessed || !markOver(element, base) : element.em >= SCRIPT_SHARE * em)) return false;
     const gap = side === 'above' ? b.y0 - element.box.y1 : element.box.y0 - b.y1;
     return gap >= -0.05 * em && gap <= GAP_EM * em;
   });
@@ -56,4 +62,10 @@ function stacked(pool: Element[], base: Element, side: 'above' | 'below'): Eleme
   if (!line.length) return [];
   const span = unionBox(line.map((element) => element.box));
   return Math.abs(centreX(span) - centreX(b)) <= CENTRED_SHARE * Math.max(width(span), width(b)) ? line : [];
+}
+
+/** A mark of unknown size within the symbol's width, centred on it and no taller than a script. */
+function markOver(mark: Element, base: Element): boolean {
+  const [m, b] = [mark.box, base.box];
+  return m.y1 - m.y0 <= MARK_HEIGHT_EM * base.em! && m.x0 >= b.x0 && m.x1 <= b.x1 && Math.abs(centreX(m) - centreX(b)) <= CENTRED_SHARE * width(b);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EngineError } from '../../errors.js';
 import { createSession, loadModelFile } from '../../models.js';
 import type { Classification } from '../image/classifier.js';
-import { HANDWRITTEN_LOOKALIKES } from '../lookalikes.js';
+import { HANDWRITTEN_LOOKALIKES, RARER_TWIN_WEIGHTS } from '../lookalikes.js';
 import { SYMBOL_FEATURE_COUNT, TRAJECTORY_CHANNELS, TRAJECTORY_POINTS } from './trajectory.js';
 
 /** Manifest ids of the strokes classifier (models/training/strokes-real-train.py) and its class list. */
@@ -42,6 +42,12 @@ const RARE_PRIOR = 0.35;
  * inflate `t` there) and `\prod` against `\pi`, weighted by the rough ratio of their frequencies.
  */
 const LOOKALIKE_PRIOR: Readonly<Record<string, number>> = { t: 0.6, T: 0.4, '\\prod': 0.1, ...HANDWRITTEN_LOOKALIKES };
+/** A class's prior: its look-alike weight, a rarer twin's weight times its twin's prior (RARER_TWIN_WEIGHTS), or common against rare. */
+const priorOf = (c: string): number => {
+  const rarer = RARER_TWIN_WEIGHTS[c];
+  if (rarer) return rarer.weight * priorOf(rarer.twin);
+  return LOOKALIKE_PRIOR[c] ?? (COMMON_CLASSES.has(c) ? 1 : RARE_PRIOR);
+};
 
 const LabelsSchema = z.object({
   classes: z.array(z.string()).min(2),
@@ -113,7 +119,7 @@ export class StrokeClassifier implements StrokeSymbolReader {
       );
     }
     const data = output.probabilities.data as Float32Array;
-    const prior = classes.map((c) => LOOKALIKE_PRIOR[c] ?? (COMMON_CLASSES.has(c) ? 1 : RARE_PRIOR));
+    const prior = classes.map(priorOf);
     return inputs.map((_, i) => {
       const raw = data.subarray(i * classes.length, (i + 1) * classes.length);
       const weighted = raw.map((p, k) => p * prior[k]);

@@ -117,11 +117,21 @@ export function isStraightBar(strokes: readonly Stroke[], symbolHeight: number):
  * and the first flick may start low.
  */
 export function isRadicalStroke(strokes: readonly Stroke[], symbolHeight: number): boolean {
-  return radicalHookEnd(strokes, symbolHeight) !== null;
+  return radicalSign(strokes, symbolHeight) !== null;
 }
 
 /** x of the bottom of the tick of the radical sign `strokes` draw, or null when they draw none (isRadicalStroke). */
 export function radicalHookEnd(strokes: readonly Stroke[], symbolHeight: number): number | null {
+  return radicalSign(strokes, symbolHeight)?.hookEnd ?? null;
+}
+
+/**
+ * The radical sign `strokes` draw, or null. `loose` marks the outlines that other marks share
+ * (a check mark with a short cap: an arc of a cursive `x`; a tick at the very left edge: an `r`; a
+ * vinculum sloping down: the arm of a `k`): grouping.ts takes those only over a radicand that
+ * sits under the vinculum.
+ */
+export function radicalSign(strokes: readonly Stroke[], symbolHeight: number): { hookEnd: number; loose: boolean } | null {
   const box = strokesBox(strokes);
   const w = boxWidth(box);
   const h = boxHeight(box);
@@ -134,18 +144,49 @@ export function radicalHookEnd(strokes: readonly Stroke[], symbolHeight: number)
   const top = points.filter((p) => p.y <= 0.2 && p.u > lowest.u);
   if (!top.length) return null;
   const tickWidth = Math.min(...top.map((p) => p.u));
+  const right = w / h;
+  // The vinculum must reach the right edge (drawn sloping down, it gets there lower) and be long
+  // enough to cover a symbol (the left arc of an italic x has the tick's shape but only a short cap).
   const topEnd = Math.max(...top.map((p) => p.u));
-  // The vinculum must reach the right edge and be long enough to cover a symbol (the left arc of
-  // an italic x has the tick's shape but only a short cap).
+  const slopedEnd = Math.max(...points.filter((p) => p.y <= SLOPED_VINCULUM && p.u > lowest.u).map((p) => p.u));
   // A sign drawn without a vinculum (√ as a check mark) rises from its low point, left of centre,
-  // straight to the top-right corner.
-  const checkMark = w >= h && lowest.u <= 0.5 * (w / h) && tickWidth >= 0.85 * (w / h);
-  if (tickWidth < 0.15 || topEnd < 0.95 * (w / h)) return null;
-  if (!checkMark && (tickWidth > 0.75 * (w / h) || topEnd - tickWidth < 0.45)) return null;
+  // to the top-right corner, or to a short cap before it after a left arm of some height.
+  const rise = tickWidth / right;
+  const leftArm = lowest.y - Math.min(...points.filter((p) => p.u < lowest.u).map((p) => p.y));
+  const strictCheck = w >= h && lowest.u <= 0.5 * right && rise >= 0.85;
+  const looseCheck = w >= h && lowest.u <= CHECK_LOW * right && rise >= CHECK_RISE && leftArm >= CHECK_ARM;
+  if (tickWidth < 0.15 || slopedEnd < 0.95 * right) return null;
+  if (!(strictCheck || looseCheck) && (tickWidth > 0.75 * right || slopedEnd - tickWidth < 0.45)) return null;
   const lowerRight = points.filter((p) => p.u > tickWidth + 0.15 && p.y > 0.35).length;
   if (lowerRight > SERIF_SHARE * points.length) return null;
-  return lowest.u >= 0.08 && lowest.u <= tickWidth + 0.05 ? box.x0 + lowest.u * h : null;
+  if (lowest.u > tickWidth + 0.05) return null;
+  // The low point may sit at the left edge (a tick drawn straight down, then up to the top); Γ's
+  // stem rises there too, but straight up, so its top starts under tickWidth's 0.15.
+  const strictVinculum = tickWidth <= 0.75 * right && topEnd - tickWidth >= 0.45;
+  const loose = lowest.u < 0.08 || topEnd < 0.95 * right || !(strictCheck || strictVinculum);
+  if (loose && !dippedInto(strokes, box, h)) return null;
+  return { hookEnd: box.x0 + lowest.u * h, loose };
+}
+
+/**
+ * Whether the pen goes down into the tick's low point and comes up out of it within one stroke, by
+ * CHECK_ARM of the sign's height each way: a tick is a V, while a stroke that merely ends low (the
+ * `/` of an `x`) is not.
+ */
+function dippedInto(strokes: readonly Stroke[], box: Box, h: number): boolean {
+  const low = strokes.map((s) => s.y.indexOf(Math.max(...s.y)));
+  const k = strokes.reduce((best, s, i) => (s.y[low[i]] > strokes[best].y[low[best]] ? i : best), 0);
+  const { y } = strokes[k];
+  const i = low[k];
+  const depth = CHECK_ARM * h;
+  return Math.min(...y.slice(0, i + 1)) <= y[i] - depth && Math.min(...y.slice(i)) <= y[i] - depth && y[i] >= box.y1 - 1e-9;
 }
 
 /** Share of a radical's points that may hang below its vinculum's right part (an end serif). */
 const SERIF_SHARE = 0.1;
+/** How far down (in the sign's heights) the right end of a vinculum drawn sloping may reach. */
+const SLOPED_VINCULUM = 0.35;
+/** A loose check mark's low point lies in this left share of its width, its rise reaches the top right of CHECK_RISE, its left arm rises CHECK_ARM. */
+const CHECK_LOW = 0.65;
+const CHECK_RISE = 0.6;
+const CHECK_ARM = 0.25;

@@ -2,7 +2,7 @@ import type { Box, Stroke } from '../types.js';
 import { mergeComponents } from '../image/merge.js';
 import { joinDots } from './dots.js';
 import { equalsPairs } from './equals.js';
-import { boxHeight, boxWidth, isRadicalStroke, isStraightBar, strokeDistance, strokeBox, unionBox } from './geometry.js';
+import { boxHeight, boxWidth, isStraightBar, radicalSign, strokeDistance, strokeBox, unionBox } from './geometry.js';
 import { paintStrokeGroups, type StrokeCanvas } from './raster.js';
 
 /** One symbol's strokes and what geometry already says about it. */
@@ -41,7 +41,7 @@ const LONG_BAR = 1.5;
  */
 export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, canvasScale: number): { canvas: StrokeCanvas; groups: StrokeGroup[] } {
   const boxes = strokes.map(strokeBox);
-  const radicalStroke = strokes.map((s, i) => isRadicalStroke([s], symbolHeight) && coversInk([i], boxes));
+  const radicalStroke = strokes.map((s, i) => isRadicalOver([i], strokes, symbolHeight, boxes));
   const straight = strokes.map((s) => isStraightBar([s], symbolHeight));
   const longBar = strokes.map((s, i) => straight[i] && boxWidth(strokeBox(s)) >= LONG_BAR * symbolHeight);
   const root = strokes.map((_, i) => i);
@@ -65,13 +65,7 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
   // A sign of several touching strokes is a tick and its vinculum drawn apart: a `(` touching the
   // stem of the `k` it opens has a radical's outline too.
   const radical = touching.map(
-    (ids) =>
-      (ids.length === 1 || (ids.length === 2 && ids.some((i) => straight[i]))) &&
-      isRadicalStroke(
-        ids.map((i) => strokes[i]),
-        symbolHeight,
-      ) &&
-      coversInk(ids, boxes),
+    (ids) => (ids.length === 1 || (ids.length === 2 && ids.some((i) => straight[i]))) && isRadicalOver(ids, strokes, symbolHeight, boxes),
   );
   const canvas = paintStrokeGroups(
     touching.map((ids) => ids.map((i) => strokes[i])),
@@ -106,16 +100,35 @@ export function groupStrokes(strokes: readonly Stroke[], symbolHeight: number, c
 }
 
 /**
- * Whether other strokes sit under the sign the strokes `ids` draw, right of its tick: a radical
- * is written over its radicand, while an `r`, `e` or `5` with a radical's outline covers nothing.
+ * Whether the strokes `ids` draw a radical sign (geometry.ts radicalSign) over other ink. A sign
+ * is written over its radicand, while an `r`, `e` or `5` with a radical's outline covers nothing:
+ * another stroke's centre must lie under the sign, right of its tick. An outline that other marks
+ * share (`loose`: an arc of a cursive `x` over the other arc, the stem of a `k` by its arm) needs a
+ * radicand that sits wholly under the vinculum, right of the tick's low point and clear of the
+ * sign, as a radicand does and a letter's other stroke does not.
  */
-function coversInk(ids: readonly number[], boxes: readonly Box[]): boolean {
-  const sign = ids.map((i) => boxes[i]).reduce(unionBox);
-  const tick = 0.25 * boxHeight(sign);
+function isRadicalOver(ids: readonly number[], strokes: readonly Stroke[], symbolHeight: number, boxes: readonly Box[]): boolean {
+  const sign = radicalSign(
+    ids.map((i) => strokes[i]),
+    symbolHeight,
+  );
+  if (!sign) return false;
+  const box = ids.map((i) => boxes[i]).reduce(unionBox);
+  const tick = 0.25 * boxHeight(box);
+  const vinculum = UNDER_VINCULUM * boxHeight(box);
   return boxes.some((b, i) => {
     if (ids.includes(i)) return false;
     const cx = (b.x0 + b.x1) / 2;
     const cy = (b.y0 + b.y1) / 2;
-    return cx > sign.x0 + tick && cx < sign.x1 && cy > sign.y0 && cy < sign.y1;
+    const centred = cx > box.x0 + tick && cx < box.x1 && cy > box.y0 && cy < box.y1;
+    if (!centred) return false;
+    if (!sign.loose) return true;
+    const under = b.y0 >= box.y0 + vinculum && b.x0 >= sign.hookEnd && b.y1 <= box.y1 + vinculum;
+    return under && Math.min(...ids.map((j) => strokeDistance(strokes[j], strokes[i]))) >= CLEAR_OF_SIGN * symbolHeight;
   });
 }
+
+/** How far under the top of a loosely drawn sign (in its heights) its radicand's top must be. */
+const UNDER_VINCULUM = 0.1;
+/** How far (in symbol heights) a loosely drawn sign's radicand keeps clear of it: a letter's own strokes touch. */
+const CLEAR_OF_SIGN = 0.05;

@@ -106,9 +106,9 @@ function preferOnes(symbols: MathSymbol[]): MathSymbol[] {
   const bars = symbols.filter((s) => s.latex === '|').length;
   return symbols.map((s) => {
     // `|` comes in pairs around an absolute value or a norm; a lone one is a `1` drawn as a stroke.
-    if (s.latex === '|' && bars === 1) return preferAlternative(s, '1', 0) ?? s;
+    if (s.latex === '|' && bars === 1) return settledOne(s) ?? s;
     if (!ONE_LOOKALIKES.has(s.latex)) return s;
-    const one = preferAlternative(s, '1', 0);
+    const one = settledOne(s);
     if (!one) return s;
     const { left, right } = neighbours(s, symbols);
     if (s.latex === '/') {
@@ -122,6 +122,16 @@ function preferOnes(symbols: MathSymbol[]): MathSymbol[] {
     const full = s.box.y1 - s.box.y0 >= FULL_SIZE * (beside.box.y1 - beside.box.y0);
     return full && s.box.y0 < middle && s.box.y1 > middle ? one : s;
   });
+}
+
+/**
+ * `s` read as the `1` among its alternatives, the shape's other readings (`/`, `|`, a prime, a comma)
+ * dropped from its runner-ups: its place settled them, and the layout's look-alike choice must not
+ * take one back where the line it measures by is a script's (`x^{2}+/`, the `/` then a superscript).
+ */
+function settledOne(s: MathSymbol): MathSymbol | null {
+  const one = preferAlternative(s, '1', 0);
+  return one && { ...one, alternatives: one.alternatives?.filter((a) => a.latex !== '|' && !ONE_LOOKALIKES.has(a.latex)) };
 }
 
 /** The nearest symbol left or right of `s` whose height overlaps it at all (a raised prime shares little of its symbol's). */

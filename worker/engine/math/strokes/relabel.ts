@@ -43,7 +43,9 @@ export function settledAmong(s: MathSymbol, want: string, shape: readonly string
   const confidence = readings.filter((r) => shape.includes(r.latex)).reduce((sum, r) => sum + r.confidence, 0);
   const setAside = readings.filter((r) => r.latex !== want && shape.includes(r.latex));
   const alternatives = [...readings.filter((r) => !shape.includes(r.latex)), ...setAside];
-  return { ...s, latex: want, confidence: Math.max(confidence, s.confidence), alternatives };
+  // A symbol settled twice (a `t` made `+` between operands, then by its place) already holds its
+  // twins' share: at most the whole shape, never more than certain.
+  return { ...s, latex: want, confidence: Math.min(1, Math.max(confidence, s.confidence)), alternatives };
 }
 
 /** `s` relabelled `latex` when that is among its alternatives with at least `least`. */

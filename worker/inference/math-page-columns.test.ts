@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assemblePage, type AssembledPage } from '../../page/assemble.js';
+import { compileLatex } from '../../test/support/latex-pdf.js';
+import { createMathRecognizer } from '../engine/math/index.js';
+import { SymbolClassifier } from '../engine/math/image/classifier.js';
+import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
+import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
+import { TextRecognizer } from '../engine/text/index.js';
+import { MATH_MIN_TURN_MARGIN } from './index.js';
+import { addMath, type MathEngines } from './math-page.js';
+
+/**
+ * A two-column page with a narrow gutter (10 pt, as LaTeX's two-column classes leave) and a
+ * running head across its middle, typeset by pdflatex and rasterised at 200 dpi, read as /v3/pdf
+ * reads a scanned page. Each column's display moves the lines after it, so the two columns' rows
+ * of ink ran into each other: the page's bands held a display of one column with prose of the
+ * other, the displays were lost into prose, and the columns' lines were read interleaved. A
+ * footnote's short rule, alone in its column's row, is no display (`-`).
+ */
+const run = promisify(execFile);
+const LEFT = 'The series converges for every value of the parameter that we consider in this section. '.repeat(3);
+const RIGHT = 'A second column of prose follows here, with its own words about the same question. '.repeat(3);
+
+const BODY = String.raw`\twocolumn\thispagestyle{myheadings}\markright{Journal of Worked Examples, a draft of the first of May}
+${LEFT}
+\[ x^{2}-y^{2}=(x-y)(x+y) \]
+${LEFT}
+\[ a+b=c \]
+${LEFT}\footnote{A footnote of the first column, under a rule a third of an inch long.}\newpage
+${RIGHT}The third of its paragraphs opens here and goes on.
+\[ \sum_{k=1}^{n} k=\frac{n(n+1)}{2} \]
+${RIGHT}`;
+
+let engines: MathEngines;
+let recognizer: TextRecognizer;
+
+async function readScan(body: string): Promise<AssembledPage> {
+  const pdf = await compileLatex(body, {
+    preamble:
+      '\\usepackage[paperwidth=7in,paperheight=5.5in,margin=0.5in]{geometry}\\setlength{\\columnsep}{10pt}\\renewcommand{\\footnoterule}{\\kern-3pt\\hrule width 0.35in\\kern 2.6pt}',
+  });
+  try {
+    await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
+    const png = await readFile(join(pdf.dir, 'page.png'));
+    const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
+    return assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
+  } finally {
+    await pdf.cleanup();
+  }
+}
+
+describe('a scanned page of two columns with a narrow gutter', () => {
+  beforeAll(async () => {
+    recognizer = await TextRecognizer.load();
+    const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
+    const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
+    engines = {
+      math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
+      symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
+    };
+  }, 120_000);
+
+  it("reads each column's displays on their own and its lines column by column", async () => {
+    const page = await readScan(BODY);
+    const maths = page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex);
+    expect(maths).toEqual(['x^{2}-y^{2}=(x-y)(x+y)', 'a+b=c', '\\sum_{k=1}^{n}k=\\frac{n(n+1)}{2}']);
+    // Reading order: every line of the left column's prose before any of the right's.
+    const texts = page.lines.filter((l) => l.kind !== 'math').map((l) => l.text);
+    const lastLeft = texts.findLastIndex((t) => /series|parameter|section/.test(t));
+    const firstRight = texts.findIndex((t) => /second column|same question/.test(t));
+    expect(lastLeft).toBeGreaterThan(0);
+    expect(firstRight).toBeGreaterThan(lastLeft);
+  }, 180_000);
+});
