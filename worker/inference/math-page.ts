@@ -21,6 +21,7 @@ import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 import { firstRelationX } from './display-row.js';
 import { splitEquationNumber } from './equation-number.js';
 import { withoutMarginNumbers } from './margin-numbers.js';
+import { columnLeft, namesAboutRelation, readsNamesAboutRelation } from './word-displays.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;
@@ -86,6 +87,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   // A page of two columns is cut into rows of ink column by column, its text lines at the gutter (column-bands.ts).
   const gutter = ofText ? proseGutter(readLines.map((l) => ({ box: toUpright(l.box), text: l.text }))) : undefined;
   const ocrLines = splitAtGutter(readLines, gutter, toUpright, toInput);
+  const uprightLines = ocrLines.map((l) => ({ box: toUpright(l.box), text: l.text }));
   const bands = columnBands(
     mask,
     gutter,
@@ -139,8 +141,10 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
       const evidence = proseEvidence(mine, toUpright).text;
-      const math = isProse(evidence) ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
-      const kind = math ? chooseKind(evidence, math) : 'text';
+      // A row of names about a relation reads as words, yet may be a display (word-displays.ts).
+      const names = namesAboutRelation(text, band.x0, columnLeft(band.x0, uprightLines, gutter), medianHeight(read.lines));
+      const math = isProse(evidence) && !names ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
+      const kind = math ? (names && readsNamesAboutRelation(math) ? 'math' : chooseKind(evidence, math)) : 'text';
       if (kind === 'text' && isWordyInPrint(text)) {
         page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));

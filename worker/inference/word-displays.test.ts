@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { assemblePage } from '../../page/assemble.js';
+import type { MathRead } from '../../page/model.js';
+import { compileLatex } from '../../test/support/latex-pdf.js';
+import { createMathRecognizer } from '../engine/math/index.js';
+import { SymbolClassifier } from '../engine/math/image/classifier.js';
+import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
+import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
+import { TextRecognizer } from '../engine/text/index.js';
+import { MATH_MIN_TURN_MARGIN } from './index.js';
+import { addMath } from './math-page.js';
+import { columnLeft, namesAboutRelation, readsNamesAboutRelation } from './word-displays.js';
+
+const run = promisify(execFile);
+
+const LINE = 36;
+const read = (latex: string, confidenceRate = 0.8): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
+
+describe('rows of names about a relation', () => {
+  it('takes an indented row of names about a lone relation for a possible display', () => {
+    expect(namesAboutRelation('Twiddle First Ⅱ Second', 415, 195, LINE)).toBe(true);
+    expect(namesAboutRelation('And (And a b) c = And a (And b c)', 954, 866, LINE)).toBe(true);
+    expect(namesAboutRelation('Not = Twiddle', 1077, 866, LINE)).toBe(true);
+  });
+
+  it('leaves prose: a sentence with a relation in it, a row at the edge, a relation at an end', () => {
+    expect(namesAboutRelation('so we have x = 5 for every value', 415, 195, LINE)).toBe(false);
+    expect(namesAboutRelation('Since the sum = Total, it follows', 415, 195, LINE)).toBe(false);
+    expect(namesAboutRelation('Twiddle First = Second', 200, 195, LINE)).toBe(false);
+    expect(namesAboutRelation('Twiddle First =', 415, 195, LINE)).toBe(false);
+    expect(namesAboutRelation('Compose can be implemented in TEX as', 250, 195, LINE)).toBe(false);
+    expect(namesAboutRelation('9: while N ≠ 0 do', 415, 195, LINE)).toBe(false);
+  });
+
+  it('takes the maths read when it holds the relation and spells its names in italic letters', () => {
+    expect(readsNamesAboutRelation(read('TwiddleFirst=Second'))).toBe(true);
+    expect(readsNamesAboutRelation(read('\\text{Twiddle}\\text{First}=\\text{Second}'))).toBe(false);
+    expect(readsNamesAboutRelation(read('TwiddleFirst\\|Second'))).toBe(false);
+    expect(readsNamesAboutRelation(read('TwiddleFirst=Second', 0.1))).toBe(false);
+  });
+
+  it("finds a column's left edge where most of its prose lines start, on the row's side of the gutter", () => {
+    const lines = [
+      ...[0, 1, 2, 3, 4].map((i) => ({ box: { x: i === 0 ? 250 : 195, width: 630 }, text: 'a line of prose in the left column' })),
+      ...[0, 1, 2, 3].map(() => ({ box: { x: 866, width: 630 }, text: 'a line of prose in the right column' })),
+      { box: { x: 1077, width: 200 }, text: 'Not = Twiddle' },
+    ];
+    expect(columnLeft(415, lines, 850)).toBe(195);
+    expect(columnLeft(1077, lines, 850)).toBe(866);
+    expect(columnLeft(415, lines, undefined)).toBe(195);
+  });
+});
+
+describe('an eqnarray of italic names on a scanned page', () => {
+  // lazylist's equations: the text model reads each row as words (`Twiddle f x y = f y x`), which
+  // kept the first row as prose.
+  it('reads its rows as one aligned display', async () => {
+    const pdf = await compileLatex(
+      String.raw`The next function takes two arguments and gives back its second one, which makes it the
+counterpart of the one we defined before it in the previous section of this note.
+\begin{eqnarray*} Twiddle~f~x~y & = & f~y~x \\ Compose~f~g~x & = & f~(g~x) \end{eqnarray*}
+Again, there are not many uses for such a function, but it comes in handy later on when we
+sort lists of numbers, as the examples of the last section show.`,
+      { preamble: '\\usepackage[paperwidth=5in,paperheight=4in,margin=0.5in]{geometry}' },
+    );
+    try {
+      await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
+      const png = await readFile(join(pdf.dir, 'page.png'));
+      const recognizer = await TextRecognizer.load();
+      const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
+      const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
+      const engines = {
+        math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
+        symbols: (image: Parameters<typeof symbolsFromEitherHand>[0], handwriting?: number) => symbolsFromEitherHand(image, classifiers, handwriting),
+      };
+      const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
+      const page = assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
+      expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual([
+        '\\begin{aligned}Twiddlefxy&=fyx\\\\Composefgx&=f(gx)\\end{aligned}',
+      ]);
+      expect(page.lines.filter((l) => l.kind !== 'math')).toHaveLength(6);
+    } finally {
+      await pdf.cleanup();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,63 @@
+import type { MathRead } from '../../page/model.js';
+import { countWords } from '../../page/processors/words.js';
+import { MIN_MATH_RATE } from './line-kind.js';
+
+/**
+ * Displays whose variables are words: `Twiddle~First & = & Second`, `And~(And~a~b)~c = And~a~(And~b~c)`,
+ * an eqnarray of italic names (a functional program's equations, a definition in words). The text
+ * model reads their names as words, so the row reads as prose (rule 1 of line-kind.ts), and the
+ * maths read, which spells the italic letters as maths letters, is never asked. Such a row is told
+ * by its text read and its place:
+ * - a relation standing alone between two runs of names (a token that is only `=`, `<`, `≤`, `→`, …;
+ *   the text model reads an `=` between italic names as `Ⅱ` at times);
+ * - no word of a sentence: none of the short words prose cannot go without (`the`, `of`, `is`, `we`,
+ *   …) nor a keyword of pseudo-code (`while N ≠ 0 do`), no sentence punctuation ending a word, few
+ *   words (MAX_NAMES);
+ * - set in from its column's left edge by ROW_INDENT line heights (a display's indent; a line of a
+ *   paragraph starts at the edge or at the paragraph indent, and those hold sentences anyway).
+ * Such a row is maths when its maths read holds the relation and spells no upright word (the names
+ * are italic letters to the maths engine) with a per-symbol confidence of MIN_MATH_RATE.
+ */
+
+const RELATION_TOKEN = /^(?:=|<|>|≤|≥|≠|≡|≈|→|⇒|⇔|↦|Ⅱ)$/u;
+/** Words a sentence goes with, and a row of names never holds. */
+const SENTENCE_WORDS = new Set(
+  'the an of is are was be to in on for with that this these we it its as by from at then where which if so not but can let has have may must while do else end return repeat until'.split(
+    ' ',
+  ),
+);
+/** At most this many words of prose in the row (names count as words to words.ts). */
+export const MAX_NAMES = 6;
+/** The row starts at least this many line heights right of its column's left edge. */
+export const ROW_INDENT = 1;
+
+/**
+ * The left edge of the column a row at `x` stands in: where most of its lines of prose start (the
+ * lower quartile of their starts, so that a paragraph's indent or a hanging number does not move it).
+ */
+export function columnLeft(x: number, lines: { box: { x: number; width: number }; text: string }[], gutter: number | undefined): number {
+  const side = gutter === undefined ? lines : lines.filter((l) => (x >= gutter ? l.box.x >= gutter : l.box.x + l.box.width <= gutter));
+  const starts = side
+    .filter((l) => countWords(l.text).words >= 2)
+    .map((l) => l.box.x)
+    .sort((a, b) => a - b);
+  return starts[Math.floor(starts.length / 4)] ?? x;
+}
+
+/** Whether a row's text read and place say it may be a display of names about a relation (read its maths). */
+export function namesAboutRelation(text: string, rowX: number, columnX: number, lineHeight: number): boolean {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const at = tokens.findIndex((t) => RELATION_TOKEN.test(t));
+  if (at <= 0 || at === tokens.length - 1) return false;
+  if (tokens.some((t) => SENTENCE_WORDS.has(t) || /[a-z][.,;:!?]$/.test(t))) return false;
+  return countWords(text).words <= MAX_NAMES && rowX - columnX >= ROW_INDENT * lineHeight;
+}
+
+/** Whether the maths read of such a row is it: a relation, no upright word, read surely enough. */
+export function readsNamesAboutRelation(math: MathRead): boolean {
+  return (
+    /=|<|>|\\(?:leq?|geq?|neq?|equiv|approx|to|rightarrow|Rightarrow|Leftrightarrow|mapsto)(?![A-Za-z])/.test(math.latex) &&
+    !/\\text\{[A-Za-z]{2,}/.test(math.latex) &&
+    math.confidenceRate >= MIN_MATH_RATE
+  );
+}
