@@ -65,13 +65,13 @@ export function parseBaseline(elements: Element[]): Row {
       if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - PRIME_FOOT_EM * entry.base.em) {
         entry.primes.push(prime);
       } else if (continued) {
-        if (opensLine(next, settled[i + 1], entry.base)) break;
+        if (opensLine(next, settled[i + 1], entry.base, true)) break;
         continued.push(next);
       } else {
         const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
         const relation = PUNCTUATION.has(baseLatex) || DOT_TOKENS.has(baseLatex) ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
-        if (opensLine(next, settled[i + 1], entry.base)) break;
+        if (opensLine(next, settled[i + 1], entry.base, false)) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
           (entry.staggered ??= []).push(next);
@@ -169,12 +169,15 @@ const BINARY = new Set(['+', '-', RULE, '=', '<', '>', '\\pm', '\\mp', '\\times'
  * height says script: the operand after it is on its line and as large as the base, so it joins two
  * full-size operands (`f+7`, `P<\lambda`), whatever a look-alike's descender (`f`, `p` for `P`,
  * `q` for `9`) made of the base's baseline. A script's operator has a script-size operand (`x_{n+1}`,
- * `e^{-x}`) or none (`a^{+}`).
+ * `e^{-x}`) or none (`a^{+}`). Inside a script already begun (`inScript`) the operand must also
+ * stand on the base's own line (`x^{2}+1`): a scanned script letter's size is a guess, and
+ * `\lambda^{1-q}`'s q, read as large as the base, had taken the minus out of the superscript.
  */
-function opensLine(next: Settled, after: Settled | undefined, base: Settled): boolean {
+function opensLine(next: Settled, after: Settled | undefined, base: Settled, inScript: boolean): boolean {
   const latex = glyphOf(next.element)?.latex;
   if (!after || next.element.em !== null || latex === undefined || !BINARY.has(latex)) return false;
-  return after.element.em !== null && after.em >= SMALLER * base.em && relate(after, next) === 'same';
+  const onLine = after.element.em !== null && after.em >= SMALLER * base.em && relate(after, next) === 'same';
+  return onLine && (!inScript || relate(after, base) === 'same');
 }
 
 /**

@@ -49,6 +49,8 @@ const TOUCHING_ROWS_EM = 0.05;
 const TALL_ROW_EM = 1.2;
 /** Columns are separated by more than this (em): `&` spacing is about 1 em, spacing inside a cell at most 0.3. */
 const COLUMN_GAP_EM = 0.55;
+/** …and in em of their own size between script-size cells (smallmatrix: a thick space, 0.4 of the script's em). */
+const SCRIPT_COLUMN_GAP_EM = 0.3;
 
 const CLOSERS: Record<string, string> = { '(': ')', '[': ']', '\\{': '\\}', '|': '|', '\\|': '\\|', '\\langle': '\\rangle' };
 const ENVIRONMENTS: Record<string, string> = { '(': 'pmatrix', '[': 'bmatrix', '\\{': 'Bmatrix', '|': 'vmatrix', '\\|': 'Vmatrix' };
@@ -88,12 +90,14 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
     );
     // A row of dots across the columns (`\hdotsfor`) covers their gaps: the columns are the other rows'.
     const dotted = new Set(splitRows(content, em).filter(isDotRow).flat());
-    const split = splitColumns(dotted.size < content.length ? content.filter((e) => !dotted.has(e)) : content, em);
+    // Parentheses of the text's size hold a grid only as `\tbinom` and smallmatrix do: rows set
+    // smaller, whose columns stand a thick space apart (no space around their operators).
+    const small = height(open.box) <= TALL_EM * em;
+    if (small && !(close && scriptSized(content, Math.max(em, height(open.box))))) continue;
+    const columnGap = small ? SCRIPT_COLUMN_GAP_EM * (median(content.flatMap((e) => (e.em === null ? [] : [e.em]))) ?? em) : COLUMN_GAP_EM * em;
+    const split = splitColumns(dotted.size < content.length ? content.filter((e) => !dotted.has(e)) : content, columnGap);
     const rows = gridRows(content, split, em);
     if (rows.length < 2) continue;
-    // Parentheses of the text's size hold a grid only as `\tbinom` does: two rows set smaller, one over the other.
-    const small = height(open.box) <= TALL_EM * em;
-    if (small && !(close && rows.length === 2 && split.length === 1 && content.every((e) => e.em !== null && e.em < SCRIPT_SHARE * em))) continue;
     // cases has two columns, value and condition: a wide space inside the condition (`,\quad i = 1`) is not a third.
     const shared: Array<[number, number]> = !close && split.length > 2 ? [split[0]!, [split[1]![0], split.at(-1)![1]]] : split;
     const columnsOfRows = close ? rowColumns(rows, shared, em) : rows.map(() => shared);
@@ -102,7 +106,15 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
       columnsOfRows[index]!.map(([x0, x1]) => parseRow(row.filter((e) => centreX(e.box) >= x0 && centreX(e.box) <= x1)).nodes),
     );
     const closeGlyph = close ? (glyphOf(close) as Glyph) : null;
-    const environment = !closeGlyph ? 'cases' : small || isBinomial(openGlyph, rows, columns, em) ? 'binom' : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');
+    const environment = !closeGlyph
+      ? 'cases'
+      : small
+        ? rows.length === 2 && columns.length === 1
+          ? 'binom'
+          : 'smallmatrix'
+        : isBinomial(open, rows, columns, em)
+          ? 'binom'
+          : (ENVIRONMENTS[openGlyph.latex] ?? 'matrix');
     const node: Node = { kind: 'matrix', environment, open: openGlyph, close: closeGlyph, rows: cells };
     const claimed = new Set([open, ...content, ...(close ? [close] : [])]);
     pool = pool.filter((element) => !claimed.has(element));
@@ -111,18 +123,40 @@ export function groupMatrices(elements: Element[], parseRow: ParseRow): Element[
   return pool;
 }
 
-/** Baselines of `\binom`'s two parts are about 1.36 em apart (a fraction's shifts); a pmatrix's rows 1.2 em. */
+/**
+ * Whether a grid's cells are set in script size: every glyph whose size is known is below the
+ * script share of `em` (the text's em, or a text-size parenthesis' height, about an em: an image's
+ * em of a formula that is mostly `\tbinom` is the script's), its operators told no size.
+ */
+function scriptSized(content: Element[], em: number): boolean {
+  const known = content.filter((e) => e.em !== null);
+  return known.length > 0 && known.every((e) => e.em! < SCRIPT_SHARE * em);
+}
+
+/** Baselines of `\binom`'s two parts are about 1.36 em apart (a fraction's shifts); a pmatrix's rows 1.2 em (1.24 at 11 pt). */
 const BINOMIAL_ROW_DISTANCE_EM = 1.28;
+/**
+ * …and about 0.57 of the height of TeX's fraction delimiters (2.39 em in a display, rounded up to
+ * the next parenthesis of cmex: 2.4 em, or 3.0 where cmex is not scaled with the text), against a
+ * pmatrix's 0.50 or less of parentheses grown to cover its rows. An image's em is a guess (a 300 dpi
+ * letter's reads about 7 % over, putting `\binom{n}{k}`'s rows at 1.26 em); its parentheses are not.
+ */
+const BINOMIAL_ROW_SHARE = 0.534;
 
 /**
  * A two-row, one-column grid in parentheses is `\binom` when its rows sit as far apart as a
- * fraction's parts rather than on matrix struts, judged on the rows' letters and digits.
+ * fraction's parts rather than on matrix struts, by either measure, judged on each row's own line
+ * (its letters and digits, scripts left out: `n_{1}`'s subscript pulled the median down).
  */
-function isBinomial(open: Glyph, rows: Element[][], columns: Array<[number, number]>, em: number): boolean {
-  if (open.latex !== '(' || rows.length !== 2 || columns.length !== 1) return false;
-  const baselines = rows.map((row) => median(row.flatMap((e) => (e.em === null ? [] : [e.baselineFor(e.em)]))));
+function isBinomial(open: Element, rows: Element[][], columns: Array<[number, number]>, em: number): boolean {
+  if (glyphOf(open, '(') === null || rows.length !== 2 || columns.length !== 1) return false;
+  const baselines = rows.map((row) => {
+    const largest = Math.max(0, ...row.map((e) => e.em ?? 0));
+    return median(row.flatMap((e) => (e.em === null || e.em < SCRIPT_SHARE * largest ? [] : [e.baselineFor(e.em)])));
+  });
   if (baselines[0] === null || baselines[1] === null) return false;
-  return baselines[1] - baselines[0] > BINOMIAL_ROW_DISTANCE_EM * em;
+  const distance = baselines[1] - baselines[0];
+  return distance > BINOMIAL_ROW_DISTANCE_EM * em || distance > BINOMIAL_ROW_SHARE * height(open.box);
 }
 
 function matchingCloser(pool: Element[], open: Element, latex: string): Element | null {
@@ -190,7 +224,7 @@ function gridRows(content: Element[], columns: Array<[number, number]>, em: numb
  */
 function rowColumns(rows: Element[][], shared: Array<[number, number]>, em: number): Array<Array<[number, number]>> {
   if (shared.length > 1) return rows.map(() => shared);
-  const own = rows.map((row) => splitColumns(row, em));
+  const own = rows.map((row) => splitColumns(row, COLUMN_GAP_EM * em));
   const count = own[0]!.length;
   return count > 1 && own.every((columns) => columns.length === count) ? own : rows.map(() => shared);
 }
@@ -200,10 +234,10 @@ const DOTS = new Set(['.', '\\ldots', '\\cdots', '\\cdot']);
 const isDotRow = (row: Element[]) => row.length >= 3 && row.every((e) => DOTS.has(glyphOf(e)?.latex ?? ''));
 
 /** Column extents from gaps in the horizontal projection of every row. */
-function splitColumns(content: Element[], em: number): Array<[number, number]> {
+function splitColumns(content: Element[], gap: number): Array<[number, number]> {
   return mergeIntervals(
     content.map((element) => [element.box.x0, element.box.x1]),
-    COLUMN_GAP_EM * em,
+    gap,
   );
 }
 

@@ -114,7 +114,8 @@ describe('parseLayout: more constructs', () => {
   });
 
   it('tells a binomial from a column vector by the distance of its rows', () => {
-    expect(normaliseLatex(pdf(fenced('(', grid([['n'], ['k']], 'centre', 1.36 / 1.2), ')')).latex)).toBe(normaliseLatex('\\binom{n}{k}'));
+    // TeX sets a binomial's parentheses at the display's fraction-delimiter size (2.39 em), its rows 1.36 em apart.
+    expect(normaliseLatex(pdf(fenced('(', grid([['n'], ['k']], 'centre', 1.36 / 1.2), ')', 1.095)).latex)).toBe(normaliseLatex('\\binom{n}{k}'));
     expect(normaliseLatex(pdf(fenced('(', grid([['n'], ['k']]), ')')).latex)).toBe(normaliseLatex('\\begin{pmatrix}n\\\\k\\end{pmatrix}'));
   });
 

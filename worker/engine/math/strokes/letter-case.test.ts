@@ -19,6 +19,18 @@ describe('preferCaseBySize', () => {
     expect(read([glyph('z', 0, 2, 40), glyph('+', 30, 10, 30), glyph('b', 60, 0, 40)])).toBe('Z+b');
   });
 
+  it('weighs a full-height Z against the 2 a hand draws alike by how often maths writes each', () => {
+    const zed = (confidence: number, two: number): MathSymbol => ({
+      latex: 'Z',
+      box: { x0: 0, y0: 0, x1: 20, y1: 40 },
+      confidence,
+      alternatives: [{ latex: '2', confidence: two }],
+    });
+    const one = glyph('1', 60, 0, 40);
+    expect(read([zed(0.6, 0.3), glyph('+', 30, 10, 30), one])).toBe('2+1'); // 2 1,717 times to Z's 33
+    expect(read([zed(0.97, 0.01), glyph('+', 30, 10, 30), one])).toBe('Z+1'); // a Z the classifier is sure of
+  });
+
   it('keeps the label with no tall neighbour on its baseline, between the two sizes, or for other letters', () => {
     expect(read([glyph('V', 0, 18, 40)])).toBe('V');
     expect(read([glyph('h', 0, 0, 40), glyph('V', 25, -10, 5)])).toBe('hV'); // a raised script

@@ -35,16 +35,22 @@ export function preferCaseBySize(symbols: MathSymbol[]): MathSymbol[] {
     const small = s.latex.toLowerCase();
     const ratio = tall ? height / (tall.box.y1 - tall.box.y0) : 0;
     if (!tall || (ratio >= SMALL && ratio < CAPITAL)) return s;
-    return settledAmong(s, ratio < SMALL ? small : small.toUpperCase(), [small, small.toUpperCase()]);
+    if (ratio < SMALL) return settledAmong(s, small, [small, small.toUpperCase()]);
+    // As tall as a capital, a `Z` is drawn as a `2` is: the two are weighed by how often maths writes each.
+    const twins = TALL_TWINS[small] ?? [small.toUpperCase()];
+    return settledAmong(s, likelierTwin(s, twins), [small, ...twins]);
   });
 }
 
 /** No letter or digit shares the symbol's line: nothing tells its size. */
 const alone = (s: MathSymbol, symbols: MathSymbol[]): boolean => !symbols.some((o) => o !== s && /^[A-Za-z0-9]$/.test(o.latex) && onOneLine(o, s));
 
-/** The twin whose probability, weighed by how often maths writes it, is highest. */
-function likelierTwin(s: MathSymbol): string {
+/** Full-height shapes a small letter shares beyond its capital: a `2` is drawn like a `Z`. */
+const TALL_TWINS: Readonly<Record<string, readonly string[]>> = { z: ['Z', '2'] };
+
+/** Of `among` (all its size twins by default), the twin whose probability, weighed by how often maths writes it, is highest. */
+function likelierTwin(s: MathSymbol, among: readonly string[] = Object.keys(TWIN_WEIGHTS[s.latex]!)): string {
   const weights = TWIN_WEIGHTS[s.latex]!;
   const probability = (latex: string) => (s.latex === latex ? s.confidence : (s.alternatives?.find((a) => a.latex === latex)?.confidence ?? 0));
-  return Object.keys(weights).reduce((best, t) => (probability(t) * weights[t]! > probability(best) * weights[best]! ? t : best), s.latex);
+  return among.reduce((best, t) => (probability(t) * weights[t]! > probability(best) * weights[best]! ? t : best), among[0]);
 }

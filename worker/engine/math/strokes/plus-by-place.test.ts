@@ -83,7 +83,7 @@ describe.skipIf(!datasetsPresent())('preferPlusByPlace on real ink of training w
   };
 
   it('reads the + of 2+1 that the classifier takes for t or f, and keeps the t of 2t and a^{t}', async () => {
-    expect(await exactReads('2+1', (c) => c.row([c.symbol('2'), c.symbol('+'), c.symbol('1')]))).toBeGreaterThanOrEqual(54);
+    expect(await exactReads('2+1', (c) => c.row([c.symbol('2'), c.symbol('+'), c.symbol('1')]))).toBeGreaterThanOrEqual(62); // 54 before letter-case.ts weighed a tall Z against 2
     expect(await exactReads('2t', (c) => c.row([c.symbol('2'), c.symbol('t')]))).toBeGreaterThanOrEqual(43);
     expect(await exactReads('a^{t}', (c) => c.script(c.symbol('a'), c.symbol('t', 0.7), true))).toBeGreaterThanOrEqual(50);
   }, 120_000);
