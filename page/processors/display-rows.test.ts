@@ -39,6 +39,16 @@ describe('joinDisplayRows', () => {
     expect(join([row('a=b', 40, 100, { relationX: 20 }), row('c=d', 90, 100, { relationX: 20 })])).toEqual(['a=b', 'c=d']);
   });
 
+  it('aligns continuation rows opening with any arrow a scan reads, long and leftward ones too', () => {
+    // `\iff` and `\impliedby` rows of a derivation (the image reader's long and left arrows) were no
+    // relations here, so such a derivation came out gathered.
+    for (const arrow of ['\\Longleftrightarrow', '\\Longleftarrow', '\\longleftarrow', '\\leftrightarrow']) {
+      expect(join([row('H(X|Y)=0', 40, 100, { relationX: 60 }), row(`${arrow} H(X)=H(Y)`, 70, 160, { relationX: 0 })])).toEqual([
+        `\\begin{aligned}H(X|Y)&=0\\\\&${arrow} H(X)=H(Y)\\end{aligned}`,
+      ]);
+    }
+  });
+
   it('carries a row opening with a binary operator at or right of the column on in the aligned display', () => {
     expect(join([row('I=a+b', 40, 100, { relationX: 30 }), row('=c+d', 70, 130, { relationX: 0 }), row('+e', 100, 150)])).toEqual([
       '\\begin{aligned}I&=a+b\\\\&=c+d\\\\&+e\\end{aligned}',

@@ -19,7 +19,7 @@ import { upperMedian } from './line-measures.js';
  */
 
 const RELATIONS = new Set(
-  '= < > \\leq \\geq \\neq \\equiv \\approx \\sim \\simeq \\cong \\propto \\to \\rightarrow \\Rightarrow \\Leftrightarrow \\longrightarrow \\Longrightarrow \\mapsto \\subset \\subseteq \\supset \\supseteq \\in \\ll \\gg \\prec \\succ \\le \\ge \\ne'.split(
+  '= < > \\leq \\geq \\neq \\equiv \\approx \\sim \\simeq \\cong \\propto \\to \\rightarrow \\Rightarrow \\Leftrightarrow \\longrightarrow \\Longrightarrow \\mapsto \\leftarrow \\Leftarrow \\leftrightarrow \\longleftarrow \\Longleftarrow \\longleftrightarrow \\Longleftrightarrow \\longmapsto \\subset \\subseteq \\supset \\supseteq \\in \\ll \\gg \\prec \\succ \\le \\ge \\ne'.split(
     ' ',
   ),
 );

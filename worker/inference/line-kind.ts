@@ -74,7 +74,7 @@ export const sureMath = (math: MathRead) =>
  * `\langle\psi|\hat{A}|\psi\rangle`).
  */
 export function hasMathStructure(latex: string): boolean {
-  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists|perp|parallel|propto|sim|simeq|cong|ll|gg|subseteq|supset|supseteq|notin|mapsto|leftarrow|leftrightarrow|Rightarrow|Leftarrow|Leftrightarrow|langle|rangle|lfloor|rfloor|lceil|rceil|hat|vec|bar|tilde|dot|ddot|overline|widehat)(?![A-Za-z])|[=<>+]|\S-\S/.test(
+  return /[\^_&]|\\begin\{|\\(?:frac|sqrt|sum|prod|int|oint|lim|infty|partial|nabla|leq|geq|neq|approx|equiv|pm|times|cdot|div|rightarrow|to|in|subset|cup|cap|forall|exists|perp|parallel|propto|sim|simeq|cong|ll|gg|subseteq|supset|supseteq|notin|mapsto|leftarrow|leftrightarrow|Rightarrow|Leftarrow|Leftrightarrow|longrightarrow|longleftarrow|longleftrightarrow|Longrightarrow|Longleftarrow|Longleftrightarrow|longmapsto|langle|rangle|lfloor|rfloor|lceil|rceil|hat|vec|bar|tilde|dot|ddot|overline|widehat)(?![A-Za-z])|[=<>+]|\S-\S/.test(
     latex,
   );
 }

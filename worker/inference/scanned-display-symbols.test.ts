@@ -8,6 +8,7 @@ import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
 import { normaliseLatex } from '../engine/math/latex-normalise.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import { MATH_MIN_TURN_MARGIN } from './index.js';
+import { InkKindClassifier } from './ink-kind.js';
 import { addMath, type MathEngines } from './math-page.js';
 
 const PROSE = 'Words of a paragraph that runs across the whole width of the text block, so that the page has prose lines.';
@@ -27,6 +28,9 @@ describe('symbols of displays on a 200 dpi page', () => {
     const engines: MathEngines = {
       math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned }),
       symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
+      // The page's ink kind picks the symbol classifier, as in the inference role: unknown, a row the
+      // typeset classifier reads unsurely is read by the handwriting classifier too.
+      inkKind: await InkKindClassifier.load(),
     };
     readPage = async (sources, packages = []) => {
       const png = await renderLatex([PROSE, ...sources.flatMap((source) => [`\\[ ${source} \\]`, PROSE])].join('\n'), 200, 6, 9, packages);
@@ -57,6 +61,20 @@ describe('symbols of displays on a 200 dpi page', () => {
   it("reads Palatino's italic x, a calligraphic capital to the classifier's second guess, as x", async () => {
     // Picked by its size, the runner-up `x` had kept the top label's calligraphic style: `\mathcal{x}`, which does not exist.
     const sources = ["u''+c(x)u=0", 'f_y(x,y)b'];
+    expect(await readPage(sources, ['mathpazo'])).toEqual(sources.map(normaliseLatex));
+  }, 60_000);
+
+  it('reads long and double arrows by their length and shafts, not as the short arrows the classifier knows', async () => {
+    // The classifier has six one-em arrows and no \Leftarrow: `\implies` was read \rightarrow,
+    // `\longrightarrow` \rightarrow, `\iff` \Leftrightarrow, `\Longleftarrow` \leftarrow.
+    const sources = ['x>0\\implies x^{2}>0', 'u_{n}\\longrightarrow u', 'A\\Longleftarrow B', 'f(x)=0\\iff x=1'];
+    expect(await readPage(sources)).toEqual(sources.map(normaliseLatex));
+  }, 60_000);
+
+  it("reads Palatino's c, x and p beside their own scripts as letters, not as capitals of the script line (Palatino)", async () => {
+    // The sure subscript `i` of `c_{i}` was the only neighbour measuring c and x: on its line they
+    // stood as tall as capitals (`\mathcal{C}_{i}(\mathcal{X})`), and `^{p_{i}-2}`'s p read r.
+    const sources = ['g(x)=\\sum_{k=1}^{n}c_{k}(x)|z|^{p_{k}-2}z', 'F(x)=|y|^{p_{i}-p}c_{i}(x)', '\\Phi(t)=\\sum_{i}c_{i}(t)\\,t^{p_{i}-1}'];
     expect(await readPage(sources, ['mathpazo'])).toEqual(sources.map(normaliseLatex));
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import { separateFusedBars } from './fused-bars.js';
 import { splitFused } from './fused-glyphs.js';
 import { horizontalBrace, joinBraceHalves, wideAccent } from './wide-marks.js';
 import { joinByScore } from './join-by-score.js';
+import { measuredArrow } from './long-arrows.js';
 import { mergeComponents, type SymbolGroup } from './merge.js';
 import { cropFeatures, normaliseCrop, type NormalisedCrop } from './normalise.js';
 import { withPriors } from './priors.js';
@@ -159,7 +160,9 @@ export async function symbolsFromImage(image: GrayImage, opts: SymbolsFromImageO
   const read = marked.map(({ group, label }) => {
     const mark = horizontalBrace(group, map) ?? wideAccent(group, map, glyphBoxes);
     if (mark) return { group, symbol: { latex: mark, box: group.box, confidence: 1 } };
-    return { group, symbol: label ? symbolOf(label, group.box) : { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 } };
+    if (!label) return { group, symbol: { latex: group.frame ? FRAME : RULE, box: group.box, confidence: 1 } };
+    const symbol = symbolOf(label, group.box);
+    return { group, symbol: emPx === undefined || opts.typesetRepairs === false ? symbol : measuredArrow(symbol, group, map, emPx) };
   });
   const stems = scan || opts.typesetRepairs === false || opts.stems === false ? null : (opts.stems ?? (await loadStemTable()));
   const { classes, typicalHeightEm } = classifier.labels;

@@ -13,6 +13,8 @@ const SURE = 0.8;
  * sure `A` whose line is misread from its superscript must not become `\mu`.
  */
 const PLAUSIBLE = 0.05;
+/** A runner-up at least this share as likely as the top label is close: a line a script's step away may pick it. */
+const CLOSE_RUNNER_UP = 0.25;
 
 /**
  * A prime stands raised (its foot about 0.43 em above its base's baseline); a prime-shaped mark whose
@@ -47,17 +49,29 @@ export function chooseLabels(symbols: MathSymbol[]): Glyph[] {
     const glyph: Glyph = { latex: symbol.latex, box: symbol.box, confidence: symbol.confidence, style: symbol.style, hookEnd: symbol.hookEnd };
     if (symbol.baseline !== undefined) return glyph;
     if (PRIME_LABELS.has(symbol.latex) && standsLow(symbols, index)) return { ...glyph, latex: ',' };
-    const line = lineAround(symbols, index);
+    const lines = neighbourLines(symbols, index);
+    const line = medianLine(lines);
     if (!symbol.alternatives?.length || !line) return glyph;
     // A script belongs to the glyph before it, whose own line may differ from its neighbours' (a
     // subscript beside it pulls their median down): it is measured against that glyph's too.
     const base = baseBefore(symbols, index);
-    const topFit = Math.max(fit(symbol, verticalClass(symbol.latex), line), scriptFit(symbol, line), base ? scriptFit(symbol, base) : 0);
+    // A script or base of the line is measured against each neighbour's line too: a script among them
+    // (the sure `i` of `c_{i}`, the `2` of `^{p-2}`) pulls the median off every line.
+    const topFit = Math.max(
+      fit(symbol, verticalClass(symbol.latex), line),
+      ...[line, ...lines].flatMap((l) => [scriptFit(symbol, l), baseFit(symbol, l)]),
+      base ? scriptFit(symbol, base) : 0,
+    );
     if (topFit >= DOUBT_BELOW) return glyph;
     let best = { latex: symbol.latex, confidence: symbol.confidence, score: symbol.confidence * topFit };
     for (const alternative of symbol.alternatives) {
       if (alternative.confidence < PLAUSIBLE) continue;
-      const score = alternative.confidence * fit(symbol, verticalClass(alternative.latex), line);
+      // A neighbour's line a script's step away (`c_{i}(x)`'s x, read `\\mathcal{X}` first, beside the
+      // subscript i) is weaker evidence: it picks only a close runner-up (a far one, `\\mathcal{Z}` at
+      // 0.05 for a z at 0.88, can fit some script level by chance).
+      const close = alternative.confidence >= CLOSE_RUNNER_UP * symbol.confidence;
+      const altFit = Math.max(fit(symbol, verticalClass(alternative.latex), line), ...(close ? lines.map((l) => baseFit(symbol, l, alternative.latex)) : []));
+      const score = alternative.confidence * altFit;
       if (score > best.score) best = { ...alternative, score };
     }
     if (best.latex === symbol.latex) return glyph;
@@ -93,6 +107,21 @@ function scriptFit(symbol: MathSymbol, line: LineReference): number {
   if (!vertical.sizes) return 0;
   const em = SCRIPT_SCALE * line.em;
   const best = Math.max(...SCRIPT_SHIFTS_EM.map((shift) => fit(symbol, vertical, { baseline: line.baseline + shift * line.em, em })));
+  return best >= SCRIPT_SURE ? best : 0;
+}
+
+/**
+ * How well the top label fits as the base whose scripts define the line: the sure neighbours that
+ * measure a symbol may be its own scripts (Palatino's `c` and `x` in `c_{i}(x)`, read unsurely beside
+ * a sure subscript `i`, had become `\mathcal{C}` and `\mathcal{X}`, capitals the height of the script
+ * line's letters; a superscript `p` over its own subscript, `P`). The base stands a script's shift
+ * from that line at 1/SCRIPT_SCALE its em; 0 unless it fits closely.
+ */
+function baseFit(symbol: MathSymbol, line: LineReference, latex = symbol.latex): number {
+  const vertical = verticalClass(latex);
+  if (!vertical.sizes) return 0;
+  const em = line.em / SCRIPT_SCALE;
+  const best = Math.max(...SCRIPT_SHIFTS_EM.map((shift) => fit(symbol, vertical, { baseline: line.baseline - shift * em, em })));
   return best >= SCRIPT_SURE ? best : 0;
 }
 
@@ -135,22 +164,31 @@ function baseBefore(symbols: MathSymbol[], index: number): LineReference | null 
  * height, read at least `sure`) that share the symbol's vertical band (more than `shared` of the
  * smaller height).
  */
-function lineAround(symbols: MathSymbol[], index: number, { reachHeights = 1.5, shared = 0.5, sure = SURE } = {}): LineReference | null {
+function lineAround(symbols: MathSymbol[], index: number, opts: { reachHeights?: number; shared?: number; sure?: number } = {}): LineReference | null {
+  return medianLine(neighbourLines(symbols, index, opts));
+}
+
+/** The median baseline and em of lines, or null for none. */
+function medianLine(lines: LineReference[]): LineReference | null {
+  const em = median(lines.map((l) => l.em));
+  const baseline = median(lines.map((l) => l.baseline));
+  return em === null || baseline === null ? null : { baseline, em };
+}
+
+/** The line each of the nearest size-telling neighbours stands on (lineAround's neighbours). */
+function neighbourLines(symbols: MathSymbol[], index: number, { reachHeights = 1.5, shared = 0.5, sure = SURE } = {}): LineReference[] {
   const self = symbols[index].box;
   const reach = reachHeights * height(self);
-  const neighbours = symbols
+  return symbols
     .filter((other, otherIndex) => otherIndex !== index && other.confidence >= sure && verticalClass(other.latex).sizes)
     .filter((other) => overlap(other.box.y0, other.box.y1, self.y0, self.y1) > shared * Math.min(height(other.box), height(self)))
     .map((other) => ({ other, gap: Math.max(other.box.x0 - self.x1, self.x0 - other.box.x1) }))
     .filter(({ gap }) => gap < reach)
     .sort((a, b) => a.gap - b.gap)
-    .slice(0, 4);
-  const ems = neighbours.map(({ other }) => {
-    const vertical = verticalClass(other.latex);
-    return height(other.box) / (vertical.top - vertical.bottom);
-  });
-  const baselines = neighbours.map(({ other }, i) => other.box.y1 + verticalClass(other.latex).bottom * ems[i]);
-  const em = median(ems);
-  const baseline = median(baselines);
-  return em === null || baseline === null ? null : { baseline, em };
+    .slice(0, 4)
+    .map(({ other }) => {
+      const vertical = verticalClass(other.latex);
+      const em = height(other.box) / (vertical.top - vertical.bottom);
+      return { baseline: other.box.y1 + vertical.bottom * em, em };
+    });
 }
