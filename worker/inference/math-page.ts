@@ -21,7 +21,7 @@ import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
 import { firstRelationX } from './display-row.js';
 import { splitEquationNumber } from './equation-number.js';
 import { withoutMarginNumbers } from './margin-numbers.js';
-import { columnLeft, namesAboutRelation, readsNamesAboutRelation } from './word-displays.js';
+import { columnLeft, holdsEquationNumber, isEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
 
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;
@@ -141,10 +141,12 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // denominator, a sum's limits, subscripts the text model read as letters) are no line of
       // prose together: stacked lines are weighed one by one, by the wordiest.
       const evidence = proseEvidence(mine, toUpright).text;
-      // A row of names about a relation reads as words, yet may be a display (word-displays.ts).
+      // A row of names about a relation, or one with an equation number of its own, reads as words yet may be a display (word-displays.ts).
       const names = namesAboutRelation(text, band.x0, columnLeft(band.x0, uprightLines, gutter), medianHeight(read.lines));
-      const math = isProse(evidence) && !names ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
-      const kind = math ? (names && readsNamesAboutRelation(math) ? 'math' : chooseKind(evidence, math)) : 'text';
+      const numbered = holdsEquationNumber(mine.map((l) => l.text));
+      const math = isProse(evidence) && !names && !numbered ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
+      const display = math && ((names && readsNamesAboutRelation(math)) || (numbered && readsNumberedDisplay(math)));
+      const kind = math ? (display ? 'math' : chooseKind(evidence, math)) : 'text';
       if (kind === 'text' && isWordyInPrint(text)) {
         page ??= { gray, toInput, toUpright, prose: withoutRules(mask, RULE_LINE_HEIGHTS * medianHeight(read.lines)) };
         lines.push(...(await proseLines(mine, band, page, engines)));
@@ -208,7 +210,8 @@ const COLUMN_GAP_LINE_HEIGHTS = 3;
  * A band cut where its text lines stand COLUMN_GAP_LINE_HEIGHTS apart, when one side reads as
  * prose: two columns side by side (a display equation in one, prose in the other) are read
  * apart. A band of maths alone stays whole (an equation and its number, a formula with wide
- * spaces). The cuts fall halfway across the gaps.
+ * spaces), and so does a band of one run of lines and an equation number. The cuts fall halfway
+ * across the gaps.
  */
 function bandParts(band: Band, mine: PageLine[], toUpright: (b: Box) => Box): { band: Band; mine: PageLine[] }[] {
   const sorted = mine.map((line) => ({ line, box: toUpright(line.box) })).sort((a, b) => a.box.x - b.box.x);
@@ -224,7 +227,9 @@ function bandParts(band: Band, mine: PageLine[], toUpright: (b: Box) => Box): { 
     const { stacked, text } = proseEvidence(lines, toUpright);
     return stacked ? isProse(text) : isWordy(text);
   };
-  if (clusters.length < 2 || !clusters.some((c) => readsAsProse(c.map((i) => i.line)))) return [{ band, mine }];
+  // An equation number is no column: a row of words and its number (`F=ma or p=mv (1)`) stays whole.
+  const columns = clusters.filter((c) => c.length > 1 || !isEquationNumber(c[0]!.line.text));
+  if (columns.length < 2 || !clusters.some((c) => readsAsProse(c.map((i) => i.line)))) return [{ band, mine }];
   return clusters.map((cluster, k) => {
     const cut = (a: typeof cluster, b: typeof cluster) => Math.round((Math.max(...a.map((i) => i.box.x + i.box.width)) + b[0]!.box.x) / 2);
     const x0 = k === 0 ? band.x0 : cut(clusters[k - 1]!, cluster);

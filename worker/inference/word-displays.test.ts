@@ -13,7 +13,7 @@ import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import { MATH_MIN_TURN_MARGIN } from './index.js';
 import { addMath } from './math-page.js';
-import { columnLeft, namesAboutRelation, readsNamesAboutRelation } from './word-displays.js';
+import { columnLeft, holdsEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
 
 const run = promisify(execFile);
 
@@ -43,6 +43,15 @@ describe('rows of names about a relation', () => {
     expect(readsNamesAboutRelation(read('TwiddleFirst=Second', 0.1))).toBe(false);
   });
 
+  it('takes a row with an equation number of its own for a display when its maths read finds the number', () => {
+    expect(holdsEquationNumber(['F= ma or p= mu or E= mc²', '(1)'])).toBe(true);
+    expect(holdsEquationNumber(['(3) Third conclusion'])).toBe(false);
+    expect(holdsEquationNumber(['in Eq. (3), and sets matrices in bold italic.'])).toBe(false);
+    expect(readsNumberedDisplay({ ...read('F=ma\\text{or}p=mv'), tag: '1' })).toBe(true);
+    expect(readsNumberedDisplay(read('F=ma\\text{or}p=mv'))).toBe(false);
+    expect(readsNumberedDisplay({ ...read('\\text{See}\\text{the}\\text{next}\\text{page}'), tag: '1' })).toBe(false);
+  });
+
   it("finds a column's left edge where most of its prose lines start, on the row's side of the gutter", () => {
     const lines = [
       ...[0, 1, 2, 3, 4].map((i) => ({ box: { x: i === 0 ? 250 : 195, width: 630 }, text: 'a line of prose in the left column' })),
@@ -55,36 +64,49 @@ describe('rows of names about a relation', () => {
   });
 });
 
-describe('an eqnarray of italic names on a scanned page', () => {
+/** A page of `body` typeset by pdflatex, rasterised at 200 dpi and read as /v3/pdf reads a scanned page. */
+async function readScan(body: string) {
+  const pdf = await compileLatex(body, { preamble: '\\usepackage[paperwidth=5in,paperheight=4in,margin=0.5in]{geometry}' });
+  try {
+    await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
+    const png = await readFile(join(pdf.dir, 'page.png'));
+    const recognizer = await TextRecognizer.load();
+    const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
+    const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
+    const engines = {
+      math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
+      symbols: (image: Parameters<typeof symbolsFromEitherHand>[0], handwriting?: number) => symbolsFromEitherHand(image, classifiers, handwriting),
+    };
+    const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
+    return assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
+  } finally {
+    await pdf.cleanup();
+  }
+}
+
+const BEFORE = `The next function takes two arguments and gives back its second one, which makes it the
+counterpart of the one we defined before it in the previous section of this note.`;
+const AFTER = `Again, there are not many uses for such a function, but it comes in handy later on when we
+sort lists of numbers, as the examples of the last section show.`;
+
+describe('displays the text model reads as words, on a scanned page', () => {
   // lazylist's equations: the text model reads each row as words (`Twiddle f x y = f y x`), which
   // kept the first row as prose.
-  it('reads its rows as one aligned display', async () => {
-    const pdf = await compileLatex(
-      String.raw`The next function takes two arguments and gives back its second one, which makes it the
-counterpart of the one we defined before it in the previous section of this note.
+  it('reads the rows of an eqnarray of italic names as one aligned display', async () => {
+    const page = await readScan(String.raw`${BEFORE}
 \begin{eqnarray*} Twiddle~f~x~y & = & f~y~x \\ Compose~f~g~x & = & f~(g~x) \end{eqnarray*}
-Again, there are not many uses for such a function, but it comes in handy later on when we
-sort lists of numbers, as the examples of the last section show.`,
-      { preamble: '\\usepackage[paperwidth=5in,paperheight=4in,margin=0.5in]{geometry}' },
-    );
-    try {
-      await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
-      const png = await readFile(join(pdf.dir, 'page.png'));
-      const recognizer = await TextRecognizer.load();
-      const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
-      const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
-      const engines = {
-        math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
-        symbols: (image: Parameters<typeof symbolsFromEitherHand>[0], handwriting?: number) => symbolsFromEitherHand(image, classifiers, handwriting),
-      };
-      const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
-      const page = assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
-      expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual([
-        '\\begin{aligned}Twiddlefxy&=fyx\\\\Composefgx&=f(gx)\\end{aligned}',
-      ]);
-      expect(page.lines.filter((l) => l.kind !== 'math')).toHaveLength(6);
-    } finally {
-      await pdf.cleanup();
-    }
+${AFTER}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex)).toEqual([
+      '\\begin{aligned}Twiddlefxy&=fyx\\\\Composefgx&=f(gx)\\end{aligned}',
+    ]);
+    expect(page.lines.filter((l) => l.kind !== 'math')).toHaveLength(6);
+  }, 180_000);
+
+  // asmejour's `\vec{F}=m\vec{a}\quad\textrm{or}\quad…` (3): read `F=ma or F=ma or …` and its number apart, as prose.
+  it('reads a numbered display holding words as a display with its number', async () => {
+    const page = await readScan(String.raw`${BEFORE}
+\begin{equation} F = ma \quad\text{or}\quad p = mv \quad\text{or}\quad E = mc^{2} \end{equation}
+${AFTER}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => [l.math?.latex, l.math?.tag])).toEqual([['F=ma\\text{or}p=mv\\text{or}E=mc^{2}', '1']]);
   }, 180_000);
 });

@@ -1,9 +1,10 @@
+import { EQUATION_NUMBER } from '../../page/equation-number.js';
 import type { MathRead } from '../../page/model.js';
 import { countWords } from '../../page/processors/words.js';
-import { MIN_MATH_RATE } from './line-kind.js';
+import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
 
 /**
- * Displays whose variables are words: `Twiddle~First & = & Second`, `And~(And~a~b)~c = And~a~(And~b~c)`,
+ * Displays the text model reads as words. First, those whose variables are words: `Twiddle~First & = & Second`, `And~(And~a~b)~c = And~a~(And~b~c)`,
  * an eqnarray of italic names (a functional program's equations, a definition in words). The text
  * model reads their names as words, so the row reads as prose (rule 1 of line-kind.ts), and the
  * maths read, which spells the italic letters as maths letters, is never asked. Such a row is told
@@ -60,4 +61,23 @@ export function readsNamesAboutRelation(math: MathRead): boolean {
     !/\\text\{[A-Za-z]{2,}/.test(math.latex) &&
     math.confidenceRate >= MIN_MATH_RATE
   );
+}
+
+/**
+ * A row whose text read holds an equation number of its own (a line `(3)` beside the others) is a
+ * display, whatever words it holds (`\vec{F}=m\vec{a}\quad\text{or}\quad\mathbf{F}=m\mathbf{a}`,
+ * read as `… or … or …` by the text model): no line of prose sets a number apart at its end. It is
+ * one when its maths read finds the number at the margin (equation-number.ts) and structure beside
+ * it, spells no prose and is read surely enough.
+ */
+export function holdsEquationNumber(texts: string[]): boolean {
+  return texts.length > 1 && texts.some(isEquationNumber);
+}
+
+/** A text read that is only an equation number (`(3)`, `(2.6′)`). */
+export const isEquationNumber = (text: string) => EQUATION_NUMBER.test(text.replace(/\s+/g, ''));
+
+/** Whether the maths read of a row holding an equation number is a display (`holdsEquationNumber`). */
+export function readsNumberedDisplay(math: MathRead): boolean {
+  return math.tag !== undefined && hasMathStructure(math.latex) && !spellsProse(math.latex) && math.confidenceRate >= MIN_MATH_RATE;
 }

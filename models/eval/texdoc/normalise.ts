@@ -53,7 +53,7 @@ export function normaliseDisplay(environment: string, body: string): string {
     .replace(/\\mathtt\s*\{/gu, '\\texttt{')
     .replace(/\\not\s*=/gu, '\\neq ')
     .replace(/\\not\s*\\in\b/gu, '\\notin ')
-    .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')
+    .replace(/\\(label|tag\*?|intertext|shortintertext|phantom|hphantom|vphantom|leftroot|uproot)\s*(\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}/gu, ' ')
     .replace(/\\(nonumber|notag|mathstrut|strut)\b/gu, ' ')
     .replace(/\\smash\s*(\[[a-z]\])?/gu, ' ')
     .trim();

@@ -86,6 +86,11 @@ const DISPLAYS: Array<{ source: string; expected: string }> = [
   { source: '\\[ \\varlimsup_{n} a_n + \\varliminf_{k} b_k \\]', expected: '\\varlimsup_{n}a_{n}+\\varliminf_{k}b_{k}' },
   // flalign's one row of two column pairs, at the two margins.
   { source: '\\begin{flalign*} a &= b & c &= d \\end{flalign*}', expected: 'a=b \\qquad c=d' },
+  // Four integral signs pulled together; an arrow with labels above and below (not an over-arrow on its lower label).
+  {
+    source: '\\[ \\iiiint_V f \\, dV + A \\xrightarrow[\\text{under}]{\\text{over}} B \\]',
+    expected: '\\iiiint_{V}f dV+A\\xrightarrow[\\text{under}]{\\text{over}}B',
+  },
   // A display ending in a word a quad from its maths is a display, however long the word.
   { source: '\\[ a = b, \\quad \\text{otherwise} \\]', expected: 'a=b,\\text{otherwise}' },
   // A display in the bold maths version: the bold is the context's, the symbols are plain.

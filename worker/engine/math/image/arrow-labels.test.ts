@@ -8,7 +8,8 @@ import { normaliseLatex } from '../latex-normalise.js';
  * superscript (`A\rightarrow^{f}B`). A plain arrow between letters keeps no label.
  */
 describe('symbolsFromImage: labels over arrows', () => {
-  const formulas = ['A\\xrightarrow{f}B', 'P\\xleftarrow[u]{h}Q', 'f:X\\rightarrow Y'];
+  // Labels on both sides: what stands under the arrow is its lower label, not an `\\overrightarrow`'s body.
+  const formulas = ['A\\xrightarrow{f}B', 'P\\xleftarrow[u]{h}Q', 'f:X\\rightarrow Y', 'A\\xrightarrow[k+1]{g}B'];
   const images = formulaImages(formulas, 'algebra');
 
   for (const dpi of [150, 300] as const) {

@@ -1,3 +1,4 @@
+import { labelledArrow } from './arrows.js';
 import { glyphOf, height, overlap, unionBox, width, type Element, type Glyph, type ParseRow } from './element.js';
 
 /** Accent marks by the labels front ends give them (control words, and the ASCII/Unicode spacing forms). */
@@ -64,6 +65,7 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
     const named = ACCENTS[glyph.latex];
     const ring = glyph.latex === '\\circ';
     if (!named && !ring && !DOTS.has(glyph.latex) && !ARROWS.has(glyph.latex) && !WIDE[glyph.latex]) continue;
+    if (labelledArrow(mark, pool)) continue;
     const spanned = WIDE[glyph.latex] ? spannedElements(mark, pool) : [];
     if (spanned.length > 1) {
       pool = pool.filter((element) => element !== mark && !spanned.includes(element));

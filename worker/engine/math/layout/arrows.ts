@@ -48,6 +48,15 @@ export function groupArrowLabels(elements: Element[], parseRow: ParseRow): Eleme
   return pool;
 }
 
+/**
+ * Whether an arrow carries a label above it: then what stands under it is its lower label
+ * (`\xrightarrow[\text{under}]{\text{over}}`), never the body of an `\overrightarrow`.
+ */
+export function labelledArrow(arrow: Element, pool: Element[]): boolean {
+  const glyph = glyphOf(arrow);
+  return glyph !== null && glyph.latex in EXTENSIBLE && labelLine(pool, arrow, 'above').length > 0;
+}
+
 function labelLine(pool: Element[], arrow: Element, side: 'above' | 'below'): Element[] {
   const a = arrow.box;
   const slack = SPAN_SLACK * width(a);

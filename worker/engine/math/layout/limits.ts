@@ -128,9 +128,9 @@ function limitLine(pool: Element[], operator: Element, op: Box, side: 'under' | 
   return line;
 }
 
-const MULTIPLE_INTEGRALS = ['\\int', '\\iint', '\\iiint'];
+const MULTIPLE_INTEGRALS = ['\\int', '\\iint', '\\iiint', '\\iiiint'];
 
-/** TeX sets `\iint` and `\iiint` as integral signs pulled together; glyphs that close are one operator. */
+/** TeX sets `\iint`, `\iiint` and `\iiiint` as integral signs pulled together; glyphs that close are one operator. */
 function mergeIntegrals(elements: Element[]): Element[] {
   const signs = elements.filter((element) => glyphOf(element, '\\int')).sort((a, b) => a.box.x0 - b.box.x0);
   const runs: Element[][] = [];

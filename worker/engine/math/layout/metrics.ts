@@ -69,7 +69,10 @@ assign(
   greek('longrightarrow longleftarrow longleftrightarrow Longrightarrow Longleftarrow Longleftrightarrow longmapsto hookrightarrow hookleftarrow nrightarrow'),
 );
 assign(TALL, [...'()[]|']);
-assign(TALL, greek('{ } | langle rangle lfloor rfloor lceil rceil sum prod coprod int iint iiint oint bigcup bigcap bigoplus bigotimes bigvee bigwedge'));
+assign(
+  TALL,
+  greek('{ } | langle rangle lfloor rfloor lceil rceil sum prod coprod int iint iiint iiiint oint bigcup bigcap bigoplus bigotimes bigvee bigwedge'),
+);
 assign(TALL, [RADICAL, FRAME]);
 assign(LOW_PUNCTUATION, [',', ';']);
 assign(ON_BASELINE, ['.', '\\ldotp']);
@@ -110,5 +113,5 @@ export function verticalClass(token: string, style?: SymbolStyle): VerticalClass
 
 /** Operators that take limits above and below in display style (words like lim come from `words.ts`). */
 export const LIMIT_OPERATORS = new Set(
-  greek('sum prod coprod bigcup bigcap bigoplus bigotimes bigvee bigwedge int iint iiint oint lim liminf limsup max min sup inf det gcd Pr'),
+  greek('sum prod coprod bigcup bigcap bigoplus bigotimes bigvee bigwedge int iint iiint iiiint oint lim liminf limsup max min sup inf det gcd Pr'),
 );
