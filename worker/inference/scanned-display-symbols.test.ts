@@ -89,4 +89,10 @@ describe('symbols of displays on a 200 dpi page', () => {
     const sources = ['x_{1}+x_{2}=y_{1}', '\\bar{x}=\\frac{1}{n}\\sum_{i=1}^{n}x_{i}'];
     expect(await readPage(sources, ['mathptmx'])).toEqual(sources.map(normaliseLatex));
   }, 60_000);
+
+  it("reads Times' display sum with limits over and under it as \\sum, not the letter Sigma (Times)", async () => {
+    // Smaller than Computer Modern's, the display sum was read `\Sigma` and its limits set over and under a letter.
+    const sources = ['\\sum_{k=0}^{\\infty}\\frac{x^{k}}{k!}=e^{x}'];
+    expect(await readPage(sources, ['mathptmx'])).toEqual(sources.map(normaliseLatex));
+  }, 60_000);
 });
