@@ -109,6 +109,20 @@ describe('a line that is only an equation number', () => {
     expect(beside.map((l) => [l.math?.latex, l.math?.tag])).toEqual([['x=y', '2.1']]);
   });
 
+  it('takes a number the read set as a row of its own under the row for its tag (amsmath lowers it under a long row)', () => {
+    // aapmsamp's long equation (3), scanned: the maths read spelled the lowered number as a second row.
+    const lowered = join([row('\\begin{gathered}\\{ab\\alpha\\frac{1}{A^{2}}\\}. \\\\ (3)\\end{gathered}', 40, 100)]);
+    expect(lowered).toEqual(['\\{ab\\alpha\\frac{1}{A^{2}}\\}.']);
+    const tagged = joinDisplayRows([row('\\begin{gathered}a=b\\\\c=d\\\\(2.6′)\\end{gathered}', 40, 100)], (l) => l.box, 20);
+    expect(tagged.map((l) => [l.math?.latex, l.math?.tag])).toEqual([['\\begin{gathered}a=b\\\\c=d\\end{gathered}', "2.6'"]]);
+    // A matrix's rows are no rows of the display; a last row that is a factor stays.
+    const matrix = join([row('\\begin{gathered}\\begin{pmatrix}a\\\\b\\end{pmatrix}\\\\(4)\\end{gathered}', 40, 100)]);
+    expect(matrix).toEqual(['\\begin{pmatrix}a\\\\b\\end{pmatrix}']);
+    expect(join([row('\\begin{gathered}a=b\\\\(x+y)\\end{gathered}', 40, 100)])).toEqual(['\\begin{gathered}a=b\\\\(x+y)\\end{gathered}']);
+    // A row that ends with its own number: the number under it is a row's whose formula the read lost.
+    expect(join([row('\\begin{gathered}a=b(24)\\\\(25)\\end{gathered}', 40, 100)])).toEqual(['\\begin{gathered}a=b(24)\\\\(25)\\end{gathered}']);
+  });
+
   it('writes LaTeX that parses whatever the rows read: no accent or script sign over nothing', () => {
     // A row read as a block of rows whose last row is the next row's arrow alone: the accent took `\\end` for its argument.
     const rows = [

@@ -50,7 +50,7 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
   };
   const isRow = (l: PageLine) => isDisplayRow(l) && !isRule(l, upright, lineHeight);
   for (const read of lines) {
-    const line = isDisplayRow(read) ? withMarksOnBases(read) : read;
+    const line = isDisplayRow(read) ? withLoweredNumber(withMarksOnBases(read)) : read;
     // A row that was nothing but a mark is no row.
     if (line.math?.latex === '' && read.math?.latex !== '') continue;
     const previous = run.at(-1);
@@ -87,6 +87,26 @@ function withMarksOnBases(line: PageLine): PageLine {
   let latex = line.math!.latex;
   for (let before = ''; before !== latex;) [before, latex] = [latex, latex.replace(BARE_MARK, '').replace(EMPTY_LAST_ROW, '')];
   return latex === line.math!.latex ? line : { ...line, math: { ...line.math!, latex } };
+}
+
+/** A read whose last row is only an equation number: `\begin{gathered}X\\(3)\end{gathered}`. */
+const LOWERED_NUMBER = /^\\begin\{gathered\}([\s\S]*?)\s*\\\\\s*(\([^()]*\))\s*\\end\{gathered\}$/u;
+
+/**
+ * A row read with the equation number amsmath lowers under a row too long to hold it as a row of its
+ * own (`\begin{gathered}\{ab…\}.\\(3)\end{gathered}`): the number is the row's tag, not a row.
+ */
+function withLoweredNumber(line: PageLine): PageLine {
+  const found = LOWERED_NUMBER.exec(line.math!.latex.trim());
+  if (!found || line.math!.tag || !EQUATION_NUMBER.test(found[2]!.replace(/\s+/g, ''))) return line;
+  const rows = found[1]!;
+  // A row that ends with a number of its own: the number under it is another row's, whose formula the read lost.
+  const own = /\([^()]*\)$/u.exec(rows.trim());
+  if (own && EQUATION_NUMBER.test(own[0].replace(/\s+/g, ''))) return line;
+  // The rows left: one stands on its own, more stay gathered (a `\\` inside a nested environment is no row of this one).
+  const nested = rows.replace(/\\begin\{(\w+\*?)\}[\s\S]*?\\end\{\1\}/gu, '');
+  const latex = nested.includes('\\\\') ? `\\begin{gathered}${rows}\\end{gathered}` : rows;
+  return { ...line, math: { ...line.math!, latex, tag: found[2]!.replace(/\s+/g, '').slice(1, -1).replace(/′/gu, "'") } };
 }
 
 /** A line that is only an equation number (amsmath lowers one under a row too long to hold it): its text without the parentheses. */

@@ -77,4 +77,22 @@ describe('symbols of displays on a 200 dpi page', () => {
     const sources = ['g(x)=\\sum_{k=1}^{n}c_{k}(x)|z|^{p_{k}-2}z', 'F(x)=|y|^{p_{i}-p}c_{i}(x)', '\\Phi(t)=\\sum_{i}c_{i}(t)\\,t^{p_{i}-1}'];
     expect(await readPage(sources, ['mathpazo'])).toEqual(sources.map(normaliseLatex));
   }, 60_000);
+
+  it("keeps Times' script 1 whole: a blob narrower than three strokes is one glyph, not two touching (Times)", async () => {
+    // Read unsurely, the subscript 1 (5 pixels wide) was cut through its stem into `]` and `\lfloor`.
+    const sources = ['\\overline{z_{1}z_{2}}=w', 'S=a_{1}+a_{2}+\\cdots+a_{n}'];
+    expect(await readPage(sources, ['mathptmx'])).toEqual(sources.map(normaliseLatex));
+  }, 60_000);
+
+  it("reads Times' script 1 as the digit, not an upright l (Times)", async () => {
+    // The classifier gave the subscript 1 `\mathrm{l}` at 0.49 against 0.43: `y_{l}`, `\sum_{i=l}^{n}`.
+    const sources = ['x_{1}+x_{2}=y_{1}', '\\bar{x}=\\frac{1}{n}\\sum_{i=1}^{n}x_{i}'];
+    expect(await readPage(sources, ['mathptmx'])).toEqual(sources.map(normaliseLatex));
+  }, 60_000);
+
+  it("reads Times' display sum with limits over and under it as \\sum, not the letter Sigma (Times)", async () => {
+    // Smaller than Computer Modern's, the display sum was read `\Sigma` and its limits set over and under a letter.
+    const sources = ['\\sum_{k=0}^{\\infty}\\frac{x^{k}}{k!}=e^{x}'];
+    expect(await readPage(sources, ['mathptmx'])).toEqual(sources.map(normaliseLatex));
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import type { Classification, SymbolClassifier } from './classifier.js';
 import type { ComponentMap } from './components.js';
 import type { SymbolGroup } from './merge.js';
 import { normaliseCrop, type NormalisedCrop } from './normalise.js';
+import { strokeWidth } from './shape.js';
 import { DOT_TOKENS } from './vocabulary.js';
 
 /** A classified glyph below this confidence may be two glyphs whose ink touches. */
@@ -23,6 +24,8 @@ const EDGE_MARGIN = 0.2;
 const EDGE_STROKE_FILL = 0.9;
 /** Rows this close (share of the height) to a group's top or bottom are no place to cut it. */
 const ROW_EDGE_MARGIN = 0.15;
+/** A blob narrower than this many strokes is not two glyphs. */
+const PAIR_MIN_STROKES = 3;
 /** A blob at least this many times wider than tall is not cut into columns. */
 const FLAT_RATIO = 2.5;
 /** The upper of a cut piece's stacked parts is an accent at least this many times wider than tall. */
@@ -73,9 +76,13 @@ export async function splitTouching(
 ): Promise<ClassifiedGroup[]> {
   const dots = items.filter((item) => item.label?.latex === DOT_TOKENS.period);
   const trials: Array<{ item: ClassifiedGroup; cuts: Cut[] }> = [];
+  let stroke: number | undefined;
   for (const item of items) {
     if (!item.label || item.label.confidence >= SPLIT_BELOW) continue;
     const { box } = item.group;
+    // Two glyphs side by side hold two strokes and more; a blob narrower is one glyph, a stem cut in two
+    // (Times' script 1, read unsurely, had come apart as `]` and `\lfloor`).
+    if (box.x1 - box.x0 < PAIR_MIN_STROKES * (stroke ??= strokeWidth(map))) continue;
     // Two glyphs side by side are never this flat; a small arrow (`\vec`) the classifier is unsure of is.
     const flat = box.x1 - box.x0 >= FLAT_RATIO * (box.y1 - box.y0);
     const cuts: Cut[] = (flat ? [] : cutColumns(map, item.group)).flatMap((column) => {

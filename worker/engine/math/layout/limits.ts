@@ -3,6 +3,13 @@ import { centreX, glyphOf, height, overlap, referenceEm, unionBox, type Element,
 import { centredRun, isCentred } from './centred-limits.js';
 import { LIMIT_OPERATORS, SCRIPT_SHARE } from './metrics.js';
 
+/**
+ * A Greek capital with limit lines both under and over it is the big operator it looks like: Times'
+ * display `\sum` is read `\Sigma` by its size (it is smaller than Computer Modern's), and its limits
+ * became `\overset{\infty}{\underset{k=0}{\Sigma}}`. With a line on one side only it stays a letter
+ * (`\hat{\Sigma}`, `\underline{\Pi}` are marks, and a lone line may be a fraction's part).
+ */
+const BIG_CAPITALS: Readonly<Record<string, string>> = { '\\Sigma': '\\sum', '\\Pi': '\\prod' };
 /** Limits start within this distance (em) of their operator. */
 const LIMIT_GAP_EM = 0.6;
 /** Pieces of one limit line (`i`, `=`, `1`) follow each other this closely (em). */
@@ -32,7 +39,9 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
   // An operator set at script size (`\lambda_{\max}^{1-q}`) is in script style, where TeX sets limits beside it as scripts.
   const mainEm = referenceEm(elements);
   const operators = elements.filter(
-    (element) => LIMIT_OPERATORS.has(operatorLatex(element) ?? '') && !(element.em !== null && element.em < SCRIPT_SHARE * mainEm),
+    (element) =>
+      (LIMIT_OPERATORS.has(operatorLatex(element) ?? '') || operatorLatex(element)! in BIG_CAPITALS) &&
+      !(element.em !== null && element.em < SCRIPT_SHARE * mainEm),
   );
   for (const operator of operators) {
     const em = operator.em ?? referenceEm(pool);
@@ -46,9 +55,13 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
     const under = ownLimitLines(own, wide, operator, 'under', em);
     const over = ownLimitLines(own, wide, operator, 'over', em).reverse();
     if (under.length === 0 && over.length === 0) continue;
+    const capital = BIG_CAPITALS[operatorLatex(operator)!];
+    if (capital && (under.length === 0 || over.length === 0)) continue;
+    const operatorNode =
+      capital && operator.node.kind === 'glyph' ? { ...operator.node, latex: capital, glyph: { ...operator.node.glyph, latex: capital } } : operator.node;
     const claimed = new Set([...under.flat(), ...over.flat()]);
     pool = pool.filter((element) => element !== operator && !claimed.has(element));
-    const node = { kind: 'limits' as const, operator: operator.node, under: limitNodes(under, parseRow), over: limitNodes(over, parseRow) };
+    const node = { kind: 'limits' as const, operator: operatorNode, under: limitNodes(under, parseRow), over: limitNodes(over, parseRow) };
     const box = unionBox([operator, ...claimed].map((element) => element.box));
     pool.push({ node, box, em: operator.em, baselineFor: operator.baselineFor });
   }

@@ -21,6 +21,15 @@ describe('preferOperators', () => {
     expect(read([at('R', 0), tee(30), at('\\sqrt', 60)])).toBe('R+\\sqrt');
   });
 
+  it('reads a cross with no operand on a side as the x it may be, then the t after it as +', () => {
+    const cross = (x: number) => at('\\times', x, [{ latex: 'x', confidence: 0.05 }]);
+    expect(read([cross(0), tee(30), at('1', 60)])).toBe('x+1'); // \times t1: nothing before the cross
+    expect(read([at('(', 0), cross(30), at(')', 60)])).toBe('(x)');
+    expect(read([at('3', 0), cross(30), at('4', 60)])).toBe('3\\times4'); // between operands: a times sign
+    expect(read([at('\\times', 0), tee(30), at('1', 60)])).toBe('\\timest1'); // no x among its readings
+    expect(read([cross(0)])).toBe('\\times'); // alone: no line to judge by
+  });
+
   it('reads a t between an operand and a fraction as +, but not one before a minus sign', () => {
     const bar = { latex: RULE, box: { x0: 60, y0: 14, x1: 100, y1: 16 }, confidence: 1 };
     const over = { ...at('a', 70), box: { x0: 70, y0: -20, x1: 90, y1: 10 } };

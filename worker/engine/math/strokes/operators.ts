@@ -23,16 +23,36 @@ const isOperand = (latex: string): boolean => /^[A-Za-z0-9]$/.test(latex) || GRE
  * (brackets.ts) are settled first, so that the `+` has its operands.
  */
 export function preferOperators(input: MathSymbol[]): MathSymbol[] {
-  const symbols = preferOnes(pairBrackets(input));
+  const symbols = preferCrossLetters(preferOnes(pairBrackets(input)));
   return symbols.map((s) => {
     if (!PLUS_LOOKALIKES.has(s.latex)) return s;
     const plus = preferAlternative(s, '+', PLUS_BETWEEN_OPERANDS);
     if (!plus) return s;
     const { left, right } = neighbours(s, symbols);
-    if (!left || !right) return s;
-    const operandLeft = isOperand(left.latex) || left.latex === ')' || left.latex === ']' || left.latex === RADICAL || isFractionBar(left, symbols);
-    const operandRight = isOperand(right.latex) || right.latex === '(' || right.latex === '[' || right.latex === RADICAL || isFractionBar(right, symbols);
-    return operandLeft && operandRight ? plus : s;
+    return left && right && operandLeft(left, symbols) && operandRight(right, symbols) ? plus : s;
+  });
+}
+
+const operandLeft = (o: MathSymbol, symbols: readonly MathSymbol[]): boolean =>
+  isOperand(o.latex) || o.latex === ')' || o.latex === ']' || o.latex === RADICAL || isFractionBar(o, symbols);
+const operandRight = (o: MathSymbol, symbols: readonly MathSymbol[]): boolean =>
+  isOperand(o.latex) || o.latex === '(' || o.latex === '[' || o.latex === RADICAL || isFractionBar(o, symbols);
+
+/**
+ * `\times` is a binary operator: one with no operand on a side (at an end of its line, after an
+ * operator or an opening bracket, before a closing one) is an `x` drawn as a cross, where `x` or
+ * `X` is among its readings (`\times t1` for `x+1`, `(\times_{7})`, `3-\times`). letter-case.ts
+ * then settles its case. A cross alone keeps its reading.
+ */
+function preferCrossLetters(symbols: MathSymbol[]): MathSymbol[] {
+  return symbols.map((s) => {
+    if (s.latex !== '\\times') return s;
+    const letter = preferAlternative(s, 'x', 0) ?? preferAlternative(s, 'X', 0);
+    if (!letter) return s;
+    const { left, right } = neighbours(s, symbols);
+    // Alone, a cross has no line to tell an operator by: the classifier's reading stands.
+    if (!left && !right) return s;
+    return left && right && operandLeft(left, symbols) && operandRight(right, symbols) ? s : letter;
   });
 }
 
