@@ -1,56 +1,27 @@
-import sharp from 'sharp';
 import type { PageOptions } from '../../core/queue/catalog.js';
 import { binarise, scanNoise, type InkMask } from '../engine/math/image/binarise.js';
-import type { HandRead } from '../engine/math/image/handwriting.js';
-import type { GrayImage, MathRecognizer, MathSymbol } from '../engine/math/types.js';
+import type { GrayImage } from '../engine/math/types.js';
 import { boxBeforeTurn } from '../engine/text/deskew.js';
-import { boxToInput, boxToUpright, type Box, type Rotation } from '../engine/text/image.js';
+import { boxToInput, boxToUpright, type Box } from '../engine/text/image.js';
 import type { OcrResult } from '../engine/text/index.js';
 import type { Band } from './bands.js';
 import { columnBands, splitAtGutter } from './column-bands.js';
 import { asPositive, withoutPageDress } from './page-dress.js';
-import { nBestFormulas } from './candidates.js';
+import { readFormula, type MathEngines } from './formula-read.js';
+import { crop, uprightGray } from './upright-image.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { proseGutter } from '../../page/processors/columns.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
-import type { InkKindClassifier } from './ink-kind.js';
 import { countWords, isProse, isWordy, isWordyInPrint } from '../../page/processors/words.js';
 import { chooseKind } from './line-kind.js';
-import { formulaConfidence, type CalibratedConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
-import { formulaFeatures, SECOND_READ_SCALE } from './formula-confidence.js';
-import { firstRelationX } from './display-row.js';
-import { splitEquationNumber } from './equation-number.js';
+import { formulaConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { withoutMarginNumbers } from './margin-numbers.js';
 import { columnLeft, holdsEquationNumber, isEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
 
+export type { MathEngines } from './formula-read.js';
+
 /** A row of unbroken ink this many text-line heights long is a rule, not a glyph. */
 const RULE_LINE_HEIGHTS = 3;
-
-/** White kept around a line's ink when it is cut out for the maths recogniser. */
-const BAND_MARGIN_PX = 4;
-
-export interface MathEngines {
-  math: MathRecognizer;
-  /**
-   * The image front end alone, so candidates can be built from the classifier's alternatives.
-   * `handwriting`: the page's probability of being handwritten (inkKind), which with the typeset
-   * classifier's certainty picks the symbol classifier (image/handwriting.ts); unknown, both are
-   * tried. `handwritten` says which classifier read the image.
-   */
-  symbols: (image: GrayImage, handwriting?: number) => Promise<HandRead>;
-  /** Handwritten or printed (is_handwritten, is_printed); without it the page says nothing about its ink. */
-  inkKind?: InkKindClassifier;
-  /**
-   * The calibrated chance that a printed formula read is exact, from the features of its evidence
-   * (formula-confidence.ts); without it formulas report their per-symbol rate.
-   */
-  formulaConfidence?: (features: readonly number[]) => CalibratedConfidence;
-  /**
-   * The same for a read by the handwriting classifier (its probabilities are another scale): the
-   * handwriting-confidence model over the same evidence; without it such reads report their per-symbol rate.
-   */
-  handwritingConfidence?: (features: readonly number[]) => CalibratedConfidence;
-}
 
 /**
  * Adds maths to a printed-text read of `png` (its OcrResult):
@@ -300,44 +271,6 @@ async function proseLines(mine: PageLine[], band: Band, page: UprightPage, engin
 }
 
 /**
- * The image read as one formula by the maths engine (n-best candidates when asked). Given what the
- * text model read on the same ink (`text`), a read of a whole line or image is judged by the
- * formula-confidence model when the engines have one (`calibrated`; a read by the handwriting
- * classifier by the handwriting-confidence model); inline spans of a prose
- * line are not (the model was fitted on whole formulas). A `row` of a page (a band of its ink) has
- * its equation number taken apart (equation-number.ts) and where it aligns measured (display-row.ts).
- */
-export async function readFormula(image: GrayImage, engines: MathEngines, opts: { nBest?: number; text?: string; row?: boolean } = {}): Promise<FormulaRead> {
-  // A row of a page may carry its equation number at the margin (equation-number.ts): taken apart
-  // in every read of it, the second read for the confidence model included.
-  const symbolsOf = async (of: GrayImage) => {
-    const found = await engines.symbols(of);
-    return { ...found, ...(opts.row && !found.handwritten ? splitEquationNumber(found.symbols) : {}) };
-  };
-  const { symbols, tag, handwritten } = await symbolsOf(image);
-  const parse = (s: MathSymbol[]) => engines.math.recognize({ kind: 'symbols', symbols: s });
-  const best = await parse(symbols);
-  const read: FormulaRead = {
-    latex: best.latex,
-    confidence: best.confidence,
-    confidenceRate: perSymbol(best.boxes.map((b) => b.confidence)),
-    symbolCount: best.boxes.length,
-    ...(handwritten ? { handwritten } : {}),
-    ...(tag ? { tag } : {}),
-  };
-  const relationX = opts.row ? firstRelationX(best.boxes) : undefined;
-  // The row image has BAND_MARGIN_PX of white left of the line's box.
-  if (relationX !== undefined) read.relationX = relationX - BAND_MARGIN_PX;
-  const calibrate = handwritten ? engines.handwritingConfidence : engines.formulaConfidence;
-  if (opts.text !== undefined && calibrate) {
-    const second = await parse((await symbolsOf(await enlarged(image, SECOND_READ_SCALE))).symbols);
-    read.calibrated = calibrate(formulaFeatures({ symbols, result: best, text: opts.text, second }));
-  }
-  if (opts.nBest) read.candidates = await nBestFormulas(symbols, opts.nBest, parse);
-  return read;
-}
-
-/**
  * A band of ink no thicker than RULE_MAX_THICKNESS of a text line and LONE_RULE_LINE_HEIGHTS lines
  * long, with no text line: a rule (a minus sign or a dash alone is no display). A footnote's rule
  * in one column of two is about three lines long.
@@ -358,61 +291,6 @@ function mixedConfidence(segments: Segment[]): number {
   const words = segments.flatMap((s) => (s.kind === 'text' ? s.words : []));
   const text = words.length ? words.reduce((sum, w) => sum + w.confidence, 0) / words.length : 1;
   return segments.reduce((p, s) => (s.kind === 'math' ? p * s.math.confidence : p), text);
-}
-
-/** Geometric mean: the per-symbol confidence that multiplies up to the product. */
-export function perSymbol(confidences: number[]): number {
-  if (!confidences.length) return 0;
-  return Math.exp(confidences.reduce((s, c) => s + Math.log(Math.max(c, 1e-12)), 0) / confidences.length);
-}
-
-/** The image `scale` times its size (Lanczos), in grey levels. */
-async function enlarged(image: GrayImage, scale: number): Promise<GrayImage> {
-  const [width, height] = [Math.round(image.width * scale), Math.round(image.height * scale)];
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } })
-    .resize(width, height, { kernel: 'lanczos3' })
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
-
-/**
- * The image turned upright by `rotation`, in grey levels; first, when `skew` is not 0, turned by
- * `skew` degrees clockwise on white and cut back to its own size, as the text engine's turnImage.
- */
-export async function uprightGray(png: Buffer, rotation: Rotation, skew = 0): Promise<GrayImage> {
-  const grey = (input: sharp.Sharp) => input.flatten({ background: '#ffffff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
-  let input = sharp(png);
-  if (skew) {
-    const flat = await grey(sharp(png).rotate());
-    const raw = { raw: { width: flat.info.width, height: flat.info.height, channels: 1 as const } };
-    const turned = await sharp(flat.data, raw).rotate(skew, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
-    const [left, top] = [Math.floor((turned.info.width - flat.info.width) / 2), Math.floor((turned.info.height - flat.info.height) / 2)];
-    input = sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: turned.info.channels } }).extract({
-      left,
-      top,
-      width: flat.info.width,
-      height: flat.info.height,
-    });
-  }
-  const { data, info } = await grey(input.rotate(rotation));
-  return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
-}
-
-/** The band's rows and ink columns of the upright image, with a white margin, binarised as its page is. */
-function crop(gray: GrayImage, span: Band): GrayImage {
-  // Inside the image, and never of negative width (an empty crop reads as nothing).
-  const x0 = Math.min(Math.max(0, span.x0), gray.width);
-  const band = { ...span, x0, x1: Math.min(Math.max(x0, span.x1), gray.width) };
-  const w = band.x1 - band.x0 + 2 * BAND_MARGIN_PX;
-  const h = band.y1 - band.y0 + 2 * BAND_MARGIN_PX;
-  const data = new Uint8Array(w * h).fill(255);
-  for (let y = band.y0; y < band.y1; y++) {
-    const from = y * gray.width;
-    data.set(gray.data.subarray(from + band.x0, from + band.x1), (y - band.y0 + BAND_MARGIN_PX) * w + BAND_MARGIN_PX);
-  }
-  return { data, width: w, height: h, ...(gray.scan !== undefined ? { scan: gray.scan } : {}) };
 }
 
 /** The band holding most of the box's height, or -1; on a page of `columns`, of the bands sharing some of its width. */

@@ -1,6 +1,7 @@
 import type { OcrResult } from '../engine/text/index.js';
 import { isProse } from '../../page/processors/words.js';
-import { readFormula, uprightGray, type MathEngines } from './math-page.js';
+import { readFormula, type MathEngines } from './formula-read.js';
+import { uprightGray } from './upright-image.js';
 
 /**
  * Whether an image read for maths keeps the turn the text model chose. The text model picks the
