@@ -3,12 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pageMathEngines } from '../../test/support/page-math-engines.js';
 import type { PageLine } from '../../page/model.js';
 import { compileLatex } from '../../test/support/latex-pdf.js';
-import { createMathRecognizer } from '../engine/math/index.js';
-import { SymbolClassifier } from '../engine/math/image/classifier.js';
-import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
-import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import { MATH_MIN_TURN_MARGIN } from './index.js';
 import { addMath, type MathEngines } from './math-page.js';
@@ -61,12 +58,7 @@ async function readScan(body: string): Promise<PageLine[]> {
 describe('margin line numbers on a scanned page', () => {
   beforeAll(async () => {
     recognizer = await TextRecognizer.load();
-    const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
-    const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
-    engines = {
-      math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
-      symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
-    };
+    engines = await pageMathEngines();
   }, 120_000);
 
   it('leaves the numbers out of the prose and the display rows, and finds the left equation numbers', async () => {

@@ -1,10 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pageMathEngines } from '../../test/support/page-math-engines.js';
 import type { PageLine } from '../../page/model.js';
 import { renderLatex } from '../../test/support/render-latex.js';
-import { createMathRecognizer } from '../engine/math/index.js';
-import { SymbolClassifier } from '../engine/math/image/classifier.js';
-import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
-import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import { MATH_MIN_TURN_MARGIN } from './index.js';
 import { addMath, type MathEngines } from './math-page.js';
@@ -33,12 +30,7 @@ describe('prose as print sets it on a scanned page', () => {
   let lines: PageLine[];
   beforeAll(async () => {
     const recognizer = await TextRecognizer.load();
-    const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
-    const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
-    const engines: MathEngines = {
-      math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
-      symbols: (image, handwriting) => symbolsFromEitherHand(image, classifiers, handwriting),
-    };
+    const engines: MathEngines = await pageMathEngines();
     const png = await renderLatex(PAGE, 200, 8.5);
     const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
     lines = (await addMath(png, ocr, { math: 'auto', calibrate: false }, engines)).lines;

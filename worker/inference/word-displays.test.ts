@@ -6,10 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { assemblePage } from '../../page/assemble.js';
 import type { MathRead } from '../../page/model.js';
 import { compileLatex } from '../../test/support/latex-pdf.js';
-import { createMathRecognizer } from '../engine/math/index.js';
-import { SymbolClassifier } from '../engine/math/image/classifier.js';
-import { loadHandwritingClassifier, symbolsFromEitherHand } from '../engine/math/image/handwriting.js';
-import { loadScanClassifier } from '../engine/math/image/scan-classifier.js';
+import { pageMathEngines } from '../../test/support/page-math-engines.js';
 import { TextRecognizer } from '../engine/text/index.js';
 import { MATH_MIN_TURN_MARGIN } from './index.js';
 import { addMath } from './math-page.js';
@@ -71,12 +68,7 @@ async function readScan(body: string) {
     await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
     const png = await readFile(join(pdf.dir, 'page.png'));
     const recognizer = await TextRecognizer.load();
-    const printed = await SymbolClassifier.load({ intraOpThreads: 1 });
-    const classifiers = { printed, scanned: await loadScanClassifier(), handwritten: await loadHandwritingClassifier() };
-    const engines = {
-      math: createMathRecognizer({ imageClassifier: printed, scanClassifier: classifiers.scanned, handwritingClassifier: classifiers.handwritten }),
-      symbols: (image: Parameters<typeof symbolsFromEitherHand>[0], handwriting?: number) => symbolsFromEitherHand(image, classifiers, handwriting),
-    };
+    const engines = await pageMathEngines();
     const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
     return assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
   } finally {

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { composedBy, writerPool, type Composer, type Piece, type WriterPool } from '../../../../models/eval/strokes-real-set.js';
+import { writerPool, type Composer, type Piece, type WriterPool } from '../../../../models/eval/strokes-real-set.js';
+import { exactReads as exactReadsOf } from '../../../../test/support/fold-reads.js';
 import { datasetsPresent } from '../../../../models/training/strokes-real.js';
-import { normaliseLatex } from '../latex-normalise.js';
 import { StrokeClassifier } from './classifier.js';
-import { recognizeStrokes } from './index.js';
 
 /**
  * Real ink of training-fold writers (fold 1, never the held-out fold 0), each writing each
@@ -20,16 +19,7 @@ describe.skipIf(!datasetsPresent())('binary operators on real ink of training wr
     pool = await writerPool((fold) => fold === 1);
   }, 60_000);
 
-  const exactReads = async (latex: string, build: (c: Composer) => Piece): Promise<number> => {
-    let exact = 0;
-    for (const [k, writer] of pool.writers.entries()) {
-      for (const seed of [17_000, 27_000, 37_000]) {
-        const drawn = composedBy(pool, writer, seed + k, build);
-        if (drawn && normaliseLatex((await recognizeStrokes(drawn.strokes, { classifier })).latex) === normaliseLatex(latex)) exact++;
-      }
-    }
-    return exact;
-  };
+  const exactReads = (latex: string, build: (c: Composer) => Piece) => exactReadsOf(pool, classifier, latex, build);
 
   it('reads f+7 on one line, and keeps the operators of a_{n+1} and e^{-x} in their scripts', async () => {
     expect(await exactReads('f+7', (c) => c.row([c.symbol('f'), c.symbol('+'), c.symbol('7')]))).toBeGreaterThanOrEqual(54);

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { composedBy, writerPool, type Composer, type Piece, type WriterPool } from '../../../../models/eval/strokes-real-set.js';
+import { writerPool, type Composer, type Piece, type WriterPool } from '../../../../models/eval/strokes-real-set.js';
+import { exactReads as exactReadsOf } from '../../../../test/support/fold-reads.js';
 import { datasetsPresent } from '../../../../models/training/strokes-real.js';
-import { normaliseLatex } from '../latex-normalise.js';
 import { RULE, type MathSymbol } from '../types.js';
 import { StrokeClassifier } from './classifier.js';
-import { recognizeStrokes } from './index.js';
 import { preferPlusByPlace } from './plus-by-place.js';
 
 /** A glyph from y0 to y1 (y down), 20 wide at x. */
@@ -71,16 +70,7 @@ describe.skipIf(!datasetsPresent())('preferPlusByPlace on real ink of training w
     pool = await writerPool((fold) => fold === 1);
   }, 60_000);
 
-  const exactReads = async (latex: string, build: (c: Composer) => Piece): Promise<number> => {
-    let exact = 0;
-    for (const [k, writer] of pool.writers.entries()) {
-      for (const seed of [17_000, 27_000, 37_000]) {
-        const drawn = composedBy(pool, writer, seed + k, build);
-        if (drawn && normaliseLatex((await recognizeStrokes(drawn.strokes, { classifier })).latex) === normaliseLatex(latex)) exact++;
-      }
-    }
-    return exact;
-  };
+  const exactReads = (latex: string, build: (c: Composer) => Piece) => exactReadsOf(pool, classifier, latex, build);
 
   it('reads the + of 2+1 that the classifier takes for t or f, and keeps the t of 2t and a^{t}', async () => {
     expect(await exactReads('2+1', (c) => c.row([c.symbol('2'), c.symbol('+'), c.symbol('1')]))).toBeGreaterThanOrEqual(62); // 54 before letter-case.ts weighed a tall Z against 2
