@@ -16,6 +16,8 @@ describe('symbolsFromImage: marks over symbols and grown double bars', () => {
     'f\\circ g+X^{\\circ}',
     // A superscript over a subscript stands over a script-size base: no stack.
     '\\Delta H_{f}^{\\circ}',
+    // A relation tells no size in an image (its bars are rules): it stands at the formula's size.
+    'x\\overset{\\text{def}}{=}y',
   ];
   const images = formulaImages(formulas);
 

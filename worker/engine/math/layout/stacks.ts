@@ -17,24 +17,28 @@ const GAP_EM = 0.5;
 const JOIN_EM = 0.15;
 /** Their centre is within this share of the wider of the two from the symbol's. */
 const CENTRED_SHARE = 0.2;
+/** Relations `\\overset` commonly stacks over (`\\overset{\\text{def}}{=}`, `\\overset{\\sim}{=}`, `\\overset{f}{\\to}`). */
+const RELATIONS = new Set(['=', '\\equiv', '\\sim', '\\approx', '\\simeq', '\\cong', '<', '>', '\\leq', '\\geq', '\\to', '\\rightarrow', '\\leftarrow']);
 /** A mark of unknown size is script-sized: at most this share of the symbol's em tall. */
 const MARK_HEIGHT_EM = 0.6;
 
 export function groupStacks(elements: Element[], parseRow: ParseRow): Element[] {
   let pool = elements;
   const largest = Math.max(0, ...elements.flatMap((element) => (element.em === null ? [] : [element.em])));
-  for (const base of elements) {
-    const glyph = glyphOf(base);
-    if (!glyph || base.em === null || glyph.latex === RULE || LIMIT_OPERATORS.has(glyph.latex) || !pool.includes(base)) continue;
-    // A script-size base (`H_{f}^{\\circ}`'s f) has the superscript over it: no mark of unknown size stacks on it.
+  for (const found of elements) {
+    const glyph = glyphOf(found);
+    // An image's relation tells no size (its bars are rules): it stands at the formula's own size.
+    const base = found.em === null && glyph && RELATIONS.has(glyph.latex) && largest > 0 ? { ...found, em: largest } : found;
+    if (!glyph || base.em === null || glyph.latex === RULE || LIMIT_OPERATORS.has(glyph.latex) || !pool.includes(found)) continue;
+    // A script-size base (`H_{f}^{\circ}`'s f) has the superscript over it: no mark of unknown size stacks on it.
     const guessed = base.em >= SCRIPT_SHARE * largest;
     const over = stacked(pool, base, 'above', guessed);
     const under = stacked(pool, base, 'below', guessed);
     if (!over.length && !under.length) continue;
     const claimed = new Set([...over, ...under]);
-    pool = pool.filter((element) => element !== base && !claimed.has(element));
-    const node = { kind: 'stack' as const, base: base.node, over: parseRow(over).nodes, under: parseRow(under).nodes };
-    pool.push({ node, box: unionBox([base, ...claimed].map((element) => element.box)), em: base.em, baselineFor: base.baselineFor });
+    pool = pool.filter((element) => element !== found && !claimed.has(element));
+    const node = { kind: 'stack' as const, base: found.node, over: parseRow(over).nodes, under: parseRow(under).nodes };
+    pool.push({ node, box: unionBox([found, ...claimed].map((element) => element.box)), em: found.em, baselineFor: found.baselineFor });
   }
   return pool;
 }
