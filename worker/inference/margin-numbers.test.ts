@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pageMathEngines } from '../../test/support/page-math-engines.js';
+import { pageMathEngines, readScannedPage } from '../../test/support/page-math-engines.js';
 import type { PageLine } from '../../page/model.js';
-import { compileLatex } from '../../test/support/latex-pdf.js';
 import { TextRecognizer } from '../engine/text/index.js';
-import { MATH_MIN_TURN_MARGIN } from './index.js';
-import { addMath, type MathEngines } from './math-page.js';
+import type { MathEngines } from './math-page.js';
 
 /**
  * A page numbered by lineno in its margin, equations numbered at the left (leqno), typeset by
@@ -17,7 +11,6 @@ import { addMath, type MathEngines } from './math-page.js';
  * read (`11(1)E=mc^{2}`, which also hid the left equation number). A page without line numbers
  * keeps the numbers its lines open with.
  */
-const run = promisify(execFile);
 const PROSE = 'The sum of the series converges for every value of the parameter that we consider here, as the next lines show. '.repeat(3);
 
 const NUMBERED = String.raw`\linenumbers
@@ -44,15 +37,8 @@ let engines: MathEngines;
 let recognizer: TextRecognizer;
 
 async function readScan(body: string): Promise<PageLine[]> {
-  const pdf = await compileLatex(body, { packages: 'amssymb', preamble: '\\usepackage[leqno]{amsmath}\\usepackage[mathlines]{lineno}' });
-  try {
-    await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
-    const png = await readFile(join(pdf.dir, 'page.png'));
-    const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
-    return (await addMath(png, ocr, { math: 'auto', calibrate: false }, engines)).lines;
-  } finally {
-    await pdf.cleanup();
-  }
+  const compile = { packages: 'amssymb', preamble: '\\usepackage[leqno]{amsmath}\\usepackage[mathlines]{lineno}' };
+  return (await readScannedPage(body, compile, recognizer, engines)).lines;
 }
 
 describe('margin line numbers on a scanned page', () => {

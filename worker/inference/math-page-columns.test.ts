@@ -1,14 +1,8 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pageMathEngines } from '../../test/support/page-math-engines.js';
+import { pageMathEngines, readScannedPage } from '../../test/support/page-math-engines.js';
 import { assemblePage, type AssembledPage } from '../../page/assemble.js';
-import { compileLatex } from '../../test/support/latex-pdf.js';
 import { TextRecognizer } from '../engine/text/index.js';
-import { MATH_MIN_TURN_MARGIN } from './index.js';
-import { addMath, type MathEngines } from './math-page.js';
+import type { MathEngines } from './math-page.js';
 
 /**
  * A two-column page with a narrow gutter (10 pt, as LaTeX's two-column classes leave) and a
@@ -18,7 +12,6 @@ import { addMath, type MathEngines } from './math-page.js';
  * other, the displays were lost into prose, and the columns' lines were read interleaved. A
  * footnote's short rule, alone in its column's row, is no display (`-`).
  */
-const run = promisify(execFile);
 const LEFT = 'The series converges for every value of the parameter that we consider in this section. '.repeat(3);
 const RIGHT = 'A second column of prose follows here, with its own words about the same question. '.repeat(3);
 
@@ -36,18 +29,9 @@ let engines: MathEngines;
 let recognizer: TextRecognizer;
 
 async function readScan(body: string): Promise<AssembledPage> {
-  const pdf = await compileLatex(body, {
-    preamble:
-      '\\usepackage[paperwidth=7in,paperheight=5.5in,margin=0.5in]{geometry}\\setlength{\\columnsep}{10pt}\\renewcommand{\\footnoterule}{\\kern-3pt\\hrule width 0.35in\\kern 2.6pt}',
-  });
-  try {
-    await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
-    const png = await readFile(join(pdf.dir, 'page.png'));
-    const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
-    return assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
-  } finally {
-    await pdf.cleanup();
-  }
+  const preamble =
+    '\\usepackage[paperwidth=7in,paperheight=5.5in,margin=0.5in]{geometry}\\setlength{\\columnsep}{10pt}\\renewcommand{\\footnoterule}{\\kern-3pt\\hrule width 0.35in\\kern 2.6pt}';
+  return assemblePage(await readScannedPage(body, { preamble }, recognizer, engines));
 }
 
 describe('a scanned page of two columns with a narrow gutter', () => {

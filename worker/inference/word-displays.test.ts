@@ -1,18 +1,9 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { assemblePage } from '../../page/assemble.js';
 import type { MathRead } from '../../page/model.js';
-import { compileLatex } from '../../test/support/latex-pdf.js';
-import { pageMathEngines } from '../../test/support/page-math-engines.js';
+import { pageMathEngines, readScannedPage } from '../../test/support/page-math-engines.js';
 import { TextRecognizer } from '../engine/text/index.js';
-import { MATH_MIN_TURN_MARGIN } from './index.js';
-import { addMath } from './math-page.js';
 import { columnLeft, holdsEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
-
-const run = promisify(execFile);
 
 const LINE = 36;
 const read = (latex: string, confidenceRate = 0.8): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
@@ -63,17 +54,8 @@ describe('rows of names about a relation', () => {
 
 /** A page of `body` typeset by pdflatex, rasterised at 200 dpi and read as /v3/pdf reads a scanned page. */
 async function readScan(body: string) {
-  const pdf = await compileLatex(body, { preamble: '\\usepackage[paperwidth=5in,paperheight=4in,margin=0.5in]{geometry}' });
-  try {
-    await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', pdf.path, join(pdf.dir, 'page')]);
-    const png = await readFile(join(pdf.dir, 'page.png'));
-    const recognizer = await TextRecognizer.load();
-    const engines = await pageMathEngines();
-    const ocr = await recognizer.recognize(png, { minTurnMargin: MATH_MIN_TURN_MARGIN });
-    return assemblePage(await addMath(png, ocr, { math: 'auto', calibrate: false }, engines));
-  } finally {
-    await pdf.cleanup();
-  }
+  const compile = { preamble: '\\usepackage[paperwidth=5in,paperheight=4in,margin=0.5in]{geometry}' };
+  return assemblePage(await readScannedPage(body, compile, await TextRecognizer.load(), await pageMathEngines()));
 }
 
 const BEFORE = `The next function takes two arguments and gives back its second one, which makes it the

@@ -100,12 +100,13 @@ export function itemsToGlyphs(items: RawTextItem[], viewportTransform: number[],
     const step = item.width / Math.max(1, chars.filter((ch) => !isMark(ch)).length);
     let x = m[4];
     for (const ch of chars) {
-      if (isMark(ch)) accent = { x, base: m[5], size };
+      const mark = isMark(ch);
+      if (mark) accent = { x, base: m[5], size };
       else if (accent) {
         if (!/\s/.test(ch)) x += underAccentShift(accent, x, step, m[5]);
         accent = undefined;
       }
-      const w = isMark(ch) ? 0 : step;
+      const w = mark ? 0 : step;
       glyphs.push({ ch, x, w, base: m[5], size, font: info.name, bold: info.bold, mathFont: info.math, ...(info.italic ? { italic: true } : {}) });
       x += w;
     }

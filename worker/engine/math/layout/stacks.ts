@@ -25,20 +25,20 @@ const MARK_HEIGHT_EM = 0.6;
 export function groupStacks(elements: Element[], parseRow: ParseRow): Element[] {
   let pool = elements;
   const largest = Math.max(0, ...elements.flatMap((element) => (element.em === null ? [] : [element.em])));
-  for (const found of elements) {
-    const glyph = glyphOf(found);
+  for (const base of elements) {
+    const glyph = glyphOf(base);
     // An image's relation tells no size (its bars are rules): it stands at the formula's own size.
-    const base = found.em === null && glyph && RELATIONS.has(glyph.latex) && largest > 0 ? { ...found, em: largest } : found;
-    if (!glyph || base.em === null || glyph.latex === RULE || LIMIT_OPERATORS.has(glyph.latex) || !pool.includes(found)) continue;
+    const em = base.em ?? (glyph && RELATIONS.has(glyph.latex) && largest > 0 ? largest : null);
+    if (!glyph || em === null || glyph.latex === RULE || LIMIT_OPERATORS.has(glyph.latex) || !pool.includes(base)) continue;
     // A script-size base (`H_{f}^{\circ}`'s f) has the superscript over it: no mark of unknown size stacks on it.
-    const guessed = base.em >= SCRIPT_SHARE * largest;
-    const over = stacked(pool, base, 'above', guessed);
-    const under = stacked(pool, base, 'below', guessed);
+    const guessed = em >= SCRIPT_SHARE * largest;
+    const over = stacked(pool, base, em, 'above', guessed);
+    const under = stacked(pool, base, em, 'below', guessed);
     if (!over.length && !under.length) continue;
     const claimed = new Set([...over, ...under]);
-    pool = pool.filter((element) => element !== found && !claimed.has(element));
-    const node = { kind: 'stack' as const, base: found.node, over: parseRow(over).nodes, under: parseRow(under).nodes };
-    pool.push({ node, box: unionBox([found, ...claimed].map((element) => element.box)), em: found.em, baselineFor: found.baselineFor });
+    pool = pool.filter((element) => element !== base && !claimed.has(element));
+    const node = { kind: 'stack' as const, base: base.node, over: parseRow(over).nodes, under: parseRow(under).nodes };
+    pool.push({ node, box: unionBox([base, ...claimed].map((element) => element.box)), em: base.em, baselineFor: base.baselineFor });
   }
   return pool;
 }
@@ -48,11 +48,10 @@ export function groupStacks(elements: Element[], parseRow: ParseRow): Element[] 
  * joined to them by at most a thin space (`def` over a narrower `=`), centred on the symbol. A
  * superscript stands beside its base and the next symbol's, over neither.
  */
-function stacked(pool: Element[], base: Element, side: 'above' | 'below', guessed: boolean): Element[] {
-  const em = base.em!;
+function stacked(pool: Element[], base: Element, em: number, side: 'above' | 'below', guessed: boolean): Element[] {
   const b = base.box;
   const near = pool.filter((element) => {
-    if (element === base || (element.em === null ? !guessed || !markOver(element, base) : element.em >= SCRIPT_SHARE * em)) return false;
+    if (element === base || (element.em === null ? !guessed || !markOver(element, base, em) : element.em >= SCRIPT_SHARE * em)) return false;
     const gap = side === 'above' ? b.y0 - element.box.y1 : element.box.y0 - b.y1;
     return gap >= -0.05 * em && gap <= GAP_EM * em;
   });
@@ -68,8 +67,8 @@ function stacked(pool: Element[], base: Element, side: 'above' | 'below', guesse
   return Math.abs(centreX(span) - centreX(b)) <= CENTRED_SHARE * Math.max(width(span), width(b)) ? line : [];
 }
 
-/** A mark of unknown size within the symbol's width, centred on it and no taller than a script. */
-function markOver(mark: Element, base: Element): boolean {
+/** A mark of unknown size within the symbol's width (`em` its size), centred on it and no taller than a script. */
+function markOver(mark: Element, base: Element, em: number): boolean {
   const [m, b] = [mark.box, base.box];
-  return m.y1 - m.y0 <= MARK_HEIGHT_EM * base.em! && m.x0 >= b.x0 && m.x1 <= b.x1 && Math.abs(centreX(m) - centreX(b)) <= CENTRED_SHARE * width(b);
+  return m.y1 - m.y0 <= MARK_HEIGHT_EM * em && m.x0 >= b.x0 && m.x1 <= b.x1 && Math.abs(centreX(m) - centreX(b)) <= CENTRED_SHARE * width(b);
 }

@@ -1,8 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { writerPool, type Composer, type Piece, type WriterPool } from '../../../../models/eval/strokes-real-set.js';
-import { exactReads as exactReadsOf } from '../../../../test/support/fold-reads.js';
+import { describe, expect, it } from 'vitest';
+import type { Composer } from '../../../../models/eval/strokes-real-set.js';
+import { foldOneExactReads } from '../../../../test/support/fold-reads.js';
 import { datasetsPresent } from '../../../../models/training/strokes-real.js';
-import { StrokeClassifier } from './classifier.js';
 
 /**
  * Real ink of training-fold writers (fold 1, never the held-out fold 0), each writing each
@@ -12,14 +11,7 @@ import { StrokeClassifier } from './classifier.js';
  * subscript: a hand's f does not descend), `a_{n+1}` 46, `e^{-x}` 47.
  */
 describe.skipIf(!datasetsPresent())('binary operators on real ink of training writers', () => {
-  let classifier: StrokeClassifier;
-  let pool: WriterPool;
-  beforeAll(async () => {
-    classifier = await StrokeClassifier.load();
-    pool = await writerPool((fold) => fold === 1);
-  }, 60_000);
-
-  const exactReads = (latex: string, build: (c: Composer) => Piece) => exactReadsOf(pool, classifier, latex, build);
+  const exactReads = foldOneExactReads();
 
   it('reads f+7 on one line, and keeps the operators of a_{n+1} and e^{-x} in their scripts', async () => {
     expect(await exactReads('f+7', (c) => c.row([c.symbol('f'), c.symbol('+'), c.symbol('7')]))).toBeGreaterThanOrEqual(54);

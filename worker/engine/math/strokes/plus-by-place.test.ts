@@ -1,9 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { writerPool, type Composer, type Piece, type WriterPool } from '../../../../models/eval/strokes-real-set.js';
-import { exactReads as exactReadsOf } from '../../../../test/support/fold-reads.js';
+import { describe, expect, it } from 'vitest';
+import { foldOneExactReads } from '../../../../test/support/fold-reads.js';
 import { datasetsPresent } from '../../../../models/training/strokes-real.js';
 import { RULE, type MathSymbol } from '../types.js';
-import { StrokeClassifier } from './classifier.js';
 import { preferPlusByPlace } from './plus-by-place.js';
 
 /** A glyph from y0 to y1 (y down), 20 wide at x. */
@@ -63,14 +61,7 @@ describe('preferPlusByPlace', () => {
  * `2t` 43, `a^{t}` 50.
  */
 describe.skipIf(!datasetsPresent())('preferPlusByPlace on real ink of training writers', () => {
-  let classifier: StrokeClassifier;
-  let pool: WriterPool;
-  beforeAll(async () => {
-    classifier = await StrokeClassifier.load();
-    pool = await writerPool((fold) => fold === 1);
-  }, 60_000);
-
-  const exactReads = (latex: string, build: (c: Composer) => Piece) => exactReadsOf(pool, classifier, latex, build);
+  const exactReads = foldOneExactReads();
 
   it('reads the + of 2+1 that the classifier takes for t or f, and keeps the t of 2t and a^{t}', async () => {
     expect(await exactReads('2+1', (c) => c.row([c.symbol('2'), c.symbol('+'), c.symbol('1')]))).toBeGreaterThanOrEqual(62); // 54 before letter-case.ts weighed a tall Z against 2
