@@ -65,7 +65,7 @@ export function parseBaseline(elements: Element[]): Row {
       if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - PRIME_FOOT_EM * entry.base.em) {
         entry.primes.push(prime);
       } else if (continued) {
-        if (opensLine(next, settled[i + 1], entry.base, true)) break;
+        if (opensLine(next, settled[i + 1], entry.base, true) || closesSentence(next, entry.base, settled[i + 1])) break;
         continued.push(next);
       } else {
         const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
@@ -207,6 +207,24 @@ function relate(next: Settled, reference: Settled): Relation {
   const atAxis = relateAt({ ...next, baseline: centreY(dot.box) + AXIS_HEIGHT * next.em }, reference);
   return onBaseline === 'same' || atAxis === 'same' ? 'same' : dot.latex === '.' ? onBaseline : atAxis;
 }
+
+/**
+ * A dot standing on the base's own baseline after its script is the sentence's full stop
+ * (`n_{p}.`): a dot borrows its em from the script beside it, so measured as the script's it
+ * would continue it (`n_{p\cdot}`). A decimal point in a superscript stands well above the base's
+ * baseline, one in a subscript well below it; a `\cdot` inside a subscript (`a_{i\cdot j}`) may
+ * stand on it, but script-sized ink follows it closely.
+ */
+function closesSentence(next: Settled, base: Settled, after: Settled | undefined): boolean {
+  const dot = glyphOf(next.element);
+  if (dot === null || !DOT_TOKENS.has(dot.latex) || Math.abs(dot.box.y1 - base.baseline) > FULL_STOP_EM * base.em) return false;
+  const scriptGoesOn =
+    after !== undefined && after.em < SMALLER * base.em && relateAt(after, base) !== 'same' && after.element.box.x0 - next.element.box.x1 < 0.5 * base.em;
+  return !scriptGoesOn;
+}
+
+/** How far from the base's baseline (in its em) a full stop's foot may stand: a pixel or two at 150 dpi. */
+const FULL_STOP_EM = 0.1;
 
 function relateAt(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
