@@ -109,7 +109,10 @@ export async function renderCorpus<F extends Typeset = Formula>(
   const work = `${dir}.partial-${process.pid}`;
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  await compile(tex, formulas, work);
+  await compile(tex, formulas, work).catch(async (err: unknown) => {
+    await rm(work, { recursive: true, force: true });
+    throw err;
+  });
   const rendered: RenderedFormula<F>[] = formulas.map((formula, i) => ({
     formula,
     page: i + 1,

@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { spawnAppliance } from '../../../test/support/appliance.js';
 import { markdownTable, normalisedEditDistance, percent } from '../../../worker/engine/math/eval-metrics.js';
 import { pngOfPgm } from '../noisy-scans.js';
+import { DEFAULT_CONFIDENCE_RATE_THRESHOLD } from '../../../appliance/http/v3/text-result.js';
+import { atThreshold, auc, reliability, type Scored } from '../../training/fit-confidence.js';
 import { answerLatex } from '../product.js';
 import { FormulaCompileError, renderCorpus, RESOLUTIONS_DPI, type Dpi, type RenderedCorpus } from '../render.js';
 import type { SourceDisplay } from './displays.js';
@@ -18,7 +20,9 @@ import { CLOSE_DISTANCE, constructTable, type ScoredDisplay } from './score.js';
  * held out) typeset alone by pdflatex in its own environment (starred, so no number prints unless
  * the source tags it), rasterised by pdftoppm and cropped to its ink (render.ts), then sent as a
  * PNG to a running appliance at default options. The answer counts when it is one maths element
- * whose LaTeX has the source's display normal form (normalise.ts). Displays split by `\intertext`
+ * whose LaTeX has the source's display normal form (normalise.ts); a read the default
+ * confidence_rate_threshold refuses (math_confidence) counts as wrong, and the report adds how
+ * well confidence_rate separates exact reads from wrong ones on these real formulas. Displays split by `\intertext`
  * and those under a bold maths version are left out (their page is not one formula). A display
  * that does not compile alone (it leans on its document's preamble) is left out and counted.
  *
@@ -69,7 +73,8 @@ async function main(): Promise<number> {
   const documents = (await findRealDocuments()).filter((d) => values.only === undefined || values.only.split(',').some((o) => d.name.includes(o)));
   const images: DisplayImage[] = documents.flatMap((document) =>
     document.displays
-      .filter((display) => display.boldVersion !== true && intertextParts(display.body).length === 1)
+      // A display of spacing alone (`~ ~`) prints no ink: there is no image to read.
+      .filter((display) => display.boldVersion !== true && intertextParts(display.body).length === 1 && /[A-Za-z0-9]/u.test(display.body))
       .map((display, i) => ({ id: `${document.name.replaceAll(/[^A-Za-z0-9]+/gu, '_')}_${i}`, latex: display.body, document: document.name, display })),
   );
   const chosen = values.limit === undefined ? images : images.slice(0, Number(values.limit));
@@ -79,6 +84,8 @@ async function main(): Promise<number> {
 
   const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1', FOLIO_TEXT_REQUESTS_MAX: '1' }, { startTimeoutMs: 300_000 });
   const rows: ScoredDisplay[] = [];
+  /** Every answer read without the threshold: whether it is exact, and its confidence_rate. */
+  const reads: Scored[] = [];
   const seconds = new Map<string, number>();
   try {
     const call = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -91,13 +98,17 @@ async function main(): Promise<number> {
     for (const item of rendered.formulas) {
       const { png } = await pngOfPgm(item.crops[dpi].path);
       const started = performance.now();
-      const r = await call('/v3/text', { src: `data:image/png;base64,${png.toString('base64')}` }, auth);
+      // Asked with no threshold, so that a refused read is still seen; the default threshold is applied here as /v3/text applies it (text-result.ts).
+      const r = await call('/v3/text', { src: `data:image/png;base64,${png.toString('base64')}`, confidence_rate_threshold: 0 }, auth);
       seconds.set(item.formula.document, (seconds.get(item.formula.document) ?? 0) + (performance.now() - started) / 1000);
-      // A refusal (math_confidence) comes back as an error in the envelope: it counts as wrong.
-      const answer = r.status === 200 && !r.body?.error ? String(r.body.text ?? '') : `(${r.status} ${r.body?.error_info?.id ?? r.body?.error})`;
-      rows.push(scored(item.formula, answer));
-      const row = rows.at(-1)!;
-      console.log(`${row.exact ? 'ok ' : 'BAD'} ${item.formula.id}: ${row.exact ? row.expected : `${row.expected}\n    ⟶ ${answer.replaceAll('\n', ' ')}`}`);
+      const read = r.status === 200 && !r.body?.error ? String(r.body.text ?? '') : `(${r.status} ${r.body?.error_info?.id ?? r.body?.error})`;
+      const rate = Number(r.body?.confidence_rate ?? 0);
+      const refused = read.trim() !== '' && rate < DEFAULT_CONFIDENCE_RATE_THRESHOLD;
+      const row = scored(item.formula, refused ? '(math_confidence)' : read);
+      rows.push(row);
+      reads.push({ exact: scored(item.formula, read).exact, rate });
+      const mark = row.exact ? 'ok ' : refused && reads.at(-1)!.exact ? 'REF' : 'BAD';
+      console.log(`${mark} ${item.formula.id} ${rate.toFixed(2)}: ${row.exact ? row.expected : `${row.expected}\n    ⟶ ${read.replaceAll('\n', ' ')}`}`);
     }
   } finally {
     await app.stop();
@@ -111,13 +122,28 @@ async function main(): Promise<number> {
     )}`,
   );
   console.log(`${failed.length} displays did not typeset alone and are left out`);
+  const exactReads = reads.filter((r) => r.exact).length / Math.max(1, reads.length);
+  const calibration = [
+    '## Confidence',
+    '',
+    `Read without a threshold, ${percent(exactReads)} of the displays are exact; the default confidence_rate_threshold (${DEFAULT_CONFIDENCE_RATE_THRESHOLD}) answers or refuses them as follows.`,
+    '',
+    `${atThreshold(reads)} Ranking AUC ${auc(reads).toFixed(3)}.`,
+    '',
+    reliability(reads),
+    '',
+  ].join('\n');
+  console.log(`\n${calibration}`);
   const facts: DocumentFacts[] = documents
     .filter((d) => seconds.has(d.name))
     .map((d) => ({ name: d.name, pages: d.pages, displays: rows.filter((r) => r.document === d.name).length, seconds: seconds.get(d.name)! }));
   const whole = values.only === undefined && values.limit === undefined;
   const intro = `Each display typeset alone by pdflatex, rasterised at ${dpi} dpi and cropped to its ink, sent as a PNG to a running appliance's \`POST /v3/text\` with default options (models/eval/texdoc/images.ts); ${failed.length} displays that do not typeset without their document's preamble are left out. The "pipeline s" column is the seconds of its displays' requests.`;
   if (whole) {
-    await writeFile(here('../TEXDOC-IMAGES-RESULTS.md'), resultsMarkdown(rows, facts, 'Real-document maths as formula images (texlive-doc, /v3/text)', intro));
+    await writeFile(
+      here('../TEXDOC-IMAGES-RESULTS.md'),
+      `${resultsMarkdown(rows, facts, 'Real-document maths as formula images (texlive-doc, /v3/text)', intro)}\n${calibration}`,
+    );
     await writeFile(here('.cache/images-failures.md'), failuresMarkdown(rows));
     console.log('wrote models/eval/TEXDOC-IMAGES-RESULTS.md');
   } else {
