@@ -65,13 +65,13 @@ export function parseBaseline(elements: Element[]): Row {
       if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - PRIME_FOOT_EM * entry.base.em) {
         entry.primes.push(prime);
       } else if (continued) {
-        if (opensLine(next, settled[i + 1], entry.base, true)) break;
+        if (opensLine(next, settled[i + 1], entry.base, continued[continued.length - 1])) break;
         continued.push(next);
       } else {
         const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
         const relation = PUNCTUATION.has(baseLatex) || DOT_TOKENS.has(baseLatex) ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
-        if (opensLine(next, settled[i + 1], entry.base, false)) break;
+        if (opensLine(next, settled[i + 1], entry.base)) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
           (entry.staggered ??= []).push(next);
@@ -172,12 +172,16 @@ const BINARY = new Set(['+', '-', RULE, '=', '<', '>', '\\pm', '\\mp', '\\times'
  * `e^{-x}`) or none (`a^{+}`). Inside a script already begun (`inScript`) the operand must also
  * stand on the base's own line (`x^{2}+1`): a scanned script letter's size is a guess, and
  * `\lambda^{1-q}`'s q, read as large as the base, had taken the minus out of the superscript.
+ * There an operand clearly larger than the script's last element (`script`) is full-size too: a
+ * letter's em read from its x-height runs large in a font of tall x-height (Palatino's x measured
+ * 1.25 em of the radical after `x_{k+1}=`, which became part of the subscript).
  */
-function opensLine(next: Settled, after: Settled | undefined, base: Settled, inScript: boolean): boolean {
+function opensLine(next: Settled, after: Settled | undefined, base: Settled, script?: Settled): boolean {
   const latex = glyphOf(next.element)?.latex;
   if (!after || next.element.em !== null || latex === undefined || !BINARY.has(latex)) return false;
-  const onLine = after.element.em !== null && after.em >= SMALLER * base.em && relate(after, next) === 'same';
-  return onLine && (!inScript || relate(after, base) === 'same');
+  const fullSize = after.em >= SMALLER * base.em || (script !== undefined && SMALLER * after.em >= script.em);
+  const onLine = after.element.em !== null && fullSize && relate(after, next) === 'same';
+  return onLine && (script === undefined || relate(after, base) === 'same');
 }
 
 /**
