@@ -11,7 +11,7 @@ const PROSE = 'Words of a paragraph that runs across the whole width of the text
  * The structures inside displays of a page typeset by pdflatex and rasterised at 200 dpi, as a
  * scanned copy of a paper gives them (models/eval/texdoc/scanned.ts), read as /v3/pdf reads a
  * scanned page: wide accents over one letter, scripts beside a script-size operator name, a
- * radical beside a relation, where a script ends.
+ * radical beside a relation, where a script ends, the period after a script.
  */
 describe('structures of displays on a 200 dpi page', () => {
   let readDisplays: (sources: string[], packages?: string) => Promise<string[]>;
@@ -45,6 +45,14 @@ describe('structures of displays on a 200 dpi page', () => {
     // set just after it had the shape of a brace's two halves: `\overbrace{2}+x_{k}`, the `<` lost.
     const sources = ['x_{k+1}=\\sqrt{2+x_{k}}<\\sqrt{2+2}=2,', '\\sqrt{a^{2}+b^{2}}\\leq a+b'];
     expect(await readDisplays(sources, 'amsmath,amssymb,mathptmx')).toEqual(sources.map(normaliseLatex));
+  }, 90_000);
+
+  it('reads the period after a script, or after fractions alone, as the period on the line', async () => {
+    // Its em borrowed from the script, the period continued it as a `\\cdot` (`\\xi_{x,y\\cdot}`); after
+    // fractions that know no size of their own, the row's em was their boxes' height and the period
+    // stood a `\\cdot` high against it.
+    const sources = ['(\\beta_{sp}N)^{1/2}\\xi_{x,y}.', '\\sum_{\\tau}c_{\\tau}^{f}.', '\\frac{1}{S_{12}}\\frac{1}{S_{12}}.', 'x_{1.5}+y_{i\\cdot j}=0'];
+    expect(await readDisplays(sources)).toEqual(sources.map(normaliseLatex));
   }, 90_000);
 
   it('ends a script at an operator whose operand is clearly larger than the script (Palatino)', async () => {

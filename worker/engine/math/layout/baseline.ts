@@ -1,6 +1,6 @@
 import { RULE } from '../types.js';
 import { AXIS_HEIGHT } from './metrics.js';
-import { centreY, glyphOf, height, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
+import { centreY, glyphOf, height, median, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
 
 /** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
 interface Settled {
@@ -66,6 +66,7 @@ export function parseBaseline(elements: Element[]): Row {
         entry.primes.push(prime);
       } else if (continued) {
         if (opensLine(next, settled[i + 1], entry.base, continued[continued.length - 1])) break;
+        if (closingPeriod(next, settled[i + 1], entry.base, continued[continued.length - 1])) break;
         continued.push(next);
       } else {
         const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
@@ -185,6 +186,18 @@ function opensLine(next: Settled, after: Settled | undefined, base: Settled, scr
 }
 
 /**
+ * Whether `next`, a dot after a script, is the period that closes the formula or a part of it
+ * (`\xi_{x,y}.`, `c_{\tau}^{f}.`): it stands on the base's own line, and nothing after it goes on
+ * with the script. Its em borrowed from the script, it had continued the script as a `\cdot`
+ * (`\xi_{x,y\cdot}`). A dot inside a script (`x_{1.5}`) stands on the script's lowered line.
+ */
+function closingPeriod(next: Settled, after: Settled | undefined, base: Settled, script: Settled): boolean {
+  const dot = glyphOf(next.element);
+  if (!dot || !DOT_TOKENS.has(dot.latex) || relateAt({ ...next, baseline: dot.box.y1 }, base) !== 'same') return false;
+  return !after || after.em >= SMALLER * base.em || relate(after, script) !== 'same';
+}
+
+/**
  * A small element set a space after an operator or arrow and just before a larger letter is that
  * letter's prescript (`\rightarrow {}^{14}_{7}N`).
  */
@@ -248,7 +261,9 @@ function continuesGroup(next: Settled, last: Settled, base: Settled): boolean {
  */
 function settle(elements: Element[]): Settled[] {
   const known = elements.filter((element) => element.em !== null);
-  const fallback = referenceEm(elements);
+  // A row of fractions alone (`\frac{1}{a}\frac{1}{b}.`) is the size of their parts, not of their boxes.
+  const held = elements.flatMap((element) => (element.heldEm === undefined ? [] : [element.heldEm]));
+  const fallback = known.length === 0 && held.length > 0 ? (median(held) as number) : referenceEm(elements);
   return elements.map((element) => {
     const em = element.em ?? borrowedEm(element, known) ?? fallback;
     return { element, em, baseline: element.baselineFor(em) };
