@@ -58,7 +58,7 @@ export const GUTTER_REACH_LINE_HEIGHTS = 0.5;
 /**
  * The rows of ink of `page` (bands.ts `inkBands`), each band the gutter runs through cut into its
  * two columns' own rows of ink: the left column's first, then the right's. `lines`: the page's
- * text lines (upright boxes); one crossing the gutter keeps its band whole. Without a gutter, the
+ * text lines (upright boxes) but equation numbers; one crossing the gutter alone in its rows keeps its band whole. Without a gutter, the
  * page's bands as they are.
  */
 export function columnBands(page: InkMask, gutter: number | undefined, lines: Box[], lineHeight: number): Band[] {
@@ -75,14 +75,15 @@ export function columnBands(page: InkMask, gutter: number | undefined, lines: Bo
 }
 
 /**
- * Whether a text line across the gutter shares its rows with a line of each column (half the
- * column line's height or more): no title or display across the page, which stands alone in its
- * rows, but two columns' lines the text model's detector ran into one box (an overfull line's
- * mark joining them), whose band the gutter still cuts.
+ * Whether a text line across the gutter shares its rows with a line of a column (half the column
+ * line's height or more): no title or display across the page, which stands alone in its rows (its
+ * equation number aside), but a column's line reaching into the gutter (an overfull line and its
+ * mark) or two columns' lines the text model's detector ran into one box, whose band the gutter
+ * still cuts.
  */
 function besideColumns(line: Box, lines: Box[], gutter: number): boolean {
   const beside = (l: Box) => Math.min(l.y + l.height, line.y + line.height) - Math.max(l.y, line.y) >= l.height / 2;
-  return lines.some((l) => l.x + l.width <= gutter && beside(l)) && lines.some((l) => l.x >= gutter && beside(l));
+  return lines.some((l) => (l.x + l.width <= gutter || l.x >= gutter) && beside(l));
 }
 
 /**
