@@ -33,6 +33,31 @@ describe('columnOrder', () => {
     expect(texts([head, ...rows])).toEqual([head, ...left.flatMap((l, i) => [numbers[i]!, l]), ...right].map((l) => l.text));
   });
 
+  it('finds the gutter of a page whose lower part spans both columns: headings and displays across it, each alone in its rows', () => {
+    // emulateapj's page 2: two columns, then an appendix across the page (its heading, a display and
+    // its number `(A1)`), then references in two columns again. The spanning lines outnumbered the
+    // crossings a gutter may have, so the page was read as one column.
+    const rows = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => [
+        line(`left line ${from + i} of the first column goes here`, 10, from * 25 + i * 25, 280),
+        line(`right line ${from + i} of the second column goes here`, 330, from * 25 + i * 25, 280),
+      ]).flat();
+    const spanning = [
+      line('APPENDIX', 250, 150, 100),
+      line('APPENDIX MATERIAL', 220, 175, 160),
+      ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((k) => [line(`x_${k} = a + b`, 230, 200 + k * 25, 140), line(`(A${k + 1})`, 570, 200 + k * 25, 30)]),
+      line('REFERENCES', 250, 400, 100),
+    ];
+    const lines = [...rows(0, 5), ...spanning, ...rows(17, 5)];
+    const order = texts(lines);
+    expect(order.indexOf('left line 4 of the first column goes here')).toBeLessThan(order.indexOf('right line 0 of the second column goes here'));
+    expect(order.indexOf('left line 21 of the first column goes here')).toBeLessThan(order.indexOf('right line 17 of the second column goes here'));
+    // Lines across it beside a line of a column (rows of a table, a line read in pieces) still count against it.
+    const cells = [5, 6, 7, 8, 9].flatMap((k) => [line(`cell ${k}`, 10, k * 25, 150), line(`a wide cell ${k} that runs across`, 200, k * 25, 230)]);
+    const table = [...rows(0, 5), ...cells, ...rows(10, 5)];
+    expect(texts(table)).toEqual(table.map((l) => l.text));
+  });
+
   it('keeps the rows of a table of short cells, and a single column, as they are', () => {
     const table = [1, 2, 3, 4].flatMap((n) => [line(`Iron ${n}`, 10, n * 25, 60), line(`${n}.5`, 300, n * 25, 40)]);
     expect(texts(table)).toEqual(table.map((l) => l.text));

@@ -1,4 +1,5 @@
 import type { PageLine } from '../model.js';
+import { EQUATION_NUMBER } from '../equation-number.js';
 import { upperMedian, wordCount } from './line-measures.js';
 
 /**
@@ -128,9 +129,14 @@ function imageGutter(lines: { box: Box; text: string }[]): number | undefined {
   const prose = lines.filter((l) => isProse(l) && l.box.width <= 0.6 * (right - left)).map((l) => l.box);
   const half = (MIN_GUTTER_LINE_HEIGHTS * upperMedian(boxes.map((b) => b.height))) / 2;
   const allowed = Math.max(MIN_CROSSING, CROSSING_SHARE * narrow.length);
+  // The lines sharing each narrow line's rows (an equation number beside a display is none).
+  const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.replace(/\s+/g, ''))).map((l) => l.box));
+  const beside = new Map(narrow.map((b) => [b, boxes.filter((o) => o !== b && !numbers.has(o) && sharesRows(o, b))]));
   let best: { x0: number; x1: number; score: number } | undefined;
   for (let x = Math.ceil(left + half); x <= right - half; x++) {
-    const crossing = narrow.filter((b) => b.x < x + half && b.x + b.width > x - half).length;
+    // A line alone in its rows across the strip (a heading, a display across a page whose other part is in two columns) sits between the columns' stretches, not in them.
+    const apart = (o: Box) => o.x + o.width <= x - half || o.x >= x + half;
+    const crossing = narrow.filter((b) => b.x < x + half && b.x + b.width > x - half && beside.get(b)!.some(apart)).length;
     const before = prose.filter((b) => b.x + b.width <= x - half).length;
     const after = prose.filter((b) => b.x >= x + half).length;
     if (crossing > allowed || Math.min(before, after) < MIN_COLUMN_LINES) continue;
@@ -140,6 +146,9 @@ function imageGutter(lines: { box: Box; text: string }[]): number | undefined {
   }
   return best && (best.x0 + best.x1) / 2;
 }
+
+/** Whether two boxes share half the lower one's height of rows or more. */
+const sharesRows = (a: Box, b: Box) => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= Math.min(a.height, b.height) / 2;
 
 /** Whether MIN_COLUMN_LINES of the boxes start at one left edge (within half a line height): a column does, scattered fragments right of a page's middle do not. */
 function sharesLeftEdge(boxes: Box[]): boolean {

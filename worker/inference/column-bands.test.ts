@@ -54,6 +54,31 @@ describe('columnBands', () => {
     ]);
     expect(columnBands(mask, undefined, [], LINE)).toEqual(inkBands(mask));
   });
+
+  it("cuts a tall band at a gutter that a mark crosses in one line's rows, and the mark is neither column's", () => {
+    // A draft's overfull-box mark in the gutter beside the second left line.
+    const mark = { x0: 202, x1: 208, y0: 40 };
+    const bands = columnBands(page([...left, ...right, mark]), 207, [], LINE);
+    expect(bands.map((b) => [b.x0, b.x1, b.y0, b.y1])).toEqual([
+      ...left.map((l) => [l.x0, l.x1, l.y0, l.y0 + LINE]),
+      ...right.map((r) => [r.x0, r.x1, r.y0, r.y0 + LINE]),
+    ]);
+    // Ink crossing in rows two lines apart (a table's rules, a figure) keeps the band whole.
+    const rules = [40, 70].map((y0) => ({ x0: 10, x1: 410, y0 }));
+    expect(columnBands(page([...left, ...right, ...rules]), 207, [], LINE)).toHaveLength(1);
+  });
+
+  it('cuts a band whose text line across the gutter shares its rows with a line of each column', () => {
+    const mask = page([...left, ...right]);
+    // The text model's detector ran the second left line and the first right line into one box.
+    const merged = { ...box(10, 28, 400), height: 2 * LINE };
+    const lines = [...left.map((l) => box(l.x0, l.y0, l.x1 - l.x0)), ...right.map((r) => box(r.x0, r.y0, r.x1 - r.x0)), merged];
+    expect(columnBands(mask, 207, lines, LINE)).toHaveLength(8);
+    // A left line reaching into the gutter (an overfull line's mark) beside a right line: the band is cut.
+    expect(columnBands(mask, 207, [box(10, 40, 200), box(215, 42, 195)], LINE)).toHaveLength(8);
+    // A title across the page stands alone in its rows: its band stays whole.
+    expect(columnBands(mask, 207, [box(10, 20, 400)], LINE)).toHaveLength(1);
+  });
 });
 
 describe('splitAtGutter', () => {

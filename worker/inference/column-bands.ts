@@ -58,49 +58,77 @@ export const GUTTER_REACH_LINE_HEIGHTS = 0.5;
 /**
  * The rows of ink of `page` (bands.ts `inkBands`), each band the gutter runs through cut into its
  * two columns' own rows of ink: the left column's first, then the right's. `lines`: the page's
- * text lines (upright boxes); one crossing the gutter keeps its band whole. Without a gutter, the
+ * text lines (upright boxes) but equation numbers; one crossing the gutter alone in its rows keeps its band whole. Without a gutter, the
  * page's bands as they are. Each band reaches over the full stop that ends it (specks.ts).
  */
 export function columnBands(page: InkMask, gutter: number | undefined, lines: Box[], lineHeight: number): Band[] {
   const { mask, specks, glyph } = specksOf(page);
   const bands = rowBands(mask);
   if (gutter === undefined) return withFullStops(bands, specks, glyph);
-  const crossing = lines.filter((l) => l.x < gutter && l.x + l.width > gutter);
+  const crossing = lines.filter((l) => l.x < gutter && l.x + l.width > gutter && !besideColumns(l, lines, gutter));
   const cutBands = bands.flatMap((band) => {
     const held = (l: Box) => l.y + l.height / 2 > band.y0 && l.y + l.height / 2 < band.y1;
     const cut = crossing.some(held) ? undefined : blankCut(mask, band, gutter, lineHeight);
     if (cut === undefined) return [band];
-    return [...regionBands(mask, { ...band, x1: cut }), ...regionBands(mask, { ...band, x0: cut })];
+    return [...regionBands(mask, { ...band, x1: cut.x0 }), ...regionBands(mask, { ...band, x0: cut.x1 })];
   });
   return withFullStops(cutBands, specks, glyph);
 }
 
 /**
- * The middle of the blank pixel columns through `band`'s rows nearest the gutter, when a run of
- * them GUTTER_BLANK_LINE_HEIGHTS wide lies within GUTTER_REACH_LINE_HEIGHTS of it; undefined when
- * ink crosses there.
+ * Whether a text line across the gutter shares its rows with a line of a column (half the column
+ * line's height or more): no title or display across the page, which stands alone in its rows (its
+ * equation number aside), but a column's line reaching into the gutter (an overfull line and its
+ * mark) or two columns' lines the text model's detector ran into one box, whose band the gutter
+ * still cuts.
  */
-function blankCut(mask: InkMask, band: Band, gutter: number, lineHeight: number): number | undefined {
-  const reach = GUTTER_REACH_LINE_HEIGHTS * lineHeight;
-  const [from, to] = [Math.max(band.x0, Math.floor(gutter - reach)), Math.min(band.x1, Math.ceil(gutter + reach))];
-  let best: { x: number; width: number; off: number } | undefined;
-  let start = -1;
-  for (let x = from; x <= to; x++) {
-    const blank = x < to && columnBlank(mask, band, x);
-    if (blank && start < 0) start = x;
-    if (blank || start < 0) continue;
-    const [width, middle] = [x - start, (start + x) / 2];
-    const off = Math.abs(middle - gutter);
-    if (width >= GUTTER_BLANK_LINE_HEIGHTS * lineHeight && (!best || off < best.off)) best = { x: Math.round(middle), width, off };
-    start = -1;
-  }
-  return best?.x;
+function besideColumns(line: Box, lines: Box[], gutter: number): boolean {
+  const beside = (l: Box) => Math.min(l.y + l.height, line.y + line.height) - Math.max(l.y, line.y) >= l.height / 2;
+  return lines.some((l) => (l.x + l.width <= gutter || l.x >= gutter) && beside(l));
 }
 
-function columnBlank(mask: InkMask, band: Band, x: number): boolean {
-  for (let y = band.y0; y < band.y1; y++) if (mask.data[y * mask.width + x]) return false;
-  return true;
+/**
+ * The run of blank pixel columns through `band`'s rows nearest the gutter (x1 exclusive), when one
+ * GUTTER_BLANK_LINE_HEIGHTS wide lies within GUTTER_REACH_LINE_HEIGHTS of it; undefined when ink
+ * crosses there. The few rows of ink a run may hold (`columnBlank`) belong to neither column.
+ */
+function blankCut(mask: InkMask, band: Band, gutter: number, lineHeight: number): { x0: number; x1: number } | undefined {
+  const reach = GUTTER_REACH_LINE_HEIGHTS * lineHeight;
+  const [from, to] = [Math.max(band.x0, Math.floor(gutter - reach)), Math.min(band.x1, Math.ceil(gutter + reach))];
+  let best: { x0: number; x1: number; off: number } | undefined;
+  let start = -1;
+  for (let x = from; x <= to; x++) {
+    const blank = x < to && columnBlank(mask, band, x, lineHeight);
+    if (blank && start < 0) start = x;
+    if (blank || start < 0) continue;
+    const off = Math.abs((start + x) / 2 - gutter);
+    if (x - start >= GUTTER_BLANK_LINE_HEIGHTS * lineHeight && (!best || off < best.off)) best = { x0: start, x1: x, off };
+    start = -1;
+  }
+  return best && { x0: best.x0, x1: best.x1 };
 }
+
+/**
+ * Whether no ink crosses the band at `x`, or, in a band CROSSED_BAND_LINE_HEIGHTS tall or more, only
+ * ink within CROSSING_INK_LINE_HEIGHTS of rows: a draft's overfull-box mark at the end of one line,
+ * a word's tail reaching into the gutter, would otherwise keep whole a band that runs down both
+ * columns, every line of each joined to the other column's lines beside it. A table's rules across
+ * the page stand further apart; a figure or a display across the page crosses it in more rows.
+ */
+function columnBlank(mask: InkMask, band: Band, x: number, lineHeight: number): boolean {
+  let [first, last] = [-1, -1];
+  for (let y = band.y0; y < band.y1; y++) {
+    if (!mask.data[y * mask.width + x]) continue;
+    if (first < 0) first = y;
+    last = y;
+  }
+  if (first < 0) return true;
+  return band.y1 - band.y0 >= CROSSED_BAND_LINE_HEIGHTS * lineHeight && last - first < CROSSING_INK_LINE_HEIGHTS * lineHeight;
+}
+/** A band this many line heights tall may be cut at a gutter that ink crosses in a few rows… */
+export const CROSSED_BAND_LINE_HEIGHTS = 3;
+/** …within this many line heights. */
+export const CROSSING_INK_LINE_HEIGHTS = 1.2;
 
 /** The rows of ink of one region of the mask, in page coordinates. */
 function regionBands(mask: InkMask, region: Band): Band[] {

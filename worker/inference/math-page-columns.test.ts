@@ -52,3 +52,22 @@ describe('a scanned page of two columns with a narrow gutter', () => {
     expect(firstRight).toBeGreaterThan(lastLeft);
   }, 180_000);
 });
+
+describe('a scanned two-column page whose gutter a draft overfull mark crosses', () => {
+  // lazylist's TUGboat draft: the black mark of an overfull line stands in the gutter, so no blank
+  // strip ran down the band of the rows beside it, and that band held both columns' lines and displays.
+  it("still reads each column's displays on their own", async () => {
+    const overfull = String.raw`\par\noindent\makebox[\dimexpr\linewidth+2pt\relax][l]{The macros below are set in a line of its own.}\par`;
+    const page = await readScan(String.raw`\overfullrule=5pt\twocolumn
+${LEFT}
+\[ x^{2}-y^{2}=(x-y)(x+y) \]
+${overfull} ${LEFT}
+\[ a+b=c \]
+${LEFT}\newpage
+${RIGHT}The third of its paragraphs opens here and goes on.
+\[ \sum_{k=1}^{n} k=\frac{n(n+1)}{2} \]
+${RIGHT}`);
+    const maths = page.lines.filter((l) => l.kind === 'math').map((l) => l.math?.latex);
+    expect(maths).toEqual(['x^{2}-y^{2}=(x-y)(x+y)', 'a+b=c', '\\sum_{k=1}^{n}k=\\frac{n(n+1)}{2}']);
+  }, 180_000);
+});

@@ -62,7 +62,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const bands = columnBands(
     mask,
     gutter,
-    ocrLines.map((l) => toUpright(l.box)),
+    ocrLines.filter((l) => !isEquationNumber(l.text)).map((l) => toUpright(l.box)),
     medianHeight(read.lines),
   );
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);
@@ -113,7 +113,8 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
       // prose together: stacked lines are weighed one by one, by the wordiest.
       const evidence = proseEvidence(mine, toUpright).text;
       // A row of names about a relation, or one with an equation number of its own, reads as words yet may be a display (word-displays.ts).
-      const names = namesAboutRelation(text, band.x0, columnLeft(band.x0, uprightLines, gutter), medianHeight(read.lines));
+      const boxes = mine.map((l) => toUpright(l.box));
+      const names = namesAboutRelation(text, band.x0, columnLeft(band.x0, uprightLines, gutter), medianHeight(read.lines), boxes);
       const numbered = holdsEquationNumber(mine.map((l) => l.text));
       const math = isProse(evidence) && !names && !numbered ? undefined : await readFormula(crop(gray, band), engines, { text, row: true });
       const display = math && ((names && readsNamesAboutRelation(math)) || (numbered && readsNumberedDisplay(math)));

@@ -3,7 +3,7 @@ import { assemblePage } from '../../page/assemble.js';
 import type { MathRead } from '../../page/model.js';
 import { pageMathEngines, readScannedPage } from '../../test/support/page-math-engines.js';
 import { TextRecognizer } from '../engine/text/index.js';
-import { columnLeft, holdsEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
+import { columnLeft, holdsEquationNumber, namesAboutRelation, namesApart, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
 
 const LINE = 36;
 const read = (latex: string, confidenceRate = 0.8): MathRead => ({ latex, confidence: confidenceRate ** 5, confidenceRate, symbolCount: 5 });
@@ -22,6 +22,22 @@ describe('rows of names about a relation', () => {
     expect(namesAboutRelation('Twiddle First =', 415, 195, LINE)).toBe(false);
     expect(namesAboutRelation('Compose can be implemented in TEX as', 250, 195, LINE)).toBe(false);
     expect(namesAboutRelation('9: while N ≠ 0 do', 415, 195, LINE)).toBe(false);
+  });
+
+  it('takes two runs of names apart on one row for a possible display: the text model read nothing of the relation between them', () => {
+    // lazylist's `Singleton a = Cons a Nil`, read as `Singleton a` and `Cons a Nil` 56 pixels apart.
+    const row = [
+      { x: 338, y: 1318, width: 151, height: 37 },
+      { x: 545, y: 1318, width: 144, height: 37 },
+    ];
+    expect(namesApart(row, 39)).toBe(true);
+    expect(namesAboutRelation('Singleton a Cons a Nil', 338, 195, 39, row)).toBe(true);
+    expect(namesAboutRelation('Singleton a Cons a Nil', 338, 195, 39)).toBe(false);
+    // Words a space apart, and lines one above the other (a numerator over its denominator), are no such row.
+    expect(namesApart([row[0]!, { ...row[1]!, x: 500 }], 39)).toBe(false);
+    expect(namesApart([row[0]!, { ...row[1]!, y: 1360 }], 39)).toBe(false);
+    // Sentences stay prose however far apart their pieces stand.
+    expect(namesAboutRelation('which is defined as the sum of', 338, 195, 39, row)).toBe(false);
   });
 
   it('takes the maths read when it holds the relation and spells its names in italic letters', () => {

@@ -10,7 +10,9 @@ import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
  * maths read, which spells the italic letters as maths letters, is never asked. Such a row is told
  * by its text read and its place:
  * - a relation standing alone between two runs of names (a token that is only `=`, `<`, `≤`, `→`, …;
- *   the text model reads an `=` between italic names as `Ⅱ` at times);
+ *   the text model reads an `=` between italic names as `Ⅱ` at times), or two runs of names side by
+ *   side on the row RELATION_GAP line heights apart or more (`Singleton a` and `Cons a Nil`: the text
+ *   model read nothing of the `=` between them, and words of one line stand a space apart);
  * - no word of a sentence: none of the short words prose cannot go without (`the`, `of`, `is`, `we`,
  *   …) nor a keyword of pseudo-code (`while N ≠ 0 do`), no sentence punctuation ending a word, few
  *   words (MAX_NAMES);
@@ -45,11 +47,30 @@ export function columnLeft(x: number, lines: { box: { x: number; width: number }
   return starts[Math.floor(starts.length / 4)] ?? x;
 }
 
-/** Whether a row's text read and place say it may be a display of names about a relation (read its maths). */
-export function namesAboutRelation(text: string, rowX: number, columnX: number, lineHeight: number): boolean {
+/** Two runs of names on one row this many line heights apart hold a relation the text model did not read. */
+export const RELATION_GAP = 0.75;
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Whether two of a row's text boxes stand side by side on one row (sharing half the lower one's height) RELATION_GAP line heights apart or more. */
+export function namesApart(boxes: Box[], lineHeight: number): boolean {
+  const sorted = [...boxes].sort((a, b) => a.x - b.x);
+  return sorted.some((a, i) =>
+    sorted.slice(i + 1).some((b) => {
+      const shared = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+      return shared >= 0.5 * Math.min(a.height, b.height) && b.x - (a.x + a.width) >= RELATION_GAP * lineHeight;
+    }),
+  );
+}
+
+/**
+ * Whether a row's text read and place say it may be a display of names about a relation (read its
+ * maths); `boxes`: its text lines' boxes, which may stand apart on the row (`namesApart`).
+ */
+export function namesAboutRelation(text: string, rowX: number, columnX: number, lineHeight: number, boxes: Box[] = []): boolean {
   const tokens = text.split(/\s+/).filter(Boolean);
   const at = tokens.findIndex((t) => RELATION_TOKEN.test(t));
-  if (at <= 0 || at === tokens.length - 1) return false;
+  if ((at <= 0 || at === tokens.length - 1) && !namesApart(boxes, lineHeight)) return false;
   if (tokens.some((t) => SENTENCE_WORDS.has(t) || /[a-z][.,;:!?]$/.test(t))) return false;
   return countWords(text).words <= MAX_NAMES && rowX - columnX >= ROW_INDENT * lineHeight;
 }

@@ -64,6 +64,9 @@ export function horizontalBrace(group: SymbolGroup, map: ComponentMap): typeof O
   const extent = extentOf(group, map);
   const shaft = [0.25, 0.4, 0.6, 0.75].map((at) => extent(x0 + at * width - 1, x0 + at * width + 1).centre);
   if (shaft.some(Number.isNaN) || Math.max(...shaft) - Math.min(...shaft) > LEVEL) return null;
+  // The shaft runs between the tip's side and the ends': a radical's vinculum with the `<` after
+  // it (a hook down at one end, a point at the other) runs along the top.
+  if (shaft.some((centre) => centre < REACH || centre > 1 - REACH)) return null;
   const end = Math.max(2, width * END_SHARE);
   const tip = Math.max(1, width * TIP_SHARE);
   const ends = [extent(x0, x0 + end), extent(group.box.x1 - end, group.box.x1)];

@@ -85,7 +85,7 @@ export function groupAccents(elements: Element[], parseRow: ParseRow): Element[]
           ? '\\mathring'
           : (named ?? (glyph.latex === '\\longrightarrow' ? '\\overrightarrow' : ARROWS.has(glyph.latex) ? '\\vec' : (WIDE[glyph.latex] ?? '\\dot')));
     pool = pool.filter((element) => !dots.includes(element) && element !== target);
-    pool.push(accentElement(command, marks, [target], mark, parseRow));
+    pool.push(accentElement(wideOverOne(command, mark, target), marks, [target], mark, parseRow));
   }
   return pool;
 }
@@ -99,6 +99,19 @@ function accentElement(command: string, marks: Glyph[], targets: Element[], mark
   const em = body.em ?? targets[0].em;
   const baseline = body.baseline;
   return { node, box, em, baselineFor: baseline === null ? targets[0].baselineFor : () => baseline };
+}
+
+/**
+ * Width in em from which a hat or tilde over one symbol is the wide accent's smallest size: `\hat`
+ * and `\tilde` are 0.25–0.35 em of ink, `\widehat{R}` and `\widetilde{a}` 0.55 em (Computer
+ * Modern, Palatino, Times), whatever the letter under them.
+ */
+const WIDE_ACCENT_EM = 0.45;
+
+/** `\widehat`/`\widetilde` for a hat or tilde over one symbol that is as wide as the wide accent's smallest size. */
+function wideOverOne(command: string, mark: Element, target: Element): string {
+  if (command !== '\\hat' && command !== '\\tilde') return command;
+  return target.em !== null && width(mark.box) >= WIDE_ACCENT_EM * target.em ? WIDE[command]! : command;
 }
 
 /** The share of an element's width a wide mark covers when it stretches over it. */

@@ -1,6 +1,6 @@
 import { RULE } from '../types.js';
 import { AXIS_HEIGHT } from './metrics.js';
-import { centreY, glyphOf, height, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
+import { centreY, glyphOf, height, median, overlap, referenceEm, width, type Element, type Glyph, type Node, type Row } from './element.js';
 
 /** A settled element: its own em or one borrowed from a neighbour, and the baseline that follows. */
 interface Settled {
@@ -65,13 +65,14 @@ export function parseBaseline(elements: Element[]): Row {
       if (entry.sub.length + entry.sup.length === 0 && prime && next.element.box.y1 < entry.base.baseline - PRIME_FOOT_EM * entry.base.em) {
         entry.primes.push(prime);
       } else if (continued) {
-        if (opensLine(next, settled[i + 1], entry.base, true) || closesSentence(next, entry.base, settled[i + 1])) break;
+        if (opensLine(next, settled[i + 1], entry.base, continued[continued.length - 1])) break;
+        if (closingPeriod(next, settled[i + 1], entry.base, continued[continued.length - 1])) break;
         continued.push(next);
       } else {
         const baseLatex = glyphOf(entry.base.element)?.latex ?? '';
         const relation = PUNCTUATION.has(baseLatex) || DOT_TOKENS.has(baseLatex) ? 'same' : relate(next, entry.base);
         if (relation === 'same' || (entry.sub.length + entry.sup.length === 0 && isPrescript(next, entry.base, settled.slice(i + 1)))) break;
-        if (opensLine(next, settled[i + 1], entry.base, false)) break;
+        if (opensLine(next, settled[i + 1], entry.base)) break;
         const other = relation === 'sup' ? entry.sub : entry.sup;
         if (entry.staggered || (other.length > 0 && (relation === 'sup' ? entry.sup : entry.sub).length === 0 && startsAfter(next, other, entry.base)))
           (entry.staggered ??= []).push(next);
@@ -172,12 +173,28 @@ const BINARY = new Set(['+', '-', RULE, '=', '<', '>', '\\pm', '\\mp', '\\times'
  * `e^{-x}`) or none (`a^{+}`). Inside a script already begun (`inScript`) the operand must also
  * stand on the base's own line (`x^{2}+1`): a scanned script letter's size is a guess, and
  * `\lambda^{1-q}`'s q, read as large as the base, had taken the minus out of the superscript.
+ * There an operand clearly larger than the script's last element (`script`) is full-size too: a
+ * letter's em read from its x-height runs large in a font of tall x-height (Palatino's x measured
+ * 1.25 em of the radical after `x_{k+1}=`, which became part of the subscript).
  */
-function opensLine(next: Settled, after: Settled | undefined, base: Settled, inScript: boolean): boolean {
+function opensLine(next: Settled, after: Settled | undefined, base: Settled, script?: Settled): boolean {
   const latex = glyphOf(next.element)?.latex;
   if (!after || next.element.em !== null || latex === undefined || !BINARY.has(latex)) return false;
-  const onLine = after.element.em !== null && after.em >= SMALLER * base.em && relate(after, next) === 'same';
-  return onLine && (!inScript || relate(after, base) === 'same');
+  const fullSize = after.em >= SMALLER * base.em || (script !== undefined && SMALLER * after.em >= script.em);
+  const onLine = after.element.em !== null && fullSize && relate(after, next) === 'same';
+  return onLine && (script === undefined || relate(after, base) === 'same');
+}
+
+/**
+ * Whether `next`, a dot after a script, is the period that closes the formula or a part of it
+ * (`\xi_{x,y}.`, `c_{\tau}^{f}.`): it stands on the base's own line, and nothing after it goes on
+ * with the script. Its em borrowed from the script, it had continued the script as a `\cdot`
+ * (`\xi_{x,y\cdot}`). A dot inside a script (`x_{1.5}`) stands on the script's lowered line.
+ */
+function closingPeriod(next: Settled, after: Settled | undefined, base: Settled, script: Settled): boolean {
+  const dot = glyphOf(next.element);
+  if (!dot || !DOT_TOKENS.has(dot.latex) || relateAt({ ...next, baseline: dot.box.y1 }, base) !== 'same') return false;
+  return !after || after.em >= SMALLER * base.em || relate(after, script) !== 'same';
 }
 
 /**
@@ -207,24 +224,6 @@ function relate(next: Settled, reference: Settled): Relation {
   const atAxis = relateAt({ ...next, baseline: centreY(dot.box) + AXIS_HEIGHT * next.em }, reference);
   return onBaseline === 'same' || atAxis === 'same' ? 'same' : dot.latex === '.' ? onBaseline : atAxis;
 }
-
-/**
- * A dot standing on the base's own baseline after its script is the sentence's full stop
- * (`n_{p}.`): a dot borrows its em from the script beside it, so measured as the script's it
- * would continue it (`n_{p\cdot}`). A decimal point in a superscript stands well above the base's
- * baseline, one in a subscript well below it; a `\cdot` inside a subscript (`a_{i\cdot j}`) may
- * stand on it, but script-sized ink follows it closely.
- */
-function closesSentence(next: Settled, base: Settled, after: Settled | undefined): boolean {
-  const dot = glyphOf(next.element);
-  if (dot === null || !DOT_TOKENS.has(dot.latex) || Math.abs(dot.box.y1 - base.baseline) > FULL_STOP_EM * base.em) return false;
-  const scriptGoesOn =
-    after !== undefined && after.em < SMALLER * base.em && relateAt(after, base) !== 'same' && after.element.box.x0 - next.element.box.x1 < 0.5 * base.em;
-  return !scriptGoesOn;
-}
-
-/** How far from the base's baseline (in its em) a full stop's foot may stand: a pixel or two at 150 dpi. */
-const FULL_STOP_EM = 0.1;
 
 function relateAt(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
@@ -262,7 +261,9 @@ function continuesGroup(next: Settled, last: Settled, base: Settled): boolean {
  */
 function settle(elements: Element[]): Settled[] {
   const known = elements.filter((element) => element.em !== null);
-  const fallback = referenceEm(elements);
+  // A row of fractions alone (`\frac{1}{a}\frac{1}{b}.`) is the size of their parts, not of their boxes.
+  const held = elements.flatMap((element) => (element.heldEm === undefined ? [] : [element.heldEm]));
+  const fallback = known.length === 0 && held.length > 0 ? (median(held) as number) : referenceEm(elements);
   return elements.map((element) => {
     const em = element.em ?? borrowedEm(element, known) ?? fallback;
     return { element, em, baseline: element.baselineFor(em) };

@@ -47,6 +47,8 @@ export interface Element {
   box: Box;
   em: number | null;
   baselineFor: (em: number) => number;
+  /** A structure's parts' em (a fraction's numerator and denominator): the row's size when nothing in it knows its own. */
+  heldEm?: number;
 }
 
 /** A parsed row and the metrics of its main baseline, which a structure built around it inherits. */
@@ -98,10 +100,10 @@ export function glyphOf(element: Element, latex?: string): Glyph | null {
 }
 
 /** An element built by the parser, whose metrics follow its main row, or (when it has none) its axis: minus and equals signs, fractions, matrices. */
-export function structureElement(node: Node, box: Box, row: Row | null, axisY: number): Element {
+export function structureElement(node: Node, box: Box, row: Row | null, axisY: number, heldEm?: number | null): Element {
   if (row && row.baseline !== null && row.em !== null) {
     const baseline = row.baseline;
     return { node, box, em: row.em, baselineFor: () => baseline };
   }
-  return { node, box, em: null, baselineFor: (em) => axisY + AXIS_HEIGHT * em };
+  return { node, box, em: null, baselineFor: (em) => axisY + AXIS_HEIGHT * em, ...(heldEm ? { heldEm } : {}) };
 }

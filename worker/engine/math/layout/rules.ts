@@ -48,8 +48,10 @@ function decide(rule: Element, above: Element[], below: Element[], em: number, p
   // A rule under an operator name is its underline, with the limits below (amsmath's \varliminf):
   // no fraction has a bare `lim` for its numerator.
   if (above.length > 0 && below.length > 0 && !isOperatorName(above)) {
-    const node = { kind: 'fraction' as const, bar, numerator: parseRow(above).nodes, denominator: parseRow(below).nodes };
-    return { decided: structureElement(node, box, null, centreY(rule.box)), used: [...above, ...below] };
+    const [numerator, denominator] = [parseRow(above), parseRow(below)];
+    const node = { kind: 'fraction' as const, bar, numerator: numerator.nodes, denominator: denominator.nodes };
+    const heldEm = Math.max(numerator.em ?? 0, denominator.em ?? 0);
+    return { decided: structureElement(node, box, null, centreY(rule.box), heldEm), used: [...above, ...below] };
   }
   const side = below.length > 0 && !isOperatorName(above) ? below : above;
   const marked = markedLine(side, rule, em);
