@@ -54,6 +54,10 @@ describe('rows of names about a relation', () => {
     expect(readsNumberedDisplay({ ...read('F=ma\\text{or}p=mv'), tag: '1' })).toBe(true);
     expect(readsNumberedDisplay(read('F=ma\\text{or}p=mv'))).toBe(false);
     expect(readsNumberedDisplay({ ...read('\\text{See}\\text{the}\\text{next}\\text{page}'), tag: '1' })).toBe(false);
+    // autonum's align of letters: `a (20)`, a letter alone beside its number, which the text model reads as a word.
+    expect(readsNumberedDisplay({ ...read('a'), tag: '20' })).toBe(true);
+    expect(readsNumberedDisplay(read('a'))).toBe(false);
+    expect(readsNumberedDisplay({ ...read('ab'), tag: '20' })).toBe(false);
   });
 
   it("finds a column's left edge where most of its prose lines start, on the row's side of the gutter", () => {
@@ -90,6 +94,14 @@ ${AFTER}`);
       '\\begin{aligned}Twiddlefxy&=fyx\\\\Composefgx&=f(gx)\\end{aligned}',
     ]);
     expect(page.lines.filter((l) => l.kind !== 'math')).toHaveLength(6);
+  }, 180_000);
+
+  // autonum's equations of one letter: the text model reads `a` as a word and its number apart.
+  it('reads a numbered display of one letter as a display with its number', async () => {
+    const page = await readScan(String.raw`${BEFORE}
+\begin{equation} a \end{equation}
+${AFTER}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => [l.math?.latex, l.math?.tag])).toEqual([['a', '1']]);
   }, 180_000);
 
   // asmejour's `\vec{F}=m\vec{a}\quad\textrm{or}\quad…` (3): read `F=ma or F=ma or …` and its number apart, as prose.

@@ -98,7 +98,16 @@ export function holdsEquationNumber(texts: string[]): boolean {
 /** A text read that is only an equation number (`(3)`, `(2.6′)`). */
 export const isEquationNumber = (text: string) => EQUATION_NUMBER.test(text.replace(/\s+/g, ''));
 
-/** Whether the maths read of a row holding an equation number is a display (`holdsEquationNumber`). */
+/**
+ * Whether the maths read of a row holding an equation number is a display (`holdsEquationNumber`):
+ * structure beside the number, or a lone letter (`a (20)`, a row of an align of letters: no line of
+ * prose is one letter and a number at the margin).
+ */
 export function readsNumberedDisplay(math: MathRead): boolean {
-  return math.tag !== undefined && hasMathStructure(math.latex) && !spellsProse(math.latex) && math.confidenceRate >= MIN_MATH_RATE;
+  return (
+    math.tag !== undefined &&
+    (hasMathStructure(math.latex) || /^[A-Za-z]$/.test(math.latex)) &&
+    !spellsProse(math.latex) &&
+    math.confidenceRate >= MIN_MATH_RATE
+  );
 }
