@@ -25,14 +25,28 @@ const PAGES_PER_BATCH = 40;
 const PDFLATEX_TIMEOUT_MS = 120_000;
 const PDFTOPPM_TIMEOUT_MS = 120_000;
 
-// A short wide page keeps rasters small; a display formula never breaks, so 7 in of line is room enough.
-const PREAMBLE = [
+/** What is typeset: one display a page. */
+export interface Typeset {
+  id: string;
+  latex: string;
+}
+
+export interface RenderOptions<F extends Typeset> {
+  /** The page's content, on one line; by default the formula in `\\[ … \\]`. */
+  page?: (formula: F) => string;
+  /** Page height: a short wide page keeps rasters small; a page of several displayed rows needs more. */
+  paperHeightIn?: number;
+}
+
+// A display formula never breaks, so 7 in of line is room enough.
+const preamble = (paperHeightIn: number) => [
   '\\documentclass{article}',
-  '\\usepackage[paperwidth=8in,paperheight=3in,margin=0.5in]{geometry}',
+  `\\usepackage[paperwidth=8in,paperheight=${paperHeightIn}in,margin=0.5in]{geometry}`,
   '\\usepackage{amsmath,amssymb}',
   '\\pagestyle{empty}',
   '\\begin{document}',
 ];
+const PREAMBLE_LINES = preamble(3).length;
 
 export interface Crop {
   /** The cropped page, 8-bit PGM. */
@@ -41,38 +55,53 @@ export interface Crop {
   box: Box;
 }
 
-export interface RenderedFormula {
-  formula: Formula;
+export interface RenderedFormula<F extends Typeset = Formula> {
+  formula: F;
   /** 1-based page of the PDF holding this formula alone. */
   page: number;
   crops: Record<Dpi, Crop>;
 }
 
-export interface RenderedCorpus {
+export interface RenderedCorpus<F extends Typeset = Formula> {
   pdfPath: string;
-  formulas: RenderedFormula[];
+  formulas: RenderedFormula<F>[];
   fromCache: boolean;
 }
 
 const run = promisify(execFile);
 
-/** The LaTeX document: formula i on line PREAMBLE.length + i, so a pdflatex error line names its formula. */
-function texDocument(formulas: readonly Formula[]): string {
-  const pages = formulas.map((f) => `\\noindent\\[ ${f.latex} \\]\\clearpage`);
-  return [...PREAMBLE, ...pages, '\\end{document}', ''].join('\n');
+/** The LaTeX document: formula i on line PREAMBLE_LINES + i, so a pdflatex error line names its formula. */
+function texDocument<F extends Typeset>(formulas: readonly F[], options: RenderOptions<F>): string {
+  const page = options.page ?? ((f: F) => `\\[ ${f.latex} \\]`);
+  const pages = formulas.map((f) => `\\noindent${page(f).replace(/\s*\n\s*/gu, ' ')}\\clearpage`);
+  return [...preamble(options.paperHeightIn ?? 3), ...pages, '\\end{document}', ''].join('\n');
+}
+
+/** pdflatex stopped at a formula: `formula` names it, so a caller may leave it out and try again. */
+export class FormulaCompileError extends Error {
+  constructor(
+    message: string,
+    readonly formula: Typeset | undefined,
+  ) {
+    super(message);
+  }
 }
 
 /**
  * Renders (or finds in the cache) the PDF and the cropped page images of every formula.
  * @throws Error naming the formula pdflatex stopped at, or the page that came out blank
  */
-export async function renderCorpus(formulas: readonly Formula[], cacheRoot: string): Promise<RenderedCorpus> {
-  const tex = texDocument(formulas);
+export async function renderCorpus<F extends Typeset = Formula>(
+  formulas: readonly F[],
+  cacheRoot: string,
+  options: RenderOptions<F> = {},
+): Promise<RenderedCorpus<F>> {
+  const tex = texDocument(formulas, options);
   const key = createHash('sha256').update(JSON.stringify({ tex, RESOLUTIONS_DPI, MARGIN_IN })).digest('hex').slice(0, 16);
   const dir = join(cacheRoot, key);
   const indexPath = join(dir, 'index.json');
   if (existsSync(indexPath)) {
-    const cached = JSON.parse(await readFile(indexPath, 'utf8')) as RenderedCorpus;
+    const cached = JSON.parse(await readFile(indexPath, 'utf8')) as RenderedCorpus<F>;
     return { ...inFolder(dir, cached), fromCache: true };
   }
 
@@ -80,8 +109,11 @@ export async function renderCorpus(formulas: readonly Formula[], cacheRoot: stri
   const work = `${dir}.partial-${process.pid}`;
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  await compile(tex, formulas, work);
-  const rendered: RenderedFormula[] = formulas.map((formula, i) => ({
+  await compile(tex, formulas, work).catch(async (err: unknown) => {
+    await rm(work, { recursive: true, force: true });
+    throw err;
+  });
+  const rendered: RenderedFormula<F>[] = formulas.map((formula, i) => ({
     formula,
     page: i + 1,
     crops: {} as Record<Dpi, Crop>,
@@ -97,7 +129,7 @@ export async function renderCorpus(formulas: readonly Formula[], cacheRoot: stri
     }
   }
   // Paths in the index are relative to the cache folder, so the checkout can move.
-  const index: RenderedCorpus = { pdfPath: 'formulas.pdf', formulas: rendered, fromCache: false };
+  const index: RenderedCorpus<F> = { pdfPath: 'formulas.pdf', formulas: rendered, fromCache: false };
   await writeFile(join(work, 'index.json'), JSON.stringify(index));
   await rm(dir, { recursive: true, force: true });
   await rename(work, dir);
@@ -105,7 +137,7 @@ export async function renderCorpus(formulas: readonly Formula[], cacheRoot: stri
   return inFolder(dir, index);
 }
 
-function inFolder(dir: string, index: RenderedCorpus): RenderedCorpus {
+function inFolder<F extends Typeset>(dir: string, index: RenderedCorpus<F>): RenderedCorpus<F> {
   const formulas = index.formulas.map((item) => ({
     ...item,
     crops: Object.fromEntries(RESOLUTIONS_DPI.map((dpi) => [dpi, { ...item.crops[dpi], path: join(dir, item.crops[dpi].path) }])) as Record<Dpi, Crop>,
@@ -113,7 +145,7 @@ function inFolder(dir: string, index: RenderedCorpus): RenderedCorpus {
   return { ...index, pdfPath: join(dir, index.pdfPath), formulas };
 }
 
-async function compile(tex: string, formulas: readonly Formula[], work: string): Promise<void> {
+async function compile(tex: string, formulas: readonly Typeset[], work: string): Promise<void> {
   await writeFile(join(work, 'formulas.tex'), tex);
   try {
     await run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'formulas.tex'], {
@@ -124,9 +156,9 @@ async function compile(tex: string, formulas: readonly Formula[], work: string):
   } catch (err) {
     const log = await readFile(join(work, 'formulas.log'), 'utf8').catch(() => '');
     const line = Number(/^l\.(\d+)/m.exec(log)?.[1]);
-    const culprit = formulas[line - PREAMBLE.length - 1];
+    const culprit = formulas[line - PREAMBLE_LINES - 1];
     const message = /^! .*$/m.exec(log)?.[0] ?? (err as Error).message;
-    throw new Error(`pdflatex failed${culprit ? ` on ${culprit.id} (${culprit.latex})` : ''}: ${message}`);
+    throw new FormulaCompileError(`pdflatex failed${culprit ? ` on ${culprit.id} (${culprit.latex})` : ''}: ${message}`, culprit);
   }
 }
 
@@ -136,7 +168,7 @@ async function rasterise(pdf: string, dpi: Dpi, first: number, last: number, wor
 }
 
 /** Crops one page raster (pdftoppm names it page-<n>.pgm, n zero-padded to the page count's width). */
-async function cropPage(work: string, dpi: Dpi, item: RenderedFormula): Promise<Crop> {
+async function cropPage(work: string, dpi: Dpi, item: RenderedFormula<Typeset>): Promise<Crop> {
   const pagesDir = join(work, String(dpi));
   const name = (await readdir(pagesDir)).find((file) => Number(/^page-(\d+)\.pgm$/.exec(file)?.[1]) === item.page);
   if (!name) throw new Error(`pdftoppm wrote no page ${item.page} at ${dpi} dpi`);

@@ -39,6 +39,19 @@ describe('joinDisplayRows', () => {
     expect(join([row('a=b', 40, 100, { relationX: 20 }), row('c=d', 90, 100, { relationX: 20 })])).toEqual(['a=b', 'c=d']);
   });
 
+  it('joins the rows of an image of maths alone whose gaps are shorter than its rows, measured by the rows (the line height is half a row)', () => {
+    // An align's rows at 150 dpi: 18 px rows 13 px apart, and a short `&= c` row 20 px under a 17 px one.
+    const aligned = (lines: PageLine[]) => joinDisplayRows(lines, (l) => l.box, 9).map((l) => l.math?.latex ?? l.text);
+    const tall = (latex: string, y: number, height: number, relationX: number, x = 100): PageLine => ({
+      ...row(latex, y, x, { relationX }),
+      box: { x, y, width: 120, height },
+    });
+    expect(aligned([tall('b_{1}=a', 6, 18, 20), tall('b_{2}=c', 37, 19, 20)])).toEqual(['\\begin{aligned}b_{1}&=a\\\\b_{2}&=c\\end{aligned}']);
+    expect(aligned([tall('x=a+b', 6, 17, 18), tall('=c', 43, 10, 0, 118)])).toEqual(['\\begin{aligned}x&=a+b\\\\&=c\\end{aligned}']);
+    // With a line of text on the page, its height measures the gap as before.
+    expect(aligned([text(200), tall('b_{1}=a', 6, 18, 20), tall('b_{2}=c', 37, 19, 20)])).toEqual(['Some words of prose here', 'b_{1}=a', 'b_{2}=c']);
+  });
+
   it('aligns continuation rows opening with any arrow a scan reads, long and leftward ones too', () => {
     // `\iff` and `\impliedby` rows of a derivation (the image reader's long and left arrows) were no
     // relations here, so such a derivation came out gathered.

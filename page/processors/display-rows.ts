@@ -40,8 +40,18 @@ export function textLineHeight(lines: PageLine[], upright: Upright): number {
   return upperMedian(heights('text')) || upperMedian(heights('math')) / 2 || 1;
 }
 
+/**
+ * On an image of maths alone (no line of text, as /v3/text is sent a formula), rows stand at most
+ * this many times the taller row's height apart to be one display. With no text to measure display
+ * skips by (the page's line height is then half a maths row, too short for an `align`'s rows), a
+ * row's own height is the measure: an `align`'s rows stand about 0.7 of a row apart at 150 dpi,
+ * and a short continuation row (`&= c`, all x-height) up to 1.2 of its taller neighbour.
+ */
+export const MATHS_ONLY_ROW_GAP = 1.25;
+
 /** The page's lines with the rows of each multi-line display joined into one maths line. */
 export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight: number): PageLine[] {
+  const mathsOnly = lines.length > 1 && lines.every((l) => l.kind === 'math');
   const out: PageLine[] = [];
   let run: PageLine[] = [];
   const flush = () => {
@@ -59,7 +69,7 @@ export function joinDisplayRows(lines: PageLine[], upright: Upright, lineHeight:
       run[run.length - 1] = { ...previous, math: { ...previous.math!, tag } };
       continue;
     }
-    if (isRow(line) && previous && sameDisplay(previous, line, upright, lineHeight)) run.push(line);
+    if (isRow(line) && previous && (sameDisplay(previous, line, upright, lineHeight) || (mathsOnly && closeRows(previous, line, upright)))) run.push(line);
     else {
       flush();
       if (isRow(line)) run.push(line);
@@ -138,6 +148,13 @@ function sameDisplay(above: PageLine, below: PageLine, upright: Upright, lineHei
   return gap >= -0.1 * lineHeight && gap <= ROW_GAP * lineHeight;
 }
 
+/** Whether `below` stands within MATHS_ONLY_ROW_GAP of the taller row's height under `above`. */
+function closeRows(above: PageLine, below: PageLine, upright: Upright): boolean {
+  const [a, b] = [upright(above), upright(below)];
+  const gap = b.y - (a.y + a.height);
+  return gap >= 0 && gap <= MATHS_ONLY_ROW_GAP * Math.max(a.height, b.height);
+}
+
 function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLine {
   const maths = rows.map((r) => r.math!);
   const cells = alignedCells(rows, upright, lineHeight);
@@ -155,11 +172,12 @@ function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLin
     confidenceRate: Math.min(...maths.map((m) => m.confidenceRate)),
     symbolCount: maths.reduce((n, m) => n + m.symbolCount, 0),
     ...(maths.every((m) => m.calibrated)
-      ? { calibrated: { confidence: Math.min(...maths.map((m) => m.calibrated!.confidence)), rate: Math.min(...maths.map((m) => m.calibrated!.rate)) } }
+      ? { calibrated: { confidence: maths.reduce((p, m) => p * m.calibrated!.confidence, 1), rate: Math.min(...maths.map((m) => m.calibrated!.rate)) } }
       : {}),
     ...(tags.length === 1 ? { tag: tags[0] } : tags.length > 1 ? { rowTags: maths.map((m) => m.tag) } : {}),
   };
-  return { text: rows.map((r) => r.text).join(' '), confidence: math.confidence, box, kind: 'math', math };
+  // The chance that every row is right: each row's reported confidence (calibrated where it was).
+  return { text: rows.map((r) => r.text).join(' '), confidence: rows.reduce((p, r) => p * r.confidence, 1), box, kind: 'math', math };
 }
 
 /** Binary operators a continuation row opens with (`&+ c`): the born-digital reader's CONTINUATIONS (worker/engine/math/layout/display-rows.ts). */

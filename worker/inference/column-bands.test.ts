@@ -74,6 +74,8 @@ describe('columnBands', () => {
     const merged = { ...box(10, 28, 400), height: 2 * LINE };
     const lines = [...left.map((l) => box(l.x0, l.y0, l.x1 - l.x0)), ...right.map((r) => box(r.x0, r.y0, r.x1 - r.x0)), merged];
     expect(columnBands(mask, 207, lines, LINE)).toHaveLength(8);
+    // A left line reaching into the gutter (an overfull line's mark) beside a right line: the band is cut.
+    expect(columnBands(mask, 207, [box(10, 40, 200), box(215, 42, 195)], LINE)).toHaveLength(8);
     // A title across the page stands alone in its rows: its band stays whole.
     expect(columnBands(mask, 207, [box(10, 20, 400)], LINE)).toHaveLength(1);
   });

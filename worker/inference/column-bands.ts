@@ -2,7 +2,7 @@ import type { InkMask } from '../engine/math/image/binarise.js';
 import type { Box } from '../engine/text/image.js';
 import type { OcrLine } from '../engine/text/index.js';
 import { type Band, rowBands } from './bands.js';
-import { withoutSpecks } from './specks.js';
+import { specksOf, withFullStops } from './specks.js';
 
 /**
  * Rows of ink on a page of two columns. Rows of ink are cut across the whole page (bands.ts), but
@@ -58,31 +58,33 @@ export const GUTTER_REACH_LINE_HEIGHTS = 0.5;
 /**
  * The rows of ink of `page` (bands.ts `inkBands`), each band the gutter runs through cut into its
  * two columns' own rows of ink: the left column's first, then the right's. `lines`: the page's
- * text lines (upright boxes); one crossing the gutter keeps its band whole. Without a gutter, the
- * page's bands as they are.
+ * text lines (upright boxes) but equation numbers; one crossing the gutter alone in its rows keeps its band whole. Without a gutter, the
+ * page's bands as they are. Each band reaches over the full stop that ends it (specks.ts).
  */
 export function columnBands(page: InkMask, gutter: number | undefined, lines: Box[], lineHeight: number): Band[] {
-  const mask = withoutSpecks(page);
+  const { mask, specks, glyph } = specksOf(page);
   const bands = rowBands(mask);
-  if (gutter === undefined) return bands;
+  if (gutter === undefined) return withFullStops(bands, specks, glyph);
   const crossing = lines.filter((l) => l.x < gutter && l.x + l.width > gutter && !besideColumns(l, lines, gutter));
-  return bands.flatMap((band) => {
+  const cutBands = bands.flatMap((band) => {
     const held = (l: Box) => l.y + l.height / 2 > band.y0 && l.y + l.height / 2 < band.y1;
     const cut = crossing.some(held) ? undefined : blankCut(mask, band, gutter, lineHeight);
     if (cut === undefined) return [band];
     return [...regionBands(mask, { ...band, x1: cut.x0 }), ...regionBands(mask, { ...band, x0: cut.x1 })];
   });
+  return withFullStops(cutBands, specks, glyph);
 }
 
 /**
- * Whether a text line across the gutter shares its rows with a line of each column (half the
- * column line's height or more): no title or display across the page, which stands alone in its
- * rows, but two columns' lines the text model's detector ran into one box (an overfull line's
- * mark joining them), whose band the gutter still cuts.
+ * Whether a text line across the gutter shares its rows with a line of a column (half the column
+ * line's height or more): no title or display across the page, which stands alone in its rows (its
+ * equation number aside), but a column's line reaching into the gutter (an overfull line and its
+ * mark) or two columns' lines the text model's detector ran into one box, whose band the gutter
+ * still cuts.
  */
 function besideColumns(line: Box, lines: Box[], gutter: number): boolean {
   const beside = (l: Box) => Math.min(l.y + l.height, line.y + line.height) - Math.max(l.y, line.y) >= l.height / 2;
-  return lines.some((l) => l.x + l.width <= gutter && beside(l)) && lines.some((l) => l.x >= gutter && beside(l));
+  return lines.some((l) => (l.x + l.width <= gutter || l.x >= gutter) && beside(l));
 }
 
 /**

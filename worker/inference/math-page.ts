@@ -62,7 +62,7 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   const bands = columnBands(
     mask,
     gutter,
-    ocrLines.map((l) => toUpright(l.box)),
+    ocrLines.filter((l) => !isEquationNumber(l.text)).map((l) => toUpright(l.box)),
     medianHeight(read.lines),
   );
   const handwriting = await allEngines.inkKind?.handwriting(gray, mask, bands);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glyphHeight, withoutSpecks } from './specks.js';
+import { glyphHeight, specksOf, withFullStops, withoutSpecks } from './specks.js';
 
 describe('glyphHeight', () => {
   const blob = (height: number, area: number) => ({ height, area });
@@ -34,5 +34,23 @@ describe('withoutSpecks', () => {
   it('leaves a mask without glyphs as it is', () => {
     const mask = { data: Uint8Array.from([1, 0, 0, 0, 0, 0, 0, 0, 1]), width: 3, height: 3 };
     expect(withoutSpecks(mask)).toBe(mask);
+  });
+});
+
+describe('withFullStops', () => {
+  // Glyphs 14 px tall on rows 20–34: a row of ink from x 10 to 70.
+  const glyphs = Array.from({ length: 5 }, (_, k): [number, number, number, number] => [10 + 12 * k, 20, 18 + 12 * k, 34]);
+  const bandOf = (rects: Array<[number, number, number, number]>) => {
+    const { specks, glyph } = specksOf(mask(160, 60, [...glyphs, ...rects]));
+    return withFullStops([{ y0: 20, y1: 34, x0: 10, x1: 70 }], specks, glyph)[0];
+  };
+
+  it('reaches over a full stop on the baseline a quad after the row (`x^{2}.`, `\\quad.`)', () => {
+    expect(bandOf([[90, 31, 92, 33]])).toMatchObject({ x0: 10, x1: 92 });
+  });
+  it('leaves dust above the baseline, far after the row, or in the blank rows under it', () => {
+    expect(bandOf([[80, 21, 82, 23]]).x1).toBe(70);
+    expect(bandOf([[120, 31, 122, 33]]).x1).toBe(70);
+    expect(bandOf([[80, 40, 82, 42]]).x1).toBe(70);
   });
 });

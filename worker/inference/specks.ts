@@ -1,5 +1,6 @@
 import type { InkMask } from '../engine/math/image/binarise.js';
 import { connectedComponents } from '../engine/math/image/components.js';
+import type { Band } from './bands.js';
 
 /**
  * Specks of a scanned page: dust, toner spatter and sensor noise that binarise as ink. A few per
@@ -36,10 +37,15 @@ export function glyphHeight(blobs: readonly { height: number; area: number }[]):
 
 /** `mask` without its specks (the same mask when it has none); other ink stays as it is. */
 export function withoutSpecks(mask: InkMask): InkMask {
+  return specksOf(mask).mask;
+}
+
+/** A page's ink without its specks (`mask`), the specks' boxes, and the glyph height they were judged by. */
+export function specksOf(mask: InkMask): { mask: InkMask; specks: Band[]; glyph: number } {
   const { labels, components } = connectedComponents(mask);
   const glyph = glyphHeight(components.map((c) => ({ height: c.box.y1 - c.box.y0, area: c.area })));
   const limit = Math.floor((SPECK_SHARE * glyph) ** 2);
-  if (limit < 1) return mask;
+  if (limit < 1) return { mask, specks: [], glyph };
   const small = new Uint8Array(components.length + 1);
   for (const c of components) if (c.area <= limit) small[c.id] = 1;
   const reach = Math.ceil(SPECK_REACH * glyph);
@@ -60,8 +66,29 @@ export function withoutSpecks(mask: InkMask): InkMask {
     speck[c.id] = 1;
     any = true;
   }
-  if (!any) return mask;
+  if (!any) return { mask, specks: [], glyph };
   const data = new Uint8Array(mask.data.length);
   for (let i = 0; i < data.length; i++) data[i] = mask.data[i] && !speck[labels[i]!] ? 1 : 0;
-  return { data, width: mask.width, height: mask.height };
+  return { mask: { data, width: mask.width, height: mask.height }, specks: components.filter((c) => speck[c.id]).map((c) => c.box), glyph };
+}
+
+/** A full stop may stand this many glyph heights after its row's last glyph: TeX's `\quad.` is an em, about two. */
+export const FULL_STOP_REACH = 2.5;
+
+/**
+ * `bands` each reaching over the specks that end it: a dot in the lower half of a band's rows, at
+ * most FULL_STOP_REACH glyph heights after its ink, is the full stop of the display or sentence
+ * (`… = e^{x}.`), not dust. It stands clear of the row's glyphs when it follows a superscript or
+ * a quad, so it was taken for a speck, and cut off, the formula lost its stop.
+ */
+export function withFullStops(bands: Band[], specks: readonly Band[], glyph: number): Band[] {
+  const reach = FULL_STOP_REACH * glyph;
+  return bands.map((band) => {
+    let x1 = band.x1;
+    for (const dot of [...specks].sort((a, b) => a.x0 - b.x0)) {
+      const lower = dot.y0 >= (band.y0 + band.y1) / 2 && dot.y1 <= band.y1;
+      if (lower && dot.x0 >= x1 && dot.x0 - x1 <= reach) x1 = dot.x1;
+    }
+    return x1 === band.x1 ? band : { ...band, x1 };
+  });
 }

@@ -13,6 +13,8 @@ describe('rows of names about a relation', () => {
     expect(namesAboutRelation('Twiddle First Ⅱ Second', 415, 195, LINE)).toBe(true);
     expect(namesAboutRelation('And (And a b) c = And a (And b c)', 954, 866, LINE)).toBe(true);
     expect(namesAboutRelation('Not = Twiddle', 1077, 866, LINE)).toBe(true);
+    // The relation run into a name by the text model (lazylist's `Compose Twiddle Twiddle =Identity`).
+    expect(namesAboutRelation('Compose Twiddle Twiddle =Identity', 264, 195, LINE)).toBe(true);
   });
 
   it('leaves prose: a sentence with a relation in it, a row at the edge, a relation at an end', () => {
@@ -54,6 +56,10 @@ describe('rows of names about a relation', () => {
     expect(readsNumberedDisplay({ ...read('F=ma\\text{or}p=mv'), tag: '1' })).toBe(true);
     expect(readsNumberedDisplay(read('F=ma\\text{or}p=mv'))).toBe(false);
     expect(readsNumberedDisplay({ ...read('\\text{See}\\text{the}\\text{next}\\text{page}'), tag: '1' })).toBe(false);
+    // autonum's align of letters: `a (20)`, a letter alone beside its number, which the text model reads as a word.
+    expect(readsNumberedDisplay({ ...read('a'), tag: '20' })).toBe(true);
+    expect(readsNumberedDisplay(read('a'))).toBe(false);
+    expect(readsNumberedDisplay({ ...read('ab'), tag: '20' })).toBe(false);
   });
 
   it("finds a column's left edge where most of its prose lines start, on the row's side of the gutter", () => {
@@ -90,6 +96,14 @@ ${AFTER}`);
       '\\begin{aligned}Twiddlefxy&=fyx\\\\Composefgx&=f(gx)\\end{aligned}',
     ]);
     expect(page.lines.filter((l) => l.kind !== 'math')).toHaveLength(6);
+  }, 180_000);
+
+  // autonum's equations of one letter: the text model reads `a` as a word and its number apart.
+  it('reads a numbered display of one letter as a display with its number', async () => {
+    const page = await readScan(String.raw`${BEFORE}
+\begin{equation} a \end{equation}
+${AFTER}`);
+    expect(page.lines.filter((l) => l.kind === 'math').map((l) => [l.math?.latex, l.math?.tag])).toEqual([['a', '1']]);
   }, 180_000);
 
   // asmejour's `\vec{F}=m\vec{a}\quad\textrm{or}\quad…` (3): read `F=ma or F=ma or …` and its number apart, as prose.

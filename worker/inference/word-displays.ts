@@ -9,8 +9,8 @@ import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
  * model reads their names as words, so the row reads as prose (rule 1 of line-kind.ts), and the
  * maths read, which spells the italic letters as maths letters, is never asked. Such a row is told
  * by its text read and its place:
- * - a relation standing alone between two runs of names (a token that is only `=`, `<`, `≤`, `→`, …;
- *   the text model reads an `=` between italic names as `Ⅱ` at times), or two runs of names side by
+ * - a relation standing alone between two runs of names (`=`, `<`, `≤`, `→`, …, alone or run into a
+ *   name: `=Identity`; the text model reads an `=` between italic names as `Ⅱ` at times), or two runs of names side by
  *   side on the row RELATION_GAP line heights apart or more (`Singleton a` and `Cons a Nil`: the text
  *   model read nothing of the `=` between them, and words of one line stand a space apart);
  * - no word of a sentence: none of the short words prose cannot go without (`the`, `of`, `is`, `we`,
@@ -23,6 +23,7 @@ import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
  */
 
 const RELATION_TOKEN = /^(?:=|<|>|≤|≥|≠|≡|≈|→|⇒|⇔|↦|Ⅱ)$/u;
+const RELATION_MARK = /[=<>≤≥≠≡≈→⇒⇔↦Ⅱ]/gu;
 /** Words a sentence goes with, and a row of names never holds. */
 const SENTENCE_WORDS = new Set(
   'the an of is are was be to in on for with that this these we it its as by from at then where which if so not but can let has have may must while do else end return repeat until'.split(
@@ -68,7 +69,8 @@ export function namesApart(boxes: Box[], lineHeight: number): boolean {
  * maths); `boxes`: its text lines' boxes, which may stand apart on the row (`namesApart`).
  */
 export function namesAboutRelation(text: string, rowX: number, columnX: number, lineHeight: number, boxes: Box[] = []): boolean {
-  const tokens = text.split(/\s+/).filter(Boolean);
+  // A relation the text model ran into a name (`=Identity`) stands alone all the same.
+  const tokens = text.replace(RELATION_MARK, ' $& ').split(/\s+/).filter(Boolean);
   const at = tokens.findIndex((t) => RELATION_TOKEN.test(t));
   if ((at <= 0 || at === tokens.length - 1) && !namesApart(boxes, lineHeight)) return false;
   if (tokens.some((t) => SENTENCE_WORDS.has(t) || /[a-z][.,;:!?]$/.test(t))) return false;
@@ -98,7 +100,16 @@ export function holdsEquationNumber(texts: string[]): boolean {
 /** A text read that is only an equation number (`(3)`, `(2.6′)`). */
 export const isEquationNumber = (text: string) => EQUATION_NUMBER.test(text.replace(/\s+/g, ''));
 
-/** Whether the maths read of a row holding an equation number is a display (`holdsEquationNumber`). */
+/**
+ * Whether the maths read of a row holding an equation number is a display (`holdsEquationNumber`):
+ * structure beside the number, or a lone letter (`a (20)`, a row of an align of letters: no line of
+ * prose is one letter and a number at the margin).
+ */
 export function readsNumberedDisplay(math: MathRead): boolean {
-  return math.tag !== undefined && hasMathStructure(math.latex) && !spellsProse(math.latex) && math.confidenceRate >= MIN_MATH_RATE;
+  return (
+    math.tag !== undefined &&
+    (hasMathStructure(math.latex) || /^[A-Za-z]$/.test(math.latex)) &&
+    !spellsProse(math.latex) &&
+    math.confidenceRate >= MIN_MATH_RATE
+  );
 }

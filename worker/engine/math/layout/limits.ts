@@ -52,8 +52,8 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
     );
     // Unless a line so found is off its operator: then pieces past the neighbour's centre may be this one's (centred-limits.ts).
     const wide = pool.filter((element) => rivals.every((other) => overlap(element.box.x0, element.box.x1, other.box.x0, other.box.x1) <= 0));
-    const under = ownLimitLines(own, wide, operator, 'under', em).filter((line) => smallerThan(line, operator));
-    const over = ownLimitLines(own, wide, operator, 'over', em)
+    const under = sideFree(ownLimitLines(own, wide, operator, 'under', em), operator, pool, em).filter((line) => smallerThan(line, operator));
+    const over = sideFree(ownLimitLines(own, wide, operator, 'over', em), operator, pool, em)
       .filter((line) => smallerThan(line, operator))
       .reverse();
     if (under.length === 0 && over.length === 0) continue;
@@ -69,6 +69,28 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
   }
   return pool;
 }
+
+/**
+ * An integral's limits stand beside it unless `\limits` centres them under and over it. TeX pulls
+ * the lower script left under the sign's tail by its slant: at 150 dpi the `-` of `\int_{-a}`
+ * reaches under the tail while its `a` does not, so the `-` alone passed for a limit line. A line
+ * that ink beside it continues at its height, not under the sign, is part of a script.
+ */
+function sideFree(lines: Element[][], operator: Element, pool: Element[], em: number): Element[][] {
+  if (!INTEGRALS.has(operatorLatex(operator) ?? '')) return lines;
+  const continued = (line: Element[]) => {
+    const band = unionBox(line.map((e) => e.box));
+    return pool.some(
+      (element) =>
+        element !== operator &&
+        !line.includes(element) &&
+        overlap(element.box.y0, element.box.y1, band.y0, band.y1) >= 0.5 * height(band) &&
+        Math.max(element.box.x0 - band.x1, band.x0 - element.box.x1) < PIECE_GAP_EM * em,
+    );
+  };
+  return lines.some(continued) ? [] : lines;
+}
+const INTEGRALS = new Set(['\\int', '\\iint', '\\iiint', '\\iiiint', '\\oint']);
 
 /**
  * Whether a limit line is set a style smaller than its operator, as TeX sets limits: a word

@@ -13,6 +13,7 @@ import type { StrokeGroup } from './grouping.js';
  * A straight bar that geometry took for a rule joins the glyph drawn just before or after it when it
  * lies across that glyph's top (flagTops) and together they read as a letter or digit surer than the
  * glyph alone: the flag of a `5` (read `S` and a minus), the top bar of an `F`, `E` or `T`.
+ * A split shaped like a base and its script (scriptShaped) is taken unless the whole reads clearly better.
  */
 
 /** Two runs are side by side when they share less than this fraction of the narrower one's width. */
@@ -21,6 +22,10 @@ const SIDE_BY_SIDE = 0.35;
 const STACKED = 0.6;
 /** A change must win by this factor in probability, so a coin toss leaves geometry's choice alone. */
 const MARGIN = 1.25;
+/** A script is at most this share of its base's height (TeX's 0.7, and a hand's variation; an `x` drawn as two arcs reaches 0.8). */
+const SCRIPT_HEIGHT = 0.75;
+/** The gap (in the base's widths) a script keeps from its base: a letter's strokes drawn apart (the arms of a `k`) all but touch. */
+const SCRIPT_GAP = 0.05;
 /**
  * A bar lies across a glyph's top when its middle is this far (in the glyph's heights) above the
  * glyph's top at most, or this far below it at most: a minus stands by a symbol's middle, a fraction
@@ -42,6 +47,23 @@ const xOverlap = (a: Box, b: Box): number => {
   return shared / Math.max(Math.min(a.x1 - a.x0, b.x1 - b.x0), 1e-9);
 };
 
+/**
+ * Whether the later strokes `b` of a glyph stand as a script of the earlier `a`: wholly right of
+ * it, a gap apart, smaller (SCRIPT_HEIGHT of its height at most) and raised or lowered
+ * (reaching over its top with their middle in its top third, or under its foot with their middle in its bottom third). Geometry joined them for touching; the shape says two
+ * symbols (`E^{\pi}` read `E`, `W^{D}` read `W`), so the split needs only to come near the whole's
+ * score, not to beat it by MARGIN.
+ */
+function scriptShaped(a: Box, b: Box): boolean {
+  const height = a.y1 - a.y0;
+  const middle = (b.y0 + b.y1) / 2;
+  return (
+    b.x0 >= a.x1 + SCRIPT_GAP * (a.x1 - a.x0) &&
+    b.y1 - b.y0 <= SCRIPT_HEIGHT * height &&
+    ((b.y0 < a.y0 && middle < a.y0 + height / 3) || (b.y1 > a.y1 && middle > a.y1 - height / 3))
+  );
+}
+
 /** Whether one group's strokes were drawn right after the other's (consecutive stroke indices). */
 const drawnInTurn = (a: StrokeGroup, b: StrokeGroup): boolean =>
   Math.abs(Math.min(...b.strokes) - Math.max(...a.strokes)) === 1 || Math.abs(Math.min(...a.strokes) - Math.max(...b.strokes)) === 1;
@@ -54,21 +76,24 @@ function glyphOf(ids: number[], strokes: readonly Stroke[]): StrokeGroup {
 export async function regroup(groups: readonly StrokeGroup[], strokes: readonly Stroke[], score: ScoreGroups): Promise<StrokeGroup[]> {
   const glyphs = groups.filter((g) => g.kind === 'glyph');
   const ink = (ids: number[]) => ids.map((i) => strokes[i]);
-  const candidates: Array<{ replaces: StrokeGroup[]; by: number[][]; flag?: boolean }> = [];
+  // `need`: the gain a candidate must reach (MARGIN; a split shaped like a base and its script, less).
+  const candidates: Array<{ replaces: StrokeGroup[]; by: number[][]; need: number; flag?: boolean }> = [];
   for (const g of glyphs) {
     const ids = [...g.strokes].sort((a, b) => a - b);
     for (let cut = 1; cut < ids.length; cut++) {
       const [a, b] = [ids.slice(0, cut), ids.slice(cut)];
-      if (xOverlap(strokesBox(ink(a)), strokesBox(ink(b))) < SIDE_BY_SIDE) candidates.push({ replaces: [g], by: [a, b] });
+      const [boxA, boxB] = [strokesBox(ink(a)), strokesBox(ink(b))];
+      if (xOverlap(boxA, boxB) < SIDE_BY_SIDE) candidates.push({ replaces: [g], by: [a, b], need: scriptShaped(boxA, boxB) ? 1 / MARGIN : MARGIN });
     }
   }
   const ordered = [...glyphs].sort((a, b) => a.box.x0 - b.box.x0);
   for (let i = 0; i + 1 < ordered.length; i++) {
     const [a, b] = [ordered[i], ordered[i + 1]];
-    if (drawnInTurn(a, b) && xOverlap(a.box, b.box) >= STACKED) candidates.push({ replaces: [a, b], by: [[...a.strokes, ...b.strokes].sort((x, y) => x - y)] });
+    if (drawnInTurn(a, b) && xOverlap(a.box, b.box) >= STACKED)
+      candidates.push({ replaces: [a, b], by: [[...a.strokes, ...b.strokes].sort((x, y) => x - y)], need: MARGIN });
   }
   for (const [glyph, rule] of flagTops(glyphs, groups))
-    candidates.push({ replaces: [glyph, rule], by: [[...glyph.strokes, ...rule.strokes].sort((x, y) => x - y)], flag: true });
+    candidates.push({ replaces: [glyph, rule], by: [[...glyph.strokes, ...rule.strokes].sort((x, y) => x - y)], need: MARGIN, flag: true });
   if (!candidates.length) return [...groups];
   const sets = [...glyphs.map((g) => g.strokes), ...candidates.flatMap((c) => c.by)];
   const scores = await score(sets.map(ink));
@@ -89,7 +114,7 @@ export async function regroup(groups: readonly StrokeGroup[], strokes: readonly 
       const gain = mine.reduce((p, v) => p * v, 1) ** (1 / c.by.length) / before ** (1 / c.replaces.length);
       return { c, gain };
     })
-    .filter((w) => w.gain > MARGIN)
+    .filter((w) => w.gain > w.c.need)
     .sort((x, y) => y.gain - x.gain);
   for (const { c } of wins) {
     if (c.replaces.some((g) => taken.has(g))) continue;

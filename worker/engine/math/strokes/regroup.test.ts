@@ -52,16 +52,42 @@ describe('regroup: a bar across a glyph’s top', () => {
   });
 });
 
+describe('regroup: a base and its script drawn touching', () => {
+  // A base 0–30 wide, 0–60 high (y down), drawn first; a smaller mark drawn next, right of it.
+  const base = line(0, 0, 30, 60);
+  const split = async (script: Stroke, whole: number, parts: number) => {
+    const strokes = [base, script];
+    const groups = [group('glyph', [0, 1], strokes)];
+    const score = async (sets: readonly Stroke[][]) => sets.map((s) => (s.length === 2 ? reading('W', whole) : reading('x', parts)));
+    return (await regroup(groups, strokes, score)).length === 2;
+  };
+
+  it('splits a raised or lowered smaller mark a gap to the right unless the whole reads clearly better', async () => {
+    expect(await split(line(34, -15, 50, 20), 0.97, 0.8)).toBe(true); // superscript: split at 0.8 of the whole's score
+    expect(await split(line(34, 45, 50, 75), 0.97, 0.8)).toBe(true); // subscript
+    expect(await split(line(34, -15, 50, 20), 0.97, 0.7)).toBe(false); // the whole reads clearly better
+  });
+
+  it('needs the clear margin for a mark that touches, stands by the middle or is nearly as tall', async () => {
+    expect(await split(line(30, -15, 50, 20), 0.97, 0.8)).toBe(false); // no gap: a letter's strokes drawn apart (k)
+    expect(await split(line(34, 15, 50, 45), 0.97, 0.8)).toBe(false); // by the middle
+    expect(await split(line(34, -10, 50, 40), 0.97, 0.8)).toBe(false); // 0.83 of the base's height: an x drawn as two arcs
+  });
+});
+
 /**
  * Real ink of training-fold writers (fold 1; fold-reads.ts): several UNIPEN writers draw a `5`'s flag
- * and an `E`'s top bar as strokes of their own, which geometry takes for minus signs. Before the join
- * (session 35): `1-5` 36 of 69, `E+1` 44.
+ * and an `E`'s top bar as strokes of their own, which geometry takes for minus signs, and a script
+ * drawn touching its base was read with it as one letter. Before (session 35): `1-5` 36 of 69, `E+1`
+ * 44; `W^{D}` 37, `C^{0}` 37.
  */
 describe.skipIf(!datasetsPresent())('regroup on real ink of training writers', () => {
   const exactReads = foldOneExactReads();
 
-  it('reads a 5 and an E whose bars are drawn apart', async () => {
+  it('reads a 5 and an E whose bars are drawn apart, and a script drawn touching its base', async () => {
     expect(await exactReads('1-5', (c) => c.row([c.symbol('1'), c.symbol('-'), c.symbol('5')]))).toBeGreaterThanOrEqual(43);
     expect(await exactReads('E+1', (c) => c.row([c.symbol('E'), c.symbol('+'), c.symbol('1')]))).toBeGreaterThanOrEqual(51);
+    expect(await exactReads('W^{D}', (c) => c.script(c.symbol('W'), c.symbol('D', 0.7), true))).toBeGreaterThanOrEqual(45);
+    expect(await exactReads('C^{0}', (c) => c.script(c.symbol('C'), c.symbol('0', 0.7), true))).toBeGreaterThanOrEqual(41);
   }, 120_000);
 });
