@@ -13,6 +13,8 @@ describe('rows of names about a relation', () => {
     expect(namesAboutRelation('Twiddle First Ⅱ Second', 415, 195, LINE)).toBe(true);
     expect(namesAboutRelation('And (And a b) c = And a (And b c)', 954, 866, LINE)).toBe(true);
     expect(namesAboutRelation('Not = Twiddle', 1077, 866, LINE)).toBe(true);
+    // The relation run into a name by the text model (lazylist's `Compose Twiddle Twiddle =Identity`).
+    expect(namesAboutRelation('Compose Twiddle Twiddle =Identity', 264, 195, LINE)).toBe(true);
   });
 
   it('leaves prose: a sentence with a relation in it, a row at the edge, a relation at an end', () => {

@@ -9,8 +9,8 @@ import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
  * model reads their names as words, so the row reads as prose (rule 1 of line-kind.ts), and the
  * maths read, which spells the italic letters as maths letters, is never asked. Such a row is told
  * by its text read and its place:
- * - a relation standing alone between two runs of names (a token that is only `=`, `<`, `≤`, `→`, …;
- *   the text model reads an `=` between italic names as `Ⅱ` at times), or two runs of names side by
+ * - a relation standing alone between two runs of names (`=`, `<`, `≤`, `→`, …, alone or run into a
+ *   name: `=Identity`; the text model reads an `=` between italic names as `Ⅱ` at times), or two runs of names side by
  *   side on the row RELATION_GAP line heights apart or more (`Singleton a` and `Cons a Nil`: the text
  *   model read nothing of the `=` between them, and words of one line stand a space apart);
  * - no word of a sentence: none of the short words prose cannot go without (`the`, `of`, `is`, `we`,
@@ -23,6 +23,7 @@ import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
  */
 
 const RELATION_TOKEN = /^(?:=|<|>|≤|≥|≠|≡|≈|→|⇒|⇔|↦|Ⅱ)$/u;
+const RELATION_MARK = /[=<>≤≥≠≡≈→⇒⇔↦Ⅱ]/gu;
 /** Words a sentence goes with, and a row of names never holds. */
 const SENTENCE_WORDS = new Set(
   'the an of is are was be to in on for with that this these we it its as by from at then where which if so not but can let has have may must while do else end return repeat until'.split(
@@ -68,7 +69,8 @@ export function namesApart(boxes: Box[], lineHeight: number): boolean {
  * maths); `boxes`: its text lines' boxes, which may stand apart on the row (`namesApart`).
  */
 export function namesAboutRelation(text: string, rowX: number, columnX: number, lineHeight: number, boxes: Box[] = []): boolean {
-  const tokens = text.split(/\s+/).filter(Boolean);
+  // A relation the text model ran into a name (`=Identity`) stands alone all the same.
+  const tokens = text.replace(RELATION_MARK, ' $& ').split(/\s+/).filter(Boolean);
   const at = tokens.findIndex((t) => RELATION_TOKEN.test(t));
   if ((at <= 0 || at === tokens.length - 1) && !namesApart(boxes, lineHeight)) return false;
   if (tokens.some((t) => SENTENCE_WORDS.has(t) || /[a-z][.,;:!?]$/.test(t))) return false;
