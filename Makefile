@@ -165,6 +165,13 @@ eval-texdoc-scanned: deps
 	nice -n 10 npx tsx models/eval/texdoc/scanned.ts
 	nice -n 10 npx tsx models/eval/texdoc/scanned.ts --noisy
 
+# The real-document set's displays as formula images: each typeset alone by pdflatex, cropped at
+# 150 dpi and read through a running appliance's /v3/text at default options (about 15 minutes).
+.PHONY: eval-texdoc-images
+eval-texdoc-images: deps
+	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES)"
+	nice -n 10 npx tsx models/eval/texdoc/images.ts
+
 # Chemical structure reading (OSRA + Open Babel) on RDKit and Open Babel drawings and mixed pages (models/eval/chem/README.md).
 eval-chem: deps
 	@$(MAKE) --no-print-directory apt-install PAIRS="$(EVAL_PACKAGES) $(CHEM_EVAL_PACKAGES)"

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { readPgm } from '../../models/eval/pgm.js';
 import type { Category } from '../../models/eval/corpus.js';
-import { renderCorpus, type RenderedCorpus } from '../../models/eval/render.js';
+import { renderCorpus, type RenderedCorpus, type RenderOptions } from '../../models/eval/render.js';
+import type { Formula } from '../../models/eval/corpus.js';
 import { normaliseLatex } from '../../worker/engine/math/latex-normalise.js';
 import { parseLayout } from '../../worker/engine/math/layout/index.js';
 import { symbolsFromImage } from '../../worker/engine/math/image/symbols-from-image.js';
@@ -16,11 +17,13 @@ type Dpi = 150 | 300;
  * Formulas typeset by pdflatex and rasterised as the maths evaluation does (models/eval/render.ts),
  * for a describe block: typeset before its tests, removed after them. `read` runs each crop through
  * the image front end and the layout parser and returns the normalised LaTeX, at one resolution
- * or at one per formula; `crops` gives the crops themselves.
+ * or at one per formula; `crops` gives the crops themselves. `options` may set each page's content
+ * (a formula in its own environment: `\begin{align*}…`).
  */
 export function formulaImages(
   formulas: string[],
   category: Category = 'algebra',
+  options: RenderOptions<Formula> = {},
 ): { read: (dpi?: Dpi | Dpi[]) => Promise<string[]>; crops: (dpi?: Dpi) => Promise<GrayImage[]> } {
   let dir: string;
   let rendered: RenderedCorpus;
@@ -29,6 +32,7 @@ export function formulaImages(
     rendered = await renderCorpus(
       formulas.map((latex, i) => ({ id: `f${i}`, category, latex })),
       dir,
+      options,
     );
   }, 120_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));

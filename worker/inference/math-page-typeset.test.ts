@@ -50,6 +50,17 @@ describe('a typeset formula alone in an image, read by the page step', () => {
     };
   }, 120_000);
 
+  // Rows of an align, each of which the text model and the band cut read apart: the second row's
+  // `m_{y}` beside a fraction was taken for the word `my`, its `=` for marks over the fraction.
+  const ROWS = ['m_{x}&=\\frac{\\sqrt{3}}{2}(S_{b}-S_{c}),\\\\m_{y}&=\\frac{3}{2}S_{a}-\\frac{1}{2}.'];
+  const rows = formulaImages(ROWS, 'physics', { page: (f) => `\\begin{align*}${f.latex}\\end{align*}`, paperHeightIn: 6 });
+
+  it('reads an image of a few rows of maths whole when that read is likelier right than the rows apart', async () => {
+    const [crop] = await rows.crops(150);
+    const lines = await readPage(crop!);
+    expect(lines.map((l) => [l.kind, l.math && normaliseLatex(l.math.latex)])).toEqual([['math', normaliseLatex(`\\begin{aligned}${ROWS[0]}\\end{aligned}`)]]);
+  }, 120_000);
+
   it('is one maths line the default threshold lets through, whatever the text model made of it', async () => {
     const crops = await images.crops(150);
     for (const [i, crop] of crops.entries()) {

@@ -135,7 +135,46 @@ export async function addMath(png: Buffer, read: OcrResult, options: PageOptions
   }
   // Text lines no band holds (a detector box over faint ink) keep their place at the end.
   lines.push(...textLines.filter((_, i) => owner[i] === -1));
+  const whole = await wholeFormula(lines, gray, engines);
+  if (whole) return { ...base, lines: [whole.line], formula: whole.formula };
   return { ...base, lines, ...(formula ? { formula } : {}) };
+}
+
+/** An image of at most this many rows, all maths, may be one formula read whole (an `align`, a system, a matrix). */
+const WHOLE_FORMULA_MAX_ROWS = 6;
+/**
+ * The whole read is kept at this share of the rows' odds or more: rows read apart are each sure of
+ * themselves, never of being apart (a `\substack`'s second line, stood clear of the first, read
+ * `0<j<n` at 0.99 as a row of its own).
+ */
+const WHOLE_FORMULA_ODDS = 0.9;
+/** A row of text among them holds at most this many words: a label (`my`, `if`, `otherwise`) the text model read apart. */
+const WHOLE_FORMULA_MAX_WORDS = 2;
+
+/**
+ * The image read as one formula, when it holds a few rows of maths and nothing that reads as prose,
+ * and that read is about as likely right as its rows read apart (its calibrated confidence against
+ * the product of theirs, WHOLE_FORMULA_ODDS). Cut into rows, a multi-row formula loses what only the whole shows: a row's
+ * letters next to a fraction taken for a word (`m_y = \frac{3}{2}…` → `my`), a relation's bars
+ * read with the row above or below, the columns the rows share.
+ */
+async function wholeFormula(lines: PageLine[], gray: GrayImage, engines: MathEngines): Promise<{ line: PageLine; formula: FormulaRead } | undefined> {
+  const maths = lines.filter((l) => l.kind === 'math');
+  const label = (l: PageLine) => l.kind === 'text' && countWords(l.text).words <= WHOLE_FORMULA_MAX_WORDS;
+  if (lines.length < 2 || lines.length > WHOLE_FORMULA_MAX_ROWS || maths.length === 0 || !lines.every((l) => l.kind === 'math' || label(l))) return undefined;
+  if (!engines.formulaConfidence) return undefined;
+  const text = lines.map((l) => l.text).join(' ');
+  const formula = await readFormula(gray, engines, { text });
+  const apart = lines.reduce((p, l) => p * l.confidence, 1);
+  if (formula.handwritten || formulaConfidence(formula) < WHOLE_FORMULA_ODDS * apart) return undefined;
+  const [x0, y0] = [Math.min(...lines.map((l) => l.box.x)), Math.min(...lines.map((l) => l.box.y))];
+  const box = {
+    x: x0,
+    y: y0,
+    width: Math.max(...lines.map((l) => l.box.x + l.box.width)) - x0,
+    height: Math.max(...lines.map((l) => l.box.y + l.box.height)) - y0,
+  };
+  return { line: { text, confidence: formulaConfidence(formula), box, kind: 'math', math: formula }, formula };
 }
 
 /** Lines of text (this many times as wide as they are tall, about eight characters) an image needs to be read straightened. */

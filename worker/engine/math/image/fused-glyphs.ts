@@ -188,13 +188,27 @@ function bestSegmentation(
   return best;
 }
 
+/**
+ * Letters whose capital is their small letter enlarged: beside a blob, the classifier's top read of
+ * a neighbour may be either (the `s` after a `co` fused into `\infty`, read `S`), which the layout
+ * then reads by the name (name-lookalikes.ts). The blob's own pieces are matched exactly.
+ */
+const CASE_TWINS = new Set([...'cosvwxz']);
+const neighbourIs = (seen: string, letter: string): boolean =>
+  seen === letter || (CASE_TWINS.has(letter.toLowerCase()) && seen.toLowerCase() === letter.toLowerCase());
+const looseStartsWith = (text: string, prefix: string): boolean => prefix.length <= text.length && [...prefix].every((c, k) => neighbourIs(text[k]!, c));
+const looseEndsWith = (text: string, suffix: string): boolean =>
+  looseStartsWith(text.slice(text.length - suffix.length), suffix) && suffix.length <= text.length;
+
 /** True when `word` occurs in the letters left + middle + right over all of middle. */
 function covers(near: Near, middle: string[], word: string): boolean {
-  const text = near.left + middle.join('') + near.right;
+  const inner = middle.join('');
   const from = near.left.length;
-  const to = from + middle.length;
-  for (let start = Math.max(0, to - word.length); start <= from && start + word.length <= text.length; start++) {
-    if (text.startsWith(word, start)) return true;
+  const to = from + inner.length;
+  for (let start = Math.max(0, to - word.length); start <= from && start + word.length <= to + near.right.length; start++) {
+    const before = word.slice(0, from - start);
+    const after = word.slice(to - start);
+    if (word.slice(from - start, to - start) === inner && looseEndsWith(near.left, before) && looseStartsWith(near.right, after)) return true;
   }
   return false;
 }
@@ -204,9 +218,9 @@ const spells = (near: Near, middle: string[]): boolean => WORDS.some((word) => c
 /** True when a known word could take at least one neighbouring letter and two or three letters of the blob. */
 function wordAround(near: Near): boolean {
   return WORDS.some((word) => {
-    for (let i = 0; i <= word.length && near.left.endsWith(word.slice(0, i)); i++) {
+    for (let i = 0; i <= word.length && looseEndsWith(near.left, word.slice(0, i)); i++) {
       for (let j = i + 2; j <= Math.min(word.length, i + 3); j++) {
-        if (i + word.length - j >= 1 && near.right.startsWith(word.slice(j))) return true;
+        if (i + word.length - j >= 1 && looseStartsWith(near.right, word.slice(j))) return true;
       }
     }
     return false;
