@@ -27,20 +27,46 @@ export interface NumberedSymbols {
   tag?: string;
 }
 
-/** The symbols of one row of a page image with its equation number taken apart, when it has one. */
+/**
+ * The symbols of one row of a page image with its equation number taken apart, when it has one. A
+ * number on rows of its own at the margin (no symbol beside it) is no formula's ink either: amsmath
+ * lowers a row's number under a row too long to hold it, and a gather's empty last row keeps its
+ * number; the row's own number, beside its formula, wins over one alone.
+ */
 export function splitEquationNumber(symbols: readonly MathSymbol[]): NumberedSymbols {
-  const ordered = [...symbols].sort((a, b) => a.box.x0 - b.box.x0);
-  return numberAt(ordered, 'right') ?? numberAt(ordered, 'left') ?? { symbols: [...symbols] };
+  let ordered = [...symbols].sort((a, b) => a.box.x0 - b.box.x0);
+  let [own, alone]: (string | undefined)[] = [];
+  for (let found = numberAt(ordered, 'right'); found; found = numberAt(ordered, 'right')) {
+    // Another formula row's number, beside its own formula, stays with it.
+    if (!found.alone && own !== undefined) break;
+    ordered = found.symbols;
+    if (found.alone) alone ??= found.tag;
+    else own = found.tag;
+  }
+  const tag = own ?? alone;
+  if (tag !== undefined) return { symbols: ordered, tag };
+  return numberAt(ordered, 'left') ?? { symbols: ordered };
 }
 
-function numberAt(ordered: MathSymbol[], side: 'right' | 'left'): NumberedSymbols | undefined {
-  const row = side === 'right' ? ordered : [...ordered].reverse();
+/** Whether two symbols share half the lower one's height of rows. */
+const level = (a: MathSymbol, b: MathSymbol) =>
+  Math.min(a.box.y1, b.box.y1) - Math.max(a.box.y0, b.box.y0) >= Math.min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0) / 2;
+
+/**
+ * The number at the row's right end (the symbols sharing the rows of the rightmost symbol) or left
+ * end; `alone` when no other symbol shares its rows.
+ */
+function numberAt(ordered: MathSymbol[], side: 'right' | 'left'): (NumberedSymbols & { tag: string; alone: boolean }) | undefined {
+  const edge = side === 'right' ? ordered.reduce<MathSymbol | undefined>((a, s) => (!a || s.box.x1 > a.box.x1 ? s : a), undefined) : ordered[0];
+  if (!edge) return undefined;
+  const beside = ordered.filter((s) => level(s, edge));
+  const row = side === 'right' ? beside : [...beside].reverse();
   const [close, open] = side === 'right' ? [')', '('] : ['(', ')'];
   const end = row.length - 1;
-  if (row[end]?.latex !== close) return undefined;
+  if (row[end] !== edge || edge.latex !== close) return undefined;
   let start = end - 1;
   while (start >= 0 && end - start - 1 <= MAX_INSIDE && row[start]!.latex !== open) start--;
-  if (start <= 0 || row[start]!.latex !== open) return undefined;
+  if (start < 0 || row[start]!.latex !== open) return undefined;
   const inside = row.slice(start + 1, end);
   const characters = inside.map(character);
   if (!characters.length || characters.some((c) => c === undefined)) return undefined;
@@ -48,11 +74,18 @@ function numberAt(ordered: MathSymbol[], side: 'right' | 'left'): NumberedSymbol
   if (!EQUATION_NUMBER.test(`(${text})`)) return undefined;
   const number = row.slice(start);
   const rest = row.slice(0, start);
+  const alone = rest.length === 0;
+  // A number alone on its rows stands only at the right margin, beside a formula's rows above or below it.
+  if (alone && (side === 'left' || number.length === ordered.length)) return undefined;
   const height = Math.max(...[row[start]!, row[end]!].map((s) => s.box.y1 - s.box.y0));
-  const gap = side === 'right' ? row[start]!.box.x0 - Math.max(...rest.map((s) => s.box.x1)) : Math.min(...rest.map((s) => s.box.x0)) - row[start]!.box.x1;
+  const gap = alone
+    ? Infinity
+    : side === 'right'
+      ? row[start]!.box.x0 - Math.max(...rest.map((s) => s.box.x1))
+      : Math.min(...rest.map((s) => s.box.x0)) - row[start]!.box.x1;
   // The number's ink lies level with its parentheses (no script, no fraction).
-  const level = number.every((s) => s.box.y0 >= row[start]!.box.y0 - 1 && s.box.y1 <= row[start]!.box.y1 + 1);
-  if (gap < TAG_GAP * height || !level) return undefined;
-  const kept = new Set(rest);
-  return { symbols: ordered.filter((s) => kept.has(s)), tag: text.replace(/′/gu, "'") };
+  const flat = number.every((s) => s.box.y0 >= row[start]!.box.y0 - 1 && s.box.y1 <= row[start]!.box.y1 + 1);
+  if (gap < TAG_GAP * height || !flat) return undefined;
+  const taken = new Set(number);
+  return { symbols: ordered.filter((s) => !taken.has(s)), tag: text.replace(/′/gu, "'"), alone };
 }

@@ -29,6 +29,21 @@ describe('splitEquationNumber', () => {
     expect(symbols.map((s) => s.latex)).toEqual(['y', '=', '1']);
   });
 
+  it("takes a number alone on rows of its own at the margin out too, the row's own number first", () => {
+    const lower = (items: MathSymbol[]) => items.map((s) => ({ ...s, box: { ...s.box, y0: s.box.y0 + 40, y1: s.box.y1 + 40 } }));
+    // grid's gather: `… = z_{i}^{n}  (13)` over an empty row numbered (14), read as one row of ink.
+    const stacked = [
+      ...row(['x', 0], ['=', 12], ['0', 24], ['(', 200], ['1', 210], ['3', 218], [')', 228]),
+      ...lower(row(['(', 200], ['1', 210], ['4', 218], [')', 228])),
+    ];
+    const { symbols, tag } = splitEquationNumber(stacked);
+    expect(tag).toBe('13');
+    expect(symbols.map((s) => s.latex)).toEqual(['x', '=', '0']);
+    // amsmath's number lowered under a row too long to hold it.
+    const lowered = splitEquationNumber([...row(['x', 0], ['=', 12], ['0', 24], ['+', 100], ['y', 150]), ...lower(row(['(', 200], ['5', 210], [')', 228]))]);
+    expect([lowered.tag, lowered.symbols.map((s) => s.latex)]).toEqual(['5', ['x', '=', '0', '+', 'y']]);
+  });
+
   it('leaves a parenthesised factor or argument, set close to what precedes it, in the formula', () => {
     for (const items of [
       row(['f', 0], ['(', 12], ['1', 22], [')', 32]),
