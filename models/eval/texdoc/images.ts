@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnAppliance } from '../../../test/support/appliance.js';
-import { markdownTable, normalisedEditDistance, percent } from '../../../worker/engine/math/eval-metrics.js';
+import { normalisedEditDistance, percent } from '../../../worker/engine/math/eval-metrics.js';
 import { pngOfPgm } from '../noisy-scans.js';
 import { DEFAULT_CONFIDENCE_RATE_THRESHOLD } from '../../../appliance/http/v3/text-result.js';
 import { atThreshold, auc, reliability, type Scored } from '../../training/fit-confidence.js';
@@ -11,8 +11,8 @@ import { FormulaCompileError, renderCorpus, RESOLUTIONS_DPI, type Dpi, type Rend
 import type { SourceDisplay } from './displays.js';
 import { findRealDocuments } from './documents.js';
 import { intertextParts, normaliseDisplay, normaliseMmdDisplay } from './normalise.js';
-import { failuresMarkdown, resultsMarkdown, type DocumentFacts } from './report.js';
-import { CLOSE_DISTANCE, constructTable, type ScoredDisplay } from './score.js';
+import { constructConsoleTable, failuresMarkdown, resultsMarkdown, type DocumentFacts } from './report.js';
+import type { ScoredDisplay } from './score.js';
 
 /**
  * Formula images of real papers' maths through `POST /v3/text` (issue 16's "formula images the
@@ -114,13 +114,7 @@ async function main(): Promise<number> {
     await app.stop();
   }
 
-  const table = constructTable(rows);
-  console.log(
-    `\n${markdownTable(
-      ['construct', 'displays', 'exact', `≤ ${CLOSE_DISTANCE}`, 'mean'],
-      table.map((r) => [r.construct, String(r.count), percent(r.exact), percent(r.close), r.meanDistance.toFixed(3)]),
-    )}`,
-  );
+  console.log(`\n${constructConsoleTable(rows)}`);
   console.log(`${failed.length} displays did not typeset alone and are left out`);
   const exactReads = reads.filter((r) => r.exact).length / Math.max(1, reads.length);
   const calibration = [

@@ -30,6 +30,14 @@ const truncate = (text: string, length = 160) => {
   return shown.length > length ? `${shown.slice(0, length)}…` : shown;
 };
 
+/** The per-construct table as a run prints it to the console. */
+export function constructConsoleTable(rows: ScoredDisplay[]): string {
+  return markdownTable(
+    ['construct', 'displays', 'exact', `≤ ${CLOSE_DISTANCE}`, 'mean'],
+    constructTable(rows).map((r) => [r.construct, String(r.count), percent(r.exact), percent(r.close), r.meanDistance.toFixed(3)]),
+  );
+}
+
 /** The results page: the construct table and the documents, under `title` with `intro` (a line on how the documents were read). */
 export function resultsMarkdown(rows: ScoredDisplay[], documents: DocumentFacts[], title = 'Real-document maths evaluation (texlive-doc)', intro = ''): string {
   const table = constructTable(rows);

@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { markdownTable, percent } from '../../../worker/engine/math/eval-metrics.js';
 import { convertDocument } from '../../../worker/document/pipeline/index.js';
 import { findRealDocuments, TEXDOC_ROOT } from './documents.js';
 import { mmdDisplays } from './normalise.js';
-import { failuresMarkdown, resultsMarkdown, type DocumentFacts } from './report.js';
-import { CLOSE_DISTANCE, constructTable, scoreDocument, type ScoredDisplay } from './score.js';
+import { constructConsoleTable, failuresMarkdown, resultsMarkdown, type DocumentFacts } from './report.js';
+import { scoreDocument, type ScoredDisplay } from './score.js';
 
 /**
  * The real-document evaluation (part of `make eval-math`): every document of the texlive-doc set
@@ -50,13 +49,7 @@ async function main(): Promise<number> {
     console.log(`${document.name}: ${scored.filter((r) => r.exact).length}/${scored.length} exact (${seconds.toFixed(1)} s)`);
   }
   await writeFile(`${CACHE}/rows.json`, JSON.stringify(rows, null, 1));
-  const table = constructTable(rows);
-  console.log(
-    `\n${markdownTable(
-      ['construct', 'displays', 'exact', `≤ ${CLOSE_DISTANCE}`, 'mean'],
-      table.map((r) => [r.construct, String(r.count), percent(r.exact), percent(r.close), r.meanDistance.toFixed(3)]),
-    )}`,
-  );
+  console.log(`\n${constructConsoleTable(rows)}`);
   if (values.only === undefined) {
     await writeFile(here('../TEXDOC-RESULTS.md'), resultsMarkdown(rows, facts));
     await writeFile(here('../texdoc-failures.md'), failuresMarkdown(rows));
