@@ -20,7 +20,7 @@ interface Entry {
 
 type Relation = 'same' | 'sup' | 'sub';
 
-/** An element that tells no size, at least this share of the height of the fraction before it, is on its line. */
+/** An element that tells no size, at least this share of the height of a base that tells none either, is on its line. */
 const TALL_AS_BASE = 0.8;
 /** Script elements are clearly smaller than their base below this em ratio (TeX scripts are 0.7). */
 const SMALLER = 0.85;
@@ -229,9 +229,11 @@ function relate(next: Settled, reference: Settled): Relation {
 
 function relateAt(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
-  // Neither tells its size: a sign as tall as the fraction before it is none of its scripts (the
+  // Neither tells its size: a sign as tall as the structure before it is none of its scripts (the
   // `\right)` around a fraction whose deep denominator set it off the bar's axis).
-  if (next.element.em === null && reference.element.node.kind === 'fraction' && height(next.element.box) >= TALL_AS_BASE * height(reference.element.box))
+  // A glyph that tells no size (a rule, a sign: the `-` of `\int_{-\infty}`) is no such structure.
+  const structure = reference.element.node.kind !== 'glyph' && reference.element.node.kind !== 'merged';
+  if (structure && next.element.em === null && reference.element.em === null && height(next.element.box) >= TALL_AS_BASE * height(reference.element.box))
     return 'same';
   const shift = (next.baseline - reference.baseline) / reference.em;
   const smaller = next.em < SMALLER * reference.em;
