@@ -231,7 +231,10 @@ function relateAt(next: Settled, reference: Settled): Relation {
   if (next.em * SMALLER > reference.em) return 'same';
   // Neither tells its size: a sign as tall as the structure before it is none of its scripts (the
   // `\right)` around a fraction whose deep denominator set it off the bar's axis).
-  if (next.element.em === null && reference.element.em === null && height(next.element.box) >= TALL_AS_BASE * height(reference.element.box)) return 'same';
+  // A glyph that tells no size (a rule, a sign: the `-` of `\int_{-\infty}`) is no such structure.
+  const structure = reference.element.node.kind !== 'glyph' && reference.element.node.kind !== 'merged';
+  if (structure && next.element.em === null && reference.element.em === null && height(next.element.box) >= TALL_AS_BASE * height(reference.element.box))
+    return 'same';
   const shift = (next.baseline - reference.baseline) / reference.em;
   const smaller = next.em < SMALLER * reference.em;
   // A glyph that cannot tell its own size (a sign, a rule) borrowed its em from the line, so a

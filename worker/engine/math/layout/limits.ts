@@ -52,7 +52,7 @@ export function groupLimits(elements: Element[], parseRow: ParseRow): Element[] 
     );
     // Unless a line so found is off its operator: then pieces past the neighbour's centre may be this one's (centred-limits.ts).
     const wide = pool.filter((element) => rivals.every((other) => overlap(element.box.x0, element.box.x1, other.box.x0, other.box.x1) <= 0));
-    const under = sideFree(ownLimitLines(own, wide, operator, 'under', em), operator, pool, em).filter((line) => smallerThan(line, operator));
+    const under = sideFree(ownLimitLines(own, wide, operator, 'under', em), operator, pool, em);
     const over = sideFree(ownLimitLines(own, wide, operator, 'over', em), operator, pool, em)
       .filter((line) => smallerThan(line, operator))
       .reverse();
@@ -93,10 +93,11 @@ function sideFree(lines: Element[][], operator: Element, pool: Element[], em: nu
 const INTEGRALS = new Set(['\\int', '\\iint', '\\iiint', '\\iiiint', '\\oint']);
 
 /**
- * Whether a limit line is set a style smaller than its operator, as TeX sets limits: a word
- * operator that knows its size (`\max`) with a line as large as itself over it is a script's
+ * Whether an upper limit line is set a style smaller than its operator, as TeX sets limits: a
+ * word operator that knows its size (`\max`) with a line as large as itself over it is a script's
  * word with the script beside it (`\lambda_{\max}^{1-q}`, where the superscript of λ stands over
- * the subscript `\max`), even where the row's elements are mostly script-size.
+ * the subscript `\max`), even where the row's elements are mostly script-size. Not under: the
+ * arrow under `\varinjlim` is as large as the name.
  */
 function smallerThan(line: Element[], operator: Element): boolean {
   const ems = line.flatMap((element) => (element.em === null ? [] : [element.em]));
