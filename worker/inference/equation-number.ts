@@ -29,9 +29,9 @@ export interface NumberedSymbols {
 
 /**
  * The symbols of one row of a page image with its equation number taken apart, when it has one. A
- * number on rows of its own at the margin (no symbol beside it) is no formula's ink either: amsmath
- * lowers a row's number under a row too long to hold it, and a gather's empty last row keeps its
- * number; the row's own number, beside its formula, wins over one alone.
+ * number on rows of its own at the margin (no symbol beside it, white left of it) is no formula's
+ * ink either: amsmath lowers a row's number under a row too long to hold it, and a gather's empty
+ * last row keeps its number; the row's own number, beside its formula, wins over one alone.
  */
 export function splitEquationNumber(symbols: readonly MathSymbol[]): NumberedSymbols {
   let ordered = [...symbols].sort((a, b) => a.box.x0 - b.box.x0);
@@ -75,11 +75,12 @@ function numberAt(ordered: MathSymbol[], side: 'right' | 'left'): (NumberedSymbo
   const number = row.slice(start);
   const rest = row.slice(0, start);
   const alone = rest.length === 0;
-  // A number alone on its rows stands only at the right margin, beside a formula's rows above or below it.
+  // A number alone on its rows stands only at the right margin with white left of it: a parenthesised script (`f^{(4)}`) does not.
   if (alone && (side === 'left' || number.length === ordered.length)) return undefined;
+  const left = ordered.filter((s) => !number.includes(s) && s.box.x1 <= row[start]!.box.x0 + 1);
   const height = Math.max(...[row[start]!, row[end]!].map((s) => s.box.y1 - s.box.y0));
   const gap = alone
-    ? Infinity
+    ? row[start]!.box.x0 - Math.max(...left.map((s) => s.box.x1))
     : side === 'right'
       ? row[start]!.box.x0 - Math.max(...rest.map((s) => s.box.x1))
       : Math.min(...rest.map((s) => s.box.x0)) - row[start]!.box.x1;

@@ -39,9 +39,12 @@ describe('splitEquationNumber', () => {
     const { symbols, tag } = splitEquationNumber(stacked);
     expect(tag).toBe('13');
     expect(symbols.map((s) => s.latex)).toEqual(['x', '=', '0']);
-    // amsmath's number lowered under a row too long to hold it.
-    const lowered = splitEquationNumber([...row(['x', 0], ['=', 12], ['0', 24], ['+', 100], ['y', 150]), ...lower(row(['(', 200], ['5', 210], [')', 228]))]);
-    expect([lowered.tag, lowered.symbols.map((s) => s.latex)]).toEqual(['5', ['x', '=', '0', '+', 'y']]);
+    // A parenthesised script alone on its rows (`y = f^{(4)}`) is no number, beside the row's own or not.
+    const raise = (items: MathSymbol[]) => items.map((s) => ({ ...s, box: { ...s.box, y0: s.box.y0 - 25, y1: s.box.y1 - 25 } }));
+    const script = [...row(['y', 0], ['=', 12], ['f', 24]), ...raise(row(['(', 36], ['4', 46], [')', 56]))];
+    const withNumber = splitEquationNumber([...script, ...row(['(', 200], ['1', 210], [')', 220])]);
+    expect([withNumber.tag, withNumber.symbols.map((s) => s.latex)]).toEqual(['1', ['y', '=', 'f', '(', '4', ')']]);
+    expect(splitEquationNumber(script)).toEqual({ symbols: script });
   });
 
   it('leaves a parenthesised factor or argument, set close to what precedes it, in the formula', () => {
