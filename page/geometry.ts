@@ -7,6 +7,13 @@ export interface Box {
   height: number;
 }
 
+/** The smallest box holding every one of `boxes` (at least one). */
+export function enclosing(boxes: readonly Box[]): Box {
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  return { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y };
+}
+
 /** Clockwise degrees that turn the input upright (`sharp(input).rotate(rotation)`). */
 export type Rotation = 0 | 90 | 180 | -90;
 

@@ -1,5 +1,6 @@
 import type { MathRead, PageLine } from '../model.js';
 import { EQUATION_NUMBER } from '../equation-number.js';
+import { enclosing } from '../geometry.js';
 import { upperMedian } from './line-measures.js';
 
 /**
@@ -162,10 +163,7 @@ function joined(rows: PageLine[], upright: Upright, lineHeight: number): PageLin
     ? `\\begin{aligned}${cells.map(([left, right]) => `${left}&${right}`).join('\\\\')}\\end{aligned}`
     : `\\begin{gathered}${maths.map((m) => m.latex).join('\\\\')}\\end{gathered}`;
   const tags = maths.flatMap((m) => (m.tag ? [m.tag] : []));
-  const boxes = rows.map((r) => r.box);
-  const x = Math.min(...boxes.map((b) => b.x));
-  const y = Math.min(...boxes.map((b) => b.y));
-  const box = { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y };
+  const box = enclosing(rows.map((r) => r.box));
   const math: MathRead = {
     latex: body,
     confidence: maths.reduce((p, m) => p * m.confidence, 1),

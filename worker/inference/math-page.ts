@@ -9,6 +9,7 @@ import { columnBands, splitAtGutter } from './column-bands.js';
 import { asPositive, withoutPageDress } from './page-dress.js';
 import { readFormula, type MathEngines } from './formula-read.js';
 import { crop, uprightGray } from './upright-image.js';
+import { enclosing } from '../../page/geometry.js';
 import { codeRuns } from '../../page/processors/code-lines.js';
 import { proseGutter } from '../../page/processors/columns.js';
 import { inlineSegments, withoutRules } from './inline-math.js';
@@ -152,11 +153,11 @@ const WHOLE_FORMULA_ODDS = 0.9;
 const WHOLE_FORMULA_MAX_WORDS = 2;
 
 /**
- * The image read as one formula, when it holds a few rows of maths and nothing that reads as prose,
- * and that read is about as likely right as its rows read apart (its calibrated confidence against
- * the product of theirs, WHOLE_FORMULA_ODDS). Cut into rows, a multi-row formula loses what only the whole shows: a row's
- * letters next to a fraction taken for a word (`m_y = \frac{3}{2}…` → `my`), a relation's bars
- * read with the row above or below, the columns the rows share.
+ * The image read as one formula, when it holds a few rows of maths and nothing that reads as
+ * prose, and that read is about as likely right as its rows read apart (its calibrated confidence
+ * against the product of theirs, WHOLE_FORMULA_ODDS). Cut into rows, a multi-row formula loses
+ * what only the whole shows: a row's letters beside a fraction taken for a word
+ * (`m_y = \frac{3}{2}…` → `my`), a `\substack`'s second line taken for a row.
  */
 async function wholeFormula(lines: PageLine[], gray: GrayImage, engines: MathEngines): Promise<{ line: PageLine; formula: FormulaRead } | undefined> {
   const maths = lines.filter((l) => l.kind === 'math');
@@ -167,14 +168,7 @@ async function wholeFormula(lines: PageLine[], gray: GrayImage, engines: MathEng
   const formula = await readFormula(gray, engines, { text });
   const apart = lines.reduce((p, l) => p * l.confidence, 1);
   if (formula.handwritten || formulaConfidence(formula) < WHOLE_FORMULA_ODDS * apart) return undefined;
-  const [x0, y0] = [Math.min(...lines.map((l) => l.box.x)), Math.min(...lines.map((l) => l.box.y))];
-  const box = {
-    x: x0,
-    y: y0,
-    width: Math.max(...lines.map((l) => l.box.x + l.box.width)) - x0,
-    height: Math.max(...lines.map((l) => l.box.y + l.box.height)) - y0,
-  };
-  return { line: { text, confidence: formulaConfidence(formula), box, kind: 'math', math: formula }, formula };
+  return { line: { text, confidence: formulaConfidence(formula), box: enclosing(lines.map((l) => l.box)), kind: 'math', math: formula }, formula };
 }
 
 /** Lines of text (this many times as wide as they are tall, about eight characters) an image needs to be read straightened. */

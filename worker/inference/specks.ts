@@ -78,14 +78,15 @@ export const FULL_STOP_REACH = 2.5;
 /**
  * `bands` each reaching over the specks that end it: a dot in the lower half of a band's rows, at
  * most FULL_STOP_REACH glyph heights after its ink, is the full stop of the display or sentence
- * (`… = e^{x}.`), not dust. It stands clear of the row's glyphs when it follows a superscript or
- * a quad, so it was taken for a speck, and cut off, the formula lost its stop.
+ * (`… = e^{x}.`), not dust. After a superscript or a quad it stands clear of the row's glyphs, so
+ * it was taken for a speck and the band cut before it.
  */
 export function withFullStops(bands: Band[], specks: readonly Band[], glyph: number): Band[] {
   const reach = FULL_STOP_REACH * glyph;
+  const leftToRight = [...specks].sort((a, b) => a.x0 - b.x0);
   return bands.map((band) => {
     let x1 = band.x1;
-    for (const dot of [...specks].sort((a, b) => a.x0 - b.x0)) {
+    for (const dot of leftToRight) {
       const lower = dot.y0 >= (band.y0 + band.y1) / 2 && dot.y1 <= band.y1;
       if (lower && dot.x0 >= x1 && dot.x0 - x1 <= reach) x1 = dot.x1;
     }
