@@ -108,7 +108,9 @@ async function main(): Promise<number> {
       rows.push(row);
       reads.push({ exact: scored(item.formula, read).exact, rate });
       const mark = row.exact ? 'ok ' : refused && reads.at(-1)!.exact ? 'REF' : 'BAD';
-      console.log(`${mark} ${item.formula.id} ${rate.toFixed(2)}: ${row.exact ? row.expected : `${row.expected}\n    ⟶ ${read.replaceAll('\n', ' ')}`}`);
+      // The ink kind the appliance judged (a typeset image read as handwriting is read by the other classifier).
+      const hand = r.body?.is_handwritten === true ? ' hand' : '';
+      console.log(`${mark} ${item.formula.id} ${rate.toFixed(2)}${hand}: ${row.exact ? row.expected : `${row.expected}\n    ⟶ ${read.replaceAll('\n', ' ')}`}`);
     }
   } finally {
     await app.stop();
