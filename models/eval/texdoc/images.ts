@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnAppliance } from '../../../test/support/appliance.js';
+import { pcoClient } from '../../../test/support/pco-client.js';
 import { normalisedEditDistance, percent } from '../../../worker/engine/math/eval-metrics.js';
 import { pngOfPgm } from '../noisy-scans.js';
 import { DEFAULT_CONFIDENCE_RATE_THRESHOLD } from '../../../appliance/http/v3/text-result.js';
@@ -92,9 +93,7 @@ async function main(): Promise<number> {
       const res = await fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json().catch(() => null)) as any };
     };
-    const made = await call('/pco/v1/apps', { name: `texdoc-images-${Date.now()}` });
-    const key = await call(`/pco/v1/apps/${made.body.app_id}/keys`, {});
-    const auth = { app_id: String(made.body.app_id), app_key: String(key.body.app_key) };
+    const auth = await pcoClient(app.url).newKey(`texdoc-images-${Date.now()}`);
     for (const item of rendered.formulas) {
       const { png } = await pngOfPgm(item.crops[dpi].path);
       const started = performance.now();

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SCAN_BENCH_DPI } from '../../../bench/scanned-renders.js';
 import { spawnAppliance } from '../../../test/support/appliance.js';
+import { pcoClient } from '../../../test/support/pco-client.js';
 import { waitFor } from '../../../test/support/ports.js';
 import { markdownTable, percent } from '../../../worker/engine/math/eval-metrics.js';
 import { findRealDocuments, TEXDOC_ROOT } from './documents.js';
@@ -63,7 +64,7 @@ async function main(): Promise<number> {
     if (!appliance) {
       const app = await spawnAppliance({ FOLIO_INFERENCE_WORKERS: '1' }, { startTimeoutMs: 300_000 });
       appliance = { app, auth: {} };
-      appliance.auth = await appKey(app.url);
+      appliance.auth = await pcoClient(app.url).newKey(`texdoc-scan-${Date.now()}`);
     }
     return appliance;
   };
@@ -131,21 +132,6 @@ async function main(): Promise<number> {
   if (values.only === undefined && !values['read-only-cached'])
     await writeFile(here(`../TEXDOC-${mode === 'noisy' ? 'NOISY' : 'SCANNED'}-RESULTS.md`), resultsMarkdown(rows, facts, title, intro));
   return 0;
-}
-
-/** A fresh app's credentials on the appliance at `url` (the private-cloud API creates it). */
-async function appKey(url: string): Promise<Record<string, string>> {
-  const post = async (path: string, json?: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method: 'POST',
-      headers: json ? { 'content-type': 'application/json' } : {},
-      body: json ? JSON.stringify(json) : undefined,
-    });
-    return (await res.json()) as Record<string, string>;
-  };
-  const app = await post('/pco/v1/apps', { name: `texdoc-scan-${Date.now()}` });
-  const key = await post(`/pco/v1/apps/${app.app_id}/keys`);
-  return { app_id: app.app_id!, app_key: key.app_key! };
 }
 
 /** The MMD `/v3/pdf` answers for `pdf`, or '' when the document ends in error. */

@@ -198,7 +198,7 @@ const neighbourIs = (seen: string, letter: string): boolean =>
   seen === letter || (CASE_TWINS.has(letter.toLowerCase()) && seen.toLowerCase() === letter.toLowerCase());
 const looseStartsWith = (text: string, prefix: string): boolean => prefix.length <= text.length && [...prefix].every((c, k) => neighbourIs(text[k]!, c));
 const looseEndsWith = (text: string, suffix: string): boolean =>
-  looseStartsWith(text.slice(text.length - suffix.length), suffix) && suffix.length <= text.length;
+  suffix.length <= text.length && looseStartsWith(text.slice(text.length - suffix.length), suffix);
 
 /** True when `word` occurs in the letters left + middle + right over all of middle. */
 function covers(near: Near, middle: string[], word: string): boolean {

@@ -90,7 +90,6 @@ function sideFree(lines: Element[][], operator: Element, pool: Element[], em: nu
   };
   return lines.some(continued) ? [] : lines;
 }
-const INTEGRALS = new Set(['\\int', '\\iint', '\\iiint', '\\iiiint', '\\oint']);
 
 /**
  * Whether an upper limit line is set a style smaller than its operator, as TeX sets limits: a
@@ -178,6 +177,8 @@ function limitLine(pool: Element[], operator: Element, op: Box, side: 'under' | 
 }
 
 const MULTIPLE_INTEGRALS = ['\\int', '\\iint', '\\iiint', '\\iiiint'];
+/** Signs whose limits TeX sets beside them (sideFree). */
+const INTEGRALS = new Set([...MULTIPLE_INTEGRALS, '\\oint']);
 
 /** TeX sets `\iint`, `\iiint` and `\iiiint` as integral signs pulled together; glyphs that close are one operator. */
 function mergeIntegrals(elements: Element[]): Element[] {
