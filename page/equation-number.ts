@@ -6,3 +6,6 @@
  * (worker/inference/equation-number.ts).
  */
 export const EQUATION_NUMBER = /^\(\s*(?:[0-9A-Za-z]{0,3}[0-9]+(?:\.[0-9]+)*[a-z]?['′’]*|[A-Z]{1,2}['′’]*|[*∗⋆†‡]{1,3})\s*\)$/u;
+
+/** A text read that is only an equation number (`(3)`, `( 2.6′ )`), spaces and all. */
+export const isEquationNumber = (text: string): boolean => EQUATION_NUMBER.test(text.replace(/\s+/g, ''));

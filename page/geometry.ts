@@ -14,6 +14,9 @@ export function enclosing(boxes: readonly Box[]): Box {
   return { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y };
 }
 
+/** Whether two boxes share half the lower one's height of rows or more: they stand side by side on one row. */
+export const sharesRows = (a: Box, b: Box): boolean => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= Math.min(a.height, b.height) / 2;
+
 /** Clockwise degrees that turn the input upright (`sharp(input).rotate(rotation)`). */
 export type Rotation = 0 | 90 | 180 | -90;
 

@@ -1,5 +1,6 @@
 import type { PageLine } from '../model.js';
-import { EQUATION_NUMBER } from '../equation-number.js';
+import { isEquationNumber } from '../equation-number.js';
+import { sharesRows } from '../geometry.js';
 import { upperMedian, wordCount } from './line-measures.js';
 
 /**
@@ -130,7 +131,7 @@ function imageGutter(lines: { box: Box; text: string }[]): number | undefined {
   const half = (MIN_GUTTER_LINE_HEIGHTS * upperMedian(boxes.map((b) => b.height))) / 2;
   const allowed = Math.max(MIN_CROSSING, CROSSING_SHARE * narrow.length);
   // The lines sharing each narrow line's rows (an equation number beside a display is none).
-  const numbers = new Set(lines.filter((l) => EQUATION_NUMBER.test(l.text.replace(/\s+/g, ''))).map((l) => l.box));
+  const numbers = new Set(lines.filter((l) => isEquationNumber(l.text)).map((l) => l.box));
   const beside = new Map(narrow.map((b) => [b, boxes.filter((o) => o !== b && !numbers.has(o) && sharesRows(o, b))]));
   let best: { x0: number; x1: number; score: number } | undefined;
   for (let x = Math.ceil(left + half); x <= right - half; x++) {
@@ -146,9 +147,6 @@ function imageGutter(lines: { box: Box; text: string }[]): number | undefined {
   }
   return best && (best.x0 + best.x1) / 2;
 }
-
-/** Whether two boxes share half the lower one's height of rows or more. */
-const sharesRows = (a: Box, b: Box) => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= Math.min(a.height, b.height) / 2;
 
 /** Whether MIN_COLUMN_LINES of the boxes start at one left edge (within half a line height): a column does, scattered fragments right of a page's middle do not. */
 function sharesLeftEdge(boxes: Box[]): boolean {

@@ -1,5 +1,5 @@
 import type { MathRead, PageLine } from '../model.js';
-import { EQUATION_NUMBER } from '../equation-number.js';
+import { EQUATION_NUMBER, isEquationNumber } from '../equation-number.js';
 import { enclosing } from '../geometry.js';
 import { upperMedian } from './line-measures.js';
 
@@ -109,11 +109,11 @@ const LOWERED_NUMBER = /^\\begin\{gathered\}([\s\S]*?)\s*\\\\\s*(\([^()]*\))\s*\
  */
 function withLoweredNumber(line: PageLine): PageLine {
   const found = LOWERED_NUMBER.exec(line.math!.latex.trim());
-  if (!found || line.math!.tag || !EQUATION_NUMBER.test(found[2]!.replace(/\s+/g, ''))) return line;
+  if (!found || line.math!.tag || !isEquationNumber(found[2]!)) return line;
   const rows = found[1]!;
   // A row that ends with a number of its own: the number under it is another row's, whose formula the read lost.
   const own = /\([^()]*\)$/u.exec(rows.trim());
-  if (own && EQUATION_NUMBER.test(own[0].replace(/\s+/g, ''))) return line;
+  if (own && isEquationNumber(own[0])) return line;
   // The rows left: one stands on its own, more stay gathered (a `\\` inside a nested environment is no row of this one).
   const nested = rows.replace(/\\begin\{(\w+\*?)\}[\s\S]*?\\end\{\1\}/gu, '');
   const latex = nested.includes('\\\\') ? `\\begin{gathered}${rows}\\end{gathered}` : rows;

@@ -17,7 +17,8 @@ import { countWords, isProse, isWordy, isWordyInPrint } from '../../page/process
 import { chooseKind } from './line-kind.js';
 import { formulaConfidence, type FormulaRead, type PageLine, type PageRecognition, type Segment } from '../../page/model.js';
 import { withoutMarginNumbers } from './margin-numbers.js';
-import { columnLeft, holdsEquationNumber, isEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
+import { isEquationNumber } from '../../page/equation-number.js';
+import { columnLeft, holdsEquationNumber, namesAboutRelation, readsNamesAboutRelation, readsNumberedDisplay } from './word-displays.js';
 
 export type { MathEngines } from './formula-read.js';
 

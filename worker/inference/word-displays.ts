@@ -1,4 +1,5 @@
-import { EQUATION_NUMBER } from '../../page/equation-number.js';
+import { isEquationNumber } from '../../page/equation-number.js';
+import { sharesRows, type Box } from '../../page/geometry.js';
 import type { MathRead } from '../../page/model.js';
 import { countWords } from '../../page/processors/words.js';
 import { hasMathStructure, MIN_MATH_RATE, spellsProse } from './line-kind.js';
@@ -51,17 +52,10 @@ export function columnLeft(x: number, lines: { box: { x: number; width: number }
 /** Two runs of names on one row this many line heights apart hold a relation the text model did not read. */
 export const RELATION_GAP = 0.75;
 
-type Box = { x: number; y: number; width: number; height: number };
-
 /** Whether two of a row's text boxes stand side by side on one row (sharing half the lower one's height) RELATION_GAP line heights apart or more. */
 export function namesApart(boxes: Box[], lineHeight: number): boolean {
   const sorted = [...boxes].sort((a, b) => a.x - b.x);
-  return sorted.some((a, i) =>
-    sorted.slice(i + 1).some((b) => {
-      const shared = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-      return shared >= 0.5 * Math.min(a.height, b.height) && b.x - (a.x + a.width) >= RELATION_GAP * lineHeight;
-    }),
-  );
+  return sorted.some((a, i) => sorted.slice(i + 1).some((b) => sharesRows(a, b) && b.x - (a.x + a.width) >= RELATION_GAP * lineHeight));
 }
 
 /**
@@ -96,9 +90,6 @@ export function readsNamesAboutRelation(math: MathRead): boolean {
 export function holdsEquationNumber(texts: string[]): boolean {
   return texts.length > 1 && texts.some(isEquationNumber);
 }
-
-/** A text read that is only an equation number (`(3)`, `(2.6′)`). */
-export const isEquationNumber = (text: string) => EQUATION_NUMBER.test(text.replace(/\s+/g, ''));
 
 /**
  * Whether the maths read of a row holding an equation number is a display (`holdsEquationNumber`):
